@@ -1,0 +1,3 @@
+module github.com/mahjong-authority/authority
+
+go 1.26
