@@ -192,10 +192,10 @@ type driver struct {
 	t       *table.Table
 	lenient bool        // skip the round-start check (flow tests)
 	wins    []table.Won // the round's wins
-	trace func(round int, a table.Action, evs []table.Event)
+	trace   func(round int, a table.Action, evs []table.Event)
 	roundNo int
-	end   *table.RoundEnded
-	final [4]int
+	end     *table.RoundEnded
+	final   [4]int
 }
 
 func (d *driver) step(a table.Action) error {
