@@ -23,6 +23,9 @@ func (t *Table) View(s Seat) View {
 	}
 	if t.rounds == 0 {
 		v.WallLeft = 0
+		for o := range v.Seats {
+			v.Seats[o].Score = t.scores[o]
+		}
 		return v
 	}
 	v.Dora = append([]tile.Tile(nil), r.doraInd[:r.dora]...)
