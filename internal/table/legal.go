@@ -83,7 +83,9 @@ func (t *Table) turnActions(s Seat) []Action {
 	if p.riichi {
 		return append(acts, Action{Seat: s, Type: Discard, Tile: r.drawn, Tsumogiri: true})
 	}
-	canRiichi := p.closed() && t.scores[s] >= 1000 && r.liveLeft() >= 4 && judgeShanten(p) <= 0
+	// A draw lowers shanten by one at most: a hand two away before its draw
+	// cannot be tenpai after any discard, and the judge is not asked.
+	canRiichi := r.hasDrawn && p.shanten <= 1 && p.closed() && t.scores[s] >= 1000 && r.liveLeft() >= 4 && judgeShanten(p) <= 0
 	for i, x := range p.hand {
 		if i > 0 && x == p.hand[i-1] {
 			continue
