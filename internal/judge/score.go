@@ -1,0 +1,509 @@
+package judge
+
+import "github.com/mahjong-authority/authority/internal/tile"
+
+// maxYakuLines bounds the lines of a scored hand. Of the 33 yaku and dora
+// counts at most 27 can come together (riichi or double riichi, haitei or
+// houtei, rinshan or chankan, iipeikou or ryanpeikou, one of chanta, junchan
+// and honroutou, honitsu or chinitsu), and at most 10 yakuman.
+const maxYakuLines = 27
+
+// Result is a scored win, or why a hand is not one.
+type Result struct {
+	Win     bool
+	Reason  Reason // why not, when Win is false
+	Han     int    // dora included; 13 x Yakuman for a yakuman hand
+	Fu      int    // 0 for a yakuman hand
+	Yakuman int    // yakuman multiples (a double counts 2); 0 if none, and for a counted yakuman
+	Limit   Limit
+	Base    int     // basic points: fu x 2^(2+han) below the limits; 2000/3000/4000/6000/8000; 8000 x Yakuman
+	Pay     Payment // honba included
+	Total   int     // everything the winner receives: Pay and riichi sticks x 1000
+
+	yaku  [maxYakuLines]YakuHan
+	nYaku int
+}
+
+// Yaku returns the lines of the win in the contract's order: the yaku, then
+// dora, aka_dora and ura_dora when they count at least one; or the yakuman
+// alone. The slice is a view of r's own storage: it costs no allocation and
+// is valid as long as r is.
+func (r *Result) Yaku() []YakuHan { return r.yaku[:r.nYaku:r.nYaku] }
+
+func (r *Result) addYaku(y Yaku, han int) {
+	r.yaku[r.nYaku] = YakuHan{Yaku: y, Han: han}
+	r.nYaku++
+}
+
+// Score scores a win of hand h (its concealed tiles without the winning
+// tile, and its melds) on tile win in situation s under rules r. It reads
+// the hand every way it can (every standard reading, seven pairs, thirteen
+// orphans) and every place the winning tile can complete, and returns the
+// reading that pays most. A hand that is not complete, or has no yaku (dora
+// are not a yaku), comes back with Win false and the reason. Flags of s that
+// cannot hold for the hand (see CheckSituation) are ignored. Score does not
+// allocate.
+func Score(h *Hand, win tile.Tile, s *Situation, r *Rules) Result {
+	var sc scorer
+	if !sc.init(h, win, s, r) {
+		return Result{Reason: NotComplete}
+	}
+	var best candidate
+	var buf [maxReadings]Reading
+	rs := Readings(&sc.c, buf[:0])
+	complete := len(rs) > 0
+	for i := range rs {
+		sc.reading(&rs[i], &best)
+	}
+	if sc.nMelds == 0 {
+		if isSevenPairs(&sc.c) {
+			complete = true
+			if sc.yakuman != 0 {
+				sc.considerYakuman(sc.yakuman, &best)
+			} else {
+				sc.consider(sc.handBits|yakuBit(Chiitoitsu), sc.handHan+hanOf(Chiitoitsu, true, r), 25, &best)
+			}
+		}
+		if isThirteenOrphans(&sc.c) {
+			complete = true
+			y := yakuBit(Kokushi)
+			if sc.c[sc.win] == 2 { // the 13 before the win held every kind
+				y = yakuBit(Kokushi13)
+			}
+			sc.considerYakuman(sc.yakuman|y, &best)
+		}
+	}
+	switch {
+	case !complete:
+		return Result{Reason: NotComplete}
+	case best.base == 0:
+		return Result{Reason: NoYaku}
+	}
+	return sc.result(&best, s)
+}
+
+// scorer holds what a hand's candidates share: the tiles, the melds
+// digested, the yaku that do not depend on the reading, the dora.
+type scorer struct {
+	rules       *Rules
+	tsumo       bool
+	closed      bool // no open meld (closed kans keep a hand closed)
+	dealer      bool
+	win         tile.Kind
+	seat, round tile.Kind
+	c           tile.Counts  // concealed tiles and the winning tile
+	kinds       tile.KindSet // every kind of the hand, melds included
+	honorTrips  tile.KindSet // honour triplets and kans, concealed or declared
+
+	nMelds, kans, closedKans int
+	meldRuns                 int
+	meldRunMask              uint32 // the lowest kind of each chi
+	meldTripMask             uint32 // number kinds of pons and kans
+	meldFu                   int
+	meldYaochu               bool // every meld holds a terminal or an honour
+	winFu                    int  // closed ron 10, tsumo 2
+
+	handBits uint64 // yaku that hold in every reading
+	handHan  int
+	yakuman  uint64 // yakuman that hold in every reading
+
+	dora, aka, ura int
+}
+
+// init digests the hand. It reports false when the tiles cannot be a win
+// at all: the wrong number of tiles for the melds, a tile that is not a
+// playing kind, a malformed meld.
+func (sc *scorer) init(h *Hand, win tile.Tile, s *Situation, r *Rules) bool {
+	nm := len(h.Melds)
+	if nm > 4 || len(h.Concealed)+1 != 14-3*nm {
+		return false
+	}
+	sc.rules = r
+	sc.tsumo = s.Tsumo
+	sc.dealer = s.Dealer()
+	sc.win = win.Kind()
+	sc.seat = s.SeatWind.Kind()
+	sc.round = s.RoundWind.Kind()
+	sc.nMelds = nm
+	sc.closed = true
+	sc.meldYaochu = true
+	if sc.win >= tile.NumKinds {
+		return false
+	}
+	aka := 0
+	sc.c[sc.win]++
+	if win.Red() {
+		aka++
+	}
+	for _, t := range h.Concealed {
+		k := t.Kind()
+		if k >= tile.NumKinds {
+			return false
+		}
+		sc.c[k]++
+		if t.Red() {
+			aka++
+		}
+	}
+	all := sc.c // with the melds' tiles, for dora
+	for i := range h.Melds {
+		m := &h.Melds[i]
+		k := m.Tiles[0].Kind()
+		if k >= tile.NumKinds {
+			return false
+		}
+		switch m.Type {
+		case Chi:
+			if !canStartRun(k) || m.Tiles[1].Kind() != k+1 || m.Tiles[2].Kind() != k+2 {
+				return false
+			}
+			sc.meldRuns++
+			sc.meldRunMask |= 1 << k
+			sc.meldYaochu = sc.meldYaochu && (k%9 == 0 || k%9 == 6)
+		case Pon, OpenKan, AddedKan, ClosedKan:
+			for _, t := range m.Tiles[1:m.Len()] {
+				if t.Kind() != k {
+					return false
+				}
+			}
+			if k < 27 {
+				sc.meldTripMask |= 1 << k
+			} else {
+				sc.honorTrips = sc.honorTrips.With(k)
+			}
+			// Pon 2, x2 for a terminal or honour, x4 for a kan, x2 closed.
+			fu := 2
+			if k.IsYaochu() {
+				fu *= 2
+			}
+			if m.IsKan() {
+				fu *= 4
+				sc.kans++
+			}
+			if m.Type == ClosedKan {
+				fu *= 2
+				sc.closedKans++
+			}
+			sc.meldFu += fu
+			sc.meldYaochu = sc.meldYaochu && k.IsYaochu()
+		default:
+			return false
+		}
+		sc.closed = sc.closed && !m.Open()
+		for _, t := range m.Tiles[:m.Len()] {
+			all[t.Kind()]++
+			sc.kinds = sc.kinds.With(t.Kind())
+			if t.Red() {
+				aka++
+			}
+		}
+	}
+	sc.kinds |= sc.c.Kinds()
+	for k := tile.East; k < tile.NumKinds; k++ {
+		if sc.c[k] >= 3 {
+			sc.honorTrips = sc.honorTrips.With(k)
+		}
+	}
+	switch {
+	case sc.closed && !sc.tsumo:
+		sc.winFu = 10
+	case sc.tsumo:
+		sc.winFu = 2
+	}
+
+	flags, _ := situationFlags(h, s)
+	sc.handYaku(flags)
+	if r.AkaDora {
+		sc.aka = aka
+	}
+	sc.dora = countDora(&all, s.DoraIndicators)
+	if flags&flagRiichi != 0 {
+		sc.ura = countDora(&all, s.UraIndicators)
+	}
+	return true
+}
+
+// countDora counts the tiles of all that the indicators point at; every
+// indicator counts, so a kind shown twice counts twice.
+func countDora(all *tile.Counts, indicators []tile.Tile) int {
+	n := 0
+	for _, t := range indicators {
+		if k := t.Kind(); k < tile.NumKinds {
+			n += int(all[k.DoraAfter()])
+		}
+	}
+	return n
+}
+
+// waitType is where the winning tile sits in a reading.
+type waitType uint8
+
+const (
+	waitRyanmen waitType = iota // two-sided run: no fu
+	waitShanpon                 // one of two pairs made a triplet: no fu
+	waitKanchan                 // the middle of a run: 2 fu
+	waitPenchan                 // 3 of 123 or 7 of 789: 2 fu
+	waitTanki                   // the pair: 2 fu
+)
+
+// readingFacts is what a reading adds to the hand, whatever place the
+// winning tile takes in it.
+type readingFacts struct {
+	bits       uint64
+	han        int
+	trips      int // concealed triplets
+	tripFu     int // their fu, all counted concealed
+	pairFu     int
+	pinfuShape bool // closed, four runs, no value pair
+}
+
+// reading scores every place of the winning tile in rd.
+func (sc *scorer) reading(rd *Reading, best *candidate) {
+	runMask, tripMask := sc.meldRunMask, sc.meldTripMask
+	conRuns := 0
+	var f readingFacts
+	yaochu := sc.meldYaochu && rd.Pair.IsYaochu()
+	peikou, same := 0, 0
+	for i, g := range rd.Groups[:rd.N] {
+		k := g.Kind
+		if g.Type == Run {
+			runMask |= 1 << k
+			conRuns++
+			yaochu = yaochu && (k%9 == 0 || k%9 == 6)
+			// Identical runs are adjacent: groups are ordered by kind.
+			if i > 0 && rd.Groups[i-1] == g {
+				same++
+				if same%2 == 1 {
+					peikou++
+				}
+			} else {
+				same = 0
+			}
+			continue
+		}
+		same = 0
+		f.trips++
+		if k < 27 {
+			tripMask |= 1 << k
+		}
+		if k.IsYaochu() {
+			f.tripFu += 8
+		} else {
+			f.tripFu += 4
+			yaochu = false
+		}
+	}
+	runs := sc.meldRuns + conRuns
+
+	add := func(y Yaku) {
+		f.bits |= yakuBit(y)
+		f.han += hanOf(y, sc.closed, sc.rules)
+	}
+	switch {
+	case runs > 0 && yaochu && sc.kinds&kindsHonor != 0:
+		add(Chanta)
+	case runs > 0 && yaochu:
+		add(Junchan)
+	}
+	for s := range 3 {
+		if runMask>>(9*s)&0b1001001 == 0b1001001 {
+			add(Ittsu)
+		}
+	}
+	if runMask&(runMask>>9)&(runMask>>18)&0x1FF != 0 {
+		add(Sanshoku)
+	}
+	if tripMask&(tripMask>>9)&(tripMask>>18)&0x1FF != 0 {
+		add(SanshokuDoukou)
+	}
+	if runs == 0 {
+		add(Toitoi)
+	}
+	if sc.closed {
+		switch peikou {
+		case 1:
+			add(Iipeikou)
+		case 2:
+			add(Ryanpeikou) // replaces iipeikou
+		}
+	}
+
+	// Pair fu: dragons, the seat wind and the round wind, 2 each, so a
+	// double-wind pair is 4.
+	p := rd.Pair
+	if p.IsDragon() {
+		f.pairFu += 2
+	}
+	if p == sc.seat {
+		f.pairFu += 2
+	}
+	if p == sc.round {
+		f.pairFu += 2
+	}
+	f.pinfuShape = sc.nMelds == 0 && conRuns == 4 && f.pairFu == 0
+
+	w := sc.win
+	if p == w {
+		sc.place(&f, waitTanki, false, best)
+	}
+	for i, g := range rd.Groups[:rd.N] {
+		k := g.Kind
+		switch {
+		case g.Type == Triplet && k == w:
+			sc.place(&f, waitShanpon, k.IsYaochu(), best)
+		case g.Type == Run && w >= k && w <= k+2 && (i == 0 || rd.Groups[i-1] != g):
+			var wt waitType
+			switch {
+			case w == k+1:
+				wt = waitKanchan
+			case w == k && k%9 == 6, w == k+2 && k%9 == 0:
+				wt = waitPenchan
+			default:
+				wt = waitRyanmen
+			}
+			sc.place(&f, wt, false, best)
+		}
+	}
+}
+
+// place scores a reading with the winning tile in the given place. On a ron
+// the triplet the winning tile completes counts as open (minkou): for fu,
+// and for sanankou and suuankou.
+func (sc *scorer) place(f *readingFacts, wait waitType, yaochuTrip bool, best *candidate) {
+	anko := sc.closedKans + f.trips
+	tripFu := f.tripFu
+	if wait == waitShanpon && !sc.tsumo {
+		anko--
+		tripFu -= 2
+		if yaochuTrip {
+			tripFu -= 2
+		}
+	}
+	y := sc.yakuman
+	if anko == 4 {
+		if wait == waitTanki {
+			y |= yakuBit(SuuankouTanki)
+		} else {
+			y |= yakuBit(Suuankou)
+		}
+	}
+	if y != 0 {
+		sc.considerYakuman(y, best)
+		return
+	}
+	bits, han := sc.handBits|f.bits, sc.handHan+f.han
+	if anko == 3 {
+		bits |= yakuBit(Sanankou)
+		han += hanOf(Sanankou, sc.closed, sc.rules)
+	}
+	pinfu := f.pinfuShape && wait == waitRyanmen
+	if pinfu {
+		bits |= yakuBit(Pinfu)
+		han += hanOf(Pinfu, sc.closed, sc.rules)
+	}
+	var fu int
+	switch {
+	case pinfu && sc.tsumo:
+		fu = 20
+	case pinfu:
+		fu = 30
+	default:
+		fu = 20 + sc.winFu + sc.meldFu + tripFu + f.pairFu
+		if wait >= waitKanchan {
+			fu += 2
+		}
+		fu = (fu + 9) / 10 * 10
+		// An open hand with nothing but the base still makes 30.
+		fu = max(fu, 30)
+	}
+	sc.consider(bits, han, fu, best)
+}
+
+// candidate is one scored reading.
+type candidate struct {
+	bits    uint64 // yaku or yakuman
+	han     int    // dora included
+	fu      int
+	yakuman int
+	limit   Limit
+	base    int // 0 when nothing was a win
+}
+
+// better reports whether c pays more than o: more basic points, then a
+// real yakuman over a counted one, then more han, then more fu.
+func (c *candidate) better(o *candidate) bool {
+	if c.base != o.base {
+		return c.base > o.base
+	}
+	if c.yakuman != o.yakuman {
+		return c.yakuman > o.yakuman
+	}
+	if c.han != o.han {
+		return c.han > o.han
+	}
+	return c.fu > o.fu
+}
+
+// consider offers a reading with yaku bits worth han (dora not included)
+// and fu. Without a yaku it is not a win.
+func (sc *scorer) consider(bits uint64, han, fu int, best *candidate) {
+	if han == 0 {
+		return
+	}
+	han += sc.dora + sc.aka + sc.ura
+	c := candidate{bits: bits, han: han, fu: fu}
+	c.limit, c.base = limitBase(han, fu, sc.rules)
+	if c.better(best) {
+		*best = c
+	}
+}
+
+// considerYakuman offers a reading with the yakuman of y.
+func (sc *scorer) considerYakuman(y uint64, best *candidate) {
+	n := sc.yakumanCount(y)
+	c := candidate{bits: y, han: 13 * n, yakuman: n, limit: Yakuman, base: yakumanBase * n}
+	if c.better(best) {
+		*best = c
+	}
+}
+
+// result writes out the best candidate.
+func (sc *scorer) result(c *candidate, s *Situation) Result {
+	res := Result{Win: true, Han: c.han, Fu: c.fu, Yakuman: c.yakuman, Limit: c.limit, Base: c.base}
+	if c.yakuman > 0 {
+		res.Fu = 0
+		top := 0 // without stacking only the largest yakuman is listed
+		for y := Kokushi; y < numYaku; y++ {
+			if c.bits&yakuBit(y) == 0 {
+				continue
+			}
+			m := yakumanMultiple(y, sc.rules)
+			switch {
+			case sc.rules.StackYakuman:
+				res.addYaku(y, 13*m)
+			case m > top:
+				top = m
+				res.nYaku = 0
+				res.addYaku(y, 13*m)
+			}
+		}
+	} else {
+		for y := Riichi; y < Dora; y++ {
+			if c.bits&yakuBit(y) != 0 {
+				res.addYaku(y, hanOf(y, sc.closed, sc.rules))
+			}
+		}
+		for _, d := range [...]struct {
+			y Yaku
+			n int
+		}{{Dora, sc.dora}, {AkaDora, sc.aka}, {UraDora, sc.ura}} {
+			if d.n > 0 {
+				res.addYaku(d.y, d.n)
+			}
+		}
+	}
+	honba := max(s.Honba, 0)
+	res.Pay = Pay(res.Base, sc.dealer, sc.tsumo, honba)
+	res.Total = res.Pay.Received(sc.dealer) + 1000*max(s.RiichiSticks, 0)
+	return res
+}
