@@ -80,13 +80,31 @@ const maxReadings = 4
 // 1112345678999m+1m has two. Seven pairs and thirteen orphans are not
 // standard readings and are not listed. A hand with no
 // reading leaves dst unchanged. The cost is a short backtracking search; it
-// allocates only if dst lacks room.
+// allocates only if dst lacks room for the readings (at most maxReadings).
 func Readings(c *tile.Counts, dst []Reading) []Reading {
+	var g readingGen
+	g.run(c)
+	return append(dst, g.out[:g.n]...)
+}
+
+// readingGen is the search state of Readings. The readings go to a fixed
+// array rather than a slice, so that the recursive search does not make
+// its output escape to the heap.
+type readingGen struct {
+	c   tile.Counts
+	cur Reading
+	out [maxReadings]Reading
+	n   int
+}
+
+// run finds the readings of c into g.out[:g.n].
+func (g *readingGen) run(c *tile.Counts) {
+	g.n = 0
 	n := c.Total()
 	if n%3 != 2 || n > 14 {
-		return dst
+		return
 	}
-	g := readingGen{c: *c, dst: dst}
+	g.c = *c
 	// The pair lies in the one suit whose count leaves 2 over; any other
 	// remainder means no reading at all. Honours must come in twos or threes.
 	pairSuit := -1
@@ -97,10 +115,10 @@ func Readings(c *tile.Counts, dst []Reading) []Reading {
 		}
 		switch t % 3 {
 		case 1:
-			return dst
+			return
 		case 2:
 			if pairSuit >= 0 {
-				return dst
+				return
 			}
 			pairSuit = s
 		}
@@ -109,34 +127,26 @@ func Readings(c *tile.Counts, dst []Reading) []Reading {
 	for k := tile.East; k < tile.NumKinds; k++ {
 		switch g.c[k] {
 		case 1, 4:
-			return dst
+			return
 		case 2:
 			if honorPair >= 0 || pairSuit >= 0 {
-				return dst
+				return
 			}
 			honorPair = int(k)
 		}
 	}
 	if honorPair >= 0 {
 		g.pair(tile.Kind(honorPair))
-		return g.dst
+		return
 	}
 	if pairSuit < 0 {
-		return dst
+		return
 	}
 	for k := pairSuit * 9; k < pairSuit*9+9; k++ {
 		if g.c[k] >= 2 {
 			g.pair(tile.Kind(k))
 		}
 	}
-	return g.dst
-}
-
-// readingGen is the search state of Readings.
-type readingGen struct {
-	c   tile.Counts
-	cur Reading
-	dst []Reading
 }
 
 func (g *readingGen) pair(k tile.Kind) {
@@ -156,7 +166,10 @@ func (g *readingGen) sets(k int) {
 		k++
 	}
 	if k == tile.NumKinds {
-		g.dst = append(g.dst, g.cur)
+		if g.n < len(g.out) { // always: maxReadings is proven
+			g.out[g.n] = g.cur
+			g.n++
+		}
 		return
 	}
 	n := g.c[k]

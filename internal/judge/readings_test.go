@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/mahjong-authority/authority/internal/tile"
-
 )
 
 func readingsString(rs []Reading) string {

@@ -45,15 +45,24 @@ func (r *Result) addYaku(y Yaku, han int) {
 // allocate.
 func Score(h *Hand, win tile.Tile, s *Situation, r *Rules) Result {
 	var sc scorer
-	if !sc.init(h, win, s, r) {
-		return Result{Reason: NotComplete}
+	best, reason := sc.best(h, win, s, r)
+	if reason != ReasonNone {
+		return Result{Reason: reason}
 	}
+	return sc.result(&best, s)
+}
+
+// best finds the candidate that pays most, or why there is none.
+func (sc *scorer) best(h *Hand, win tile.Tile, s *Situation, r *Rules) (candidate, Reason) {
 	var best candidate
-	var buf [maxReadings]Reading
-	rs := Readings(&sc.c, buf[:0])
-	complete := len(rs) > 0
-	for i := range rs {
-		sc.reading(&rs[i], &best)
+	if !sc.init(h, win, s, r) {
+		return best, NotComplete
+	}
+	var g readingGen
+	g.run(&sc.c)
+	complete := g.n > 0
+	for i := range g.out[:g.n] {
+		sc.reading(&g.out[i], &best)
 	}
 	if sc.nMelds == 0 {
 		if isSevenPairs(&sc.c) {
@@ -61,7 +70,7 @@ func Score(h *Hand, win tile.Tile, s *Situation, r *Rules) Result {
 			if sc.yakuman != 0 {
 				sc.considerYakuman(sc.yakuman, &best)
 			} else {
-				sc.consider(sc.handBits|yakuBit(Chiitoitsu), sc.handHan+hanOf(Chiitoitsu, true, r), 25, &best)
+				sc.consider(sc.handBits|yakuBit(Chiitoitsu), sc.handHan+hanOf(Chiitoitsu, true, r), 25, 25, &best)
 			}
 		}
 		if isThirteenOrphans(&sc.c) {
@@ -75,11 +84,11 @@ func Score(h *Hand, win tile.Tile, s *Situation, r *Rules) Result {
 	}
 	switch {
 	case !complete:
-		return Result{Reason: NotComplete}
+		return best, NotComplete
 	case best.base == 0:
-		return Result{Reason: NoYaku}
+		return best, NoYaku
 	}
-	return sc.result(&best, s)
+	return best, ReasonNone
 }
 
 // scorer holds what a hand's candidates share: the tiles, the melds
@@ -401,28 +410,24 @@ func (sc *scorer) place(f *readingFacts, wait waitType, yaochuTrip bool, best *c
 		bits |= yakuBit(Pinfu)
 		han += hanOf(Pinfu, sc.closed, sc.rules)
 	}
-	var fu int
-	switch {
-	case pinfu && sc.tsumo:
-		fu = 20
-	case pinfu:
-		fu = 30
-	default:
-		fu = 20 + sc.winFu + sc.meldFu + tripFu + f.pairFu
-		if wait >= waitKanchan {
-			fu += 2
-		}
-		fu = (fu + 9) / 10 * 10
-		// An open hand with nothing but the base still makes 30.
-		fu = max(fu, 30)
+	// Fu: 20, closed ron 10 or tsumo 2, sets, pair and wait, rounded up to
+	// 10. Pinfu takes no tsumo fu; an open hand of 20 fu counts 30.
+	raw := 20 + sc.winFu + sc.meldFu + tripFu + f.pairFu
+	if wait >= waitKanchan {
+		raw += 2
 	}
-	sc.consider(bits, han, fu, best)
+	fu := max((raw+9)/10*10, 30)
+	if pinfu && sc.tsumo {
+		raw, fu = 20, 20
+	}
+	sc.consider(bits, han, raw, fu, best)
 }
 
 // candidate is one scored reading.
 type candidate struct {
 	bits    uint64 // yaku or yakuman
 	han     int    // dora included
+	rawFu   int    // fu before rounding, for tests
 	fu      int
 	yakuman int
 	limit   Limit
@@ -445,13 +450,13 @@ func (c *candidate) better(o *candidate) bool {
 }
 
 // consider offers a reading with yaku bits worth han (dora not included)
-// and fu. Without a yaku it is not a win.
-func (sc *scorer) consider(bits uint64, han, fu int, best *candidate) {
+// and fu (rawFu before rounding). Without a yaku it is not a win.
+func (sc *scorer) consider(bits uint64, han, rawFu, fu int, best *candidate) {
 	if han == 0 {
 		return
 	}
 	han += sc.dora + sc.aka + sc.ura
-	c := candidate{bits: bits, han: han, fu: fu}
+	c := candidate{bits: bits, han: han, rawFu: rawFu, fu: fu}
 	c.limit, c.base = limitBase(han, fu, sc.rules)
 	if c.better(best) {
 		*best = c
