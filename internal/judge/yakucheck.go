@@ -52,8 +52,6 @@ func hanOf(y Yaku, closed bool, r *Rules) int {
 
 func yakuBit(y Yaku) uint64 { return 1 << y }
 
-const yakumanBits = (1<<numYaku - 1) &^ (1<<Kokushi - 1)
-
 // Kind sets used by the hand-wide checks.
 const (
 	kindsMan      tile.KindSet = 0x1FF
@@ -244,4 +242,124 @@ func (sc *scorer) yakumanCount(b uint64) int {
 		}
 	}
 	return n
+}
+
+// readingFacts is what a reading adds to the hand, whatever place the
+// winning tile takes in it.
+type readingFacts struct {
+	bits       uint64
+	han        int
+	trips      int // concealed triplets
+	tripFu     int // their fu, all counted concealed
+	pairFu     int
+	pinfuShape bool // closed, four runs, no value pair
+}
+
+// reading scores every place of the winning tile in rd.
+func (sc *scorer) reading(rd *Reading, best *candidate) {
+	runMask, tripMask := sc.meldRunMask, sc.meldTripMask
+	conRuns := 0
+	var f readingFacts
+	yaochu := sc.meldYaochu && rd.Pair.IsYaochu()
+	peikou, same := 0, 0
+	for i, g := range rd.Groups[:rd.N] {
+		k := g.Kind
+		if g.Type == Run {
+			runMask |= 1 << k
+			conRuns++
+			yaochu = yaochu && (k%9 == 0 || k%9 == 6)
+			// Identical runs are adjacent: groups are ordered by kind.
+			if i > 0 && rd.Groups[i-1] == g {
+				same++
+				if same%2 == 1 {
+					peikou++
+				}
+			} else {
+				same = 0
+			}
+			continue
+		}
+		same = 0
+		f.trips++
+		if k < 27 {
+			tripMask |= 1 << k
+		}
+		if k.IsYaochu() {
+			f.tripFu += 8
+		} else {
+			f.tripFu += 4
+			yaochu = false
+		}
+	}
+	runs := sc.meldRuns + conRuns
+
+	add := func(y Yaku) {
+		f.bits |= yakuBit(y)
+		f.han += hanOf(y, sc.closed, sc.rules)
+	}
+	switch {
+	case runs > 0 && yaochu && sc.kinds&kindsHonor != 0:
+		add(Chanta)
+	case runs > 0 && yaochu:
+		add(Junchan)
+	}
+	for s := range 3 {
+		if runMask>>(9*s)&0b1001001 == 0b1001001 {
+			add(Ittsu)
+		}
+	}
+	if runMask&(runMask>>9)&(runMask>>18)&0x1FF != 0 {
+		add(Sanshoku)
+	}
+	if tripMask&(tripMask>>9)&(tripMask>>18)&0x1FF != 0 {
+		add(SanshokuDoukou)
+	}
+	if runs == 0 {
+		add(Toitoi)
+	}
+	if sc.closed {
+		switch peikou {
+		case 1:
+			add(Iipeikou)
+		case 2:
+			add(Ryanpeikou) // replaces iipeikou
+		}
+	}
+
+	// Pair fu: dragons, the seat wind and the round wind, 2 each, so a
+	// double-wind pair is 4.
+	p := rd.Pair
+	if p.IsDragon() {
+		f.pairFu += 2
+	}
+	if p == sc.seat {
+		f.pairFu += 2
+	}
+	if p == sc.round {
+		f.pairFu += 2
+	}
+	f.pinfuShape = sc.nMelds == 0 && conRuns == 4 && f.pairFu == 0
+
+	w := sc.win
+	if p == w {
+		sc.place(&f, waitTanki, false, best)
+	}
+	for i, g := range rd.Groups[:rd.N] {
+		k := g.Kind
+		switch {
+		case g.Type == Triplet && k == w:
+			sc.place(&f, waitShanpon, k.IsYaochu(), best)
+		case g.Type == Run && w >= k && w <= k+2 && (i == 0 || rd.Groups[i-1] != g):
+			var wt waitType
+			switch {
+			case w == k+1:
+				wt = waitKanchan
+			case w == k && k%9 == 6, w == k+2 && k%9 == 0:
+				wt = waitPenchan
+			default:
+				wt = waitRyanmen
+			}
+			sc.place(&f, wt, false, best)
+		}
+	}
 }
