@@ -296,14 +296,23 @@ func thirteenOrphansShanten(w *kindLanes) int {
 	return 13 - kinds - pair
 }
 
-// sevenPairsComplete reports whether 14 counted tiles are seven pairs.
+// sevenPairsComplete reports whether 14 counted tiles, none more than four
+// of a kind, are seven pairs.
 func sevenPairsComplete(w *kindLanes) bool {
 	pairs := 0
 	for _, x := range w {
-		pairs += bits.OnesCount64(laneEqual(x, 2))
+		pairs += bits.OnesCount64(lanesTwo(x))
 	}
 	return pairs == 7
 }
+
+// For counts of 0..4 a lane's low bits tell its count without arithmetic:
+// lanesOne, lanesTwo and lanesThreeUp leave bit 0 of the lanes holding 1, 2,
+// and 3 or 4. (Shifting brings a higher lane's bits into a lane's top bits
+// only.)
+func lanesOne(x uint64) uint64     { return x &^ (x >> 1) &^ (x >> 2) & laneOnes }
+func lanesTwo(x uint64) uint64     { return x >> 1 &^ x &^ (x >> 2) & laneOnes }
+func lanesThreeUp(x uint64) uint64 { return (x>>2 | x&(x>>1)) & laneOnes }
 
 // thirteenOrphansComplete reports whether 14 counted tiles are thirteen
 // orphans: every terminal and honour kind, nothing else.
@@ -319,20 +328,22 @@ func thirteenOrphansComplete(w *kindLanes) bool {
 	return kinds == 13
 }
 
-// sevenPairsWait is the wait of 13 counted tiles that are six pairs and a
-// single tile of another kind: that kind.
+// sevenPairsWait is the wait of 13 counted tiles, none more than four of
+// a kind, that are six pairs and a single tile of another kind: that kind.
 func sevenPairsWait(w *kindLanes) tile.KindSet {
 	pairs, singles := 0, 0
 	var wait tile.KindSet
+	var more uint64
 	for i, x := range w {
-		one := laneEqual(x, 1)
-		pairs += bits.OnesCount64(laneEqual(x, 2))
+		one := lanesOne(x)
+		pairs += bits.OnesCount64(lanesTwo(x))
+		more |= lanesThreeUp(x)
 		if one != 0 {
 			singles += bits.OnesCount64(one)
 			wait = 1 << (8*i + bits.TrailingZeros64(one)/8)
 		}
 	}
-	if pairs != 6 || singles != 1 {
+	if pairs != 6 || singles != 1 || more != 0 {
 		return 0
 	}
 	return wait
