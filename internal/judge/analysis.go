@@ -218,24 +218,9 @@ func (t *suitTables) standard(hp *handParts, total int) int {
 	return int(t.vecs[u][5+sets]) - 1
 }
 
-// minPlus combines the vectors of two disjoint parts into the vector of
-// their union, up to sets sets.
-func minPlus(a, b *shantenVec, sets int) shantenVec {
-	var c shantenVec
-	for j := 0; j <= sets; j++ {
-		noPair, pair := uint8(255), uint8(255)
-		for i := 0; i <= j; i++ {
-			noPair = min(noPair, a[i]+b[j-i])
-			pair = min(pair, a[i]+b[5+j-i], a[5+i]+b[j-i])
-		}
-		c[j], c[5+j] = noPair, pair
-	}
-	return c
-}
-
 // Seven pairs and thirteen orphans look at every kind. The counts are read
 // as five words of eight one-byte lanes (kinds 8i to 8i+7 in word i), and a
-// test on all lanes at once leaves the high bit of each lane that passes.
+// test on all lanes at once leaves one bit in each lane that passes.
 type kindLanes [5]uint64
 
 func countLanes(c *tile.Counts) kindLanes {
@@ -256,12 +241,9 @@ const (
 	laneAboveOne = 0xfefefefefefefefe
 )
 
-// laneNonzero marks the lanes of x that are not 0.
+// laneNonzero sets the high bit of the lanes of x that are not 0, whatever
+// they hold.
 func laneNonzero(x uint64) uint64 { return ((x & laneLow) + laneLow | x) & laneHigh }
-
-// laneEqual marks the lanes of x that hold v; the fifth word's unused lanes
-// never hold a nonzero v.
-func laneEqual(x uint64, v uint8) uint64 { return ^laneNonzero(x^uint64(v)*laneOnes) & laneHigh }
 
 // yaochuLanes marks the terminal and honour kinds' lanes.
 var yaochuLanes = func() kindLanes {
@@ -349,15 +331,15 @@ func sevenPairsWait(w *kindLanes) tile.KindSet {
 	return wait
 }
 
-// thirteenOrphansWaits is the wait of 13 counted tiles one short of
-// thirteen orphans: all thirteen kinds if each is held once, otherwise the
-// missing kind.
+// thirteenOrphansWaits is the wait of 13 counted tiles (none more than four
+// of a kind) one short of thirteen orphans: all thirteen kinds if each is
+// held once, otherwise the missing kind.
 func thirteenOrphansWaits(w *kindLanes) tile.KindSet {
 	var held tile.KindSet
 	kinds := 0
 	for i, x := range w {
 		nz := laneNonzero(x)
-		if nz&^yaochuLanes[i] != 0 || laneNonzero(x&^0x0303030303030303) != 0 || laneEqual(x, 3) != 0 {
+		if nz&^yaochuLanes[i] != 0 || lanesThreeUp(x) != 0 {
 			return 0 // another kind, or three or more of one
 		}
 		kinds += bits.OnesCount64(nz)

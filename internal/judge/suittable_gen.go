@@ -265,3 +265,18 @@ func (v *shantenVec) key() uint64 {
 	}
 	return k
 }
+
+// minPlus combines the vectors of two disjoint parts into the vector of
+// their union, up to sets sets.
+func minPlus(a, b *shantenVec, sets int) shantenVec {
+	var c shantenVec
+	for j := 0; j <= sets; j++ {
+		noPair, pair := uint8(255), uint8(255)
+		for i := 0; i <= j; i++ {
+			noPair = min(noPair, a[i]+b[j-i])
+			pair = min(pair, a[i]+b[5+j-i], a[5+i]+b[j-i])
+		}
+		c[j], c[5+j] = noPair, pair
+	}
+	return c
+}
