@@ -42,13 +42,20 @@ func partCounts(p *[9]uint8, n int) tile.Counts {
 	return c
 }
 
-func buildPartTables(t *testing.T) *suitTables {
-	t.Helper()
+// TestSuitTablesSize logs what building the tables costs (the figures
+// that count come from BenchmarkBuildTables) and keeps their memory in
+// bounds.
+func TestSuitTablesSize(t *testing.T) {
 	start := time.Now()
 	tb := buildSuitTables()
 	t.Logf("tables built in %v: %d numbered parts, %d honour parts, %d shanten classes, %d bytes",
 		time.Since(start), tb.num.size, tb.hon.size, len(tb.vecs), tb.bytes())
-	return tb
+	if tb.num.size != 405350 || tb.hon.size != 43130 {
+		t.Errorf("parts = %d numbered, %d honours, want 405350, 43130", tb.num.size, tb.hon.size)
+	}
+	if n := tb.bytes(); n > 2<<20 {
+		t.Errorf("tables hold %d bytes, want at most 2 MiB", n)
+	}
 }
 
 // bytes is the memory the tables hold.
@@ -110,7 +117,7 @@ func TestSuitRanker(t *testing.T) {
 // TestSuitInfo checks the split and wait bits of every part against the
 // slow search.
 func TestSuitInfo(t *testing.T) {
-	tb := buildPartTables(t)
+	tb := loadTables()
 	for _, n := range []int{9, 7} {
 		info := tb.numInfo
 		if n == 7 {
@@ -215,7 +222,7 @@ func partTargets(n int, runs bool) [2][5][][9]uint8 {
 // part of up to eight tiles and a random sample of the others, against the
 // slow search.
 func TestSuitShanten(t *testing.T) {
-	tb := buildPartTables(t)
+	tb := loadTables()
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, n := range []int{9, 7} {
 		r, classes := tb.num, tb.numShanten
@@ -249,7 +256,7 @@ func TestSuitShanten(t *testing.T) {
 
 // TestSuitUnion checks the union table: min-plus convolution, and closed.
 func TestSuitUnion(t *testing.T) {
-	tb := buildPartTables(t)
+	tb := loadTables()
 	if len(tb.vecs) > maxShantenClass+1 {
 		t.Fatalf("%d classes, more than fit a shantenClass", len(tb.vecs))
 	}
