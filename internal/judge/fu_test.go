@@ -6,7 +6,10 @@ import (
 	"github.com/mahjong-authority/authority/internal/tile"
 )
 
-// TestFu checks each source of fu before rounding. Houtei (on a ron) and
+// TestFu checks each source of fu before rounding, after riichi.wiki's
+// "Fu": 20 to start, 10 for a closed ron, 2 for a tsumo (not with pinfu),
+// sets by kind and openness, 2 for a kanchan, penchan or tanki wait, 2 per
+// value of the pair; seven pairs 25 flat; an open hand of 20 counts 30. Houtei (on a ron) and
 // haitei (on a tsumo) give the hands a yaku without touching their fu.
 func TestFu(t *testing.T) {
 	tests := []struct {

@@ -72,7 +72,8 @@ func TestScoreYaku(t *testing.T) {
 		{"riichi on an open hand does not count", "456p999s55m78s", "chi:123m", "6s", "riichi", nil, "no_yaku"},
 		{"no menzen tsumo when open", "456p999s55m78s", "chi:123m", "6s", "tsumo", nil, "no_yaku"},
 
-		// Pinfu: 30 fu on a ron, 20 on a tsumo (no tsumo fu).
+		// Pinfu: 30 fu on a ron, 20 on a tsumo (no tsumo fu); closed, four
+		// runs, a pair of no value, a ryanmen wait (riichi.wiki, "Pinfu").
 		{"pinfu", pinfuHand, "", "1m", "", nil, "1 han 30 fu [pinfu 1] none 1000"},
 		{"pinfu tsumo", pinfuHand, "", "4m", "tsumo", nil, "2 han 20 fu [menzen_tsumo 1, pinfu 1] none 1500"},
 		// A value pair gives 2 fu: 20 + 10 + 2 = 32 -> 40.
@@ -127,6 +128,7 @@ func TestScoreYaku(t *testing.T) {
 		// Rinshan: 20 + 2 tsumo + 8 open kan of 8p = 30.
 		{"rinshan", "23m456m99s", "kan:8888p chi:234p", "1m", "tsumo rinshan", nil, "1 han 30 fu [rinshan 1] none 1100"},
 		{"rinshan needs a kan", "23m456m678s99s", "chi:234p", "1m", "tsumo rinshan", nil, "no_yaku"},
+		// "Rinshan kaihou cannot be combined with haitei" (riichi.wiki).
 		{"rinshan is not haitei", "23m456m99s", "kan:8888p chi:234p", "1m", "tsumo rinshan haitei", nil, "1 han 30 fu [rinshan 1] none 1100"},
 		// An open hand of 20 fu won by ron counts 30.
 		{"chankan", "23m456m678s99s", "chi:234p", "1m", "chankan", nil, "1 han 30 fu [chankan 1] none 1000"},
@@ -166,7 +168,8 @@ func TestScoreYaku(t *testing.T) {
 		// 222m 333p 444s closed, 567m, 99s: 20 + 10 + 12 = 42 -> 50.
 		{"sanankou", "222m333p444s56m99s", "", "7m", "", nil, "2 han 50 fu [sanankou 2] none 3200"},
 		// A shanpon won by ron makes the triplet open (minkou): 20 + 10 + 4 +
-		// 4 + 2 = 40, and only two concealed triplets.
+		// 4 + 2 = 40, and only two concealed triplets. "The third must not be
+		// completed off of another player's discard" (riichi.wiki, "Sanankou").
 		{"no sanankou on a shanpon ron", "222m333p567m44s99s", "", "4s", "riichi", nil, "1 han 40 fu [riichi 1] none 1300"},
 		// Tsumo: 20 + 2 + 4 + 4 + 4 = 34 -> 40, 3 han: 1280 -> 1300 and 2600.
 		{"sanankou on a shanpon tsumo", "222m333p567m44s99s", "", "4s", "tsumo", nil, "3 han 40 fu [menzen_tsumo 1, sanankou 2] none 5200"},
@@ -234,7 +237,8 @@ func TestScoreYakuman(t *testing.T) {
 		{"kokushi, dora ignored", "119m19p19s123456z", "", "7z", "riichi dora=6z ura=8m", nil, "13 han 0 fu [kokushi 13] yakuman 32000"},
 
 		{"suuankou tsumo", "111m222p333s44z55z", "", "4z", "tsumo", nil, "13 han 0 fu [suuankou 13] yakuman 32000"},
-		// On a ron the fourth triplet is open: toitoi and sanankou, 20 + 10 +
+		// On a ron the fourth triplet is open, "thus invalidating the
+		// yakuman" (riichi.wiki, "Suuankou"): toitoi and sanankou, 20 + 10 +
 		// 8 + 4 + 4 + 4 (444z, open) + 2 (haku pair) = 52 -> 60, mangan.
 		{"no suuankou on a shanpon ron", "111m222p333s44z55z", "", "4z", "", nil, "4 han 60 fu [toitoi 2, sanankou 2] mangan 8000"},
 		{"suuankou tanki", "111m222p333s444z5z", "", "5z", "", nil, "26 han 0 fu [suuankou_tanki 26] yakuman 64000"},
