@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"reflect"
-	"strings"
 
 	"github.com/mahjong-authority/authority/internal/judge"
 	"github.com/mahjong-authority/authority/internal/tile"
@@ -163,15 +162,16 @@ func judgeLine(line []byte) []byte {
 	return b.Bytes()
 }
 
-// decodeJudgeInput reads a line strictly: one JSON object, known fields of
-// the right types. On an error it still returns the id when it can find one.
+// decodeJudgeInput reads a line: one JSON object whose known fields have the
+// right types. Unknown fields are ignored: the contract grows only by adding
+// fields, so a checker written for a later version must still get answers.
+// On an error it still returns the id when it can find one.
 func decodeJudgeInput(line []byte) (judgeInput, error) {
 	var in judgeInput
 	if len(bytes.TrimSpace(line)) == 0 {
 		return in, errors.New("empty line")
 	}
 	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.DisallowUnknownFields()
 	err := dec.Decode(&in)
 	if err == nil && dec.More() {
 		return in, errors.New("more than one JSON value on the line")
@@ -197,8 +197,6 @@ func decodeJudgeInput(line []byte) (judgeInput, error) {
 		return in, fmt.Errorf("a question must be a JSON object, have %s", typeErr.Value)
 	case errors.As(err, &syntaxErr):
 		return in, fmt.Errorf("bad JSON at byte %d: %v", syntaxErr.Offset, err)
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		return in, fmt.Errorf("unknown field %s", strings.TrimPrefix(err.Error(), "json: unknown field "))
 	}
 	return in, fmt.Errorf("bad JSON: %v", err)
 }
