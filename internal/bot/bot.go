@@ -64,27 +64,46 @@ func (Efficient) Act(v *table.View) (table.Action, bool) {
 	if v.HasDrawn {
 		c[v.Drawn.Kind()]++
 	}
-	var shanten [tile.NumKinds]int8
-	var done tile.KindSet
-	best, bestSh, bestIso := -1, 99, 99
+	// A 14-tile hand's shanten is the best its discards reach, so the
+	// discards are tried from the most isolated on and the first one that
+	// reaches it wins: usually the first or second try.
+	target := judge.Shanten(&c)
+	var order [14]candidate
+	n := 0
 	for i, a := range v.Legal {
-		if a.Type != table.Discard {
-			continue
-		}
-		k := a.Tile.Kind()
-		if !done.Has(k) {
-			c[k]--
-			shanten[k] = int8(judge.Shanten(&c))
-			c[k]++
-			done = done.With(k)
-		}
-		sh, iso := int(shanten[k]), neighbours(&c, k)
-		if sh < bestSh || sh == bestSh && iso < bestIso {
-			best, bestSh, bestIso = i, sh, iso
+		if a.Type == table.Discard && n < len(order) {
+			order[n] = candidate{i, neighbours(&c, a.Tile.Kind())}
+			n++
 		}
 	}
-	if best < 0 {
+	if n == 0 {
 		return v.Legal[0], true
+	}
+	best, bestSh := -1, 99
+	var tried tile.KindSet
+	for {
+		// The most isolated kind not tried yet, the first listed on ties.
+		next := -1
+		for i, cd := range order[:n] {
+			if !tried.Has(v.Legal[cd.index].Tile.Kind()) && (next < 0 || cd.iso < order[next].iso) {
+				next = i
+			}
+		}
+		if next < 0 {
+			break
+		}
+		cd := order[next]
+		k := v.Legal[cd.index].Tile.Kind()
+		tried = tried.With(k)
+		c[k]--
+		sh := judge.Shanten(&c)
+		c[k]++
+		if sh < bestSh {
+			best, bestSh = cd.index, sh
+		}
+		if sh <= target {
+			break
+		}
 	}
 	d := v.Legal[best]
 	if bestSh == 0 {
@@ -95,6 +114,11 @@ func (Efficient) Act(v *table.View) (table.Action, bool) {
 		}
 	}
 	return d, true
+}
+
+type candidate struct {
+	index int // in Legal
+	iso   int // neighbours: lower is more isolated
 }
 
 // neighbours measures how connected kind k is in c: other copies of it and,
@@ -124,6 +148,7 @@ var ErrTooLong = errors.New("bot: game too long")
 func Play(t *table.Table, bots *[table.NumSeats]Bot, next func() wall.Wall, maxSteps int) (int, error) {
 	steps := 0
 	var w wall.Wall
+	var views [table.NumSeats]table.View
 	for t.Phase() != table.GameOver {
 		if steps >= maxSteps {
 			return steps, ErrTooLong
@@ -140,8 +165,9 @@ func Play(t *table.Table, bots *[table.NumSeats]Bot, next func() wall.Wall, maxS
 			if !t.Waiting(s) {
 				continue
 			}
-			v := t.View(s)
-			a, ok := bots[s].Act(&v)
+			v := &views[s]
+			t.ViewInto(s, v)
+			a, ok := bots[s].Act(v)
 			if !ok {
 				return steps, fmt.Errorf("bot: seat %d has nothing to do in %v", s, t.Phase())
 			}

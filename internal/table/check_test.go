@@ -14,7 +14,6 @@ func cloneTable(t *Table) Table {
 	for s := range c.r.seats {
 		c.r.seats[s].pond = slices.Clone(t.r.seats[s].pond)
 	}
-	c.evs = nil
 	return c
 }
 

@@ -1,6 +1,8 @@
 package table
 
 import (
+	"slices"
+
 	"github.com/mahjong-authority/authority/internal/claims"
 	"github.com/mahjong-authority/authority/internal/tile"
 )
@@ -12,28 +14,31 @@ import (
 // accepted by Step, and Step accepts no other (up to a host's choice among
 // equal tiles).
 func (t *Table) Legal(s Seat) []Action {
+	return t.AppendLegal(nil, s)
+}
+
+// AppendLegal is Legal appending to dst.
+func (t *Table) AppendLegal(dst []Action, s Seat) []Action {
 	if s >= NumSeats {
-		return nil
+		return dst
 	}
 	r := &t.r
 	switch t.phase {
 	case Turn:
 		if s != r.toAct {
-			return nil
+			return dst
 		}
-		return t.turnActions(s)
+		return t.turnActions(dst, s)
 	case ClaimWindow:
 		if !r.window.Waiting(claims.Seat(s)) {
-			return nil
+			return dst
 		}
-		opts := r.window.Offer(claims.Seat(s)).Options()
-		acts := make([]Action, 0, len(opts)+1)
-		for _, opt := range opts {
-			acts = append(acts, t.optionAction(s, opt))
+		for _, opt := range r.window.Offer(claims.Seat(s)).Options() {
+			dst = append(dst, t.optionAction(s, opt))
 		}
-		return append(acts, Action{Seat: s, Type: Pass})
+		return append(dst, Action{Seat: s, Type: Pass})
 	}
-	return nil
+	return dst
 }
 
 // Waiting reports whether the table waits for seat s: the seat to act in
@@ -57,26 +62,29 @@ func (t *Table) ClaimTile() (tile.Tile, bool) {
 	return t.r.claimTile, true
 }
 
-func (t *Table) turnActions(s Seat) []Action {
+func (t *Table) turnActions(acts []Action, s Seat) []Action {
 	r := &t.r
 	p := &r.seats[s]
-	acts := make([]Action, 0, len(p.hand)+4)
+	acts = slices.Grow(acts, 2*len(p.hand)+4)
 	if r.tsumo {
 		acts = append(acts, Action{Seat: s, Type: Tsumo})
 	}
 	if r.hasDrawn && !r.interrupted && len(p.pond) == 0 && !r.drawnRinshan && yaochuKinds(&p.counts) >= 9 {
 		acts = append(acts, Action{Seat: s, Type: NineTerminals})
 	}
-	// Kans.
 	if r.hasDrawn && r.liveLeft() > 0 && r.kans < 4 {
-		for k := range tile.NumKinds {
-			if p.counts[k] == 4 && (!p.riichi || r.drawn.Kind() == tile.Kind(k) && riichiKanKeepsHand(p, tile.Kind(k))) {
-				acts = append(acts, Action{Seat: s, Type: ClosedKan, Tile: tile.Plain(tile.Kind(k))})
+		for i, x := range p.hand {
+			k := x.Kind()
+			if p.counts[k] == 4 && (i == 0 || p.hand[i-1].Kind() != k) &&
+				(!p.riichi || r.drawn.Kind() == k && riichiKanKeepsHand(p, k)) {
+				acts = append(acts, Action{Seat: s, Type: ClosedKan, Tile: tile.Plain(k)})
 			}
 		}
-		for i, x := range p.hand {
-			if (i == 0 || x != p.hand[i-1]) && p.ponOf(x.Kind()) >= 0 {
-				acts = append(acts, Action{Seat: s, Type: AddedKan, Tile: x})
+		if len(p.melds) > 0 {
+			for i, x := range p.hand {
+				if (i == 0 || x != p.hand[i-1]) && p.ponOf(x.Kind()) >= 0 {
+					acts = append(acts, Action{Seat: s, Type: AddedKan, Tile: x})
+				}
 			}
 		}
 	}
@@ -86,29 +94,38 @@ func (t *Table) turnActions(s Seat) []Action {
 	// A draw lowers shanten by one at most: a hand two away before its draw
 	// cannot be tenpai after any discard, and the judge is not asked.
 	canRiichi := r.hasDrawn && p.shanten <= 1 && p.closed() && t.scores[s] >= 1000 && r.liveLeft() >= 4 && judgeShanten(p) <= 0
-	for i, x := range p.hand {
-		if i > 0 && x == p.hand[i-1] {
+	var tested, riichiKinds tile.KindSet
+	for i := 0; i < len(p.hand); {
+		x := p.hand[i]
+		n := 1 // copies of exactly x: the hand is sorted
+		for i+n < len(p.hand) && p.hand[i+n] == x {
+			n++
+		}
+		i += n
+		k := x.Kind()
+		if p.forbid.Has(k) {
 			continue
 		}
-		if p.forbid.Has(x.Kind()) {
-			continue
-		}
-		n := p.has(x)
-		drawn := r.hasDrawn && x == r.drawn
-		riichi := false
-		if canRiichi {
+		if canRiichi && !tested.Has(k) {
+			tested = tested.With(k)
 			c := p.counts
-			c[x.Kind()]--
-			sh, _ := tenpai(p, &c)
-			riichi = sh == 0
-		}
-		for _, tg := range []bool{false, true} {
-			if tg && !drawn || !tg && drawn && n == 1 {
-				continue
+			c[k]--
+			if sh, _ := tenpai(p, &c); sh == 0 {
+				riichiKinds = riichiKinds.With(k)
 			}
-			acts = append(acts, Action{Seat: s, Type: Discard, Tile: x, Tsumogiri: tg})
+		}
+		riichi := riichiKinds.Has(k)
+		drawn := r.hasDrawn && x == r.drawn
+		if !drawn || n > 1 {
+			acts = append(acts, Action{Seat: s, Type: Discard, Tile: x})
 			if riichi {
-				acts = append(acts, Action{Seat: s, Type: Riichi, Tile: x, Tsumogiri: tg})
+				acts = append(acts, Action{Seat: s, Type: Riichi, Tile: x})
+			}
+		}
+		if drawn {
+			acts = append(acts, Action{Seat: s, Type: Discard, Tile: x, Tsumogiri: true})
+			if riichi {
+				acts = append(acts, Action{Seat: s, Type: Riichi, Tile: x, Tsumogiri: true})
 			}
 		}
 	}

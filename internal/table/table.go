@@ -63,7 +63,8 @@ type Table struct {
 
 	r round
 
-	evs []Event // the events of the step being applied
+	out       []Event // the block the returned events are cut from
+	stepStart int     // where the events of the step being applied start in out
 }
 
 // round is the state of the round being played.
@@ -173,16 +174,29 @@ func (t *Table) Step(a Action) ([]Event, error) {
 	if err := t.check(a); err != nil {
 		return nil, err
 	}
-	t.evs = make([]Event, 0, 8)
+	t.stepStart = len(t.out)
 	t.apply(a)
-	evs := t.evs
-	t.evs = nil
-	return evs, nil
+	if len(t.out) == t.stepStart {
+		return nil, nil
+	}
+	// The events are cut from a block the table never writes again behind
+	// them, so a host may keep them (and append to them: the slice has no
+	// spare room), while the table allocates once per many steps.
+	return t.out[t.stepStart:len(t.out):len(t.out)], nil
 }
+
+// eventBlock is how many events the returned slices share a block of.
+const eventBlock = 256
 
 func (t *Table) emit(to Audience, b Body) {
 	t.seq++
-	t.evs = append(t.evs, Event{Seq: t.seq, To: to, Body: b})
+	if len(t.out) == cap(t.out) {
+		// A new block; the step's events so far move with it.
+		step := t.out[t.stepStart:]
+		t.out = append(make([]Event, 0, max(eventBlock, 2*len(step))), step...)
+		t.stepStart = 0
+	}
+	t.out = append(t.out, Event{Seq: t.seq, To: to, Body: b})
 }
 
 func (t *Table) dealer() Seat { return Seat(t.number - 1) }

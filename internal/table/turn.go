@@ -292,6 +292,11 @@ func (t *Table) riichiSeats() int {
 func (t *Table) openWindow(ctx *claims.Context) {
 	r := &t.r
 	r.src, r.claimTile, r.claimFrom = ctx.Source, ctx.Tile, Seat(ctx.From)
+	if !t.anyClaim(ctx) {
+		r.window.Open(ctx.From, [NumSeats]claims.Offer{})
+		t.resolve()
+		return
+	}
 	var cl [NumSeats]claims.Claimant
 	for o := range cl {
 		if Seat(o) == r.claimFrom {
@@ -319,6 +324,35 @@ func (t *Table) openWindow(ctx *claims.Context) {
 		acts = append(acts, Action{Seat: Seat(o), Type: Pass})
 		t.emit(Only(Seat(o)), ClaimOffer{Seat: Seat(o), Options: acts})
 	}
+}
+
+// anyClaim is a quick filter before the full offers: whether any seat
+// could possibly claim ctx.Tile (it waits on it, or, when calls are allowed,
+// holds two of its kind, or is the next seat and holds a neighbour).
+func (t *Table) anyClaim(ctx *claims.Context) bool {
+	k := ctx.Tile.Kind()
+	for o := range t.r.seats {
+		if Seat(o) == Seat(ctx.From) {
+			continue
+		}
+		p := &t.r.seats[o]
+		if p.waits.Has(k) {
+			return true
+		}
+		if ctx.Source != claims.Discard || !ctx.Calls || p.riichi {
+			continue
+		}
+		if p.counts[k] >= 2 {
+			return true
+		}
+		if Seat(o) == Seat(ctx.From).Next() && k < 27 {
+			n := k.Number()
+			if n > 1 && p.counts[k-1] > 0 || n < 9 && p.counts[k+1] > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // canRon reports whether seat o may ron x now, keeping the judge's result.

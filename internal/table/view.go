@@ -1,52 +1,54 @@
 package table
 
-import "github.com/mahjong-authority/authority/internal/tile"
-
 // View returns what seat s may see now: its own concealed tiles, the drawn
 // tile when it is its own, everyone's discards and melds, scores and the
 // dora indicators. It never holds another seat's concealed tiles or the
-// wall. The View is a copy: it does not change with the table.
+// wall. A seat number past the last (NumSeats) is a spectator, who sees no
+// hand. The View is a copy: it does not change with the table.
 func (t *Table) View(s Seat) View {
+	var v View
+	t.ViewInto(s, &v)
+	return v
+}
+
+// ViewInto is View writing into v, reusing the room of v's slices: a host
+// that keeps one View per seat takes views without allocating.
+func (t *Table) ViewInto(s Seat, v *View) {
 	r := &t.r
-	v := View{
-		Seat:         s,
-		Phase:        t.phase,
-		RoundWind:    t.wind,
-		Number:       t.number,
-		Dealer:       t.dealer(),
-		Honba:        t.honba,
-		RiichiSticks: t.sticks,
-		Scores:       t.scores,
-		WallLeft:     r.liveLeft(),
-		ToAct:        r.toAct,
-		Seq:          t.seq,
-	}
+	// Fields one by one: the slices keep their room.
+	v.Seat, v.Phase, v.RoundWind, v.Number, v.Dealer = s, t.phase, t.wind, t.number, t.dealer()
+	v.Honba, v.RiichiSticks, v.Scores = t.honba, t.sticks, t.scores
+	v.WallLeft, v.ToAct, v.Seq = r.liveLeft(), r.toAct, t.seq
+	v.Drawn, v.HasDrawn = 0, false
+	v.Dora, v.Hand, v.Legal = v.Dora[:0], v.Hand[:0], v.Legal[:0]
 	if t.rounds == 0 {
 		v.WallLeft = 0
 		for o := range v.Seats {
-			v.Seats[o].Score = t.scores[o]
+			v.Seats[o] = SeatView{Score: t.scores[o]}
 		}
-		return v
+		v.Dora, v.Hand, v.Legal = nil, nil, nil
+		return
 	}
-	v.Dora = append([]tile.Tile(nil), r.doraInd[:r.dora]...)
+	v.Dora = append(v.Dora, r.doraInd[:r.dora]...)
 	for o := range r.seats {
 		p := &r.seats[o]
-		v.Seats[o] = SeatView{
-			Discards: append([]DiscardView(nil), p.pond...),
-			Melds:    append([]Meld(nil), p.melds...),
-			HandSize: len(p.hand),
-			Riichi:   p.riichi,
-			Score:    t.scores[o],
-		}
+		sv := &v.Seats[o]
+		sv.Discards = append(sv.Discards[:0], p.pond...)
+		sv.Melds = append(sv.Melds[:0], p.melds...)
+		sv.HandSize, sv.Riichi, sv.Score = len(p.hand), p.riichi, t.scores[o]
 	}
-	if s < NumSeats {
-		p := &r.seats[s]
-		v.Hand = append([]tile.Tile(nil), p.hand...)
-		if t.phase == Turn && r.toAct == s && r.hasDrawn {
-			v.Drawn, v.HasDrawn = r.drawn, true
-			v.Hand = removeTile(v.Hand, r.drawn)
-		}
-		v.Legal = t.Legal(s)
+	if s >= NumSeats {
+		v.Hand, v.Legal = nil, nil
+		return
 	}
-	return v
+	p := &r.seats[s]
+	v.Hand = append(v.Hand, p.hand...)
+	if t.phase == Turn && r.toAct == s && r.hasDrawn {
+		v.Drawn, v.HasDrawn = r.drawn, true
+		v.Hand = removeTile(v.Hand, r.drawn)
+	}
+	v.Legal = t.AppendLegal(v.Legal, s)
+	if len(v.Legal) == 0 {
+		v.Legal = nil
+	}
 }
