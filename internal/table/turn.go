@@ -234,6 +234,9 @@ func (t *Table) discard(s Seat, a Action) {
 	x := a.Tile
 	riichi := a.Type == Riichi
 	tsumogiri := a.Tsumogiri || p.riichi || (r.hasDrawn && x == r.drawn && p.has(x) == 1)
+	// Discarding a copy of the tile just drawn gives back the hand the
+	// cached waits were computed for: the judge need not run again.
+	same := r.hasDrawn && x == r.drawn
 	first := !r.interrupted && len(p.pond) == 0
 	p.remove(x)
 	p.pond = append(p.pond, DiscardView{Tile: x, Tsumogiri: tsumogiri, Riichi: riichi})
@@ -254,7 +257,9 @@ func (t *Table) discard(s Seat, a Action) {
 	}
 	t.emit(Everyone, Discarded{Seat: s, Tile: x, Tsumogiri: tsumogiri, Riichi: riichi})
 	t.revealPending()
-	p.updateWaits()
+	if !same {
+		p.updateWaits()
+	}
 	t.emit(Only(s), Fishing{Seat: s, Shanten: p.shanten, Waits: p.waits, Furiten: p.furiten()})
 	r.riichiPending = riichi
 	if riichi {
