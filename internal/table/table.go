@@ -139,6 +139,7 @@ func New(cfg Config) (*Table, error) {
 	if r.StartScore <= 0 || r.TargetScore <= 0 {
 		return nil, fmt.Errorf("%w: start score %d and target score %d must be positive", ErrConfig, r.StartScore, r.TargetScore)
 	}
+	internBodies()
 	t := &Table{rules: r, phase: BetweenRounds, wind: tile.WindEast, number: 1}
 	t.scores = cfg.StartScores
 	if t.scores == ([NumSeats]int{}) {
@@ -304,8 +305,8 @@ func (t *Table) draw(s Seat, rinshan bool) {
 	p.forbid = 0
 	t.phase = Turn
 	left := r.liveLeft()
-	t.emit(Everyone, Drew{Seat: s, Rinshan: rinshan, WallLeft: left})
-	t.emit(Only(s), Drew{Seat: s, Tile: x, Known: true, Rinshan: rinshan, WallLeft: left})
+	t.emit(Everyone, drewBody(s, 0, false, rinshan, left))
+	t.emit(Only(s), drewBody(s, x, true, rinshan, left))
 	r.tsumo = false
 	if p.waits.Has(x.Kind()) {
 		res := t.score(s, x, true, false, t.honba, t.sticks)

@@ -255,12 +255,12 @@ func (t *Table) discard(s Seat, a Action) {
 	} else if r.discards <= NumSeats && k != r.firstWind {
 		r.firstWind = tile.NumKinds // not four of one wind
 	}
-	t.emit(Everyone, Discarded{Seat: s, Tile: x, Tsumogiri: tsumogiri, Riichi: riichi})
+	t.emit(Everyone, discardedBody(s, x, tsumogiri, riichi))
 	t.revealPending()
 	if !same {
 		p.updateWaits()
 	}
-	t.emit(Only(s), Fishing{Seat: s, Shanten: p.shanten, Waits: p.waits, Furiten: p.furiten()})
+	t.emit(Only(s), fishingBody(Fishing{Seat: s, Shanten: p.shanten, Waits: p.waits, Furiten: p.furiten()}))
 	r.riichiPending = riichi
 	if riichi {
 		p.doubleRiichi = first // kept only if the riichi is accepted
