@@ -105,13 +105,18 @@ func (t *Table) resolve() {
 }
 
 // missedRon puts every seat that let a winning tile pass into furiten: until
-// its next discard, or for good after riichi.
+// its next discard, or for good after riichi. A discard or an added kan on
+// a wait is passed even by a hand without a yaku for it; a closed kan only
+// by the thirteen orphans that could rob it.
 func (t *Table) missedRon() {
 	r := &t.r
 	k := r.claimTile.Kind()
 	for o := range r.seats {
 		p := &r.seats[o]
 		if Seat(o) == r.claimFrom || !p.waits.Has(k) {
+			continue
+		}
+		if r.src == claims.ClosedKan && !r.window.Offer(claims.Seat(o)).Has(claims.Option{Call: claims.Ron}) {
 			continue
 		}
 		if p.riichi {
@@ -125,11 +130,10 @@ func (t *Table) missedRon() {
 func (t *Table) acceptRiichi(s Seat) {
 	r := &t.r
 	p := &r.seats[s]
-	p.riichi, p.ippatsu = true, true
+	p.riichi, p.ippatsu, p.doubleRiichi = true, true, r.riichiDouble
 	r.riichiPending = false
 	t.scores[s] -= 1000
 	t.sticks++
-	r.riichis++
 	t.emit(Everyone, RiichiAccepted{Seat: s, Scores: t.scores, RiichiSticks: t.sticks})
 }
 

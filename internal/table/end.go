@@ -11,7 +11,7 @@ import (
 func (t *Table) winRon(winners []Seat) {
 	r := &t.r
 	from, x := r.claimFrom, r.claimTile
-	chankan := r.src != claims.Discard
+	chankan := r.src == claims.AddedKan
 	dealerWon := false
 	for i, s := range winners {
 		res := r.ronRes[s]

@@ -90,7 +90,6 @@ type round struct {
 	interrupted bool // a call or kan happened: no more first-turn specials
 	discards    int  // discards made this round
 	firstWind   tile.Kind
-	riichis     int // riichi sticks placed this round
 	kansBy      [NumSeats]int
 	fourKans    bool // the round ends after the next discard unless it is ronned
 
@@ -100,6 +99,7 @@ type round struct {
 	claimTile     tile.Tile
 	claimFrom     Seat
 	riichiPending bool // the discard in the window declares riichi
+	riichiDouble  bool // ... on the seat's first uninterrupted turn
 	ronRes        [NumSeats]judge.Result
 
 	startScores [NumSeats]int

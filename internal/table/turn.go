@@ -261,10 +261,7 @@ func (t *Table) discard(s Seat, a Action) {
 		p.updateWaits()
 	}
 	t.emit(Only(s), fishingBody(Fishing{Seat: s, Shanten: p.shanten, Waits: p.waits, Furiten: p.furiten()}))
-	r.riichiPending = riichi
-	if riichi {
-		p.doubleRiichi = first // kept only if the riichi is accepted
-	}
+	r.riichiPending, r.riichiDouble = riichi, riichi && first
 	t.openDiscardWindow(s, x)
 }
 
