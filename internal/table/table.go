@@ -170,7 +170,8 @@ func (t *Table) Scores() [NumSeats]int { return t.scores }
 
 // Step applies action a and returns the events it caused, in order. On
 // error the table is unchanged: every action is checked whole before
-// anything moves.
+// anything moves. The events are the caller's to keep; an action that
+// causes none (a pass while others still have to answer) returns nil.
 func (t *Table) Step(a Action) ([]Event, error) {
 	if err := t.check(a); err != nil {
 		return nil, err
