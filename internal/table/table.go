@@ -63,8 +63,10 @@ type Table struct {
 
 	r round
 
-	out       []Event // the block the returned events are cut from
-	stepStart int     // where the events of the step being applied start in out
+	out       []Event     // the block the returned events are cut from
+	stepStart int         // where the events of the step being applied start in out
+	acts      []Action    // the block the actions of claim offers are cut from
+	tiles     []tile.Tile // the block the tiles of events are cut from
 }
 
 // round is the state of the round being played.
@@ -187,8 +189,34 @@ func (t *Table) Step(a Action) ([]Event, error) {
 	return t.out[t.stepStart:len(t.out):len(t.out)], nil
 }
 
-// eventBlock is how many events the returned slices share a block of.
-const eventBlock = 256
+// eventBlock is how many events the returned slices share a block of;
+// the actions and tiles events carry come from blocks of their own.
+const (
+	eventBlock = 256
+	actBlock   = 128
+	tileBlock  = 512
+)
+
+// copyActions returns a copy of as cut from a block the table never writes
+// again behind it (no spare room either), so events may carry it.
+func (t *Table) copyActions(as []Action) []Action {
+	if len(t.acts)+len(as) > cap(t.acts) {
+		t.acts = make([]Action, 0, max(actBlock, len(as)))
+	}
+	start := len(t.acts)
+	t.acts = append(t.acts, as...)
+	return t.acts[start:len(t.acts):len(t.acts)]
+}
+
+// copyTiles is copyActions for tiles.
+func (t *Table) copyTiles(ts []tile.Tile) []tile.Tile {
+	if len(t.tiles)+len(ts) > cap(t.tiles) {
+		t.tiles = make([]tile.Tile, 0, max(tileBlock, len(ts)))
+	}
+	start := len(t.tiles)
+	t.tiles = append(t.tiles, ts...)
+	return t.tiles[start:len(t.tiles):len(t.tiles)]
+}
 
 func (t *Table) emit(to Audience, b Body) {
 	t.seq++
@@ -283,7 +311,7 @@ func (t *Table) deal(w *wall.Wall) {
 	})
 	for off := range NumSeats {
 		s := (dealer + Seat(off)) % NumSeats
-		t.emit(Only(s), Dealt{Seat: s, Hand: append([]tile.Tile(nil), r.seats[s].hand...)})
+		t.emit(Only(s), Dealt{Seat: s, Hand: t.copyTiles(r.seats[s].hand)})
 	}
 	t.draw(dealer, false)
 }

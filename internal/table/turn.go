@@ -318,13 +318,13 @@ func (t *Table) openWindow(ctx *claims.Context) {
 		if offers[o].Len() == 0 {
 			continue
 		}
-		opts := offers[o].Options()
-		acts := make([]Action, 0, len(opts)+1)
-		for _, opt := range opts {
+		var buf [12]Action
+		acts := buf[:0]
+		for _, opt := range offers[o].Options() {
 			acts = append(acts, t.optionAction(Seat(o), opt))
 		}
 		acts = append(acts, Action{Seat: Seat(o), Type: Pass})
-		t.emit(Only(Seat(o)), ClaimOffer{Seat: Seat(o), Options: acts})
+		t.emit(Only(Seat(o)), ClaimOffer{Seat: Seat(o), Options: t.copyActions(acts)})
 	}
 }
 
