@@ -92,8 +92,10 @@ func (t *Table) turnActions(acts []Action, s Seat) []Action {
 		return append(acts, Action{Seat: s, Type: Discard, Tile: r.drawn, Tsumogiri: true})
 	}
 	// A draw lowers shanten by one at most: a hand two away before its draw
-	// cannot be tenpai after any discard, and the judge is not asked.
-	canRiichi := r.hasDrawn && p.shanten <= 1 && p.closed() && t.scores[s] >= 1000 && r.liveLeft() >= 4 && judgeShanten(p) <= 0
+	// cannot be tenpai after any discard, and the judge is not asked; a
+	// hand tenpai before its draw is tenpai again after discarding it.
+	canRiichi := r.hasDrawn && p.shanten <= 1 && p.closed() && t.scores[s] >= 1000 && r.liveLeft() >= 4 &&
+		(p.shanten == 0 || judgeShanten(p) <= 0)
 	var tested, riichiKinds tile.KindSet
 	for i := 0; i < len(p.hand); {
 		x := p.hand[i]
