@@ -72,33 +72,37 @@ func (Efficient) Act(v *table.View) (table.Action, bool) {
 	n := 0
 	for i, a := range v.Legal {
 		if a.Type == table.Discard && n < len(order) {
-			order[n] = candidate{i, neighbours(&c, a.Tile.Kind())}
+			order[n] = candidate{index: i, kind: a.Tile.Kind(), iso: neighbours(&c, a.Tile.Kind())}
 			n++
 		}
 	}
 	if n == 0 {
 		return v.Legal[0], true
 	}
-	// Most isolated first, the first listed on ties: an insertion sort of
-	// at most fourteen candidates.
-	for i := 1; i < n; i++ {
-		for j := i; j > 0 && order[j].iso < order[j-1].iso; j-- {
-			order[j], order[j-1] = order[j-1], order[j]
-		}
-	}
 	best, bestSh := -1, 99
-	var tried tile.KindSet
-	for _, cd := range order[:n] {
-		k := v.Legal[cd.index].Tile.Kind()
-		if tried.Has(k) {
-			continue
+	for {
+		// The most isolated kind not tried yet, the first listed on ties:
+		// usually the first or second try is the one.
+		next := -1
+		for i := range order[:n] {
+			if !order[i].tried && (next < 0 || order[i].iso < order[next].iso) {
+				next = i
+			}
 		}
-		tried = tried.With(k)
+		if next < 0 {
+			break
+		}
+		k := order[next].kind
+		for i := range order[:n] {
+			if order[i].kind == k {
+				order[i].tried = true
+			}
+		}
 		c[k]--
 		sh := judge.Shanten(&c)
 		c[k]++
 		if sh < bestSh {
-			best, bestSh = cd.index, sh
+			best, bestSh = order[next].index, sh
 		}
 		if sh <= target {
 			break
@@ -116,8 +120,10 @@ func (Efficient) Act(v *table.View) (table.Action, bool) {
 }
 
 type candidate struct {
-	index int // in Legal
-	iso   int // neighbours: lower is more isolated
+	index int       // in Legal
+	kind  tile.Kind // of the tile
+	iso   int       // neighbours: lower is more isolated
+	tried bool
 }
 
 // neighbours measures how connected kind k is in c: other copies of it and,
