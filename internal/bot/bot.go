@@ -22,6 +22,15 @@ type Bot interface {
 	Act(v *table.View) (a table.Action, ok bool)
 }
 
+// A Decider is a Bot that can also decide without a View, from what the
+// table tells seat s cheaply (Table.Brief, Table.DiscardAction), making
+// the choice Act would make. Play uses Decide when a bot has it. A Decider
+// must read nothing seat s may not see.
+type Decider interface {
+	Bot
+	Decide(t *table.Table, s table.Seat) (a table.Action, ok bool)
+}
+
 // Random plays a uniformly random legal action, from its own seeded
 // generator: the same seed plays the same game.
 type Random struct {
@@ -44,10 +53,12 @@ func (b *Random) Act(v *table.View) (table.Action, bool) {
 // Efficient is a tile-efficiency player: tsumo and ron whenever offered,
 // pass on every call, and discard the tile whose removal leaves the lowest
 // shanten, declaring riichi with it when that leaves the hand tenpai. Ties
-// go to the most isolated tile. The zero value is ready to use.
+// go to the most isolated tile, then to the lowest kind (of a kind, the
+// first listed tile: a red five before plain ones). The zero value is ready
+// to use.
 type Efficient struct{}
 
-// Act chooses Efficient's action.
+// Act chooses Efficient's action from a View.
 func (Efficient) Act(v *table.View) (table.Action, bool) {
 	if len(v.Legal) == 0 {
 		return table.Action{}, false
@@ -60,70 +71,97 @@ func (Efficient) Act(v *table.View) (table.Action, bool) {
 	if v.Phase == table.ClaimWindow {
 		return table.Action{Seat: v.Seat, Type: table.Pass}, true
 	}
+	var kinds tile.KindSet
+	for _, a := range v.Legal {
+		if a.Type == table.Discard {
+			kinds = kinds.With(a.Tile.Kind())
+		}
+	}
+	if kinds == 0 {
+		return v.Legal[0], true
+	}
 	c := tile.CountsOf(v.Hand)
 	if v.HasDrawn {
 		c[v.Drawn.Kind()]++
 	}
-	// A 14-tile hand's shanten is the best its discards reach, so the
-	// discards are tried from the most isolated on and the first one that
-	// reaches it wins: usually the first or second try.
-	target := judge.Shanten(&c)
-	var order [14]candidate
-	n := 0
+	k, sh := discardFor(&c, kinds)
+	d := -1
 	for i, a := range v.Legal {
-		if a.Type == table.Discard && n < len(order) {
-			order[n] = candidate{index: i, kind: a.Tile.Kind(), iso: neighbours(&c, a.Tile.Kind())}
-			n++
-		}
-	}
-	if n == 0 {
-		return v.Legal[0], true
-	}
-	best, bestSh := -1, 99
-	for {
-		// The most isolated kind not tried yet, the first listed on ties:
-		// usually the first or second try is the one.
-		next := -1
-		for i := range order[:n] {
-			if !order[i].tried && (next < 0 || order[i].iso < order[next].iso) {
-				next = i
-			}
-		}
-		if next < 0 {
+		if a.Type == table.Discard && a.Tile.Kind() == k {
+			d = i
 			break
 		}
-		k := order[next].kind
-		for i := range order[:n] {
-			if order[i].kind == k {
-				order[i].tried = true
+	}
+	if sh == 0 {
+		for _, a := range v.Legal {
+			if a.Type == table.Riichi && a.Tile == v.Legal[d].Tile && a.Tsumogiri == v.Legal[d].Tsumogiri {
+				return a, true
 			}
 		}
+	}
+	return v.Legal[d], true
+}
+
+// Decide is Act without a View: it reads seat s's Brief and makes the same
+// choice Act makes from View(s), for a fraction of the cost.
+func (Efficient) Decide(t *table.Table, s table.Seat) (table.Action, bool) {
+	b := t.Brief(s)
+	switch {
+	case !b.Waiting:
+		return table.Action{}, false
+	case b.Phase == table.ClaimWindow && b.Ron:
+		return table.Action{Seat: s, Type: table.Ron, Tile: b.ClaimTile}, true
+	case b.Phase == table.ClaimWindow:
+		return table.Action{Seat: s, Type: table.Pass}, true
+	case b.Tsumo:
+		return table.Action{Seat: s, Type: table.Tsumo}, true
+	case b.Discards == 0:
+		// Nothing to discard (Legal always lists a discard in a turn; this
+		// is Act's fallback, kept for the same choice).
+		return Efficient{}.Act(&table.View{Seat: s, Phase: b.Phase, Legal: t.Legal(s)})
+	}
+	k, sh := discardFor(&b.Counts, b.Discards)
+	if sh == 0 {
+		if a, ok := t.DiscardAction(s, k, true); ok {
+			return a, true
+		}
+	}
+	return t.DiscardAction(s, k, false)
+}
+
+// discardFor returns the kind among kinds whose discard leaves the 3n+2
+// tiles c with the lowest shanten, and that shanten. A 14-tile hand's
+// shanten is the best its discards reach, so the kinds are tried from the
+// most isolated on (the lowest kind first on ties) and the first one that
+// reaches it wins: usually the first or second try.
+func discardFor(c *tile.Counts, kinds tile.KindSet) (tile.Kind, int) {
+	// Keys iso<<6 | kind, sorted by insertion: few candidates, no allocation.
+	var order [tile.NumKinds]uint16
+	n := 0
+	for k := range kinds.All() {
+		key := uint16(neighbours(c, k))<<6 | uint16(k)
+		i := n
+		for ; i > 0 && order[i-1] > key; i-- {
+			order[i] = order[i-1]
+		}
+		order[i] = key
+		n++
+	}
+	target := judge.Shanten(c)
+	best, bestSh := tile.Kind(order[0]&63), 99
+	for _, key := range order[:n] {
+		k := tile.Kind(key & 63)
 		c[k]--
-		sh := judge.Shanten(&c)
+		sh := judge.Shanten(c)
 		c[k]++
 		if sh < bestSh {
-			best, bestSh = order[next].index, sh
+			best, bestSh = k, sh
 		}
 		if sh <= target {
 			break
 		}
 	}
-	d := v.Legal[best]
-	if bestSh == 0 {
-		for _, a := range v.Legal {
-			if a.Type == table.Riichi && a.Tile == d.Tile && a.Tsumogiri == d.Tsumogiri {
-				return a, true
-			}
-		}
-	}
-	return d, true
-}
-
-type candidate struct {
-	index int       // in Legal
-	kind  tile.Kind // of the tile
-	iso   int       // neighbours: lower is more isolated
-	tried bool
+	return best, bestSh
 }
 
 // neighbours measures how connected kind k is in c: other copies of it and,
@@ -167,9 +205,15 @@ func Play(t *table.Table, bots *[table.NumSeats]Bot, next func() wall.Wall, maxS
 			if !t.Waiting(s) {
 				continue
 			}
-			v := &views[s]
-			t.ViewInto(s, v)
-			a, ok := bots[s].Act(v)
+			var a table.Action
+			var ok bool
+			if d, fast := bots[s].(Decider); fast {
+				a, ok = d.Decide(t, s)
+			} else {
+				v := &views[s]
+				t.ViewInto(s, v)
+				a, ok = bots[s].Act(v)
+			}
 			if !ok {
 				return steps, fmt.Errorf("bot: seat %d has nothing to do in %v", s, t.Phase())
 			}
