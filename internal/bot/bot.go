@@ -7,6 +7,7 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 
 	"github.com/mahjong-authority/authority/internal/judge"
@@ -84,7 +85,7 @@ func (Efficient) Act(v *table.View) (table.Action, bool) {
 	if v.HasDrawn {
 		c[v.Drawn.Kind()]++
 	}
-	k, sh := discardFor(&c, kinds)
+	k, sh := discardFor(&c, kinds, -1)
 	d := -1
 	for i, a := range v.Legal {
 		if a.Type == table.Discard && a.Tile.Kind() == k {
@@ -120,7 +121,16 @@ func (Efficient) Decide(t *table.Table, s table.Seat) (table.Action, bool) {
 		// is Act's fallback, kept for the same choice).
 		return Efficient{}.Act(&table.View{Seat: s, Phase: b.Phase, Legal: t.Legal(s)})
 	}
-	k, sh := discardFor(&b.Counts, b.Discards)
+	if b.Riichi {
+		// Only the drawn tile may go, and no second riichi: no choice.
+		return t.DiscardAction(s, b.Drawn.Kind(), false)
+	}
+	// A draw lowers shanten by one at most.
+	lower := -1
+	if b.HasDrawn {
+		lower = b.Shanten - 1
+	}
+	k, sh := discardFor(&b.Counts, b.Discards, lower)
 	if sh == 0 {
 		if a, ok := t.DiscardAction(s, k, true); ok {
 			return a, true
@@ -130,16 +140,33 @@ func (Efficient) Decide(t *table.Table, s table.Seat) (table.Action, bool) {
 }
 
 // discardFor returns the kind among kinds whose discard leaves the 3n+2
-// tiles c with the lowest shanten, and that shanten. A 14-tile hand's
+// tiles c with the lowest shanten, and that shanten; lower is a lower bound
+// of that shanten (-1 when nothing better is known). A 14-tile hand's
 // shanten is the best its discards reach, so the kinds are tried from the
 // most isolated on (the lowest kind first on ties) and the first one that
-// reaches it wins: usually the first or second try.
-func discardFor(c *tile.Counts, kinds tile.KindSet) (tile.Kind, int) {
-	// Keys iso<<6 | kind, sorted by insertion: few candidates, no allocation.
+// reaches it wins: usually the first or second try. A try that reaches
+// lower needs no comparison with the hand's own shanten.
+func discardFor(c *tile.Counts, kinds tile.KindSet, lower int) (tile.Kind, int) {
+	// The suits with two empty kinds either side, so that the kinds up to
+	// two steps from any numbered tile are five neighbouring entries.
+	var pad [3 * 13]uint8
+	for s := range 3 {
+		copy(pad[13*s+2:13*s+11], c[9*s:9*s+9])
+	}
+	// Keys iso<<6 | kind, sorted by insertion: few candidates, no
+	// allocation. iso measures how connected a kind is: other copies of it
+	// count twice and, in a suit, tiles up to two steps away once. Lower
+	// is more isolated.
 	var order [tile.NumKinds]uint16
 	n := 0
-	for k := range kinds.All() {
-		key := uint16(neighbours(c, k))<<6 | uint16(k)
+	for v := uint64(kinds); v != 0; v &= v - 1 {
+		k := bits.TrailingZeros64(v)
+		iso := 2 * (int(c[k]) - 1)
+		if k < 27 {
+			i := k + 2 + 4*(k/9)
+			iso += int(pad[i-2]) + int(pad[i-1]) + int(pad[i+1]) + int(pad[i+2])
+		}
+		key := uint16(max(iso, 0))<<6 | uint16(k)
 		i := n
 		for ; i > 0 && order[i-1] > key; i-- {
 			order[i] = order[i-1]
@@ -147,7 +174,7 @@ func discardFor(c *tile.Counts, kinds tile.KindSet) (tile.Kind, int) {
 		order[i] = key
 		n++
 	}
-	target := judge.Shanten(c)
+	target := 99 // the hand's own shanten, asked only when needed
 	best, bestSh := tile.Kind(order[0]&63), 99
 	for _, key := range order[:n] {
 		k := tile.Kind(key & 63)
@@ -157,25 +184,17 @@ func discardFor(c *tile.Counts, kinds tile.KindSet) (tile.Kind, int) {
 		if sh < bestSh {
 			best, bestSh = k, sh
 		}
+		if sh <= lower {
+			break
+		}
+		if target == 99 {
+			target = judge.Shanten(c)
+		}
 		if sh <= target {
 			break
 		}
 	}
 	return best, bestSh
-}
-
-// neighbours measures how connected kind k is in c: other copies of it and,
-// in a suit, tiles up to two steps away. Lower is more isolated.
-func neighbours(c *tile.Counts, k tile.Kind) int {
-	n := 2 * (int(c[k]) - 1)
-	if k >= 27 {
-		return n
-	}
-	num := int(k % 9)
-	for j := int(k) - min(2, num); j <= int(k)+min(2, 8-num); j++ {
-		n += int(c[j])
-	}
-	return n - int(c[k])
 }
 
 // ErrTooLong is returned by Play when a game does not end within its step
@@ -189,6 +208,10 @@ func Play(t *table.Table, bots *[table.NumSeats]Bot, next func() wall.Wall, maxS
 	steps := 0
 	var w wall.Wall
 	var views [table.NumSeats]table.View
+	var deciders [table.NumSeats]Decider
+	for s, b := range bots {
+		deciders[s], _ = b.(Decider)
+	}
 	for t.Phase() != table.GameOver {
 		if steps >= maxSteps {
 			return steps, ErrTooLong
@@ -207,7 +230,7 @@ func Play(t *table.Table, bots *[table.NumSeats]Bot, next func() wall.Wall, maxS
 			}
 			var a table.Action
 			var ok bool
-			if d, fast := bots[s].(Decider); fast {
+			if d := deciders[s]; d != nil {
 				a, ok = d.Decide(t, s)
 			} else {
 				v := &views[s]

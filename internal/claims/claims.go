@@ -113,6 +113,29 @@ type Claimant struct {
 	Hand   []tile.Tile // concealed tiles
 	CanRon bool        // the table's verdict on a ron: waits, furiten, yaku
 	Riichi bool        // a riichi hand may only ron
+	// Counts, when set, are Hand's tiles by kind, which a table keeps
+	// anyway: Offers then passes over a hand that holds neither two of the
+	// tile's kind nor (the next seat) a chi shape without reading Hand.
+	Counts *tile.Counts
+}
+
+// mayCall reports whether counts c could make any call on a discard of
+// kind k: two of it for a pon (or three for a kan), or, for the next seat,
+// both other kinds of a run with it.
+func mayCall(c *tile.Counts, k tile.Kind, chi bool) bool {
+	if c[k] >= 2 {
+		return true
+	}
+	if !chi || k >= 27 {
+		return false
+	}
+	shapes, n := chiShapes(k)
+	for _, sh := range shapes[:n] {
+		if c[sh[0]] > 0 && c[sh[1]] > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // maxOptions bounds the options of one seat: ron, two pon choices, an open
@@ -173,11 +196,14 @@ func Offers(ctx *Context, seats *[4]Claimant) [4]Offer {
 		if ctx.Source != Discard || !ctx.Calls || c.Riichi {
 			continue
 		}
+		k := ctx.Tile.Kind()
+		if c.Counts != nil && !mayCall(c.Counts, k, s == ctx.From.Next()) {
+			continue
+		}
 		var have faceCounts
 		for _, t := range c.Hand {
 			have.add(t)
 		}
-		k := ctx.Tile.Kind()
 		plain, red := have.of(k)
 		// Pon: two of the kind; a red five in hand may or may not be used.
 		if plain >= 2 {

@@ -16,11 +16,15 @@ type Brief struct {
 	Waiting bool // the table waits for Seat (see Waiting)
 
 	// Turn (when Waiting).
-	Counts   tile.Counts  // Seat's concealed tiles by kind, the drawn tile included
-	Drawn    tile.Tile    // the tile just drawn, when HasDrawn
-	HasDrawn bool         //
-	Tsumo    bool         // Legal lists Tsumo
-	Riichi   bool         // Seat's riichi is accepted: only the drawn tile may go
+	Counts   tile.Counts // Seat's concealed tiles by kind, the drawn tile included
+	Drawn    tile.Tile   // the tile just drawn, when HasDrawn
+	HasDrawn bool        //
+	Tsumo    bool        // Legal lists Tsumo
+	Riichi   bool        // Seat's riichi is accepted: only the drawn tile may go
+	// Shanten is that of the hand before the draw (after a call: before
+	// the call), as the table counts it for Seat's Fishing event: a hand
+	// waiting only on kinds it holds all four of counts as 1.
+	Shanten  int
 	Discards tile.KindSet // the kinds Legal lists a Discard of
 
 	// ClaimWindow (when Waiting).
@@ -44,7 +48,7 @@ func (t *Table) Brief(s Seat) Brief {
 		if r.hasDrawn {
 			b.Drawn, b.HasDrawn = r.drawn, true
 		}
-		b.Tsumo, b.Riichi = r.tsumo, p.riichi
+		b.Tsumo, b.Riichi, b.Shanten = r.tsumo, p.riichi, p.shanten
 		if p.riichi {
 			b.Discards = tile.SetOf(r.drawn.Kind())
 			break

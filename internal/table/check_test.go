@@ -82,6 +82,15 @@ func checkBrief(t testing.TB, tb *Table, s Seat, v *View) {
 				want.Drawn, want.HasDrawn = v.Drawn, true
 			}
 			want.Riichi = v.Seats[s].Riichi
+			want.Shanten = tb.r.seats[s].shanten
+			if v.HasDrawn {
+				// The hand before the draw, as the judge and the table count it.
+				c := want.Counts
+				c[v.Drawn.Kind()]--
+				if sh, _ := tenpai(&tb.r.seats[s], &c); sh != want.Shanten {
+					t.Fatalf("seat %d: cached shanten %d, hand before the draw %d", s, want.Shanten, sh)
+				}
+			}
 		case ClaimWindow:
 			want.ClaimTile, _ = tb.ClaimTile()
 		}

@@ -305,7 +305,7 @@ func (t *Table) openWindow(ctx *claims.Context) {
 			continue
 		}
 		p := &r.seats[o]
-		cl[o] = claims.Claimant{Hand: p.hand, Riichi: p.riichi, CanRon: t.canRon(Seat(o), ctx.Tile, ctx.Source)}
+		cl[o] = claims.Claimant{Hand: p.hand, Counts: &p.counts, Riichi: p.riichi, CanRon: t.canRon(Seat(o), ctx.Tile, ctx.Source)}
 	}
 	offers := claims.Offers(ctx, &cl)
 	r.window.Open(ctx.From, offers)

@@ -44,15 +44,18 @@ func New(seed [32]byte, aka bool) Wall {
 }
 
 // uniform returns a number in [0, n) without bias: the high word of x*n,
-// rejecting the few x whose low word falls below 2^64 mod n.
+// rejecting the few x whose low word falls below 2^64 mod n. That bound is
+// below n, so the division that computes it is needed only when the low
+// word is below n, which is rare.
 func uniform(r *mrand.ChaCha8, n uint64) uint64 {
-	threshold := -n % n
-	for {
-		hi, lo := bits.Mul64(r.Uint64(), n)
-		if lo >= threshold {
-			return hi
+	hi, lo := bits.Mul64(r.Uint64(), n)
+	if lo < n {
+		threshold := -n % n
+		for lo < threshold {
+			hi, lo = bits.Mul64(r.Uint64(), n)
 		}
 	}
+	return hi
 }
 
 // NewSeed returns a seed from the operating system's cryptographic source,

@@ -2,6 +2,8 @@ package wall
 
 import (
 	"errors"
+	"math/bits"
+	mrand "math/rand/v2"
 	"testing"
 
 	"github.com/mahjong-authority/authority/internal/tile"
@@ -212,5 +214,29 @@ func TestStackErrors(t *testing.T) {
 	}
 	if err := s.Put(Size, tile.Plain(tile.M2)); !errors.Is(err, ErrPosition) {
 		t.Errorf("Put(Size): error = %v, want ErrPosition", err)
+	}
+}
+
+// uniform skips the division of Lemire's method when the low word is at
+// least n; the draws must stay exactly those of the plain method.
+func TestUniformPlain(t *testing.T) {
+	plain := func(r *mrand.ChaCha8, n uint64) uint64 {
+		threshold := -n % n
+		for {
+			hi, lo := bits.Mul64(r.Uint64(), n)
+			if lo >= threshold {
+				return hi
+			}
+		}
+	}
+	var seed [32]byte
+	a, b := mrand.NewChaCha8(seed), mrand.NewChaCha8(seed)
+	// Large n make rejections likely, so both branches are exercised.
+	for _, n := range []uint64{1, 2, 3, 136, 1<<63 + 1, 1<<64 - 3, 3 << 62} {
+		for range 1000 {
+			if x, y := uniform(a, n), plain(b, n); x != y {
+				t.Fatalf("uniform(n=%d) = %d, want %d", n, x, y)
+			}
+		}
 	}
 }
