@@ -153,11 +153,10 @@ func discardFor(c *tile.Counts, kinds tile.KindSet, lower int) (tile.Kind, int) 
 	for s := range 3 {
 		copy(pad[13*s+2:13*s+11], c[9*s:9*s+9])
 	}
-	// Keys iso<<6 | kind, sorted by insertion: few candidates, no
-	// allocation. iso measures how connected a kind is: other copies of it
-	// count twice and, in a suit, tiles up to two steps away once. Lower
-	// is more isolated.
-	var order [tile.NumKinds]uint16
+	// Keys iso<<6 | kind: the smallest key is the most isolated kind, the
+	// lowest on ties. iso counts the other copies of the kind twice and,
+	// in a suit, the tiles up to two steps away once.
+	var keys [tile.NumKinds]uint16
 	n := 0
 	for v := uint64(kinds); v != 0; v &= v - 1 {
 		k := bits.TrailingZeros64(v)
@@ -166,18 +165,22 @@ func discardFor(c *tile.Counts, kinds tile.KindSet, lower int) (tile.Kind, int) 
 			i := k + 2 + 4*(k/9)
 			iso += int(pad[i-2]) + int(pad[i-1]) + int(pad[i+1]) + int(pad[i+2])
 		}
-		key := uint16(max(iso, 0))<<6 | uint16(k)
-		i := n
-		for ; i > 0 && order[i-1] > key; i-- {
-			order[i] = order[i-1]
-		}
-		order[i] = key
+		keys[n] = uint16(max(iso, 0))<<6 | uint16(k)
 		n++
 	}
 	target := 99 // the hand's own shanten, asked only when needed
-	best, bestSh := tile.Kind(order[0]&63), 99
-	for _, key := range order[:n] {
-		k := tile.Kind(key & 63)
+	best, bestSh := tile.Kind(0), 99
+	for range n {
+		// The smallest key not tried yet: usually one or two are tried,
+		// so a selection beats a sort.
+		m := 0
+		for i := 1; i < n; i++ {
+			if keys[i] < keys[m] {
+				m = i
+			}
+		}
+		k := tile.Kind(keys[m] & 63)
+		keys[m] = 0xffff
 		c[k]--
 		sh := judge.Shanten(c)
 		c[k]++
