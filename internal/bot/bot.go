@@ -157,7 +157,8 @@ func discardFor(c *tile.Counts, kinds tile.KindSet, lower int) (tile.Kind, int) 
 	// lowest on ties. iso counts the other copies of the kind twice and,
 	// in a suit, the tiles up to two steps away once.
 	var keys [tile.NumKinds]uint16
-	n := 0
+	n, held := 0, 0
+	var sp special
 	for v := uint64(kinds); v != 0; v &= v - 1 {
 		k := bits.TrailingZeros64(v)
 		iso := 2 * (int(c[k]) - 1)
@@ -167,6 +168,19 @@ func discardFor(c *tile.Counts, kinds tile.KindSet, lower int) (tile.Kind, int) 
 		}
 		keys[n] = uint16(max(iso, 0))<<6 | uint16(k)
 		n++
+		held += int(c[k])
+		sp.add(c[k], tile.Kind(k).IsYaochu())
+	}
+	// Seven pairs and thirteen orphans count for a closed hand only. When
+	// the kinds to try hold 14 tiles, they are the whole closed hand: the
+	// two numbers then follow from a few counts, and the judge is asked for
+	// the standard shape only. Otherwise judge.Shanten does it all.
+	closed := held == 14
+	shanten := func(c *tile.Counts, sp special) int {
+		if closed {
+			return min(judge.ShantenStandard(c), sp.shanten())
+		}
+		return judge.Shanten(c)
 	}
 	target := 99 // the hand's own shanten, asked only when needed
 	best, bestSh := tile.Kind(0), 99
@@ -182,7 +196,7 @@ func discardFor(c *tile.Counts, kinds tile.KindSet, lower int) (tile.Kind, int) 
 		k := tile.Kind(keys[m] & 63)
 		keys[m] = 0xffff
 		c[k]--
-		sh := judge.Shanten(c)
+		sh := shanten(c, sp.without(c[k]+1, k.IsYaochu()))
 		c[k]++
 		if sh < bestSh {
 			best, bestSh = k, sh
@@ -191,13 +205,66 @@ func discardFor(c *tile.Counts, kinds tile.KindSet, lower int) (tile.Kind, int) 
 			break
 		}
 		if target == 99 {
-			target = judge.Shanten(c)
+			target = shanten(c, sp)
 		}
 		if sh <= target {
 			break
 		}
 	}
 	return best, bestSh
+}
+
+// special counts what seven pairs and thirteen orphans look at in a closed
+// hand: kinds held, kinds held twice or more, and the same among the
+// terminals and honours.
+type special struct {
+	kinds, pairs, yaochu, yaochuPairs int
+}
+
+// add counts a kind held n times.
+func (s *special) add(n uint8, yaochu bool) {
+	if n == 0 {
+		return
+	}
+	s.kinds++
+	if n >= 2 {
+		s.pairs++
+	}
+	if yaochu {
+		s.yaochu++
+		if n >= 2 {
+			s.yaochuPairs++
+		}
+	}
+}
+
+// without is s after one tile goes of a kind held n times.
+func (s special) without(n uint8, yaochu bool) special {
+	switch n {
+	case 1:
+		s.kinds--
+		if yaochu {
+			s.yaochu--
+		}
+	case 2:
+		s.pairs--
+		if yaochu {
+			s.yaochuPairs--
+		}
+	}
+	return s
+}
+
+// shanten is the lower of the seven-pairs number (6 - pairs, plus one for
+// each kind short of seven) and the thirteen-orphans number (13 - kinds -
+// 1 with a pair), as judge.Shanten counts them.
+func (s special) shanten() int {
+	pairs := 6 - s.pairs + max(0, 7-s.kinds)
+	orphans := 13 - s.yaochu
+	if s.yaochuPairs > 0 {
+		orphans--
+	}
+	return min(pairs, orphans)
 }
 
 // ErrTooLong is returned by Play when a game does not end within its step
