@@ -53,10 +53,7 @@ func (t *Table) Brief(s Seat) Brief {
 			b.Discards = tile.SetOf(r.drawn.Kind())
 			break
 		}
-		for _, x := range p.hand {
-			b.Discards = b.Discards.With(x.Kind())
-		}
-		b.Discards &^= p.forbid
+		b.Discards = p.held &^ p.forbid
 	case ClaimWindow:
 		b.ClaimTile = r.claimTile
 		b.Ron = r.window.Offer(claims.Seat(s)).Has(claims.Option{Call: claims.Ron})

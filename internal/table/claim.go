@@ -54,8 +54,10 @@ func (t *Table) checkAnswer(a Action) (claims.Option, error) {
 	return opt, nil
 }
 
+// answer records an answer that check accepted (Answer checks it again:
+// a refused one changes nothing).
 func (t *Table) answer(a Action) {
-	opt, _ := t.checkAnswer(a)
+	opt, _ := t.answerOption(a)
 	_ = t.r.window.Answer(claims.Seat(a.Seat), opt)
 	if t.r.window.Done() {
 		t.resolve()

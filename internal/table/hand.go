@@ -22,7 +22,12 @@ func (p *seatState) add(x tile.Tile) {
 		p.hand[i] = p.hand[i-1]
 	}
 	p.hand[i] = x
-	p.counts[x.Kind()]++
+	k := x.Kind()
+	p.counts[k]++
+	p.held = p.held.With(k)
+	if p.counts[k] >= 2 {
+		p.pairs = p.pairs.With(k)
+	}
 }
 
 // remove takes one copy of exactly x out of the hand; it reports whether
@@ -31,11 +36,29 @@ func (p *seatState) remove(x tile.Tile) bool {
 	for i, y := range p.hand {
 		if y == x {
 			p.hand = append(p.hand[:i], p.hand[i+1:]...)
-			p.counts[x.Kind()]--
+			k := x.Kind()
+			p.counts[k]--
+			if p.counts[k] < 2 {
+				p.pairs = p.pairs.Without(k)
+				if p.counts[k] == 0 {
+					p.held = p.held.Without(k)
+				}
+			}
 			return true
 		}
 	}
 	return false
+}
+
+// mayChi reports whether p holds both other kinds of a run with k.
+func (p *seatState) mayChi(k tile.Kind) bool {
+	if k >= 27 {
+		return false
+	}
+	h, n := uint64(p.held), k.Number()
+	return n >= 3 && h>>(k-2)&3 == 3 || // k-2, k-1, k
+		n >= 2 && n <= 8 && h>>(k-1)&5 == 5 || // k-1, k, k+1
+		n <= 7 && h>>(k+1)&3 == 3 // k, k+1, k+2
 }
 
 // has counts the copies of exactly x in the hand.

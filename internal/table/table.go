@@ -112,6 +112,8 @@ type seatState struct {
 	hand    []tile.Tile // concealed, sorted, drawn tile included
 	handBuf [14]tile.Tile
 	counts  tile.Counts
+	held    tile.KindSet // kinds with counts of 1 or more
+	pairs   tile.KindSet // kinds with counts of 2 or more
 	melds   []Meld
 	meldBuf [4]Meld
 	jmelds  [4]judge.Meld // the judge's view of melds

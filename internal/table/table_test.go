@@ -2,6 +2,7 @@ package table
 
 import (
 	"errors"
+	"math/rand/v2"
 	"reflect"
 	"testing"
 
@@ -250,6 +251,71 @@ func TestVerifyCatches(t *testing.T) {
 		c.f(tb)
 		if err := tb.Verify(); err == nil {
 			t.Errorf("%s: Verify() = nil, want an error", c.name)
+		}
+	}
+}
+
+// mayChi, on the kinds a seat holds, says what the counts say: both other
+// kinds of some run with the discard, within its suit.
+func TestMayChi(t *testing.T) {
+	tests := []struct {
+		hand string
+		k    tile.Kind
+		want bool
+	}{
+		{"23m", tile.M1, true},
+		{"23m", tile.M4, true},
+		{"13m", tile.M2, true},
+		{"24m", tile.M5, false},
+		{"89m", tile.M7, true},
+		{"89m1p", tile.P1 - 1, false}, // 9m: no 10m
+		{"9m1p", tile.P2, false},      // runs stay in their suit
+		{"12p", tile.P3, true},
+		{"12s", tile.S3, true},
+		{"89s", tile.S7, true},
+		{"12z", tile.West, false}, // honours make no runs
+		{"2m", tile.M1, false},
+	}
+	for _, tt := range tests {
+		var p seatState
+		p.hand = p.handBuf[:0]
+		for _, x := range tile.MustParse(tt.hand) {
+			p.add(x)
+		}
+		if got := p.mayChi(tt.k); got != tt.want {
+			t.Errorf("mayChi(%s, %v) = %v, want %v", tt.hand, tt.k, got, tt.want)
+		}
+	}
+	// Every kind against random hands, by brute force on the counts.
+	set := wall.Set(true)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 2000 {
+		rng.Shuffle(len(set), func(i, j int) { set[i], set[j] = set[j], set[i] })
+		var p seatState
+		p.hand = p.handBuf[:0]
+		for _, x := range set[:1+rng.IntN(13)] {
+			p.add(x)
+		}
+		for k := range tile.Kind(tile.NumKinds) {
+			want := false
+			if k < 27 {
+				n := int(k.Number())
+				for lo := n - 2; lo <= n; lo++ { // the run lo, lo+1, lo+2
+					if lo < 1 || lo+2 > 9 {
+						continue
+					}
+					ok := true
+					for m := lo; m <= lo+2; m++ {
+						if m != n && p.counts[int(k)+m-n] == 0 {
+							ok = false
+						}
+					}
+					want = want || ok
+				}
+			}
+			if got := p.mayChi(k); got != want {
+				t.Fatalf("mayChi(%s, %v) = %v, want %v", tile.Format(p.hand), k, got, want)
+			}
 		}
 	}
 }

@@ -328,11 +328,14 @@ func (t *Table) openWindow(ctx *claims.Context) {
 	}
 }
 
-// anyClaim is a quick filter before the full offers: whether any seat
-// could possibly claim ctx.Tile (it waits on it, or, when calls are allowed,
-// holds two of its kind, or is the next seat and holds a neighbour).
+// anyClaim is a quick filter before the full offers, on the seats' kind
+// sets: whether any seat could possibly claim ctx.Tile (it waits on it, or,
+// when calls are allowed, holds two of its kind, or is the next seat and
+// holds the rest of a run with it).
 func (t *Table) anyClaim(ctx *claims.Context) bool {
 	k := ctx.Tile.Kind()
+	calls := ctx.Source == claims.Discard && ctx.Calls
+	next := Seat(ctx.From).Next()
 	for o := range t.r.seats {
 		if Seat(o) == Seat(ctx.From) {
 			continue
@@ -341,17 +344,8 @@ func (t *Table) anyClaim(ctx *claims.Context) bool {
 		if p.waits.Has(k) {
 			return true
 		}
-		if ctx.Source != claims.Discard || !ctx.Calls || p.riichi {
-			continue
-		}
-		if p.counts[k] >= 2 {
+		if calls && !p.riichi && (p.pairs.Has(k) || Seat(o) == next && p.mayChi(k)) {
 			return true
-		}
-		if Seat(o) == Seat(ctx.From).Next() && k < 27 {
-			n := k.Number()
-			if n > 1 && p.counts[k-1] > 0 || n < 9 && p.counts[k+1] > 0 {
-				return true
-			}
 		}
 	}
 	return false

@@ -57,6 +57,18 @@ func (t *Table) Verify() error {
 		if c != p.counts {
 			return fmt.Errorf("seat %d: counts %s, hand %s", s, p.counts.String(), tile.FormatInOrder(p.hand))
 		}
+		var held, pairs tile.KindSet
+		for k, n := range c {
+			if n >= 1 {
+				held = held.With(tile.Kind(k))
+			}
+			if n >= 2 {
+				pairs = pairs.With(tile.Kind(k))
+			}
+		}
+		if held != p.held || pairs != p.pairs {
+			return fmt.Errorf("seat %d: kinds held %s and paired %s, hand %s", s, p.held, p.pairs, tile.FormatInOrder(p.hand))
+		}
 		for i, m := range p.melds {
 			for _, x := range m.Tiles[:m.Len()] {
 				have[face(x)]++
