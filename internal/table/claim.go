@@ -65,9 +65,12 @@ func (t *Table) answer(a Action) {
 }
 
 // resolve ends the claim window: rons, an abort, a call, or play goes on.
-func (t *Table) resolve() {
+func (t *Table) resolve() { t.settle(t.r.window.Resolve()) }
+
+// settle goes on after a claim window resolved to res (the zero
+// Resolution when nobody could claim anything).
+func (t *Table) settle(res claims.Resolution) {
 	r := &t.r
-	res := r.window.Resolve()
 	if res.TripleRon {
 		t.abort(EndTripleRon, [NumSeats][]tile.Tile{})
 		return

@@ -67,6 +67,11 @@ type Table struct {
 	stepStart int         // where the events of the step being applied start in out
 	acts      []Action    // the block the actions of claim offers are cut from
 	tiles     []tile.Tile // the block the tiles of events are cut from
+
+	lastFishing [NumSeats]struct { // each seat's last tenpai Fishing, boxed
+		f    Fishing
+		body Body
+	}
 }
 
 // round is the state of the round being played.

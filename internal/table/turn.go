@@ -260,7 +260,7 @@ func (t *Table) discard(s Seat, a Action) {
 	if !same {
 		p.updateWaits()
 	}
-	t.emit(Only(s), fishingBody(Fishing{Seat: s, Shanten: p.shanten, Waits: p.waits, Furiten: p.furiten()}))
+	t.emit(Only(s), t.fishingBody(Fishing{Seat: s, Shanten: p.shanten, Waits: p.waits, Furiten: p.furiten()}))
 	r.riichiPending, r.riichiDouble = riichi, riichi && first
 	t.openDiscardWindow(s, x)
 }
@@ -296,7 +296,7 @@ func (t *Table) openWindow(ctx *claims.Context) {
 	r.src, r.claimTile, r.claimFrom = ctx.Source, ctx.Tile, Seat(ctx.From)
 	if !t.anyClaim(ctx) {
 		r.window.Open(ctx.From, [NumSeats]claims.Offer{})
-		t.resolve()
+		t.settle(claims.Resolution{})
 		return
 	}
 	var cl [NumSeats]claims.Claimant
