@@ -5,6 +5,7 @@
 package bot
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -147,35 +148,33 @@ func (Efficient) Decide(t *table.Table, s table.Seat) (table.Action, bool) {
 // reaches it wins: usually the first or second try. A try that reaches
 // lower needs no comparison with the hand's own shanten.
 func discardFor(c *tile.Counts, kinds tile.KindSet, lower int) (tile.Kind, int) {
-	// The suits with two empty kinds either side, so that the kinds up to
-	// two steps from any numbered tile are five neighbouring entries.
-	var pad [3 * 13]uint8
+	// A copy of c with empty kinds around each suit and each honour, so
+	// that the kinds up to two steps from any kind are the four entries
+	// beside it (see padIndex).
+	var pad [padSize]uint8
 	for s := range 3 {
 		copy(pad[13*s+2:13*s+11], c[9*s:9*s+9])
+	}
+	for j := range 7 {
+		pad[padIndex[27+j]] = c[27+j]
 	}
 	// Keys iso<<6 | kind: the smallest key is the most isolated kind, the
 	// lowest on ties. iso counts the other copies of the kind twice and,
 	// in a suit, the tiles up to two steps away once.
 	var keys [tile.NumKinds]uint16
-	n, held := 0, 0
-	var sp special
+	n := 0
 	for v := uint64(kinds); v != 0; v &= v - 1 {
-		k := bits.TrailingZeros64(v)
-		iso := 2 * (int(c[k]) - 1)
-		if k < 27 {
-			i := k + 2 + 4*(k/9)
-			iso += int(pad[i-2]) + int(pad[i-1]) + int(pad[i+1]) + int(pad[i+2])
-		}
+		k := bits.TrailingZeros64(v) % tile.NumKinds
+		i := int(padIndex[k])
+		iso := 2*int(c[k]) - 2 + int(pad[i-2]) + int(pad[i-1]) + int(pad[i+1]) + int(pad[i+2])
 		keys[n] = uint16(max(iso, 0))<<6 | uint16(k)
 		n++
-		held += int(c[k])
-		sp.add(c[k], tile.Kind(k).IsYaochu())
 	}
-	// Seven pairs and thirteen orphans count for a closed hand only. When
-	// the kinds to try hold 14 tiles, they are the whole closed hand: the
-	// two numbers then follow from a few counts, and the judge is asked for
-	// the standard shape only. Otherwise judge.Shanten does it all.
-	closed := held == 14
+	// Seven pairs and thirteen orphans count for a closed hand only (14
+	// concealed tiles): their numbers then follow from a few counts, kept
+	// per try, and the judge is asked for the standard shape only.
+	sp, total := specialOf(c)
+	closed := total == 14
 	shanten := func(c *tile.Counts, sp special) int {
 		if closed {
 			return min(judge.ShantenStandard(c), sp.shanten())
@@ -221,22 +220,54 @@ type special struct {
 	kinds, pairs, yaochu, yaochuPairs int
 }
 
-// add counts a kind held n times.
-func (s *special) add(n uint8, yaochu bool) {
-	if n == 0 {
-		return
+// specialOf returns c's special counts and its number of tiles. It reads
+// the counts eight at a time, one byte a kind.
+func specialOf(c *tile.Counts) (s special, total int) {
+	var w [5]uint64
+	for i := range 4 {
+		w[i] = binary.LittleEndian.Uint64(c[8*i:])
 	}
-	s.kinds++
-	if n >= 2 {
-		s.pairs++
+	w[4] = uint64(c[32]) | uint64(c[33])<<8
+	for i, x := range w {
+		// The lanes of x holding 1 or more, and 2 or more (counts are 0..4,
+		// so a lane holds 2 or more when bit 1 or bit 2 is set).
+		one := (x | x>>1 | x>>2) & laneOnes
+		two := (x>>1 | x>>2) & laneOnes
+		s.kinds += bits.OnesCount64(one)
+		s.pairs += bits.OnesCount64(two)
+		s.yaochu += bits.OnesCount64(one & yaochuLanes[i])
+		s.yaochuPairs += bits.OnesCount64(two & yaochuLanes[i])
+		total += int(x * laneOnes >> 56)
 	}
-	if yaochu {
-		s.yaochu++
-		if n >= 2 {
-			s.yaochuPairs++
+	return s, total
+}
+
+const laneOnes = 0x0101010101010101
+
+// yaochuLanes has bit 0 of the byte of each terminal and honour kind, in
+// the words specialOf reads.
+var yaochuLanes = func() (l [5]uint64) {
+	for k := range tile.Yaochu.All() {
+		l[k/8] |= 1 << (8 * (k % 8))
+	}
+	return l
+}()
+
+// padSize and padIndex lay out discardFor's padded counts: the suits at
+// 2..10, 15..23 and 28..36, the honours at 41, 44, ... 59, with empty
+// kinds between.
+const padSize = 62
+
+var padIndex = func() (ix [tile.NumKinds]uint8) {
+	for k := range ix {
+		if k < 27 {
+			ix[k] = uint8(k + 2 + 4*(k/9))
+		} else {
+			ix[k] = uint8(41 + 3*(k-27))
 		}
 	}
-}
+	return ix
+}()
 
 // without is s after one tile goes of a kind held n times.
 func (s special) without(n uint8, yaochu bool) special {
