@@ -7,18 +7,18 @@ import (
 
 // tileLess orders tiles by kind, a red five before the plain fives, as
 // tile.Sort does.
-func tileLess(a, b tile.Tile) bool {
-	if a.Kind() != b.Kind() {
-		return a.Kind() < b.Kind()
-	}
-	return a.Red() && !b.Red()
-}
+func tileLess(a, b tile.Tile) bool { return sortKey(a) < sortKey(b) }
+
+// sortKey is twice the kind, plus one for a tile that is not red: the
+// order of tileLess as one number.
+func sortKey(x tile.Tile) uint8 { return uint8(x.Kind())<<1 | uint8(^x>>7)&1 }
 
 // add puts x into the hand, keeping it sorted.
 func (p *seatState) add(x tile.Tile) {
 	i := len(p.hand)
 	p.hand = append(p.hand, x)
-	for ; i > 0 && tileLess(x, p.hand[i-1]); i-- {
+	key := sortKey(x)
+	for ; i > 0 && key < sortKey(p.hand[i-1]); i-- {
 		p.hand[i] = p.hand[i-1]
 	}
 	p.hand[i] = x
@@ -50,15 +50,34 @@ func (p *seatState) remove(x tile.Tile) bool {
 	return false
 }
 
-// mayChi reports whether p holds both other kinds of a run with k.
-func (p *seatState) mayChi(k tile.Kind) bool {
-	if k >= 27 {
+// chiKinds returns the kinds p could chi: those whose other two kinds of
+// some run p holds, within a suit. It works on the bits of the kinds held
+// (kind k is bit k), shifted so that bit k lines up with k's neighbours.
+func (p *seatState) chiKinds() tile.KindSet {
+	h := uint64(p.held)
+	return tile.KindSet(h>>1&(h>>2)&runLow | // k+1 and k+2: k numbers 1..7
+		h<<1&(h>>1)&runMid | // k-1 and k+1: 2..8
+		h<<2&(h<<1)&runHigh) // k-2 and k-1: 3..9
+}
+
+// The kinds of the three suits numbered 1..7, 2..8 and 3..9.
+const (
+	runLow  = 0x7f | 0x7f<<9 | 0x7f<<18
+	runMid  = runLow << 1
+	runHigh = runLow << 2
+)
+
+// holds reports whether the hand holds exactly x: a kind it holds, and for
+// a five, the red or plain face asked.
+func (p *seatState) holds(x tile.Tile) bool {
+	k := x.Kind()
+	switch {
+	case k >= tile.NumKinds || p.counts[k] == 0:
 		return false
+	case k != tile.M5 && k != tile.P5 && k != tile.S5:
+		return !x.Red()
 	}
-	h, n := uint64(p.held), k.Number()
-	return n >= 3 && h>>(k-2)&3 == 3 || // k-2, k-1, k
-		n >= 2 && n <= 8 && h>>(k-1)&5 == 5 || // k-1, k, k+1
-		n <= 7 && h>>(k+1)&3 == 3 // k, k+1, k+2
+	return p.has(x) > 0
 }
 
 // has counts the copies of exactly x in the hand.

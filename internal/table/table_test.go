@@ -255,9 +255,9 @@ func TestVerifyCatches(t *testing.T) {
 	}
 }
 
-// mayChi, on the kinds a seat holds, says what the counts say: both other
+// chiKinds, on the kinds a seat holds, says what the counts say: both other
 // kinds of some run with the discard, within its suit.
-func TestMayChi(t *testing.T) {
+func TestChiKinds(t *testing.T) {
 	tests := []struct {
 		hand string
 		k    tile.Kind
@@ -282,8 +282,8 @@ func TestMayChi(t *testing.T) {
 		for _, x := range tile.MustParse(tt.hand) {
 			p.add(x)
 		}
-		if got := p.mayChi(tt.k); got != tt.want {
-			t.Errorf("mayChi(%s, %v) = %v, want %v", tt.hand, tt.k, got, tt.want)
+		if got := p.chiKinds().Has(tt.k); got != tt.want {
+			t.Errorf("chiKinds(%s).Has(%v) = %v, want %v", tt.hand, tt.k, got, tt.want)
 		}
 	}
 	// Every kind against random hands, by brute force on the counts.
@@ -313,8 +313,28 @@ func TestMayChi(t *testing.T) {
 					want = want || ok
 				}
 			}
-			if got := p.mayChi(k); got != want {
-				t.Fatalf("mayChi(%s, %v) = %v, want %v", tile.Format(p.hand), k, got, want)
+			if got := p.chiKinds().Has(k); got != want {
+				t.Fatalf("chiKinds(%s).Has(%v) = %v, want %v", tile.Format(p.hand), k, got, want)
+			}
+			for _, x := range []tile.Tile{tile.Plain(k), tile.RedM5, tile.RedP5, tile.RedS5} {
+				if got, want := p.holds(x), p.has(x) > 0; got != want {
+					t.Fatalf("holds(%s, %v) = %v, want %v", tile.Format(p.hand), x, got, want)
+				}
+			}
+		}
+	}
+}
+
+// tileLess is tile.Sort's order on every pair of faces.
+func TestTileLess(t *testing.T) {
+	set := wall.Set(true)
+	for _, a := range set {
+		for _, b := range set {
+			ts := []tile.Tile{b, a}
+			tile.Sort(ts)
+			want := ts[0] == a && a != b
+			if got := tileLess(a, b); got != want {
+				t.Fatalf("tileLess(%v, %v) = %v, want %v", a, b, got, want)
 			}
 		}
 	}

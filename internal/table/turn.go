@@ -47,7 +47,7 @@ func (t *Table) checkDiscard(a Action) error {
 	switch {
 	case !x.Valid() || x.Kind() >= tile.NumKinds:
 		return refuse(a, ErrBadAction, "no such tile")
-	case p.has(x) == 0:
+	case !p.holds(x):
 		return refuse(a, ErrIllegal, "%v is not in the hand", x)
 	case a.Tsumogiri && (!r.hasDrawn || x != r.drawn):
 		return refuse(a, ErrIllegal, "%v is not the tile just drawn", x)
@@ -344,7 +344,7 @@ func (t *Table) anyClaim(ctx *claims.Context) bool {
 		if p.waits.Has(k) {
 			return true
 		}
-		if calls && !p.riichi && (p.pairs.Has(k) || Seat(o) == next && p.mayChi(k)) {
+		if calls && !p.riichi && (p.pairs.Has(k) || Seat(o) == next && p.chiKinds().Has(k)) {
 			return true
 		}
 	}
