@@ -86,7 +86,7 @@ func (Efficient) Act(v *table.View) (table.Action, bool) {
 	if v.HasDrawn {
 		c[v.Drawn.Kind()]++
 	}
-	k, sh := discardFor(&c, kinds, -1)
+	k, sh := discardFor(&c, kinds, drawn{})
 	d := -1
 	for i, a := range v.Legal {
 		if a.Type == table.Discard && a.Tile.Kind() == k {
@@ -126,12 +126,7 @@ func (Efficient) Decide(t *table.Table, s table.Seat) (table.Action, bool) {
 		// Only the drawn tile may go, and no second riichi: no choice.
 		return t.DiscardAction(s, b.Drawn.Kind(), false)
 	}
-	// A draw lowers shanten by one at most.
-	lower := -1
-	if b.HasDrawn {
-		lower = b.Shanten - 1
-	}
-	k, sh := discardFor(&b.Counts, b.Discards, lower)
+	k, sh := discardFor(&b.Counts, b.Discards, drawn{kind: b.Drawn.Kind(), before: b.Shanten, known: b.HasDrawn})
 	if sh == 0 {
 		if a, ok := t.DiscardAction(s, k, true); ok {
 			return a, true
@@ -140,14 +135,26 @@ func (Efficient) Decide(t *table.Table, s table.Seat) (table.Action, bool) {
 	return t.DiscardAction(s, k, false)
 }
 
+// drawn is what discardFor may know of the tile just drawn: its kind, and
+// judge.Shanten of the hand before the draw, which is also the shanten
+// after discarding a tile of that kind.
+type drawn struct {
+	kind   tile.Kind
+	before int
+	known  bool
+}
+
 // discardFor returns the kind among kinds whose discard leaves the 3n+2
-// tiles c with the lowest shanten, and that shanten; lower is a lower bound
-// of that shanten (-1 when nothing better is known). A 14-tile hand's
-// shanten is the best its discards reach, so the kinds are tried from the
-// most isolated on (the lowest kind first on ties) and the first one that
-// reaches it wins: usually the first or second try. A try that reaches
-// lower needs no comparison with the hand's own shanten.
-func discardFor(c *tile.Counts, kinds tile.KindSet, lower int) (tile.Kind, int) {
+// tiles c with the lowest shanten, and that shanten. A 14-tile hand's
+// shanten (the target) is the best its discards reach, so the kinds are
+// tried from the most isolated on (the lowest kind first on ties) and the
+// first one that reaches it wins: usually the first or second try.
+//
+// What is known of the draw d saves judge calls: the drawn kind's try
+// needs none; a draw lowers shanten by one at most, so a try that reaches
+// d.before-1 needs no target; and a drawn tile with no copy and nothing
+// within two steps lowers no standard shanten, so the target is known.
+func discardFor(c *tile.Counts, kinds tile.KindSet, d drawn) (tile.Kind, int) {
 	// A copy of c with empty kinds around each suit and each honour, so
 	// that the kinds up to two steps from any kind are the four entries
 	// beside it (see padIndex).
@@ -158,16 +165,20 @@ func discardFor(c *tile.Counts, kinds tile.KindSet, lower int) (tile.Kind, int) 
 	for j := range 7 {
 		pad[padIndex[27+j]] = c[27+j]
 	}
+	// iso measures how connected kind k is: other copies of it count twice
+	// and, in a suit, the tiles up to two steps away once. Lower is more
+	// isolated.
+	iso := func(k int) int {
+		i := int(padIndex[k])
+		return 2*int(c[k]) - 2 + int(pad[i-2]) + int(pad[i-1]) + int(pad[i+1]) + int(pad[i+2])
+	}
 	// Keys iso<<6 | kind: the smallest key is the most isolated kind, the
-	// lowest on ties. iso counts the other copies of the kind twice and,
-	// in a suit, the tiles up to two steps away once.
+	// lowest on ties.
 	var keys [tile.NumKinds]uint16
 	n := 0
 	for v := uint64(kinds); v != 0; v &= v - 1 {
 		k := bits.TrailingZeros64(v) % tile.NumKinds
-		i := int(padIndex[k])
-		iso := 2*int(c[k]) - 2 + int(pad[i-2]) + int(pad[i-1]) + int(pad[i+1]) + int(pad[i+2])
-		keys[n] = uint16(max(iso, 0))<<6 | uint16(k)
+		keys[n] = uint16(max(iso(k), 0))<<6 | uint16(k)
 		n++
 	}
 	// Seven pairs and thirteen orphans count for a closed hand only (14
@@ -182,6 +193,18 @@ func discardFor(c *tile.Counts, kinds tile.KindSet, lower int) (tile.Kind, int) 
 		return judge.Shanten(c)
 	}
 	target := 99 // the hand's own shanten, asked only when needed
+	lower := -1  // a bound no discard can go below
+	if d.known && d.kind < tile.NumKinds {
+		lower = d.before - 1
+		if c[d.kind] == 1 && iso(int(d.kind)) == 0 {
+			// An isolated draw: the standard shanten is the one before it,
+			// so only seven pairs or thirteen orphans can be lower.
+			target = d.before
+			if closed {
+				target = min(target, sp.shanten())
+			}
+		}
+	}
 	best, bestSh := tile.Kind(0), 99
 	for range n {
 		// The smallest key not tried yet: usually one or two are tried,
@@ -194,9 +217,14 @@ func discardFor(c *tile.Counts, kinds tile.KindSet, lower int) (tile.Kind, int) 
 		}
 		k := tile.Kind(keys[m] & 63)
 		keys[m] = 0xffff
-		c[k]--
-		sh := shanten(c, sp.without(c[k]+1, k.IsYaochu()))
-		c[k]++
+		var sh int
+		if d.known && k == d.kind {
+			sh = d.before
+		} else {
+			c[k]--
+			sh = shanten(c, sp.without(c[k]+1, k.IsYaochu()))
+			c[k]++
+		}
 		if sh < bestSh {
 			best, bestSh = k, sh
 		}

@@ -83,37 +83,50 @@ func TestDiscardFor(t *testing.T) {
 			}
 		}
 		wantK, wantSh := discardSlow(&c, kinds)
-		lower := -1
-		if i%2 == 0 {
-			lower = judge.Shanten(&c) // a true lower bound: the hand's own
+		d := drawn{}
+		if i%4 != 0 {
+			d = drawnOf(rng, &c)
 		}
 		before := c
-		gotK, gotSh := discardFor(&c, kinds, lower)
+		gotK, gotSh := discardFor(&c, kinds, d)
 		if c != before {
 			t.Fatalf("discardFor changed the counts")
 		}
 		if gotK != wantK || gotSh != wantSh {
-			t.Fatalf("discardFor(%v, %v, %d) = %v, %d; want %v, %d", &c, kinds, lower, gotK, gotSh, wantK, wantSh)
+			t.Fatalf("discardFor(%v, %v, %+v) = %v, %d; want %v, %d", &c, kinds, d, gotK, gotSh, wantK, wantSh)
 		}
 	}
 }
 
-// BenchmarkDiscardFor chooses discards for random 14-tile hands, the
-// lower bound unknown half the time.
+// drawnOf makes one of c's kinds the drawn one, as a table would know it.
+func drawnOf(rng *rand.Rand, c *tile.Counts) drawn {
+	var held []tile.Kind
+	for k := range c.Kinds().All() {
+		held = append(held, k)
+	}
+	d := drawn{kind: held[rng.IntN(len(held))], known: true}
+	c[d.kind]--
+	d.before = judge.Shanten(c)
+	c[d.kind]++
+	return d
+}
+
+// BenchmarkDiscardFor chooses discards for random 14-tile hands, the draw
+// known half the time.
 func BenchmarkDiscardFor(b *testing.B) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	hands := make([]tile.Counts, 1024)
+	draws := make([]drawn, len(hands))
 	for i := range hands {
 		hands[i] = randomHand(rng, 14, false, false)
+		if i%2 == 0 {
+			draws[i] = drawnOf(rng, &hands[i])
+		}
 	}
 	sum := 0
 	for i := 0; b.Loop(); i++ {
 		c := &hands[i%len(hands)]
-		lower := -1
-		if i%2 == 0 {
-			lower = 0
-		}
-		k, sh := discardFor(c, c.Kinds(), lower)
+		k, sh := discardFor(c, c.Kinds(), draws[i%len(hands)])
 		sum += int(k) + sh
 	}
 	_ = sum

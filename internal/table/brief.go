@@ -16,16 +16,16 @@ type Brief struct {
 	Waiting bool // the table waits for Seat (see Waiting)
 
 	// Turn (when Waiting).
-	Counts   tile.Counts // Seat's concealed tiles by kind, the drawn tile included
-	Drawn    tile.Tile   // the tile just drawn, when HasDrawn
-	HasDrawn bool        //
-	Tsumo    bool        // Legal lists Tsumo
-	Riichi   bool        // Seat's riichi is accepted: only the drawn tile may go
-	// Shanten is that of the hand before the draw (after a call: before
-	// the call), as the table counts it for Seat's Fishing event: a hand
-	// waiting only on kinds it holds all four of counts as 1.
-	Shanten  int
+	Counts   tile.Counts  // Seat's concealed tiles by kind, the drawn tile included
+	Drawn    tile.Tile    // the tile just drawn, when HasDrawn
+	HasDrawn bool         //
+	Tsumo    bool         // Legal lists Tsumo
+	Riichi   bool         // Seat's riichi is accepted: only the drawn tile may go
 	Discards tile.KindSet // the kinds Legal lists a Discard of
+	// Shanten is judge.Shanten of the hand before the draw (after a call:
+	// before the call). Seat's Fishing event said the same, but for a
+	// hand waiting only on kinds it holds all four of (1 there, 0 here).
+	Shanten int
 
 	// ClaimWindow (when Waiting).
 	ClaimTile tile.Tile // the tile the window is about
@@ -48,7 +48,7 @@ func (t *Table) Brief(s Seat) Brief {
 		if r.hasDrawn {
 			b.Drawn, b.HasDrawn = r.drawn, true
 		}
-		b.Tsumo, b.Riichi, b.Shanten = r.tsumo, p.riichi, p.shanten
+		b.Tsumo, b.Riichi, b.Shanten = r.tsumo, p.riichi, p.judgeShanten
 		if p.riichi {
 			b.Discards = tile.SetOf(r.drawn.Kind())
 			break

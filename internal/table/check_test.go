@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/mahjong-authority/authority/internal/judge"
 	"github.com/mahjong-authority/authority/internal/tile"
 )
 
@@ -82,14 +83,12 @@ func checkBrief(t testing.TB, tb *Table, s Seat, v *View) {
 				want.Drawn, want.HasDrawn = v.Drawn, true
 			}
 			want.Riichi = v.Seats[s].Riichi
-			want.Shanten = tb.r.seats[s].shanten
+			want.Shanten = tb.r.seats[s].judgeShanten
 			if v.HasDrawn {
-				// The hand before the draw, as the judge and the table count it.
+				// The hand before the draw, as the judge counts it.
 				c := want.Counts
 				c[v.Drawn.Kind()]--
-				if sh, _ := tenpai(&tb.r.seats[s], &c); sh != want.Shanten {
-					t.Fatalf("seat %d: cached shanten %d, hand before the draw %d", s, want.Shanten, sh)
-				}
+				want.Shanten = judge.Shanten(&c)
 			}
 		case ClaimWindow:
 			want.ClaimTile, _ = tb.ClaimTile()

@@ -114,14 +114,19 @@ func (p *seatState) closed() bool {
 // updateWaits recomputes the shanten and the waits of a 3n+1 hand: the
 // judge runs once per change of the hand, not once per question.
 func (p *seatState) updateWaits() {
-	p.shanten, p.waits = tenpai(p, &p.counts)
+	p.judgeShanten = judge.Shanten(&p.counts)
+	p.shanten, p.waits = tenpaiOf(p, &p.counts, p.judgeShanten)
 }
 
 // tenpai returns the shanten and the waits of the 3n+1 tiles c held by p. A
 // kind p holds all four of does not count as a wait (Tenhou: such a hand is
 // not tenpai on it).
 func tenpai(p *seatState, c *tile.Counts) (int, tile.KindSet) {
-	sh := judge.Shanten(c)
+	return tenpaiOf(p, c, judge.Shanten(c))
+}
+
+// tenpaiOf is tenpai for a hand whose judge.Shanten is sh.
+func tenpaiOf(p *seatState, c *tile.Counts, sh int) (int, tile.KindSet) {
 	if sh != 0 {
 		return sh, 0
 	}

@@ -135,6 +135,9 @@ type seatState struct {
 	shanten int          // of the 3n+1 hand
 	waits   tile.KindSet // of the 3n+1 hand, without kinds it holds all four of
 	forbid  tile.KindSet // kuikae: kinds it may not discard right now
+	// judgeShanten is judge.Shanten of the 3n+1 hand, which differs from
+	// shanten only for a hand waiting only on kinds it holds all four of.
+	judgeShanten int
 
 	nagashi bool // every discard a terminal or honour, none called
 

@@ -3,6 +3,7 @@ package table
 import (
 	"fmt"
 
+	"github.com/mahjong-authority/authority/internal/judge"
 	"github.com/mahjong-authority/authority/internal/tile"
 	"github.com/mahjong-authority/authority/internal/wall"
 )
@@ -99,6 +100,9 @@ func (t *Table) Verify() error {
 		if size == 13 {
 			if sh, w := tenpai(p, &p.counts); sh != p.shanten || w != p.waits {
 				return fmt.Errorf("seat %d: cached shanten %d waits %s, judge says %d %s", s, p.shanten, p.waits, sh, w)
+			}
+			if sh := judge.Shanten(&p.counts); sh != p.judgeShanten {
+				return fmt.Errorf("seat %d: cached judge shanten %d, judge says %d", s, p.judgeShanten, sh)
 			}
 		}
 	}
