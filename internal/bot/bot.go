@@ -5,7 +5,6 @@
 package bot
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -181,28 +180,15 @@ func discardFor(c *tile.Counts, kinds tile.KindSet, d drawn) (tile.Kind, int) {
 		keys[n] = uint16(max(iso(k), 0))<<6 | uint16(k)
 		n++
 	}
-	// Seven pairs and thirteen orphans count for a closed hand only (14
-	// concealed tiles): their numbers then follow from a few counts, kept
-	// per try, and the judge is asked for the standard shape only.
-	sp, total := specialOf(c)
-	closed := total == 14
-	shanten := func(c *tile.Counts, sp special) int {
-		if closed {
-			return min(judge.ShantenStandard(c), sp.shanten())
-		}
-		return judge.Shanten(c)
-	}
 	target := 99 // the hand's own shanten, asked only when needed
 	lower := -1  // a bound no discard can go below
 	if d.known && d.kind < tile.NumKinds {
 		lower = d.before - 1
 		if c[d.kind] == 1 && iso(int(d.kind)) == 0 {
 			// An isolated draw: the standard shanten is the one before it,
-			// so only seven pairs or thirteen orphans can be lower.
-			target = d.before
-			if closed {
-				target = min(target, sp.shanten())
-			}
+			// so only seven pairs or thirteen orphans (unreachable but for
+			// a closed hand) can be lower.
+			target = min(d.before, judge.ShantenSevenPairs(c), judge.ShantenThirteenOrphans(c))
 		}
 	}
 	best, bestSh := tile.Kind(0), 99
@@ -222,7 +208,7 @@ func discardFor(c *tile.Counts, kinds tile.KindSet, d drawn) (tile.Kind, int) {
 			sh = d.before
 		} else {
 			c[k]--
-			sh = shanten(c, sp.without(c[k]+1, k.IsYaochu()))
+			sh = judge.Shanten(c)
 			c[k]++
 		}
 		if sh < bestSh {
@@ -232,7 +218,7 @@ func discardFor(c *tile.Counts, kinds tile.KindSet, d drawn) (tile.Kind, int) {
 			break
 		}
 		if target == 99 {
-			target = shanten(c, sp)
+			target = judge.Shanten(c)
 		}
 		if sh <= target {
 			break
@@ -240,46 +226,6 @@ func discardFor(c *tile.Counts, kinds tile.KindSet, d drawn) (tile.Kind, int) {
 	}
 	return best, bestSh
 }
-
-// special counts what seven pairs and thirteen orphans look at in a closed
-// hand: kinds held, kinds held twice or more, and the same among the
-// terminals and honours.
-type special struct {
-	kinds, pairs, yaochu, yaochuPairs int
-}
-
-// specialOf returns c's special counts and its number of tiles. It reads
-// the counts eight at a time, one byte a kind.
-func specialOf(c *tile.Counts) (s special, total int) {
-	var w [5]uint64
-	for i := range 4 {
-		w[i] = binary.LittleEndian.Uint64(c[8*i:])
-	}
-	w[4] = uint64(c[32]) | uint64(c[33])<<8
-	for i, x := range w {
-		// The lanes of x holding 1 or more, and 2 or more (counts are 0..4,
-		// so a lane holds 2 or more when bit 1 or bit 2 is set).
-		one := (x | x>>1 | x>>2) & laneOnes
-		two := (x>>1 | x>>2) & laneOnes
-		s.kinds += bits.OnesCount64(one)
-		s.pairs += bits.OnesCount64(two)
-		s.yaochu += bits.OnesCount64(one & yaochuLanes[i])
-		s.yaochuPairs += bits.OnesCount64(two & yaochuLanes[i])
-		total += int(x * laneOnes >> 56)
-	}
-	return s, total
-}
-
-const laneOnes = 0x0101010101010101
-
-// yaochuLanes has bit 0 of the byte of each terminal and honour kind, in
-// the words specialOf reads.
-var yaochuLanes = func() (l [5]uint64) {
-	for k := range tile.Yaochu.All() {
-		l[k/8] |= 1 << (8 * (k % 8))
-	}
-	return l
-}()
 
 // padSize and padIndex lay out discardFor's padded counts: the suits at
 // 2..10, 15..23 and 28..36, the honours at 41, 44, ... 59, with empty
@@ -296,35 +242,6 @@ var padIndex = func() (ix [tile.NumKinds]uint8) {
 	}
 	return ix
 }()
-
-// without is s after one tile goes of a kind held n times.
-func (s special) without(n uint8, yaochu bool) special {
-	switch n {
-	case 1:
-		s.kinds--
-		if yaochu {
-			s.yaochu--
-		}
-	case 2:
-		s.pairs--
-		if yaochu {
-			s.yaochuPairs--
-		}
-	}
-	return s
-}
-
-// shanten is the lower of the seven-pairs number (6 - pairs, plus one for
-// each kind short of seven) and the thirteen-orphans number (13 - kinds -
-// 1 with a pair), as judge.Shanten counts them.
-func (s special) shanten() int {
-	pairs := 6 - s.pairs + max(0, 7-s.kinds)
-	orphans := 13 - s.yaochu
-	if s.yaochuPairs > 0 {
-		orphans--
-	}
-	return min(pairs, orphans)
-}
 
 // ErrTooLong is returned by Play when a game does not end within its step
 // budget.
