@@ -184,60 +184,64 @@ func (o *Offer) add(opt Option) {
 func Offers(ctx *Context, seats *[4]Claimant) [4]Offer {
 	var out [4]Offer
 	for i := range seats {
-		s := Seat(i)
-		if s == ctx.From {
-			continue
+		if Seat(i) != ctx.From {
+			out[i] = SeatOffer(ctx, Seat(i), &seats[i])
 		}
-		c := &seats[i]
-		o := &out[i]
-		if c.CanRon {
-			o.add(Option{Call: Ron})
-		}
-		if ctx.Source != Discard || !ctx.Calls || c.Riichi {
-			continue
-		}
-		k := ctx.Tile.Kind()
-		if c.Counts != nil && !mayCall(c.Counts, k, s == ctx.From.Next()) {
-			continue
-		}
-		var have faceCounts
+	}
+	return out
+}
+
+// SeatOffer is Offers for seat s alone (not ctx.From), for a caller that
+// knows the other seats have nothing to claim.
+func SeatOffer(ctx *Context, s Seat, c *Claimant) Offer {
+	var o Offer
+	if c.CanRon {
+		o.add(Option{Call: Ron})
+	}
+	if ctx.Source != Discard || !ctx.Calls || c.Riichi {
+		return o
+	}
+	k := ctx.Tile.Kind()
+	if c.Counts != nil && !mayCall(c.Counts, k, s == ctx.From.Next()) {
+		return o
+	}
+	var have faceCounts
+	for _, t := range c.Hand {
+		have.add(t)
+	}
+	plain, red := have.of(k)
+	// Pon: two of the kind; a red five in hand may or may not be used.
+	if plain >= 2 {
+		offerCall(&o, c.Hand, ctx.Tile, Option{Call: Pon, Tiles: [3]tile.Tile{tile.Plain(k), tile.Plain(k)}})
+	}
+	if plain >= 1 && red >= 1 {
+		offerCall(&o, c.Hand, ctx.Tile, Option{Call: Pon, Tiles: [3]tile.Tile{redOf(k), tile.Plain(k)}})
+	}
+	if ctx.Kan && plain+red == 3 {
+		opt := Option{Call: OpenKan}
+		n := 0
 		for _, t := range c.Hand {
-			have.add(t)
-		}
-		plain, red := have.of(k)
-		// Pon: two of the kind; a red five in hand may or may not be used.
-		if plain >= 2 {
-			offerCall(o, c.Hand, ctx.Tile, Option{Call: Pon, Tiles: [3]tile.Tile{tile.Plain(k), tile.Plain(k)}})
-		}
-		if plain >= 1 && red >= 1 {
-			offerCall(o, c.Hand, ctx.Tile, Option{Call: Pon, Tiles: [3]tile.Tile{redOf(k), tile.Plain(k)}})
-		}
-		if ctx.Kan && plain+red == 3 {
-			opt := Option{Call: OpenKan}
-			n := 0
-			for _, t := range c.Hand {
-				if t.Kind() == k {
-					opt.Tiles[n] = t
-					n++
-				}
+			if t.Kind() == k {
+				opt.Tiles[n] = t
+				n++
 			}
-			sort3(&opt.Tiles)
-			o.add(opt)
 		}
-		if s == ctx.From.Next() && k < 27 {
-			shapes, n := chiShapes(k)
-			for _, sh := range shapes[:n] {
-				as, na := have.faces(sh[0])
-				bs, nb := have.faces(sh[1])
-				for _, a := range as[:na] {
-					for _, b := range bs[:nb] {
-						offerCall(o, c.Hand, ctx.Tile, Option{Call: Chi, Tiles: [3]tile.Tile{a, b}})
-					}
+		sort3(&opt.Tiles)
+		o.add(opt)
+	}
+	if s == ctx.From.Next() && k < 27 {
+		shapes, n := chiShapes(k)
+		for _, sh := range shapes[:n] {
+			as, na := have.faces(sh[0])
+			bs, nb := have.faces(sh[1])
+			for _, a := range as[:na] {
+				for _, b := range bs[:nb] {
+					offerCall(&o, c.Hand, ctx.Tile, Option{Call: Chi, Tiles: [3]tile.Tile{a, b}})
 				}
 			}
 		}
 	}
-	return out
+	return o
 }
 
 // offerCall adds a chi or pon unless it would leave the hand nothing it may

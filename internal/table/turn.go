@@ -294,23 +294,31 @@ func (t *Table) riichiSeats() int {
 func (t *Table) openWindow(ctx *claims.Context) {
 	r := &t.r
 	r.src, r.claimTile, r.claimFrom = ctx.Source, ctx.Tile, Seat(ctx.From)
-	if !t.anyClaim(ctx) {
-		r.window.Open(ctx.From, [NumSeats]claims.Offer{})
-		t.settle(claims.Resolution{})
-		return
-	}
-	var cl [NumSeats]claims.Claimant
-	for o := range cl {
+	// A quick filter on the seats' kind sets first: a seat may claim
+	// ctx.Tile only when it waits on it, or, when calls are allowed, holds
+	// two of its kind, or is the next seat and holds the rest of a run
+	// with it. Only such seats are asked for their offers.
+	k := ctx.Tile.Kind()
+	calls := ctx.Source == claims.Discard && ctx.Calls
+	next := Seat(ctx.From).Next()
+	var offers [NumSeats]claims.Offer
+	offered := false
+	for o := range r.seats {
+		p := &r.seats[o]
 		if Seat(o) == r.claimFrom {
 			continue
 		}
-		p := &r.seats[o]
-		cl[o] = claims.Claimant{Hand: p.hand, Counts: &p.counts, Riichi: p.riichi, CanRon: t.canRon(Seat(o), ctx.Tile, ctx.Source)}
+		call := calls && !p.riichi && (p.pairs.Has(k) || Seat(o) == next && p.chiKinds().Has(k))
+		if !call && !p.waits.Has(k) {
+			continue
+		}
+		cl := claims.Claimant{Hand: p.hand, Counts: &p.counts, Riichi: p.riichi, CanRon: t.canRon(Seat(o), ctx.Tile, ctx.Source)}
+		offers[o] = claims.SeatOffer(ctx, claims.Seat(o), &cl)
+		offered = offered || offers[o].Len() > 0
 	}
-	offers := claims.Offers(ctx, &cl)
 	r.window.Open(ctx.From, offers)
-	if r.window.Done() {
-		t.resolve()
+	if !offered {
+		t.settle(claims.Resolution{})
 		return
 	}
 	t.phase = ClaimWindow
@@ -326,29 +334,6 @@ func (t *Table) openWindow(ctx *claims.Context) {
 		acts = append(acts, Action{Seat: Seat(o), Type: Pass})
 		t.emit(Only(Seat(o)), ClaimOffer{Seat: Seat(o), Options: t.copyActions(acts)})
 	}
-}
-
-// anyClaim is a quick filter before the full offers, on the seats' kind
-// sets: whether any seat could possibly claim ctx.Tile (it waits on it, or,
-// when calls are allowed, holds two of its kind, or is the next seat and
-// holds the rest of a run with it).
-func (t *Table) anyClaim(ctx *claims.Context) bool {
-	k := ctx.Tile.Kind()
-	calls := ctx.Source == claims.Discard && ctx.Calls
-	next := Seat(ctx.From).Next()
-	for o := range t.r.seats {
-		if Seat(o) == Seat(ctx.From) {
-			continue
-		}
-		p := &t.r.seats[o]
-		if p.waits.Has(k) {
-			return true
-		}
-		if calls && !p.riichi && (p.pairs.Has(k) || Seat(o) == next && p.chiKinds().Has(k)) {
-			return true
-		}
-	}
-	return false
 }
 
 // canRon reports whether seat o may ron x now, keeping the judge's result.
