@@ -5,6 +5,7 @@
 package bot
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -188,7 +189,7 @@ func discardFor(c *tile.Counts, kinds tile.KindSet, d drawn) (tile.Kind, int) {
 			// An isolated draw: the standard shanten is the one before it,
 			// so only seven pairs or thirteen orphans (unreachable but for
 			// a closed hand) can be lower.
-			target = min(d.before, judge.ShantenSevenPairs(c), judge.ShantenThirteenOrphans(c))
+			target = min(d.before, specialShanten(c))
 		}
 	}
 	best, bestSh := tile.Kind(0), 99
@@ -226,6 +227,51 @@ func discardFor(c *tile.Counts, kinds tile.KindSet, d drawn) (tile.Kind, int) {
 	}
 	return best, bestSh
 }
+
+// specialShanten is the lower of judge.ShantenSevenPairs and
+// judge.ShantenThirteenOrphans of the 3n+2 tiles c: for 14 tiles, 6 - pairs
+// (plus one for each kind short of seven) and 13 - terminal and honour
+// kinds (less one with a pair of them); unreachable for fewer. It reads
+// the counts eight kinds at a time, one byte a kind, as the judge does.
+func specialShanten(c *tile.Counts) int {
+	var kinds, pairs, yaochu, yaochuPairs, total int
+	for i := range 5 {
+		var x uint64
+		if i < 4 {
+			x = binary.LittleEndian.Uint64(c[8*i:])
+		} else {
+			x = uint64(c[32]) | uint64(c[33])<<8
+		}
+		// Bit 0 of each byte: the kind is held (counts are 0..4), and
+		// held twice or more.
+		one := (x | x>>1 | x>>2) & laneOnes
+		two := (x>>1 | x>>2) & laneOnes
+		kinds += bits.OnesCount64(one)
+		pairs += bits.OnesCount64(two)
+		yaochu += bits.OnesCount64(one & yaochuLanes[i])
+		yaochuPairs += bits.OnesCount64(two & yaochuLanes[i])
+		total += int(x * laneOnes >> 56)
+	}
+	if total != 14 {
+		return judge.ShantenUnreachable
+	}
+	orphans := 13 - yaochu
+	if yaochuPairs > 0 {
+		orphans--
+	}
+	return min(6-pairs+max(0, 7-kinds), orphans)
+}
+
+const laneOnes = 0x0101010101010101
+
+// yaochuLanes has bit 0 of the byte of each terminal and honour kind, in
+// the words specialShanten reads.
+var yaochuLanes = func() (l [5]uint64) {
+	for k := range tile.Yaochu.All() {
+		l[k/8] |= 1 << (8 * (k % 8))
+	}
+	return l
+}()
 
 // padSize and padIndex lay out discardFor's padded counts: the suits at
 // 2..10, 15..23 and 28..36, the honours at 41, 44, ... 59, with empty

@@ -131,3 +131,15 @@ func BenchmarkDiscardFor(b *testing.B) {
 	}
 	_ = sum
 }
+
+// specialShanten is the judge's seven pairs and thirteen orphans.
+func TestSpecialShanten(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for i := range 20000 {
+		c := randomHand(rng, []int{14, 11, 8}[i%3], i%4 == 1, i%4 == 2)
+		want := min(judge.ShantenSevenPairs(&c), judge.ShantenThirteenOrphans(&c))
+		if got := specialShanten(&c); got != want {
+			t.Fatalf("specialShanten(%v) = %d, want %d", &c, got, want)
+		}
+	}
+}

@@ -302,7 +302,7 @@ func (t *Table) openWindow(ctx *claims.Context) {
 	calls := ctx.Source == claims.Discard && ctx.Calls
 	next := Seat(ctx.From).Next()
 	var offers [NumSeats]claims.Offer
-	offered := false
+	asked, offered := false, false
 	for o := range r.seats {
 		p := &r.seats[o]
 		if Seat(o) == r.claimFrom {
@@ -314,7 +314,14 @@ func (t *Table) openWindow(ctx *claims.Context) {
 		}
 		cl := claims.Claimant{Hand: p.hand, Counts: &p.counts, Riichi: p.riichi, CanRon: t.canRon(Seat(o), ctx.Tile, ctx.Source)}
 		offers[o] = claims.SeatOffer(ctx, claims.Seat(o), &cl)
-		offered = offered || offers[o].Len() > 0
+		asked, offered = true, offered || offers[o].Len() > 0
+	}
+	if !asked {
+		// The usual case: nobody waits on the tile or may call it. No
+		// window opens (the window is read in the ClaimWindow phase only,
+		// and by missedRon for seats that wait on the tile).
+		t.settle(claims.Resolution{})
+		return
 	}
 	r.window.Open(ctx.From, offers)
 	if !offered {
