@@ -295,11 +295,14 @@ var ErrTooLong = errors.New("bot: game too long")
 
 // Play drives t with the bots until the game is over, dealing each round
 // the wall next returns. It returns the number of steps taken. The table's
-// events are dropped; a host that needs them drives the table itself.
+// events are dropped (every step's go into one buffer, see
+// Table.StepInto); a host that needs them drives the table itself.
 func Play(t *table.Table, bots *[table.NumSeats]Bot, next func() wall.Wall, maxSteps int) (int, error) {
 	steps := 0
 	var w wall.Wall
 	var views [table.NumSeats]table.View
+	var evs []table.Event // dropped: one buffer serves every step
+	var err error
 	var deciders [table.NumSeats]Decider
 	for s, b := range bots {
 		deciders[s], _ = b.(Decider)
@@ -311,7 +314,7 @@ func Play(t *table.Table, bots *[table.NumSeats]Bot, next func() wall.Wall, maxS
 		steps++
 		if t.Phase() == table.BetweenRounds {
 			w = next()
-			if _, err := t.Step(table.Action{Type: table.Deal, Wall: &w}); err != nil {
+			if evs, err = t.StepInto(evs[:0], table.Action{Type: table.Deal, Wall: &w}); err != nil {
 				return steps, fmt.Errorf("bot: deal: %w", err)
 			}
 			continue
@@ -332,7 +335,7 @@ func Play(t *table.Table, bots *[table.NumSeats]Bot, next func() wall.Wall, maxS
 			if !ok {
 				return steps, fmt.Errorf("bot: seat %d has nothing to do in %v", s, t.Phase())
 			}
-			if _, err := t.Step(a); err != nil {
+			if evs, err = t.StepInto(evs[:0], a); err != nil {
 				return steps, fmt.Errorf("bot: seat %d: %w", s, err)
 			}
 			break

@@ -65,6 +65,7 @@ type Table struct {
 
 	out       []Event     // the block the returned events are cut from
 	stepStart int         // where the events of the step being applied start in out
+	into      bool        // out is StepInto's dst: it grows by append
 	acts      []Action    // the block the actions of claim offers are cut from
 	tiles     []tile.Tile // the block the tiles of events are cut from
 
@@ -199,6 +200,23 @@ func (t *Table) Step(a Action) ([]Event, error) {
 	return t.out[t.stepStart:len(t.out):len(t.out)], nil
 }
 
+// StepInto is Step appending the events to dst, the caller's buffer: a
+// host that is done with a step's events before its next step (it sends
+// them on at once) passes the same buffer each time, dst[:0], and steps
+// allocate no room for events. What the events carry (hands, offers) is
+// still the caller's to keep. On error dst is returned as it was.
+func (t *Table) StepInto(dst []Event, a Action) ([]Event, error) {
+	if err := t.check(a); err != nil {
+		return dst, err
+	}
+	block := t.out
+	t.out, t.stepStart, t.into = dst, len(dst), true
+	t.apply(a)
+	dst = t.out
+	t.out, t.into = block, false
+	return dst, nil
+}
+
 // eventBlock is how many events the returned slices share a block of;
 // the actions and tiles events carry come from blocks of their own.
 const (
@@ -230,7 +248,7 @@ func (t *Table) copyTiles(ts []tile.Tile) []tile.Tile {
 
 func (t *Table) emit(to Audience, b Body) {
 	t.seq++
-	if len(t.out) == cap(t.out) {
+	if len(t.out) == cap(t.out) && !t.into {
 		// A new block; the step's events so far move with it.
 		step := t.out[t.stepStart:]
 		t.out = append(make([]Event, 0, max(eventBlock, 2*len(step))), step...)

@@ -339,3 +339,55 @@ func TestTileLess(t *testing.T) {
 		}
 	}
 }
+
+// StepInto gives the events Step gives, into the caller's buffer, and
+// leaves it as it was on error.
+func TestStepInto(t *testing.T) {
+	a, _ := New(Config{Rules: TenhouHanchan})
+	b, _ := New(Config{Rules: TenhouHanchan})
+	rng := rand.New(rand.NewPCG(11, 12))
+	var buf []Event
+	rounds := 0
+	for steps := 0; a.Phase() != GameOver; steps++ {
+		if steps > 200_000 {
+			t.Fatal("the game did not end")
+		}
+		var act Action
+		if a.Phase() == BetweenRounds {
+			var seed [32]byte
+			seed[0], seed[1] = byte(rounds), 0xaa
+			w := wall.New(seed, true)
+			act = Action{Type: Deal, Wall: &w}
+			rounds++
+		} else {
+			for s := range Seat(NumSeats) {
+				if legal := a.Legal(s); len(legal) > 0 {
+					act = pick(rng, legal)
+					break
+				}
+			}
+		}
+		// A refused action first: the buffer comes back as it was.
+		kept := append(buf[:0], Event{Seq: 99})
+		if got, err := b.StepInto(kept, Action{Seat: NumSeats, Type: Discard}); err == nil || len(got) != 1 || got[0].Seq != 99 {
+			t.Fatalf("StepInto of a refused action = %v, %v; want the buffer back and an error", got, err)
+		}
+		want, err := a.Step(act)
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf, err = b.StepInto(buf[:0], act)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(want) == 0 && len(buf) == 0 {
+			continue
+		}
+		if !reflect.DeepEqual(want, buf) {
+			t.Fatalf("step %d %v: Step gave %v, StepInto %v", steps, act, want, buf)
+		}
+	}
+	if a.Scores() != b.Scores() {
+		t.Errorf("final scores %v (Step) and %v (StepInto)", a.Scores(), b.Scores())
+	}
+}
