@@ -129,13 +129,10 @@ func mayCall(c *tile.Counts, k tile.Kind, chi bool) bool {
 	if !chi || k >= 27 {
 		return false
 	}
-	shapes, n := chiShapes(k)
-	for _, sh := range shapes[:n] {
-		if c[sh[0]] > 0 && c[sh[1]] > 0 {
-			return true
-		}
-	}
-	return false
+	n := k % 9 // 0 for a one
+	return n >= 2 && c[k-2] > 0 && c[k-1] > 0 ||
+		n >= 1 && n <= 7 && c[k-1] > 0 && c[k+1] > 0 ||
+		n <= 6 && c[k+1] > 0 && c[k+2] > 0
 }
 
 // maxOptions bounds the options of one seat: ron, two pon choices, an open
@@ -233,6 +230,9 @@ func SeatOffer(ctx *Context, s Seat, c *Claimant) Offer {
 		shapes, n := chiShapes(k)
 		for _, sh := range shapes[:n] {
 			as, na := have.faces(sh[0])
+			if na == 0 {
+				continue
+			}
 			bs, nb := have.faces(sh[1])
 			for _, a := range as[:na] {
 				for _, b := range bs[:nb] {

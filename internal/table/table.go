@@ -322,9 +322,11 @@ func (t *Table) deal(w *wall.Wall) {
 		p.hand = p.handBuf[:0]
 		p.melds = p.meldBuf[:0]
 		p.nagashi = true
-		for n := range 13 {
-			p.add(w.Tiles[wall.DealPos(off, n)])
+		var dealt [13]tile.Tile
+		for n := range dealt {
+			dealt[n] = w.Tiles[wall.DealPos(off, n)]
 		}
+		p.dealHand(&dealt)
 		p.updateWaits()
 	}
 	t.rounds++
