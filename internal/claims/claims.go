@@ -247,6 +247,12 @@ func SeatOffer(ctx *Context, s Seat, c *Claimant) Offer {
 // offerCall adds a chi or pon unless it would leave the hand nothing it may
 // discard (Tenhou refuses such calls).
 func offerCall(o *Offer, hand []tile.Tile, called tile.Tile, opt Option) {
+	if len(hand) >= 11 {
+		// Nine tiles or more are left after the call, and the forbidden
+		// kinds (two at most) cannot hold more than eight.
+		o.add(opt)
+		return
+	}
 	forbidden := Forbidden(opt, called)
 	used := [2]bool{}
 	for _, t := range hand {

@@ -225,18 +225,8 @@ const (
 	tileBlock  = 512
 )
 
-// copyActions returns a copy of as cut from a block the table never writes
+// copyTiles returns a copy of ts cut from a block the table never writes
 // again behind it (no spare room either), so events may carry it.
-func (t *Table) copyActions(as []Action) []Action {
-	if len(t.acts)+len(as) > cap(t.acts) {
-		t.acts = make([]Action, 0, max(actBlock, len(as)))
-	}
-	start := len(t.acts)
-	t.acts = append(t.acts, as...)
-	return t.acts[start:len(t.acts):len(t.acts)]
-}
-
-// copyTiles is copyActions for tiles.
 func (t *Table) copyTiles(ts []tile.Tile) []tile.Tile {
 	if len(t.tiles)+len(ts) > cap(t.tiles) {
 		t.tiles = make([]tile.Tile, 0, max(tileBlock, len(ts)))

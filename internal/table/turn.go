@@ -333,13 +333,7 @@ func (t *Table) openWindow(ctx *claims.Context) {
 		if offers[o].Len() == 0 {
 			continue
 		}
-		var buf [12]Action
-		acts := buf[:0]
-		for _, opt := range offers[o].Options() {
-			acts = append(acts, t.optionAction(Seat(o), opt))
-		}
-		acts = append(acts, Action{Seat: Seat(o), Type: Pass})
-		t.emit(Only(Seat(o)), ClaimOffer{Seat: Seat(o), Options: t.copyActions(acts)})
+		t.emit(Only(Seat(o)), ClaimOffer{Seat: Seat(o), Options: t.offerActions(Seat(o), &offers[o])})
 	}
 }
 
@@ -436,6 +430,22 @@ func (t *Table) breakIppatsu() {
 	for i := range t.r.seats {
 		t.r.seats[i].ippatsu = false
 	}
+}
+
+// offerActions returns the actions of seat s's offer and Pass, cut from a
+// block the table never writes again behind them (no spare room either),
+// so the ClaimOffer event may carry them.
+func (t *Table) offerActions(s Seat, offer *claims.Offer) []Action {
+	n := offer.Len() + 1
+	if len(t.acts)+n > cap(t.acts) {
+		t.acts = make([]Action, 0, max(actBlock, n))
+	}
+	start := len(t.acts)
+	for _, opt := range offer.Options() {
+		t.acts = append(t.acts, t.optionAction(s, opt))
+	}
+	t.acts = append(t.acts, Action{Seat: s, Type: Pass})
+	return t.acts[start:len(t.acts):len(t.acts)]
 }
 
 // optionAction is the Action that answers with opt.
