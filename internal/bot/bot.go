@@ -155,37 +155,16 @@ type drawn struct {
 // d.before-1 needs no target; and a drawn tile with no copy and nothing
 // within two steps lowers no standard shanten, so the target is known.
 func discardFor(c *tile.Counts, kinds tile.KindSet, d drawn) (tile.Kind, int) {
-	// A copy of c with empty kinds around each suit and each honour, so
-	// that the kinds up to two steps from any kind are the four entries
-	// beside it (see padIndex).
-	var pad [padSize]uint8
-	for s := range 3 {
-		copy(pad[13*s+2:13*s+11], c[9*s:9*s+9])
-	}
-	for j := range 7 {
-		pad[padIndex[27+j]] = c[27+j]
-	}
-	// iso measures how connected kind k is: other copies of it count twice
-	// and, in a suit, the tiles up to two steps away once. Lower is more
-	// isolated.
-	iso := func(k int) int {
-		i := int(padIndex[k])
-		return 2*int(c[k]) - 2 + int(pad[i-2]) + int(pad[i-1]) + int(pad[i+1]) + int(pad[i+2])
-	}
-	// Keys iso<<6 | kind: the smallest key is the most isolated kind, the
-	// lowest on ties.
-	var keys [tile.NumKinds]uint16
-	n := 0
-	for v := uint64(kinds); v != 0; v &= v - 1 {
-		k := bits.TrailingZeros64(v) % tile.NumKinds
-		keys[n] = uint16(max(iso(k), 0))<<6 | uint16(k)
-		n++
-	}
+	// The most isolated kinds have no copy and nothing within two steps:
+	// they come first, in kind order, found on the kinds' bit sets.
+	held, pairs := kindSets(c)
+	isolated := held &^ pairs &^ near(held)
+
 	target := 99 // the hand's own shanten, asked only when needed
 	lower := -1  // a bound no discard can go below
 	if d.known && d.kind < tile.NumKinds {
 		lower = d.before - 1
-		if c[d.kind] == 1 && iso(int(d.kind)) == 0 {
+		if isolated.Has(d.kind) {
 			// An isolated draw: the standard shanten is the one before it,
 			// so only seven pairs or thirteen orphans (unreachable but for
 			// a closed hand) can be lower.
@@ -193,17 +172,8 @@ func discardFor(c *tile.Counts, kinds tile.KindSet, d drawn) (tile.Kind, int) {
 		}
 	}
 	best, bestSh := tile.Kind(0), 99
-	for range n {
-		// The smallest key not tried yet: usually one or two are tried,
-		// so a selection beats a sort.
-		m := 0
-		for i := 1; i < n; i++ {
-			if keys[i] < keys[m] {
-				m = i
-			}
-		}
-		k := tile.Kind(keys[m] & 63)
-		keys[m] = 0xffff
+	// try discards a tile of kind k and reports whether the search is over.
+	try := func(k tile.Kind) bool {
 		var sh int
 		if d.known && k == d.kind {
 			sh = d.before
@@ -216,17 +186,106 @@ func discardFor(c *tile.Counts, kinds tile.KindSet, d drawn) (tile.Kind, int) {
 			best, bestSh = k, sh
 		}
 		if sh <= lower {
-			break
+			return true
 		}
 		if target == 99 {
 			target = judge.Shanten(c)
 		}
-		if sh <= target {
+		return sh <= target
+	}
+	for v := uint64(kinds & isolated); v != 0; v &= v - 1 {
+		if try(tile.Kind(bits.TrailingZeros64(v))) {
+			return best, bestSh
+		}
+	}
+
+	// The rest, from the most isolated on. A copy of c with empty kinds
+	// around each suit and each honour makes the kinds up to two steps
+	// from any kind the four entries beside it (see padIndex).
+	var pad [padSize]uint8
+	for s := range 3 {
+		copy(pad[13*s+2:13*s+11], c[9*s:9*s+9])
+	}
+	for j := range 7 {
+		pad[padIndex[27+j]] = c[27+j]
+	}
+	// Keys iso<<6 | kind: the smallest key is the most isolated kind, the
+	// lowest on ties. iso counts the other copies of the kind twice and,
+	// in a suit, the tiles up to two steps away once.
+	var keys [tile.NumKinds]uint16
+	n := 0
+	for v := uint64(kinds &^ isolated); v != 0; v &= v - 1 {
+		k := bits.TrailingZeros64(v) % tile.NumKinds
+		i := int(padIndex[k])
+		iso := 2*int(c[k]) - 2 + int(pad[i-2]) + int(pad[i-1]) + int(pad[i+1]) + int(pad[i+2])
+		keys[n] = uint16(max(iso, 0))<<6 | uint16(k)
+		n++
+	}
+	for range n {
+		// The smallest key not tried yet: usually one or two are tried,
+		// so a selection beats a sort.
+		m := 0
+		for i := 1; i < n; i++ {
+			if keys[i] < keys[m] {
+				m = i
+			}
+		}
+		k := tile.Kind(keys[m] & 63)
+		keys[m] = 0xffff
+		if try(k) {
 			break
 		}
 	}
 	return best, bestSh
 }
+
+// kindSets returns the kinds c holds once or more, and twice or more. It
+// reads the counts eight kinds at a time, one byte a kind.
+func kindSets(c *tile.Counts) (held, pairs tile.KindSet) {
+	for i := range 5 {
+		x := countWord(c, i)
+		// Bit 0 of each byte: the kind is held (counts are 0..4), and held
+		// twice or more; then the eight bits packed into one byte.
+		one := (x | x>>1 | x>>2) & laneOnes
+		two := (x>>1 | x>>2) & laneOnes
+		held |= tile.KindSet(one*gatherLanes>>56) << (8 * i)
+		pairs |= tile.KindSet(two*gatherLanes>>56) << (8 * i)
+	}
+	return held, pairs
+}
+
+// gatherLanes packs bit 0 of each byte of a word into the top byte: the
+// multiplication moves bit 8i to bit 56+i, and nothing else there.
+const gatherLanes = 0x0102040810204080
+
+// countWord is kinds 8i to 8i+7 of c, one byte each (the last word holds
+// two).
+func countWord(c *tile.Counts, i int) uint64 {
+	if i < 4 {
+		return binary.LittleEndian.Uint64(c[8*i:])
+	}
+	return uint64(c[32]) | uint64(c[33])<<8
+}
+
+// near returns the numbered kinds with a kind of held up to two steps
+// away in their suit.
+func near(held tile.KindSet) tile.KindSet {
+	h := held & suits
+	return h<<1&^(ones|^suits) | // k-1
+		h<<2&^(ones|twos|^suits) | // k-2
+		h>>1&^nines | // k+1
+		h>>2&^(eights|nines) // k+2
+}
+
+// Kind sets of the three suits: all their kinds, and their ones, twos,
+// eights and nines.
+const (
+	suits  tile.KindSet = 1<<27 - 1
+	ones   tile.KindSet = 1 | 1<<9 | 1<<18
+	twos                = ones << 1
+	eights              = ones << 7
+	nines               = ones << 8
+)
 
 // specialShanten is the lower of judge.ShantenSevenPairs and
 // judge.ShantenThirteenOrphans of the 3n+2 tiles c: for 14 tiles, 6 - pairs
@@ -236,12 +295,7 @@ func discardFor(c *tile.Counts, kinds tile.KindSet, d drawn) (tile.Kind, int) {
 func specialShanten(c *tile.Counts) int {
 	var kinds, pairs, yaochu, yaochuPairs, total int
 	for i := range 5 {
-		var x uint64
-		if i < 4 {
-			x = binary.LittleEndian.Uint64(c[8*i:])
-		} else {
-			x = uint64(c[32]) | uint64(c[33])<<8
-		}
+		x := countWord(c, i)
 		// Bit 0 of each byte: the kind is held (counts are 0..4), and
 		// held twice or more.
 		one := (x | x>>1 | x>>2) & laneOnes
