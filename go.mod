@@ -3,6 +3,7 @@ module github.com/mahjong-authority/authority
 go 1.26.0
 
 require (
+	github.com/google/uuid v1.6.0 // indirect
 	go.uber.org/goleak v1.3.0 // indirect
 	go.uber.org/multierr v1.10.0 // indirect
 	go.uber.org/zap v1.28.0 // indirect
