@@ -30,9 +30,9 @@ type Settings struct {
 
 // Config configures a Host. Zero fields take defaults.
 type Config[A comparable, V, B any] struct {
-	Clock clock.Clock     // default clock.Real
-	Log   *zap.Logger     // default zap.NewNop()
-	Store Store[A]        // default a new MemoryStore
+	Clock clock.Clock      // default clock.Real
+	Log   *zap.Logger      // default zap.NewNop()
+	Store Store[A]         // default a new MemoryStore
 	Bot   func() Bot[A, V] // makes the bot of a seat; default plays Game.Default
 	// SeatRate limits the actions of one seat.
 	SeatRate Rate
@@ -280,7 +280,11 @@ func call[R any, A comparable, V, B any](ctx context.Context, t *table[A, V, B],
 	var zero R
 	ch := make(chan result, 1)
 	select {
-	case t.inbox <- func() { r, err := f(); ch <- result{r, err} }:
+	case t.inbox <- func() {
+		r, err := f()
+		t.refresh() // before the answer, so the caller reads its own write
+		ch <- result{r, err}
+	}:
 	case <-ctx.Done():
 		return zero, ctx.Err()
 	case <-t.stopped:

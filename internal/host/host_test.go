@@ -158,7 +158,9 @@ func describe(it host.Item[toyView, string]) string {
 }
 
 func body(s string) func(host.Item[toyView, string]) bool {
-	return func(it host.Item[toyView, string]) bool { return it.Event != nil && it.Event.Notice == nil && it.Event.Body == s }
+	return func(it host.Item[toyView, string]) bool {
+		return it.Event != nil && it.Event.Notice == nil && it.Event.Body == s
+	}
 }
 
 func notice(k host.NoticeKind, seat int) func(host.Item[toyView, string]) bool {
@@ -455,6 +457,7 @@ func TestBotsFillAndGraceTakeover(t *testing.T) {
 	fl1.waitFor(t, body("play 0 3")) // maxBot, not the default 1
 	fl0 := f.follow(0, 0)
 	fl1.waitFor(t, notice(host.NoticePlayerReturned, 0))
+	fl0.waitFor(t, func(it host.Item[toyView, string]) bool { return it.Snapshot != nil })
 	if f.info().Seats[0].Bot || f.info().Seats[1].Bot {
 		t.Fatalf("seats 0 and 1 should be players: %+v", f.info().Seats)
 	}
