@@ -126,9 +126,9 @@ func (l connLimits) TagConn(ctx context.Context, _ *stats.ConnTagInfo) context.C
 	return context.WithValue(ctx, connKey{}, &connBucket{b: host.NewBucket(l.rate)})
 }
 
-func (connLimits) HandleConn(context.Context, stats.ConnStats)                       {}
+func (connLimits) HandleConn(context.Context, stats.ConnStats)                     {}
 func (connLimits) TagRPC(ctx context.Context, _ *stats.RPCTagInfo) context.Context { return ctx }
-func (connLimits) HandleRPC(context.Context, stats.RPCStats)                         {}
+func (connLimits) HandleRPC(context.Context, stats.RPCStats)                       {}
 
 // servicePrefix selects this API's methods; health checks and reflection
 // are not limited.
