@@ -20,6 +20,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/clock"
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/server"
 )
@@ -529,4 +530,62 @@ func TestSeatRateLimit(t *testing.T) {
 		_, err = e.tables.Act(ctx, &pb.ActRequest{TableId: id, SeatToken: toks[1], LastSeq: 1000, RequestId: fmt.Sprint(i), Action: pass})
 	}
 	wantStatus(t, "third act of a seat", err, codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_RATE_LIMITED)
+}
+
+// TestTimeoutsPlayTheSeat lets the turn and claim timers run out on a fake
+// clock: the seat to act discards the tile it drew, the seat with an offer
+// passes, and each is told privately that it timed out.
+func TestTimeoutsPlayTheSeat(t *testing.T) {
+	cfg := baseConfig()
+	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
+	cfg.Clock = clk
+	e := startEnv(t, cfg)
+	id, _ := e.create(t, &pb.TableSettings{TurnTime: durationpb.New(5 * time.Second), ClaimTime: durationpb.New(2 * time.Second)})
+	var toks [4]string
+	for i := range toks {
+		_, toks[i] = e.join(t, id)
+	}
+	ctx := ctxT(t)
+	stream := func(tok string) grpc.ServerStreamingClient[pb.StreamEventsResponse] {
+		st, err := e.tables.StreamEvents(ctx, &pb.StreamEventsRequest{TableId: id, SeatToken: tok})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Recv(); err != nil { // the snapshot
+			t.Fatal(err)
+		}
+		return st
+	}
+	s0, s2 := stream(toks[0]), stream(toks[2])
+	drawn := e.snapshotOf(t, id, toks[0]).GetView().GetDrawn()
+	next := func(st grpc.ServerStreamingClient[pb.StreamEventsResponse]) *pb.Event {
+		r, err := st.Recv()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.GetEvent()
+	}
+	clk.Advance(5 * time.Second)
+	if d := next(s0).GetDiscarded(); d.GetSeat() != 0 || d.GetTile() != drawn || !d.GetTsumogiri() {
+		t.Fatalf("after the turn time: %v, want seat 0 to discard its drawn %s", d, drawn)
+	}
+	next(s0) // fishing
+	if n := next(s0).GetSeatNotice(); n.GetKind() != pb.SeatNotice_KIND_TIMED_OUT || n.GetSeat() != 0 {
+		t.Fatalf("got %v, want seat 0's timeout notice", n)
+	}
+	next(s2) // discarded
+	if o := next(s2).GetClaimOffer(); o.GetSeat() != 2 {
+		t.Fatalf("got %v, want seat 2's offer", o)
+	}
+	clk.Advance(2 * time.Second)
+	if d := next(s2).GetDrew(); d.GetSeat() != 1 {
+		t.Fatalf("after the claim time: %v, want seat 1 to draw", d)
+	}
+	if n := next(s2).GetSeatNotice(); n.GetKind() != pb.SeatNotice_KIND_TIMED_OUT || n.GetSeat() != 2 {
+		t.Fatalf("got %v, want seat 2's timeout notice", n)
+	}
+	// Seat 0 saw seat 1's public draw, and never seat 2's timeout.
+	if d := next(s0).GetDrew(); d.GetSeat() != 1 || d.GetTile() != "" {
+		t.Fatalf("seat 0 got %v, want seat 1's public draw", d)
+	}
 }
