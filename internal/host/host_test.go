@@ -475,8 +475,15 @@ func TestLeave(t *testing.T) {
 	s.FillWithBots = true
 	f := newFixture(t, s, 1, host.Config[toyAction, toyView, string]{})
 	f.join(2)
+	old := f.follow(1, 0)
+	old.waitFor(t, func(it host.Item[toyView, string]) bool { return it.Snapshot != nil })
 	if err := f.h.Leave(context.Background(), f.id, f.tokens[1]); err != nil {
 		t.Fatalf("Leave: %v", err)
+	}
+	// The leaver's stream ends: the seat's next player's secrets are not
+	// its to see.
+	if err := old.wait(); !errors.Is(err, host.ErrWrongToken) {
+		t.Fatalf("stream of a seat that left ended with %v, want ErrWrongToken", err)
 	}
 	if in := f.info(); in.Seats[1].Taken {
 		t.Fatal("seat 1 still taken after leaving before the start")
@@ -499,8 +506,13 @@ func TestLeave(t *testing.T) {
 		t.Fatalf("Join after the start = %v, want ErrAlreadyStarted", err)
 	}
 	// Leaving after the start hands the seat to a bot for good.
+	st0 := f.follow(0, 0)
+	st0.waitFor(t, func(it host.Item[toyView, string]) bool { return it.Snapshot != nil })
 	if err := f.h.Leave(context.Background(), f.id, f.tokens[0]); err != nil {
 		t.Fatalf("Leave after start: %v", err)
+	}
+	if err := st0.wait(); !errors.Is(err, host.ErrWrongToken) {
+		t.Fatalf("stream of a seat that left ended with %v, want ErrWrongToken", err)
 	}
 	if in := f.info(); !in.Seats[0].Bot {
 		t.Fatal("seat 0 not a bot after leaving")

@@ -21,8 +21,9 @@ func (h *Host[A, V, B]) Follow(ctx context.Context, id, token string, afterSeq u
 		return err
 	}
 	type opened struct {
-		seat int
-		snap *Snapshot[V]
+		seat    int
+		snap    *Snapshot[V]
+		revoked <-chan struct{}
 	}
 	o, err := call(ctx, t, func() (opened, error) {
 		s, err := t.seatOf(token)
@@ -43,7 +44,7 @@ func (h *Host[A, V, B]) Follow(ctx context.Context, id, token string, afterSeq u
 			t.seats[s].conns--
 			return opened{}, err
 		}
-		return opened{s, snap}, nil
+		return opened{s, snap, t.seats[s].revoked}, nil
 	})
 	if err != nil {
 		return err
@@ -56,7 +57,7 @@ func (h *Host[A, V, B]) Follow(ctx context.Context, id, token string, afterSeq u
 		}
 		cursor = o.snap.Seq
 	}
-	return t.feed(ctx, cursor, 0,
+	return t.feed(ctx, cursor, 0, o.revoked,
 		func(e *Event[B]) bool { return e.To.Sees(o.seat) },
 		func(e *Event[B]) error { return send(Item[V, B]{Event: e}) })
 }
@@ -72,13 +73,15 @@ func (h *Host[A, V, B]) Watch(ctx context.Context, id string, afterSeq uint64, s
 	if head := t.head(); afterSeq > head {
 		return fmt.Errorf("after seq %d, newest %d: %w", afterSeq, head, ErrSeqAhead)
 	}
-	return t.feed(ctx, afterSeq, t.set.SpectatorDelay,
+	return t.feed(ctx, afterSeq, t.set.SpectatorDelay, nil,
 		func(e *Event[B]) bool { return !e.To.Private }, send)
 }
 
 // feed sends the log's events after cursor that pass keep, waiting for new
-// ones, until the game is over and everything was sent.
-func (t *table[A, V, B]) feed(ctx context.Context, cursor uint64, delay time.Duration, keep func(*Event[B]) bool, send func(*Event[B]) error) error {
+// ones, until the game is over and everything was sent. A stream whose
+// player left (revoked closed) ends with ErrWrongToken at once: the seat
+// may have a new player by then.
+func (t *table[A, V, B]) feed(ctx context.Context, cursor uint64, delay time.Duration, revoked <-chan struct{}, keep func(*Event[B]) bool, send func(*Event[B]) error) error {
 	for {
 		t.mu.RLock()
 		// The log only grows and its events never change, so the slice
@@ -91,6 +94,11 @@ func (t *table[A, V, B]) feed(ctx context.Context, cursor uint64, delay time.Dur
 			cursor = e.Seq
 			if !keep(e) {
 				continue
+			}
+			select {
+			case <-revoked:
+				return ErrWrongToken
+			default:
 			}
 			if delay > 0 {
 				if err := t.sleepUntil(ctx, e.At.Add(delay)); err != nil {
@@ -109,6 +117,8 @@ func (t *table[A, V, B]) feed(ctx context.Context, cursor uint64, delay time.Dur
 		}
 		select {
 		case <-changed:
+		case <-revoked:
+			return ErrWrongToken
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-t.stopped:

@@ -75,6 +75,7 @@ type seat[A comparable, V any] struct {
 	graceGen uint64
 	grace    clock.Timer
 	lastSeen uint64 // newest game event this seat may see
+	revoked  chan struct{} // closed when the player leaves: its streams end
 	bucket   *Bucket
 	dedupe   map[string]answer[A]
 	order    []string // request ids, oldest first
@@ -290,6 +291,7 @@ func (t *table[A, V, B]) join(name string, entropy []byte) (int, string, error) 
 	}
 	st := &t.seats[s]
 	st.taken, st.name, st.hash, st.entropy = true, name, hash, e.Entropy
+	st.revoked = make(chan struct{})
 	t.publish(e.At, nil, e)
 	t.log.Info("seat joined", zap.Int("seat", s), zap.String("name", name))
 	if !slices.ContainsFunc(t.seats, func(s seat[A, V]) bool { return !s.taken }) {
@@ -313,6 +315,8 @@ func (t *table[A, V, B]) leave(token string) error {
 		if err := t.commit(e); err != nil {
 			return err
 		}
+		close(st.revoked)
+		// Streams of the old player still count until they end.
 		t.seats[s] = seat[A, V]{bucket: st.bucket, dedupe: map[string]answer[A]{}, conns: st.conns}
 		t.publish(e.At, nil, e)
 	case Playing:
@@ -322,6 +326,7 @@ func (t *table[A, V, B]) leave(token string) error {
 			return err
 		}
 		st.left, st.hash = true, [32]byte{}
+		close(st.revoked)
 		t.stopGrace(s)
 		t.botOn(s)
 		t.publish(left.At, nil, left, bot)
