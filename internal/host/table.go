@@ -74,7 +74,7 @@ type seat[A comparable, V any] struct {
 	conns    int       // open streams
 	graceGen uint64
 	grace    clock.Timer
-	lastSeen uint64 // newest game event this seat may see
+	lastSeen uint64        // newest game event this seat may see
 	revoked  chan struct{} // closed when the player leaves: its streams end
 	bucket   *Bucket
 	dedupe   map[string]answer[A]
