@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -23,6 +24,7 @@ import (
 	"github.com/mahjong-authority/authority/internal/clock"
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/server"
+	"github.com/mahjong-authority/authority/internal/tile"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -417,8 +419,10 @@ func wantStatus(t *testing.T, what string, err error, code codes.Code, reason pb
 
 // TestRefusedRequests sends every kind of bad request to a running table
 // and checks the code, the reason, and that nothing changed.
-func TestRefusedRequests(t *testing.T) {
-	e := startEnv(t, baseConfig())
+func TestRefusedRequests(t *testing.T) { testRefusedRequests(t, baseConfig()) }
+
+func testRefusedRequests(t *testing.T, cfg server.Config) {
+	e := startEnv(t, cfg)
 	id, _ := e.create(t, nil)
 	otherID, _ := e.create(t, nil)
 	_, otherTok := e.join(t, otherID)
@@ -435,6 +439,7 @@ func TestRefusedRequests(t *testing.T) {
 	// Seat 0 is the dealer and holds its drawn tile.
 	drawn := views[0].GetView().GetDrawn()
 	discard := &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: drawn}
+	notHeld := missingTile(t, views[0].GetView())
 	ctx := ctxT(t)
 	act := func(tableID, tok string, last uint64, reqID string, a *pb.Action) error {
 		_, err := e.tables.Act(ctx, &pb.ActRequest{TableId: tableID, SeatToken: tok, LastSeq: last, RequestId: reqID, Action: a})
@@ -452,7 +457,7 @@ func TestRefusedRequests(t *testing.T) {
 		{"unknown table", act("no-such-table", toks[0], head, "r4", discard), codes.NotFound, pb.ErrorReason_ERROR_REASON_TABLE_NOT_FOUND},
 		{"out of turn", act(id, toks[1], head, "r5", &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: "1m"}), codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_NOT_YOUR_TURN},
 		{"pass without a claim window", act(id, toks[2], head, "r6", &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}), codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_CLAIM_WINDOW_CLOSED},
-		{"illegal discard", act(id, toks[0], head, "r7", &pb.Action{Type: pb.ActionType_ACTION_TYPE_RIICHI, Tile: drawn}), codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_ILLEGAL_ACTION},
+		{"discard of a tile not held", act(id, toks[0], head, "r7", &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: notHeld}), codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_ILLEGAL_ACTION},
 		{"stale seq", act(id, toks[0], head-1, "r8", discard), codes.Aborted, pb.ErrorReason_ERROR_REASON_STALE_SEQ},
 		{"seq ahead", act(id, toks[0], head+10, "r9", discard), codes.OutOfRange, pb.ErrorReason_ERROR_REASON_SEQ_AHEAD},
 		{"malformed tile", act(id, toks[0], head, "r10", &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: "8x"}), codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_BAD_TILE},
@@ -601,4 +606,22 @@ func TestTimeoutsPlayTheSeat(t *testing.T) {
 	if d := next(s0).GetDrew(); d.GetSeat() != 1 || d.GetTile() != "" {
 		t.Fatalf("seat 0 got %v, want seat 1's public draw", d)
 	}
+}
+
+// missingTile returns a tile the view's seat does not hold.
+func missingTile(t *testing.T, v *pb.View) string {
+	t.Helper()
+	held := v.GetHand() + v.GetDrawn()
+	for _, c := range []string{"1m", "9m", "1p", "9p", "1s", "9s", "1z", "2z", "3z", "4z", "5z", "6z", "7z", "5m", "2p"} {
+		ts, err := tile.Parse(held)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := tile.MustParse(c)[0]
+		if !slices.Contains(ts, x) {
+			return c
+		}
+	}
+	t.Fatalf("hand %s holds every candidate", held)
+	return ""
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -110,10 +111,23 @@ func (g *game) precheck(a table.Action) error {
 	return fmt.Errorf("%v: %w", a.Type, ErrNotYourTurn)
 }
 
-// classify marks an engine refusal of an action the seat could in principle
-// take as illegal, keeping the engine's error in the chain.
+// classify names the reason of an engine's refusal for the error mapping,
+// keeping the engine's error in the chain. Whatever the engine does not
+// single out is an illegal action.
 func classify(a table.Action, err error) error {
-	return fmt.Errorf("%v: %w: %w", a.Type, ErrIllegal, err)
+	reason := ErrIllegal
+	switch {
+	case errors.Is(err, table.ErrBadAction):
+		reason = ErrMalformed
+	case errors.Is(err, table.ErrGameOver):
+		reason = host.ErrGameOver
+	case errors.Is(err, table.ErrNotToAct), errors.Is(err, table.ErrPhase):
+		reason = ErrNotYourTurn
+		if isClaim(a.Type) {
+			reason = ErrClaimClosed
+		}
+	}
+	return fmt.Errorf("%v: %w: %w", a.Type, reason, err)
 }
 
 func (g *game) View(seat int) table.View { return g.eng.View(table.Seat(seat)) }

@@ -56,9 +56,13 @@ func (t ActionType) String() string {
 type Action struct {
 	Seat  Seat
 	Type  ActionType
-	Tile  tile.Tile    // Discard, Riichi, ClosedKan (any tile of the kind), AddedKan
-	Tiles [2]tile.Tile // Chi, Pon: the seat's own tiles, exactly (red fives matter)
+	Tile  tile.Tile    // Discard, Riichi, ClosedKan (any tile of the kind), AddedKan; OpenKan: the discard (optional)
+	Tiles [2]tile.Tile // Chi, Pon: the seat's own tiles, exactly (red fives matter), in any order
 	Wall  *wall.Wall   // Deal: the round's wall (package wall gives its layout)
+	// Tsumogiri, for Discard and Riichi, says the tile is the one just
+	// drawn (Tile must equal it). Without it, a discard is tsumogiri only
+	// when the hand holds no other copy of the drawn tile's face.
+	Tsumogiri bool
 }
 
 // Audience says who may see an event: everyone, or one seat only.

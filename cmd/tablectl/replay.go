@@ -1,0 +1,72 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/mahjong-authority/authority/internal/replay"
+)
+
+func init() {
+	commands["replay"] = command{summary: "replay recorded games (JSONL on stdin) through the table", run: runReplay}
+}
+
+// runReplay is ../shared/contracts/replay-jsonl.md: one game per input
+// line, one outcome per output line.
+func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: tablectl replay < games.jsonl")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return errUsage
+	}
+	in := bufio.NewScanner(stdin)
+	in.Buffer(make([]byte, 0, 1<<20), 64<<20)
+	out := bufio.NewWriter(stdout)
+	enc := json.NewEncoder(out)
+	line := 0
+	for in.Scan() {
+		line++
+		b := in.Bytes()
+		if len(trimSpace(b)) == 0 {
+			continue
+		}
+		var o replay.Outcome
+		if g, err := replay.Decode(b); err != nil {
+			zero := 0
+			o = replay.Outcome{ID: fmt.Sprintf("line %d", line), Round: &zero, Step: &zero, Error: err.Error()}
+		} else {
+			o = replay.Play(g)
+		}
+		if err := enc.Encode(o); err != nil {
+			return fmt.Errorf("replay: write: %w", err)
+		}
+	}
+	if err := in.Err(); err != nil {
+		return fmt.Errorf("replay: read line %d: %w", line+1, err)
+	}
+	if err := out.Flush(); err != nil {
+		return fmt.Errorf("replay: write: %w", err)
+	}
+	return nil
+}
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\r') {
+		b = b[1:]
+	}
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	return b
+}

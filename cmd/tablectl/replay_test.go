@@ -1,0 +1,74 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestReplayCommand runs tablectl replay on the shared real games, as the
+// contract says: one outcome per game, in order, every one ok.
+func TestReplayCommand(t *testing.T) {
+	in, err := os.ReadFile("../../testdata/replays/tenhou-games.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	if err := run([]string{"replay"}, bytes.NewReader(in), &out, &errOut); err != nil {
+		t.Fatalf("tablectl replay: %v (stderr %q)", err, errOut.String())
+	}
+	var ids []string
+	sc := bufio.NewScanner(bytes.NewReader(in))
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var g struct {
+			ID string `json:"id"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &g); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, g.ID)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != len(ids) {
+		t.Fatalf("tablectl replay wrote %d lines for %d games", len(lines), len(ids))
+	}
+	for i, l := range lines {
+		var o struct {
+			ID          string          `json:"id"`
+			OK          bool            `json:"ok"`
+			Rounds      []struct{}      `json:"rounds"`
+			FinalScores json.RawMessage `json:"final_scores"`
+			Error       string          `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(l), &o); err != nil {
+			t.Fatalf("line %d: %v", i, err)
+		}
+		if o.ID != ids[i] || !o.OK || len(o.Rounds) == 0 || o.FinalScores == nil {
+			t.Errorf("line %d = %.200s, want game %s ok with rounds and final scores", i, l, ids[i])
+		}
+	}
+}
+
+func TestReplayCommandErrors(t *testing.T) {
+	in := `{"id": "bad", "rules": {"variant": "riichi", "aka": true, "kuitan": true, "length": "hanchan"}, "start_scores": [25000,25000,25000,25000], "rounds": []}
+not json
+
+`
+	var out, errOut bytes.Buffer
+	if err := run([]string{"replay"}, strings.NewReader(in), &out, &errOut); err != nil {
+		t.Fatalf("tablectl replay: %v", err)
+	}
+	want := `{"id":"bad","ok":false,"round":0,"step":0,"error":"round 0 step 0: replay: mismatch: no rounds"}
+{"id":"line 2","ok":false,"round":0,"step":0,"error":"replay: decode game: invalid character 'o' in literal null (expecting 'u')"}
+`
+	if got := out.String(); got != want {
+		t.Errorf("tablectl replay on bad input wrote\n%s\nwant\n%s", got, want)
+	}
+	if err := run([]string{"replay", "extra"}, strings.NewReader(""), &out, &errOut); err == nil {
+		t.Errorf("tablectl replay extra: no usage error")
+	}
+}

@@ -1,0 +1,52 @@
+package replay
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mahjong-authority/authority/internal/table"
+)
+
+// TestDebugTrace prints the events of one recorded round when
+// REPLAY_TRACE=game-id:round is set: a tool for diagnosing a mismatch.
+func TestDebugTrace(t *testing.T) {
+	spec := os.Getenv("REPLAY_TRACE")
+	if spec == "" {
+		t.Skip("set REPLAY_TRACE=game-id:round")
+	}
+	id, rs, _ := strings.Cut(spec, ":")
+	want, _ := strconv.Atoi(rs)
+	f, err := os.Open("../../testdata/replays/tenhou-games.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		g, err := Decode(sc.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.ID != id {
+			continue
+		}
+		o := playTraced(g, func(round int, a table.Action, evs []table.Event) {
+			if round != want {
+				return
+			}
+			fmt.Println(">", a)
+			for _, e := range evs {
+				fmt.Println("   ", e)
+			}
+		})
+		fmt.Printf("%+v\n", o)
+		if want < len(g.Rounds) {
+			fmt.Printf("record: %+v\n", g.Rounds[want].Result)
+		}
+	}
+}

@@ -1,0 +1,172 @@
+package server_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"testing"
+
+	"github.com/google/uuid"
+
+	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/bot"
+	"github.com/mahjong-authority/authority/internal/host"
+	"github.com/mahjong-authority/authority/internal/server"
+	"github.com/mahjong-authority/authority/internal/table"
+	"github.com/mahjong-authority/authority/internal/wall"
+)
+
+// realConfig runs the server on the real table engine, walls and bots.
+func realConfig() server.Config {
+	return server.Config{
+		NewEngine: func(cfg table.Config) (server.Engine, error) {
+			t, err := table.New(cfg)
+			if err != nil {
+				return nil, err
+			}
+			return t, nil
+		},
+		NewWall: wall.New,
+		Bot:     func() host.Bot[table.Action, table.View] { return server.TableBot{Bot: bot.Efficient{}} },
+	}
+}
+
+// TestRealBotTable runs a table of four bots on the real engine to the end
+// and follows it as a spectator.
+func TestRealBotTable(t *testing.T) {
+	e := startEnv(t, realConfig())
+	id, owner := e.create(t, &pb.TableSettings{FillWithBots: true, Seed: seed(1)})
+	ctx := ctxT(t)
+	st, err := e.tables.Spectate(ctx, &pb.SpectateRequest{TableId: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.tables.StartTable(ctx, &pb.StartTableRequest{TableId: id, Token: owner}); err != nil {
+		t.Fatalf("StartTable: %v", err)
+	}
+	var evs []*pb.Event
+	for {
+		r, err := st.Recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("Spectate: %v", err)
+		}
+		evs = append(evs, r.GetEvent())
+	}
+	last := evs[len(evs)-1]
+	if last.GetGameEnded() == nil {
+		t.Fatalf("last public event %v, want game_ended", last)
+	}
+	sum, wins := 0, 0
+	for _, s := range last.GetGameEnded().GetScores() {
+		sum += int(s)
+	}
+	for _, ev := range evs {
+		if ev.GetDealt() != nil || ev.GetFishing() != nil || ev.GetClaimOffer() != nil || ev.GetDrew().GetTile() != "" {
+			t.Fatalf("spectator received private event %v", ev)
+		}
+		if ev.GetWon() != nil {
+			wins++
+		}
+	}
+	if sum != 100000 {
+		t.Errorf("final scores sum to %d, want 100000", sum)
+	}
+	if wins == 0 {
+		t.Errorf("efficient bots played a whole game without a win")
+	}
+	t.Logf("%d public events, %d wins, final %v", len(evs), wins, last.GetGameEnded().GetScores())
+}
+
+func seed(b byte) []byte {
+	s := make([]byte, 32)
+	s[0] = b
+	return s
+}
+
+// simple plays a seat over gRPC on the real engine knowing only its
+// events: it discards what it draws (always legal), wins by ron when
+// offered and passes every other claim.
+func (p *player) simple(ctx context.Context) error {
+	st, err := p.e.tables.StreamEvents(ctx, &pb.StreamEventsRequest{TableId: p.id, SeatToken: p.token})
+	if err != nil {
+		return err
+	}
+	for {
+		r, err := st.Recv()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("seat %d recv: %w", p.seat, err)
+		}
+		var act *pb.Action
+		var seq uint64
+		if s := r.GetSnapshot(); s != nil {
+			p.snap, seq = s, s.GetSeq()
+			if d := s.GetView().GetDrawn(); d != "" {
+				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: d}
+			}
+		} else {
+			ev := r.GetEvent()
+			p.events, seq = append(p.events, ev), ev.GetSeq()
+			if d := ev.GetDrew(); d.GetTile() != "" && d.GetSeat() == p.seat {
+				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: d.GetTile()}
+			}
+			if o := ev.GetClaimOffer(); o != nil && o.GetSeat() == p.seat {
+				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}
+				for _, opt := range o.GetOptions() {
+					if opt.GetType() == pb.ActionType_ACTION_TYPE_RON {
+						act = opt
+					}
+				}
+			}
+		}
+		if act != nil {
+			if _, err := p.e.tables.Act(ctx, &pb.ActRequest{TableId: p.id, SeatToken: p.token, LastSeq: seq, RequestId: uuid.NewString(), Action: act}); err != nil {
+				return fmt.Errorf("seat %d %v at %d: %w", p.seat, act, seq, err)
+			}
+			p.acts++
+		}
+	}
+}
+
+// TestRealFourClientsPrivacy plays a whole east-only game on the real
+// engine with four gRPC clients and checks every event each seat received:
+// never another seat's concealed tiles or an unrevealed wall tile.
+func TestRealFourClientsPrivacy(t *testing.T) {
+	e := startEnv(t, realConfig())
+	id, _ := e.create(t, &pb.TableSettings{Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU, Seed: seed(7)})
+	players := make([]*player, 4)
+	for i := range players {
+		seat, tok := e.join(t, id)
+		players[i] = &player{e: e, id: id, seat: seat, token: tok}
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i, p := range players {
+		wg.Go(func() { errs[i] = p.simple(ctxT(t)) })
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range players {
+		checkPrivacy(t, p.seat, p.snap, p.events)
+		if p.events[len(p.events)-1].GetGameEnded() == nil {
+			t.Errorf("seat %d did not see the game end", p.seat)
+		}
+	}
+	if st := e.table(t, id).GetState(); st != pb.TableState_TABLE_STATE_FINISHED {
+		t.Fatalf("state %v, want finished", st)
+	}
+}
+
+// TestRealRefusedRequests is TestRefusedRequests on the real engine.
+func TestRealRefusedRequests(t *testing.T) { testRefusedRequests(t, realConfig()) }

@@ -1,0 +1,100 @@
+package table
+
+import (
+	"fmt"
+
+	"github.com/mahjong-authority/authority/internal/tile"
+	"github.com/mahjong-authority/authority/internal/wall"
+)
+
+// Verify checks the table's invariants from scratch and reports the first
+// one broken: scores plus riichi sticks equal to the start, every one of the
+// 136 tiles in exactly one place (a hand, a meld, a pond or the wall), legal
+// hand sizes, sorted hands and counts that match them, and the cached waits
+// equal to what the judge says now. It is for tests: it costs several judge
+// calls.
+func (t *Table) Verify() error {
+	sum := 1000 * t.sticks
+	for _, v := range t.scores {
+		sum += v
+	}
+	if sum != t.total {
+		return fmt.Errorf("scores %v + %d sticks = %d, want %d", t.scores, t.sticks, sum, t.total)
+	}
+	if t.sticks < 0 {
+		return fmt.Errorf("%d sticks", t.sticks)
+	}
+	if t.rounds == 0 {
+		return nil
+	}
+	r := &t.r
+	var have, want [tile.NumKinds + 3]int
+	face := func(x tile.Tile) int {
+		if x.Red() {
+			return tile.NumKinds + int(x.Kind()/9)
+		}
+		return int(x.Kind())
+	}
+	for _, x := range r.wall.Tiles {
+		want[face(x)]++
+	}
+	for pos := wall.LivePos(r.next); pos < wall.RinshanBase; pos++ {
+		have[face(r.wall.Tiles[pos])]++
+	}
+	for pos := wall.RinshanPos(r.rinshan); pos < wall.Size; pos++ {
+		have[face(r.wall.Tiles[pos])]++
+	}
+	for s := range r.seats {
+		p := &r.seats[s]
+		var c tile.Counts
+		for i, x := range p.hand {
+			have[face(x)]++
+			c[x.Kind()]++
+			if i > 0 && tileLess(x, p.hand[i-1]) {
+				return fmt.Errorf("seat %d: hand %s not sorted", s, tile.FormatInOrder(p.hand))
+			}
+		}
+		if c != p.counts {
+			return fmt.Errorf("seat %d: counts %s, hand %s", s, p.counts.String(), tile.FormatInOrder(p.hand))
+		}
+		for i, m := range p.melds {
+			for _, x := range m.Tiles[:m.Len()] {
+				have[face(x)]++
+			}
+			if p.jmelds[i] != m.Meld {
+				return fmt.Errorf("seat %d: meld %d differs from the judge's copy", s, i)
+			}
+		}
+		for _, d := range p.pond {
+			if !d.Called {
+				have[face(d.Tile)]++
+			}
+			if !p.discarded.Has(d.Tile.Kind()) {
+				return fmt.Errorf("seat %d: discard %v missing from its furiten set", s, d.Tile)
+			}
+		}
+		if p.riichi && !p.closed() {
+			return fmt.Errorf("seat %d: riichi with an open hand", s)
+		}
+		size := len(p.hand) + 3*len(p.melds)
+		wantSize := 13
+		if t.phase == Turn && Seat(s) == r.toAct {
+			wantSize = 14
+		}
+		if t.phase != BetweenRounds && t.phase != GameOver && size != wantSize {
+			return fmt.Errorf("seat %d: %d tiles in hand and %d melds, want %d in all", s, len(p.hand), len(p.melds), wantSize)
+		}
+		if size == 13 {
+			if sh, w := tenpai(p, &p.counts); sh != p.shanten || w != p.waits {
+				return fmt.Errorf("seat %d: cached shanten %d waits %s, judge says %d %s", s, p.shanten, p.waits, sh, w)
+			}
+		}
+	}
+	if have != want {
+		return fmt.Errorf("tiles in play %v differ from the wall's %v", have, want)
+	}
+	if r.liveLeft() < 0 || r.rinshan > r.kans || r.dora > 1+r.kans {
+		return fmt.Errorf("wall: %d left, %d replacement draws, %d indicators for %d kans", r.liveLeft(), r.rinshan, r.dora, r.kans)
+	}
+	return nil
+}

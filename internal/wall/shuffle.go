@@ -1,0 +1,124 @@
+package wall
+
+import (
+	"crypto/rand"
+	"fmt"
+	"math/bits"
+	mrand "math/rand/v2"
+
+	"github.com/mahjong-authority/authority/internal/tile"
+)
+
+// Set returns the 136 tiles of a riichi set in set order: kinds 1m..7z, four
+// copies each. With aka, the first copy of 5m, 5p and 5s is the red five.
+// Set order is what Shuffle permutes and what stacked walls fill unknown
+// positions from.
+func Set(aka bool) [Size]tile.Tile {
+	var s [Size]tile.Tile
+	for k := range tile.NumKinds {
+		for c := range 4 {
+			t := tile.Plain(tile.Kind(k))
+			if aka && c == 0 && isFive(t.Kind()) {
+				t = redOf(t.Kind())
+			}
+			s[4*k+c] = t
+		}
+	}
+	return s
+}
+
+// New returns the wall shuffled from seed: the set (see Set) permuted by
+// Fisher-Yates, drawing from ChaCha8 (the C2SP chacha8rand generator, as
+// math/rand/v2's ChaCha8 implements it) seeded with the 32 bytes. For i from
+// 135 down to 1 it swaps position i with a position j drawn uniformly from
+// [0, i] by Lemire's multiply-and-reject method on 64-bit outputs. The
+// same seed gives the same wall forever; TestShuffleGolden pins it.
+func New(seed [32]byte, aka bool) Wall {
+	w := Wall{Tiles: Set(aka), Seed: seed}
+	r := mrand.NewChaCha8(seed)
+	for i := Size - 1; i > 0; i-- {
+		j := uniform(r, uint64(i+1))
+		w.Tiles[i], w.Tiles[j] = w.Tiles[j], w.Tiles[i]
+	}
+	return w
+}
+
+// uniform returns a number in [0, n) without bias: the high word of x*n,
+// rejecting the few x whose low word falls below 2^64 mod n.
+func uniform(r *mrand.ChaCha8, n uint64) uint64 {
+	threshold := -n % n
+	for {
+		hi, lo := bits.Mul64(r.Uint64(), n)
+		if lo >= threshold {
+			return hi
+		}
+	}
+}
+
+// NewSeed returns a seed from the operating system's cryptographic source,
+// for production walls that nobody can predict.
+func NewSeed() ([32]byte, error) {
+	var s [32]byte
+	if _, err := rand.Read(s[:]); err != nil {
+		return s, fmt.Errorf("wall: read random seed: %w", err)
+	}
+	return s, nil
+}
+
+// Check reports whether w holds exactly the tiles of the set for aka, each
+// once, and, when w has a seed, whether it is the wall New makes from it.
+func (w *Wall) Check(aka bool) error {
+	if want := setCounts(aka); countsOf(&w.Tiles) != want {
+		return fmt.Errorf("%w: tiles are not the %s set", ErrNotSet, setName(aka))
+	}
+	if w.Seed != ([32]byte{}) {
+		if New(w.Seed, aka).Tiles != w.Tiles {
+			return fmt.Errorf("%w: tiles are not the shuffle of the wall's seed", ErrNotSet)
+		}
+	}
+	return nil
+}
+
+func setName(aka bool) string {
+	if aka {
+		return "red-five"
+	}
+	return "plain"
+}
+
+// faces counts tiles by face: 34 kinds plus the three red fives.
+type faces [tile.NumKinds + 3]uint8
+
+func faceIndex(t tile.Tile) int {
+	if t.Red() {
+		return tile.NumKinds + int(t.Kind()/9)
+	}
+	return int(t.Kind())
+}
+
+func countsOf(ts *[Size]tile.Tile) faces {
+	var f faces
+	for _, t := range ts {
+		if t.Valid() && t.Kind() < tile.NumKinds {
+			f[faceIndex(t)]++
+		}
+	}
+	return f
+}
+
+func setCounts(aka bool) faces {
+	s := Set(aka)
+	return countsOf(&s)
+}
+
+func isFive(k tile.Kind) bool { return k == tile.M5 || k == tile.P5 || k == tile.S5 }
+
+func redOf(k tile.Kind) tile.Tile {
+	switch k {
+	case tile.M5:
+		return tile.RedM5
+	case tile.P5:
+		return tile.RedP5
+	}
+	return tile.RedS5
+}
