@@ -300,9 +300,11 @@ func TestBotTableAndSpectator(t *testing.T) {
 // TestResumeAfterDisconnect drops a seat's stream mid-round and resumes it
 // with after_seq: the two parts together must equal what a stream that never
 // dropped received.
-func TestResumeAfterDisconnect(t *testing.T) {
-	e := startEnv(t, baseConfig())
-	id, _ := e.create(t, nil)
+func TestResumeAfterDisconnect(t *testing.T) { testResume(t, baseConfig(), nil) }
+
+func testResume(t *testing.T, cfg server.Config, set *pb.TableSettings) {
+	e := startEnv(t, cfg)
+	id, _ := e.create(t, set)
 	players := make([]*player, 4)
 	for i := range players {
 		seat, tok := e.join(t, id)

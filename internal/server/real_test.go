@@ -15,6 +15,7 @@ import (
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/server"
 	"github.com/mahjong-authority/authority/internal/table"
+	"github.com/mahjong-authority/authority/internal/tile"
 	"github.com/mahjong-authority/authority/internal/wall"
 )
 
@@ -91,8 +92,8 @@ func seed(b byte) []byte {
 // simple plays a seat over gRPC on the real engine knowing only its
 // events: it discards what it draws (always legal), wins by ron when
 // offered and passes every other claim.
-func (p *player) simple(ctx context.Context) error {
-	st, err := p.e.tables.StreamEvents(ctx, &pb.StreamEventsRequest{TableId: p.id, SeatToken: p.token})
+func (p *player) simple(ctx context.Context, afterSeq uint64) error {
+	st, err := p.e.tables.StreamEvents(ctx, &pb.StreamEventsRequest{TableId: p.id, SeatToken: p.token, AfterSeq: afterSeq})
 	if err != nil {
 		return err
 	}
@@ -142,14 +143,20 @@ func TestRealFourClientsPrivacy(t *testing.T) {
 	e := startEnv(t, realConfig())
 	id, _ := e.create(t, &pb.TableSettings{Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU, Seed: seed(7)})
 	players := make([]*player, 4)
+	var before uint64
 	for i := range players {
+		if i == 3 {
+			// The fourth join starts the game: every seat follows from
+			// before it, so that each sees every event of the game.
+			before = e.table(t, id).GetLastSeq()
+		}
 		seat, tok := e.join(t, id)
 		players[i] = &player{e: e, id: id, seat: seat, token: tok}
 	}
 	var wg sync.WaitGroup
 	errs := make([]error, 4)
 	for i, p := range players {
-		wg.Go(func() { errs[i] = p.simple(ctxT(t)) })
+		wg.Go(func() { errs[i] = p.simple(ctxT(t), before) })
 	}
 	wg.Wait()
 	for _, err := range errs {
@@ -157,8 +164,11 @@ func TestRealFourClientsPrivacy(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	var s7 [32]byte
+	copy(s7[:], seed(7))
 	for _, p := range players {
 		checkPrivacy(t, p.seat, p.snap, p.events)
+		checkAgainstWalls(t, s7, table.TenhouTonpuu.Aka, p.seat, p.events)
 		if p.events[len(p.events)-1].GetGameEnded() == nil {
 			t.Errorf("seat %d did not see the game end", p.seat)
 		}
@@ -170,3 +180,75 @@ func TestRealFourClientsPrivacy(t *testing.T) {
 
 // TestRealRefusedRequests is TestRefusedRequests on the real engine.
 func TestRealRefusedRequests(t *testing.T) { testRefusedRequests(t, realConfig()) }
+
+// checkAgainstWalls replays what one seat received against the walls the
+// table's seed gives (server.RoundSeed, wall.New): its deal and its own
+// draws must be exactly its wall positions, every other draw must reach it
+// without the tile, and the dora indicators it sees must be the revealed
+// positions. Together with checkPrivacy this proves the seat was sent no
+// other seat's concealed tile and no unrevealed wall tile.
+func checkAgainstWalls(t *testing.T, seed [32]byte, aka bool, seat uint32, evs []*pb.Event) {
+	t.Helper()
+	var (
+		w               wall.Wall
+		round           uint32
+		dealer          uint32
+		draws, rinshans int
+		indicators      int
+	)
+	for _, ev := range evs {
+		switch {
+		case ev.GetRoundStarted() != nil:
+			rs := ev.GetRoundStarted()
+			w = wall.New(server.RoundSeed(seed, round), aka)
+			round++
+			dealer, draws, rinshans, indicators = rs.GetDealer(), 0, 0, 1
+			if want := w.Tiles[wall.DoraPos(0)].String(); rs.GetDora() != want {
+				t.Fatalf("seat %d round %d: dora indicator %s, wall has %s", seat, round, rs.GetDora(), want)
+			}
+		case ev.GetDealt() != nil:
+			off := int((seat + 4 - dealer) % 4)
+			var want []tile.Tile
+			for n := range 13 {
+				want = append(want, w.Tiles[wall.DealPos(off, n)])
+			}
+			if got := ev.GetDealt().GetHand(); got != tile.Format(want) {
+				t.Fatalf("seat %d round %d: dealt %s, its wall positions hold %s", seat, round, got, tile.Format(want))
+			}
+		case ev.GetDrew() != nil:
+			d := ev.GetDrew()
+			if d.GetTile() == "" {
+				if d.GetRinshan() {
+					rinshans++
+				} else {
+					draws++
+				}
+				continue
+			}
+			if d.GetSeat() != seat {
+				t.Fatalf("seat %d received seat %d's draw %s", seat, d.GetSeat(), d.GetTile())
+			}
+			pos := wall.LivePos(draws - 1)
+			if d.GetRinshan() {
+				pos = wall.RinshanPos(rinshans - 1)
+			}
+			if want := w.Tiles[pos].String(); d.GetTile() != want {
+				t.Fatalf("seat %d round %d: drew %s, wall position %d holds %s", seat, round, d.GetTile(), pos, want)
+			}
+		case ev.GetDoraRevealed() != nil:
+			if want := w.Tiles[wall.DoraPos(indicators)].String(); ev.GetDoraRevealed().GetIndicator() != want {
+				t.Fatalf("seat %d: kan dora %s, wall has %s", seat, ev.GetDoraRevealed().GetIndicator(), want)
+			}
+			indicators++
+		}
+	}
+	if round == 0 {
+		t.Fatalf("seat %d saw no round", seat)
+	}
+}
+
+// TestRealResumeAfterDisconnect is TestResumeAfterDisconnect on the real
+// engine, over a whole east-only game.
+func TestRealResumeAfterDisconnect(t *testing.T) {
+	testResume(t, realConfig(), &pb.TableSettings{Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU, Seed: seed(3)})
+}
