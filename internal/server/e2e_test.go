@@ -119,6 +119,9 @@ type player struct {
 	// that resumes with after_seq still owes it.
 	due    *pb.Action
 	dueSeq uint64
+
+	// gate, when set, holds the player's actions until it is closed.
+	gate <-chan struct{}
 }
 
 func (p *player) act(ctx context.Context, a *pb.Action, seq uint64) error {

@@ -7,11 +7,14 @@ import (
 	"io"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
+	"google.golang.org/protobuf/types/known/durationpb"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/bot"
+	"github.com/mahjong-authority/authority/internal/clock"
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/server"
 	"github.com/mahjong-authority/authority/internal/table"
@@ -109,8 +112,12 @@ func (p *player) simple(ctx context.Context, afterSeq uint64) error {
 		var seq uint64
 		if s := r.GetSnapshot(); s != nil {
 			p.snap, seq = s, s.GetSeq()
-			if d := s.GetView().GetDrawn(); d != "" {
-				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: d}
+			v := s.GetView()
+			switch {
+			case v.GetDrawn() != "":
+				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: v.GetDrawn()}
+			case v.GetPhase() == pb.Phase_PHASE_CLAIM_WINDOW && len(v.GetLegal()) > 0:
+				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}
 			}
 		} else {
 			ev := r.GetEvent()
@@ -128,6 +135,9 @@ func (p *player) simple(ctx context.Context, afterSeq uint64) error {
 			}
 		}
 		if act != nil {
+			if p.gate != nil {
+				<-p.gate
+			}
 			if _, err := p.e.tables.Act(ctx, &pb.ActRequest{TableId: p.id, SeatToken: p.token, LastSeq: seq, RequestId: uuid.NewString(), Action: act}); err != nil {
 				return fmt.Errorf("seat %d %v at %d: %w", p.seat, act, seq, err)
 			}
@@ -251,4 +261,68 @@ func checkAgainstWalls(t *testing.T, seed [32]byte, aka bool, seat uint32, evs [
 // engine, over a whole east-only game.
 func TestRealResumeAfterDisconnect(t *testing.T) {
 	testResume(t, realConfig(), &pb.TableSettings{Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU, Seed: seed(3)})
+}
+
+// TestRealDisconnectedSeatGetsABot leaves seat 0 without a stream: after
+// the grace period a bot plays it, and when its player connects it plays
+// again; the game goes on to its end.
+func TestRealDisconnectedSeatGetsABot(t *testing.T) {
+	cfg := realConfig()
+	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
+	cfg.Clock = clk
+	e := startEnv(t, cfg)
+	id, _ := e.create(t, &pb.TableSettings{Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU, Seed: seed(5), DisconnectGrace: durationpb.New(10 * time.Second)})
+	players := make([]*player, 4)
+	for i := range players {
+		seat, tok := e.join(t, id)
+		players[i] = &player{e: e, id: id, seat: seat, token: tok}
+	}
+	// The others hold their moves until seat 0's player is back, so that
+	// the game cannot end before.
+	gate := make(chan struct{})
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i, p := range players[1:] {
+		p.gate = gate
+		wg.Go(func() { errs[i+1] = p.simple(ctxT(t), 0) })
+	}
+	// Seat 0 is the first dealer: nothing moves until a bot takes it.
+	for !e.table(t, id).GetSeats()[1].GetConnected() || !e.table(t, id).GetSeats()[2].GetConnected() || !e.table(t, id).GetSeats()[3].GetConnected() {
+		time.Sleep(time.Millisecond)
+	}
+	if got := e.table(t, id).GetSeats()[0]; got.GetBot() {
+		t.Fatalf("seat 0 is a bot before the grace period ended")
+	}
+	clk.Advance(10 * time.Second)
+	for !e.table(t, id).GetSeats()[0].GetBot() {
+		time.Sleep(time.Millisecond)
+	}
+	// The player comes back while the game runs.
+	wg.Go(func() { errs[0] = players[0].simple(ctxT(t), 0) })
+	for e.table(t, id).GetSeats()[0].GetBot() {
+		time.Sleep(time.Millisecond)
+	}
+	close(gate)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	var took, returned bool
+	for _, ev := range players[1].events {
+		if n := ev.GetSeatNotice(); n.GetSeat() == 0 {
+			took = took || n.GetKind() == pb.SeatNotice_KIND_BOT_TOOK_OVER
+			returned = returned || n.GetKind() == pb.SeatNotice_KIND_PLAYER_RETURNED
+		}
+	}
+	if !took || !returned {
+		t.Fatalf("seat 1 saw bot took over %v, player returned %v; want both", took, returned)
+	}
+	if players[0].acts == 0 {
+		t.Fatal("seat 0's player did not play after returning")
+	}
+	if st := e.table(t, id).GetState(); st != pb.TableState_TABLE_STATE_FINISHED {
+		t.Fatalf("state %v, want finished", st)
+	}
 }
