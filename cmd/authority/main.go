@@ -1,0 +1,179 @@
+// Command authority is the mahjong table server: it holds the full secret
+// state of riichi tables and talks to players, bots and room backends over
+// gRPC (TableService, JudgeService, the standard health service and server
+// reflection).
+//
+//	authority --listen 127.0.0.1:7400
+//
+// Everything is embedded: tables live in memory, nothing else is needed.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"go.uber.org/zap"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/health"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/keepalive"
+	"google.golang.org/grpc/reflection"
+
+	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/host"
+	"github.com/mahjong-authority/authority/internal/server"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "authority:", err)
+		}
+		os.Exit(1)
+	}
+}
+
+// options are the command line.
+type options struct {
+	listen   string
+	devLog   bool
+	defaults server.Defaults
+	seatRate host.Rate
+	connRate host.Rate
+	stopWait time.Duration
+}
+
+func parse(args []string, stderr io.Writer) (options, error) {
+	o := options{defaults: server.StandardDefaults}
+	fs := flag.NewFlagSet("authority", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.listen, "listen", "127.0.0.1:7400", "`address` to serve gRPC on")
+	fs.BoolVar(&o.devLog, "log-dev", false, "human-readable logs instead of JSON")
+	fs.DurationVar(&o.defaults.TurnTime, "turn-time", o.defaults.TurnTime, "default time for a turn")
+	fs.DurationVar(&o.defaults.ClaimTime, "claim-time", o.defaults.ClaimTime, "default time for a claim window")
+	fs.DurationVar(&o.defaults.SpectatorDelay, "spectator-delay", o.defaults.SpectatorDelay, "default delay of spectator streams")
+	fs.DurationVar(&o.defaults.DisconnectGrace, "disconnect-grace", o.defaults.DisconnectGrace, "default time a seat may stay disconnected before a bot plays it")
+	fs.DurationVar(&o.defaults.RoundPause, "round-pause", o.defaults.RoundPause, "default pause between rounds")
+	fs.Float64Var(&o.seatRate.PerSecond, "seat-rate", 10, "actions per second a seat may send")
+	fs.IntVar(&o.seatRate.Burst, "seat-burst", 20, "actions a seat may send at once")
+	fs.Float64Var(&o.connRate.PerSecond, "conn-rate", 50, "requests per second a connection may send")
+	fs.IntVar(&o.connRate.Burst, "conn-burst", 100, "requests a connection may send at once")
+	fs.DurationVar(&o.stopWait, "stop-wait", 10*time.Second, "how long a graceful stop waits for calls in flight")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	return o, nil
+}
+
+func run(args []string, stderr io.Writer) error {
+	o, err := parse(args, stderr)
+	if err != nil {
+		return err
+	}
+	var log *zap.Logger
+	if o.devLog {
+		log, err = zap.NewDevelopment()
+	} else {
+		log, err = zap.NewProduction()
+	}
+	if err != nil {
+		return fmt.Errorf("logger: %w", err)
+	}
+	defer log.Sync() //nolint:errcheck // nothing to do about a failed flush at exit
+
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	lis, err := net.Listen("tcp", o.listen)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	return serve(ctx, lis, log, o)
+}
+
+// Keepalive for mobile clients: the server pings an idle connection every
+// 30s so that dead phones and NAT timeouts are noticed, and lets clients
+// ping every 10s (also without an open stream) without being cut off.
+var (
+	keepaliveParams = keepalive.ServerParameters{
+		Time:    30 * time.Second,
+		Timeout: 10 * time.Second,
+	}
+	keepalivePolicy = keepalive.EnforcementPolicy{
+		MinTime:             10 * time.Second,
+		PermitWithoutStream: true,
+	}
+)
+
+// maxRequest bounds a request's size: the largest legitimate one is a judge
+// question of a few hundred bytes.
+const maxRequest = 16 << 10
+
+// serve runs the server on lis until ctx ends, then stops gracefully: the
+// health service says NOT_SERVING, tables stop (ending their streams), and
+// calls in flight get stopWait to finish.
+func serve(ctx context.Context, lis net.Listener, log *zap.Logger, o options) error {
+	srv, err := server.New(server.Config{
+		Log:       log,
+		NewEngine: newEngine,
+		NewWall:   newWall,
+		Bot:       newBot,
+		SeatRate:  o.seatRate,
+		ConnRate:  o.connRate,
+		Defaults:  o.defaults,
+	})
+	if err != nil {
+		return err
+	}
+	opts := append(srv.Options(),
+		grpc.KeepaliveParams(keepaliveParams),
+		grpc.KeepaliveEnforcementPolicy(keepalivePolicy),
+		grpc.MaxRecvMsgSize(maxRequest),
+	)
+	g := grpc.NewServer(opts...)
+	srv.Register(g)
+	hs := health.NewServer()
+	healthpb.RegisterHealthServer(g, hs)
+	for _, name := range []string{"", pb.TableService_ServiceDesc.ServiceName, pb.JudgeService_ServiceDesc.ServiceName} {
+		hs.SetServingStatus(name, healthpb.HealthCheckResponse_SERVING)
+	}
+	reflection.Register(g)
+
+	served := make(chan error, 1)
+	go func() { served <- g.Serve(lis) }()
+	log.Info("serving", zap.String("addr", lis.Addr().String()))
+	select {
+	case err := <-served:
+		srv.Close()
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("stopping")
+	hs.Shutdown()
+	srv.Close()
+	stopped := make(chan struct{})
+	go func() {
+		g.GracefulStop()
+		close(stopped)
+	}()
+	select {
+	case <-stopped:
+	case <-time.After(o.stopWait):
+		log.Warn("calls still running after the stop wait; closing them")
+		g.Stop()
+		<-stopped
+	}
+	<-served
+	log.Info("stopped")
+	return nil
+}

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"io"
+	"net"
+	"slices"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+	"go.uber.org/zap/zaptest"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	reflectionpb "google.golang.org/grpc/reflection/grpc_reflection_v1"
+	"google.golang.org/grpc/status"
+
+	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+func TestParse(t *testing.T) {
+	o, err := parse([]string{"--listen", "127.0.0.1:0", "--turn-time", "5s"}, io.Discard)
+	if err != nil || o.listen != "127.0.0.1:0" || o.defaults.TurnTime != 5*time.Second {
+		t.Fatalf("parse = %+v, %v", o, err)
+	}
+	if o.defaults.ClaimTime == 0 || o.connRate.Burst == 0 {
+		t.Fatalf("parse left defaults unset: %+v", o)
+	}
+	if _, err := parse([]string{"extra"}, io.Discard); err == nil {
+		t.Fatal("parse accepted a stray argument")
+	}
+	if err := run([]string{"--listen", "256.0.0.1:1"}, io.Discard); err == nil {
+		t.Fatal("run listened on a bad address")
+	}
+}
+
+// TestServe starts the server on a free port and checks what a deployment
+// relies on: health, reflection (what grpcurl uses), a table that plays,
+// and a graceful stop that ends open streams.
+func TestServe(t *testing.T) {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := parse(nil, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.defaults.RoundPause = time.Millisecond
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	served := make(chan error, 1)
+	go func() { served <- serve(ctx, lis, zaptest.NewLogger(t), o) }()
+
+	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	cctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	health := healthpb.NewHealthClient(conn)
+	for _, svc := range []string{"", "mahjong.authority.v1.TableService", "mahjong.authority.v1.JudgeService"} {
+		r, err := health.Check(cctx, &healthpb.HealthCheckRequest{Service: svc}, grpc.WaitForReady(true))
+		if err != nil || r.GetStatus() != healthpb.HealthCheckResponse_SERVING {
+			t.Fatalf("health of %q = %v, %v", svc, r, err)
+		}
+	}
+
+	refl, err := reflectionpb.NewServerReflectionClient(conn).ServerReflectionInfo(cctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := refl.Send(&reflectionpb.ServerReflectionRequest{MessageRequest: &reflectionpb.ServerReflectionRequest_ListServices{}}); err != nil {
+		t.Fatal(err)
+	}
+	lr, err := refl.Recv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range lr.GetListServicesResponse().GetService() {
+		names = append(names, s.GetName())
+	}
+	for _, want := range []string{"mahjong.authority.v1.TableService", "mahjong.authority.v1.JudgeService", "grpc.health.v1.Health"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("reflection lists %v, missing %s", names, want)
+		}
+	}
+	refl.CloseSend()
+
+	// A bot table with one player: the player's stream is open when the
+	// server stops.
+	tables := pb.NewTableServiceClient(conn)
+	cr, err := tables.CreateTable(cctx, &pb.CreateTableRequest{Settings: &pb.TableSettings{FillWithBots: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	jr, err := tables.JoinTable(cctx, &pb.JoinTableRequest{TableId: cr.GetTable().GetTableId(), Name: "me"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tables.StartTable(cctx, &pb.StartTableRequest{TableId: cr.GetTable().GetTableId(), Token: jr.GetSeatToken()}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := tables.StreamEvents(cctx, &pb.StreamEventsRequest{TableId: cr.GetTable().GetTableId(), SeatToken: jr.GetSeatToken()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := st.Recv()
+	if err != nil || first.GetSnapshot() == nil {
+		t.Fatalf("first stream item = %v, %v; want a snapshot", first, err)
+	}
+
+	stop()
+	for {
+		_, err := st.Recv()
+		if err != nil {
+			if status.Code(err) != codes.Unavailable {
+				t.Fatalf("stream ended with %v, want Unavailable", err)
+			}
+			break
+		}
+	}
+	if err := <-served; err != nil {
+		t.Fatalf("serve = %v, want nil after a graceful stop", err)
+	}
+}

@@ -1,0 +1,119 @@
+// Package clock gives time to the parts of the server that wait: the real
+// clock in production, a fake one that tests move by hand, so that turn
+// timers and delays are tested without sleeping.
+package clock
+
+import (
+	"sort"
+	"sync"
+	"time"
+)
+
+// Clock tells the time and runs functions later.
+type Clock interface {
+	Now() time.Time
+	// AfterFunc calls f in its own goroutine (real clock) or in the
+	// goroutine that advances the clock (fake clock) once d has passed.
+	AfterFunc(d time.Duration, f func()) Timer
+}
+
+// Timer is a pending AfterFunc.
+type Timer interface {
+	// Stop cancels the call; it reports whether the call was still pending.
+	Stop() bool
+}
+
+// Real is the system clock.
+var Real Clock = realClock{}
+
+type realClock struct{}
+
+func (realClock) Now() time.Time { return time.Now() }
+
+func (realClock) AfterFunc(d time.Duration, f func()) Timer { return time.AfterFunc(d, f) }
+
+// Fake is a clock that moves only when Advance is called. Its zero value is
+// not usable; call NewFake.
+type Fake struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []*fakeTimer
+	seq    int
+}
+
+// NewFake returns a fake clock set at t.
+func NewFake(t time.Time) *Fake { return &Fake{now: t} }
+
+// Now returns the fake time.
+func (c *Fake) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// AfterFunc schedules f at Now()+d.
+func (c *Fake) AfterFunc(d time.Duration, f func()) Timer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.seq++
+	t := &fakeTimer{c: c, at: c.now.Add(d), f: f, seq: c.seq}
+	c.timers = append(c.timers, t)
+	return t
+}
+
+// Pending returns how many timers are waiting.
+func (c *Fake) Pending() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.timers)
+}
+
+// Advance moves the clock forward by d and runs, in the calling goroutine
+// and in time order, every function that came due (including those that the
+// functions scheduled themselves within d).
+func (c *Fake) Advance(d time.Duration) {
+	c.mu.Lock()
+	end := c.now.Add(d)
+	c.mu.Unlock()
+	for {
+		c.mu.Lock()
+		sort.SliceStable(c.timers, func(i, j int) bool {
+			a, b := c.timers[i], c.timers[j]
+			if !a.at.Equal(b.at) {
+				return a.at.Before(b.at)
+			}
+			return a.seq < b.seq
+		})
+		if len(c.timers) == 0 || c.timers[0].at.After(end) {
+			c.now = end
+			c.mu.Unlock()
+			return
+		}
+		t := c.timers[0]
+		c.timers = c.timers[1:]
+		if t.at.After(c.now) {
+			c.now = t.at
+		}
+		c.mu.Unlock()
+		t.f()
+	}
+}
+
+type fakeTimer struct {
+	c   *Fake
+	at  time.Time
+	f   func()
+	seq int
+}
+
+func (t *fakeTimer) Stop() bool {
+	t.c.mu.Lock()
+	defer t.c.mu.Unlock()
+	for i, o := range t.c.timers {
+		if o == t {
+			t.c.timers = append(t.c.timers[:i], t.c.timers[i+1:]...)
+			return true
+		}
+	}
+	return false
+}

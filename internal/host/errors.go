@@ -1,0 +1,39 @@
+package host
+
+import (
+	"errors"
+	"fmt"
+)
+
+// The host's errors. Every error a Host method returns wraps one of these
+// or an error of the game, so that callers map them with errors.Is.
+var (
+	ErrNotFound        = errors.New("host: no such table")
+	ErrMissingToken    = errors.New("host: missing token")
+	ErrWrongToken      = errors.New("host: token not valid for this table")
+	ErrTableFull       = errors.New("host: every seat is taken")
+	ErrNotStarted      = errors.New("host: table not started")
+	ErrAlreadyStarted  = errors.New("host: table already started")
+	ErrSeatsEmpty      = errors.New("host: seats are empty and the table does not fill them with bots")
+	ErrGameOver        = errors.New("host: game over")
+	ErrStaleSeq        = errors.New("host: stale sequence number")
+	ErrSeqAhead        = errors.New("host: sequence number past the newest event")
+	ErrRateLimited     = errors.New("host: too many requests")
+	ErrRequestIDReused = errors.New("host: request id reused for another request")
+	ErrBadRequest      = errors.New("host: malformed request")
+	ErrUnavailable     = errors.New("host: unavailable")
+	ErrClosed          = errors.New("host: closed")
+)
+
+// StaleSeqError is a refusal of an action decided on an old view: the seat
+// has seen events up to Newest, the request says it saw only Last.
+type StaleSeqError struct {
+	Last, Newest uint64
+}
+
+func (e *StaleSeqError) Error() string {
+	return fmt.Sprintf("host: stale sequence number: request saw %d, seat's newest event is %d", e.Last, e.Newest)
+}
+
+// Is makes errors.Is(err, ErrStaleSeq) hold.
+func (e *StaleSeqError) Is(target error) bool { return target == ErrStaleSeq }

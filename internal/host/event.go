@@ -1,0 +1,56 @@
+package host
+
+import "time"
+
+// NoticeKind is what happened to a seat's player or to the table, as
+// opposed to the game.
+type NoticeKind uint8
+
+// The notice kinds.
+const (
+	NoticeJoined         NoticeKind = iota + 1 // a player took the seat
+	NoticeLeft                                 // the player gave the seat up
+	NoticeBotTookOver                          // a bot plays the seat now
+	NoticePlayerReturned                       // the player plays the seat again
+	NoticeTimedOut                             // the seat ran out of time and was played by default (private)
+	NoticeStarted                              // the table started
+)
+
+var noticeNames = [...]string{"", "joined", "left", "bot_took_over", "player_returned", "timed_out", "started"}
+
+func (k NoticeKind) String() string {
+	if int(k) < len(noticeNames) && k != 0 {
+		return noticeNames[k]
+	}
+	return "invalid"
+}
+
+// Notice is a host event about a seat (Seat is -1 for the table).
+type Notice struct {
+	Kind NoticeKind
+	Seat int
+	Name string
+}
+
+// Event is one entry of a table's event log: a game event (Body) or a
+// notice of the host (Notice non-nil).
+type Event[B any] struct {
+	Seq    uint64 // from 1, strictly increasing over the table's life
+	At     time.Time
+	To     Audience
+	Body   B
+	Notice *Notice
+}
+
+// Snapshot is what a seat saw as of event Seq.
+type Snapshot[V any] struct {
+	Seq  uint64
+	View V
+}
+
+// Item is what a seat's stream delivers: a snapshot first (when it starts
+// from the beginning), then events.
+type Item[V, B any] struct {
+	Snapshot *Snapshot[V]
+	Event    *Event[B]
+}

@@ -1,0 +1,312 @@
+package host
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"go.uber.org/zap"
+
+	"github.com/mahjong-authority/authority/internal/clock"
+)
+
+// Settings are a table's hosting parameters. Zero durations switch the
+// corresponding timer off.
+type Settings struct {
+	Seats           int           // number of seats (4 for riichi)
+	TurnTime        time.Duration // a seat's time for its turn
+	ClaimTime       time.Duration // how long a claim window waits for answers
+	RoundPause      time.Duration // pause before a system step (the next deal)
+	DisconnectGrace time.Duration // how long a seat may have no stream before a bot plays it
+	SpectatorDelay  time.Duration // how far spectators are behind
+	FillWithBots    bool          // bots take the seats still empty at the start
+}
+
+// Config configures a Host. Zero fields take defaults.
+type Config[A comparable, V, B any] struct {
+	Clock clock.Clock      // default clock.Real
+	Log   *zap.Logger      // default zap.NewNop()
+	Store Store[A]         // default a new MemoryStore
+	Bot   func() Bot[A, V] // makes the bot of a seat; default plays Game.Default
+	// SeatRate limits the actions of one seat.
+	SeatRate Rate
+	// DedupeWindow is how many request ids per seat are remembered; default 256.
+	DedupeWindow int
+}
+
+// State is where a table is in its life.
+type State uint8
+
+// The table states.
+const (
+	Waiting  State = iota + 1 // seats are being taken
+	Playing                   // the game runs
+	Finished                  // the game is over
+)
+
+var stateNames = [...]string{"", "waiting", "playing", "finished"}
+
+func (s State) String() string {
+	if int(s) < len(stateNames) && s != 0 {
+		return stateNames[s]
+	}
+	return "invalid"
+}
+
+// Info describes a table.
+type Info struct {
+	ID       string
+	Settings Settings
+	Meta     []byte
+	Created  time.Time
+	State    State
+	Seats    []SeatInfo
+	LastSeq  uint64
+}
+
+// SeatInfo is the public state of a seat.
+type SeatInfo struct {
+	Taken     bool // by a player (who may have left since: then Bot)
+	Name      string
+	Bot       bool // a bot plays the seat now
+	Connected bool // the player has an open stream
+}
+
+// Host runs many tables, one goroutine each.
+type Host[A comparable, V, B any] struct {
+	cfg Config[A, V, B]
+
+	mu     sync.RWMutex
+	tables map[string]*table[A, V, B]
+	order  []string
+	closed bool
+	wg     sync.WaitGroup
+}
+
+// New returns a Host.
+func New[A comparable, V, B any](cfg Config[A, V, B]) *Host[A, V, B] {
+	if cfg.Clock == nil {
+		cfg.Clock = clock.Real
+	}
+	if cfg.Log == nil {
+		cfg.Log = zap.NewNop()
+	}
+	if cfg.Store == nil {
+		cfg.Store = NewMemoryStore[A]()
+	}
+	if cfg.DedupeWindow <= 0 {
+		cfg.DedupeWindow = 256
+	}
+	return &Host[A, V, B]{cfg: cfg, tables: map[string]*table[A, V, B]{}}
+}
+
+// NewGame makes a table's game; the host calls it once at creation and again
+// to rebuild the game from the log after a refused write.
+type NewGame[A comparable, V, B any] func() (Game[A, V, B], error)
+
+// Create opens a table and returns it with its owner token, which may start
+// the table.
+func (h *Host[A, V, B]) Create(ctx context.Context, s Settings, meta []byte, newGame NewGame[A, V, B]) (Info, string, error) {
+	if s.Seats <= 0 {
+		return Info{}, "", fmt.Errorf("create table: %d seats: %w", s.Seats, ErrBadRequest)
+	}
+	g, err := newGame()
+	if err != nil {
+		return Info{}, "", fmt.Errorf("create table: %w", err)
+	}
+	owner, ownerHash, err := newToken()
+	if err != nil {
+		return Info{}, "", fmt.Errorf("create table: %w", err)
+	}
+	rec := TableRecord{ID: uuid.NewString(), Settings: s, Meta: slices.Clone(meta), Created: h.cfg.Clock.Now(), OwnerHash: ownerHash}
+	if err := h.cfg.Store.Create(ctx, rec); err != nil {
+		return Info{}, "", fmt.Errorf("create table: %w: %v", ErrUnavailable, err)
+	}
+	t := newTable(h, rec, g, newGame)
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return Info{}, "", ErrClosed
+	}
+	h.tables[rec.ID] = t
+	h.order = append(h.order, rec.ID)
+	h.wg.Add(1)
+	h.mu.Unlock()
+	go func() {
+		defer h.wg.Done()
+		t.run()
+	}()
+	h.cfg.Log.Info("table created", zap.String("table", rec.ID), zap.Int("seats", s.Seats))
+	return t.info(), owner, nil
+}
+
+// List describes every table, oldest first.
+func (h *Host[A, V, B]) List() []Info {
+	h.mu.RLock()
+	ts := make([]*table[A, V, B], 0, len(h.order))
+	for _, id := range h.order {
+		ts = append(ts, h.tables[id])
+	}
+	h.mu.RUnlock()
+	out := make([]Info, len(ts))
+	for i, t := range ts {
+		out[i] = t.info()
+	}
+	return out
+}
+
+// Get describes one table.
+func (h *Host[A, V, B]) Get(id string) (Info, error) {
+	t, err := h.table(id)
+	if err != nil {
+		return Info{}, err
+	}
+	return t.info(), nil
+}
+
+// Join takes the first free seat of a table that has not started and
+// returns it with its secret token. The table starts when the last seat is
+// taken.
+func (h *Host[A, V, B]) Join(ctx context.Context, id, name string, entropy []byte) (int, string, error) {
+	t, err := h.table(id)
+	if err != nil {
+		return 0, "", err
+	}
+	type joined struct {
+		seat  int
+		token string
+	}
+	r, err := call(ctx, t, func() (joined, error) {
+		seat, token, err := t.join(name, entropy)
+		return joined{seat, token}, err
+	})
+	return r.seat, r.token, err
+}
+
+// Leave gives a seat up: before the start the seat is free again; after it a
+// bot plays the seat to the end and the token stops working.
+func (h *Host[A, V, B]) Leave(ctx context.Context, id, token string) error {
+	t, err := h.table(id)
+	if err != nil {
+		return err
+	}
+	_, err = call(ctx, t, func() (struct{}, error) { return struct{}{}, t.leave(token) })
+	return err
+}
+
+// Start starts a table; token is the owner token or a seat's.
+func (h *Host[A, V, B]) Start(ctx context.Context, id, token string) error {
+	t, err := h.table(id)
+	if err != nil {
+		return err
+	}
+	_, err = call(ctx, t, func() (struct{}, error) { return struct{}{}, t.startBy(token) })
+	return err
+}
+
+// Request is an action of the seat that token identifies.
+type Request[A comparable] struct {
+	Token     string
+	LastSeq   uint64 // the newest event the client has seen
+	RequestID string // a retry with the same id is applied once
+	Action    A
+}
+
+// Act applies a seat's action and returns the newest event seq after it.
+func (h *Host[A, V, B]) Act(ctx context.Context, id string, r Request[A]) (uint64, error) {
+	t, err := h.table(id)
+	if err != nil {
+		return 0, err
+	}
+	return call(ctx, t, func() (uint64, error) { return t.act(r) })
+}
+
+// Seat returns the seat a token belongs to, or an error if it belongs to
+// none of the table's seats.
+func (h *Host[A, V, B]) Seat(ctx context.Context, id, token string) (int, error) {
+	t, err := h.table(id)
+	if err != nil {
+		return 0, err
+	}
+	return call(ctx, t, func() (int, error) { return t.seatOf(token) })
+}
+
+// Close stops every table. Streams end with ErrClosed.
+func (h *Host[A, V, B]) Close() {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return
+	}
+	h.closed = true
+	ts := make([]*table[A, V, B], 0, len(h.tables))
+	for _, t := range h.tables {
+		ts = append(ts, t)
+	}
+	h.mu.Unlock()
+	for _, t := range ts {
+		close(t.quit)
+	}
+	h.wg.Wait()
+}
+
+func (h *Host[A, V, B]) table(id string) (*table[A, V, B], error) {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	if h.closed {
+		return nil, ErrClosed
+	}
+	t, ok := h.tables[id]
+	if !ok {
+		return nil, fmt.Errorf("table %q: %w", id, ErrNotFound)
+	}
+	return t, nil
+}
+
+// call runs f in the table's goroutine and waits for its result. If ctx ends
+// first, f may still run: a retry with the same request id then gets its
+// answer.
+func call[R any, A comparable, V, B any](ctx context.Context, t *table[A, V, B], f func() (R, error)) (R, error) {
+	type result struct {
+		r   R
+		err error
+	}
+	var zero R
+	ch := make(chan result, 1)
+	select {
+	case t.inbox <- func() {
+		r, err := f()
+		t.refresh() // before the answer, so the caller reads its own write
+		ch <- result{r, err}
+	}:
+	case <-ctx.Done():
+		return zero, ctx.Err()
+	case <-t.stopped:
+		return zero, ErrClosed
+	}
+	select {
+	case res := <-ch:
+		return res.r, res.err
+	case <-ctx.Done():
+		return zero, ctx.Err()
+	case <-t.stopped:
+		return zero, ErrClosed
+	}
+}
+
+// newToken returns a fresh secret token and its SHA-256 hash; the host
+// keeps only hashes.
+func newToken() (string, [32]byte, error) {
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", [32]byte{}, fmt.Errorf("token: %w", err)
+	}
+	tok := base64.RawURLEncoding.EncodeToString(b[:])
+	return tok, sha256.Sum256([]byte(tok)), nil
+}

@@ -1,0 +1,145 @@
+package host_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/mahjong-authority/authority/internal/host"
+)
+
+// toy is a tiny turn-based game for testing the host. Each round starts with
+// a system deal that gives every seat a private secret. Seats then take
+// turns playing 1..3 points; after each play the next seat may claim the
+// turn (playing next) or pass. A round ends at 10 points; the game after
+// rounds rounds.
+type toy struct {
+	rounds  int
+	round   int
+	dealt   bool
+	total   int
+	turn    int
+	claimer int // the seat that may claim, or -1
+	over    bool
+}
+
+type toyAction struct {
+	Seat int
+	Kind string // "deal", "play", "claim", "pass"
+	N    int
+}
+
+type toyView struct {
+	Seat   int
+	Round  int
+	Total  int
+	Turn   int
+	Secret int
+}
+
+var errToy = errors.New("toy: illegal action")
+
+func newToy(rounds int) host.NewGame[toyAction, toyView, string] {
+	return func() (host.Game[toyAction, toyView, string], error) {
+		return &toy{rounds: rounds, claimer: -1}, nil
+	}
+}
+
+func secret(round, seat int) int { return 100*round + 7*seat + 13 }
+
+func (g *toy) Apply(a toyAction) ([]host.Out[string], error) {
+	pub := func(f string, args ...any) host.Out[string] {
+		return host.Out[string]{To: host.Everyone, Body: fmt.Sprintf(f, args...)}
+	}
+	switch {
+	case g.over:
+		return nil, fmt.Errorf("%w: game over", errToy)
+	case a.Kind == "deal":
+		if g.dealt {
+			return nil, fmt.Errorf("%w: already dealt", errToy)
+		}
+		g.round++
+		g.dealt, g.total, g.turn = true, 0, (g.round-1)%4
+		outs := []host.Out[string]{pub("round %d", g.round)}
+		for s := range 4 {
+			outs = append(outs, host.Out[string]{To: host.Only(s), Body: fmt.Sprintf("secret %d", secret(g.round, s))})
+		}
+		return outs, nil
+	case !g.dealt:
+		return nil, fmt.Errorf("%w: not dealt", errToy)
+	case g.claimer >= 0:
+		if a.Seat != g.claimer || (a.Kind != "claim" && a.Kind != "pass") {
+			return nil, fmt.Errorf("%w: seat %d %s in claim window of %d", errToy, a.Seat, a.Kind, g.claimer)
+		}
+		c := g.claimer
+		g.claimer = -1
+		if a.Kind == "pass" {
+			// Sealed: a pass publishes nothing.
+			return nil, nil
+		}
+		g.turn = c
+		return []host.Out[string]{pub("claim %d", c)}, nil
+	case a.Kind == "play":
+		if a.Seat != g.turn || a.N < 1 || a.N > 3 {
+			return nil, fmt.Errorf("%w: seat %d plays %d on %d's turn", errToy, a.Seat, a.N, g.turn)
+		}
+		g.total += a.N
+		outs := []host.Out[string]{pub("play %d %d", a.Seat, a.N)}
+		if g.total >= 10 {
+			g.dealt = false
+			outs = append(outs, pub("end %d", g.round))
+			if g.round == g.rounds {
+				g.over = true
+				outs = append(outs, pub("over"))
+			}
+			return outs, nil
+		}
+		g.turn = (g.turn + 1) % 4
+		g.claimer = (g.turn + 1) % 4
+		outs = append(outs, host.Out[string]{To: host.Only(g.claimer), Body: "offer"})
+		return outs, nil
+	}
+	return nil, fmt.Errorf("%w: seat %d %s", errToy, a.Seat, a.Kind)
+}
+
+func (g *toy) View(seat int) toyView {
+	v := toyView{Seat: seat, Round: g.round, Total: g.total, Turn: g.turn}
+	if g.dealt {
+		v.Secret = secret(g.round, seat)
+	}
+	return v
+}
+
+func (g *toy) Pending() host.Pending {
+	switch {
+	case g.over:
+		return host.Pending{}
+	case !g.dealt:
+		return host.Pending{Kind: host.WaitSystem}
+	case g.claimer >= 0:
+		return host.Pending{Kind: host.WaitClaim, Seats: []int{g.claimer}}
+	}
+	return host.Pending{Kind: host.WaitTurn, Seats: []int{g.turn}}
+}
+
+func (g *toy) Default(seat int) toyAction {
+	switch {
+	case seat == host.System:
+		return toyAction{Kind: "deal"}
+	case seat == g.claimer:
+		return toyAction{Seat: seat, Kind: "pass"}
+	}
+	return toyAction{Seat: seat, Kind: "play", N: 1}
+}
+
+func (g *toy) Over() bool { return g.over }
+
+// maxBot plays 3 every turn and claims every offer: a bot that is not the
+// default, so tests can tell who played.
+type maxBot struct{}
+
+func (maxBot) Act(seat int, v toyView) (toyAction, error) {
+	if v.Turn == seat {
+		return toyAction{Seat: seat, Kind: "play", N: 3}, nil
+	}
+	return toyAction{Seat: seat, Kind: "claim"}, nil
+}

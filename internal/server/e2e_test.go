@@ -1,0 +1,632 @@
+package server_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"go.uber.org/goleak"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/durationpb"
+
+	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/clock"
+	"github.com/mahjong-authority/authority/internal/host"
+	"github.com/mahjong-authority/authority/internal/server"
+	"github.com/mahjong-authority/authority/internal/tile"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// env is a server on a real TCP listener and a client connection to it.
+type env struct {
+	srv    *server.Server
+	tables pb.TableServiceClient
+	judge  pb.JudgeServiceClient
+}
+
+func baseConfig() server.Config {
+	return server.Config{NewEngine: newFake(2, 8), NewWall: fakeWall}
+}
+
+func startEnv(t *testing.T, cfg server.Config) *env {
+	t.Helper()
+	srv, err := server.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := grpc.NewServer(srv.Options()...)
+	srv.Register(g)
+	served := make(chan error, 1)
+	go func() { served <- g.Serve(lis) }()
+	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		conn.Close()
+		srv.Close()
+		g.Stop()
+		if err := <-served; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+	return &env{srv: srv, tables: pb.NewTableServiceClient(conn), judge: pb.NewJudgeServiceClient(conn)}
+}
+
+func ctxT(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func (e *env) create(t *testing.T, set *pb.TableSettings) (string, string) {
+	t.Helper()
+	r, err := e.tables.CreateTable(ctxT(t), &pb.CreateTableRequest{Settings: set})
+	if err != nil {
+		t.Fatalf("CreateTable: %v", err)
+	}
+	return r.GetTable().GetTableId(), r.GetOwnerToken()
+}
+
+func (e *env) join(t *testing.T, id string) (uint32, string) {
+	t.Helper()
+	r, err := e.tables.JoinTable(ctxT(t), &pb.JoinTableRequest{TableId: id, Name: "p", Entropy: []byte("xyz")})
+	if err != nil {
+		t.Fatalf("JoinTable: %v", err)
+	}
+	return r.GetSeat(), r.GetSeatToken()
+}
+
+func (e *env) table(t *testing.T, id string) *pb.Table {
+	t.Helper()
+	r, err := e.tables.GetTable(ctxT(t), &pb.GetTableRequest{TableId: id})
+	if err != nil {
+		t.Fatalf("GetTable: %v", err)
+	}
+	return r.GetTable()
+}
+
+// player plays one seat over gRPC: it discards what it draws and passes
+// every claim, recording everything it receives.
+type player struct {
+	e     *env
+	id    string
+	seat  uint32
+	token string
+
+	mu     sync.Mutex
+	snap   *pb.Snapshot
+	events []*pb.Event
+	acts   int
+
+	// An action decided but not sent when the stream was dropped: a client
+	// that resumes with after_seq still owes it.
+	due    *pb.Action
+	dueSeq uint64
+
+	// gate, when set, holds the player's actions until it is closed.
+	gate <-chan struct{}
+}
+
+func (p *player) act(ctx context.Context, a *pb.Action, seq uint64) error {
+	if _, err := p.e.tables.Act(ctx, &pb.ActRequest{TableId: p.id, SeatToken: p.token, LastSeq: seq, RequestId: uuid.NewString(), Action: a}); err != nil {
+		return fmt.Errorf("seat %d act at %d: %w", p.seat, seq, err)
+	}
+	p.mu.Lock()
+	p.acts++
+	p.mu.Unlock()
+	return nil
+}
+
+// play follows the seat from afterSeq and acts until the stream ends (the
+// game is over), or stops after stopAfter events when stopAfter > 0.
+func (p *player) play(ctx context.Context, afterSeq uint64, stopAfter int) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	st, err := p.e.tables.StreamEvents(ctx, &pb.StreamEventsRequest{TableId: p.id, SeatToken: p.token, AfterSeq: afterSeq})
+	if err != nil {
+		return err
+	}
+	if p.due != nil {
+		if err := p.act(ctx, p.due, p.dueSeq); err != nil {
+			return err
+		}
+		p.due = nil
+	}
+	n := 0
+	for {
+		r, err := st.Recv()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("seat %d recv: %w", p.seat, err)
+		}
+		p.mu.Lock()
+		var act *pb.Action
+		var seq uint64
+		if s := r.GetSnapshot(); s != nil {
+			p.snap, seq = s, s.GetSeq()
+			v := s.GetView()
+			switch {
+			case v.GetDrawn() != "":
+				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: v.GetDrawn()}
+			case v.GetPhase() == pb.Phase_PHASE_CLAIM_WINDOW && len(v.GetLegal()) > 0:
+				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}
+			}
+		} else {
+			ev := r.GetEvent()
+			p.events, seq = append(p.events, ev), ev.GetSeq()
+			n++
+			if d := ev.GetDrew(); d != nil && d.GetTile() != "" && d.GetSeat() == p.seat {
+				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: d.GetTile()}
+			}
+			if o := ev.GetClaimOffer(); o != nil && o.GetSeat() == p.seat {
+				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}
+			}
+		}
+		p.mu.Unlock()
+		if stopAfter > 0 && n >= stopAfter {
+			p.due, p.dueSeq = act, seq
+			return nil
+		}
+		if act != nil {
+			if err := p.act(ctx, act, seq); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// checkPrivacy fails if a seat received anything of another seat's
+// concealed tiles or of the unrevealed wall: private bodies must be its own,
+// the tiles of draws are its own, and its snapshot shows only its hand.
+func checkPrivacy(t *testing.T, seat uint32, snap *pb.Snapshot, evs []*pb.Event) {
+	t.Helper()
+	if snap != nil {
+		v := snap.GetView()
+		if v.GetSeat() != seat {
+			t.Errorf("seat %d got the view of seat %d", seat, v.GetSeat())
+		}
+		if v.GetDrawn() != "" && v.GetToAct() != seat {
+			t.Errorf("seat %d sees a drawn tile in another seat's turn", seat)
+		}
+	}
+	var last uint64
+	for _, ev := range evs {
+		if ev.GetSeq() <= last {
+			t.Errorf("seat %d: seq %d after %d", seat, ev.GetSeq(), last)
+		}
+		last = ev.GetSeq()
+		switch {
+		case ev.GetDealt() != nil && ev.GetDealt().GetSeat() != seat:
+			t.Errorf("seat %d received seat %d's deal", seat, ev.GetDealt().GetSeat())
+		case ev.GetDrew() != nil && ev.GetDrew().GetTile() != "" && ev.GetDrew().GetSeat() != seat:
+			t.Errorf("seat %d received seat %d's drawn tile", seat, ev.GetDrew().GetSeat())
+		case ev.GetFishing() != nil && ev.GetFishing().GetSeat() != seat:
+			t.Errorf("seat %d received seat %d's waits", seat, ev.GetFishing().GetSeat())
+		case ev.GetClaimOffer() != nil && ev.GetClaimOffer().GetSeat() != seat:
+			t.Errorf("seat %d received seat %d's claim offer", seat, ev.GetClaimOffer().GetSeat())
+		}
+	}
+}
+
+func TestFourClientsPlayWholeGame(t *testing.T) {
+	e := startEnv(t, baseConfig())
+	id, _ := e.create(t, &pb.TableSettings{Seed: make([]byte, 32)})
+	players := make([]*player, 4)
+	for i := range players {
+		seat, tok := e.join(t, id)
+		players[i] = &player{e: e, id: id, seat: seat, token: tok}
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i, p := range players {
+		wg.Go(func() { errs[i] = p.play(ctxT(t), 0, 0) })
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	tb := e.table(t, id)
+	if tb.GetState() != pb.TableState_TABLE_STATE_FINISHED {
+		t.Fatalf("table state = %v, want finished", tb.GetState())
+	}
+	total := 0
+	for _, p := range players {
+		checkPrivacy(t, p.seat, p.snap, p.events)
+		last := p.events[len(p.events)-1]
+		if last.GetGameEnded() == nil {
+			t.Errorf("seat %d's last event is %v, want game_ended", p.seat, last)
+		}
+		total += p.acts
+	}
+	// Two rounds of eight draws: 16 discards and 16 passes.
+	if total != 32 {
+		t.Errorf("players acted %d times, want 32", total)
+	}
+	if !tb.GetSeeded() || len(tb.GetSettings().GetSeed()) != 0 {
+		t.Errorf("table seeded = %v with seed %x: want seeded and the seed hidden", tb.GetSeeded(), tb.GetSettings().GetSeed())
+	}
+}
+
+func TestBotTableAndSpectator(t *testing.T) {
+	e := startEnv(t, baseConfig())
+	id, owner := e.create(t, &pb.TableSettings{FillWithBots: true, Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU})
+	ctx := ctxT(t)
+	st, err := e.tables.Spectate(ctx, &pb.SpectateRequest{TableId: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.tables.StartTable(ctx, &pb.StartTableRequest{TableId: id, Token: owner}); err != nil {
+		t.Fatalf("StartTable: %v", err)
+	}
+	var evs []*pb.Event
+	for {
+		r, err := st.Recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("Spectate: %v", err)
+		}
+		evs = append(evs, r.GetEvent())
+	}
+	if evs[len(evs)-1].GetGameEnded() == nil {
+		t.Fatalf("last public event %v, want game_ended", evs[len(evs)-1])
+	}
+	for _, ev := range evs {
+		if ev.GetDealt() != nil || ev.GetFishing() != nil || ev.GetClaimOffer() != nil || ev.GetDrew().GetTile() != "" {
+			t.Fatalf("spectator received private event %v", ev)
+		}
+	}
+}
+
+// TestResumeAfterDisconnect drops a seat's stream mid-round and resumes it
+// with after_seq: the two parts together must equal what a stream that never
+// dropped received.
+func TestResumeAfterDisconnect(t *testing.T) { testResume(t, baseConfig(), nil) }
+
+func testResume(t *testing.T, cfg server.Config, set *pb.TableSettings) {
+	e := startEnv(t, cfg)
+	id, _ := e.create(t, set)
+	players := make([]*player, 4)
+	for i := range players {
+		seat, tok := e.join(t, id)
+		players[i] = &player{e: e, id: id, seat: seat, token: tok}
+	}
+	// A silent witness stream of seat 1 that never drops.
+	witness := &player{e: e, id: id, seat: 1, token: players[1].token}
+	wctx, wcancel := context.WithCancel(ctxT(t))
+	defer wcancel()
+	wdone := make(chan error, 1)
+	go func() { wdone <- witness.recordOnly(wctx) }()
+
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i, p := range players {
+		if i == 1 {
+			continue
+		}
+		wg.Go(func() { errs[i] = p.play(ctxT(t), 0, 0) })
+	}
+	// Seat 1 plays 10 events, drops, then resumes after the last it saw.
+	p := players[1]
+	if err := p.play(ctxT(t), 0, 10); err != nil {
+		t.Fatal(err)
+	}
+	first := len(p.events)
+	lastSeq := p.events[first-1].GetSeq()
+	if err := p.play(ctxT(t), lastSeq, 0); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := <-wdone; err != nil {
+		t.Fatal(err)
+	}
+	// The two streams started from snapshots taken at slightly different
+	// times; compare what both cover.
+	from := max(p.snap.GetSeq(), witness.snap.GetSeq())
+	after := func(evs []*pb.Event) []*pb.Event {
+		var out []*pb.Event
+		for _, ev := range evs {
+			if ev.GetSeq() > from {
+				out = append(out, ev)
+			}
+		}
+		return out
+	}
+	got, want := after(p.events), after(witness.events)
+	if len(got) != len(want) || len(want) == 0 {
+		t.Fatalf("resumed stream got %d events, the witness %d", len(got), len(want))
+	}
+	for i := range got {
+		if !proto.Equal(got[i], want[i]) {
+			t.Fatalf("event %d: resumed %v, witness %v", i, got[i], want[i])
+		}
+	}
+	if first == len(p.events) {
+		t.Fatal("nothing was received after resuming")
+	}
+}
+
+// recordOnly follows the seat without acting.
+func (p *player) recordOnly(ctx context.Context) error {
+	st, err := p.e.tables.StreamEvents(ctx, &pb.StreamEventsRequest{TableId: p.id, SeatToken: p.token})
+	if err != nil {
+		return err
+	}
+	for {
+		r, err := st.Recv()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if ev := r.GetEvent(); ev != nil {
+			p.events = append(p.events, ev)
+		} else {
+			p.snap = r.GetSnapshot()
+		}
+	}
+}
+
+// snapshotOf returns a seat's current view through a fresh stream.
+func (e *env) snapshotOf(t *testing.T, id, token string) *pb.Snapshot {
+	t.Helper()
+	ctx, cancel := context.WithCancel(ctxT(t))
+	defer cancel()
+	st, err := e.tables.StreamEvents(ctx, &pb.StreamEventsRequest{TableId: id, SeatToken: token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := st.Recv()
+	if err != nil {
+		t.Fatalf("snapshot: %v", err)
+	}
+	return r.GetSnapshot()
+}
+
+func wantStatus(t *testing.T, what string, err error, code codes.Code, reason pb.ErrorReason) {
+	t.Helper()
+	if got := status.Code(err); got != code {
+		t.Errorf("%s: code %v (%v), want %v", what, got, err, code)
+		return
+	}
+	if got := server.Reason(err); got != reason {
+		t.Errorf("%s: reason %v, want %v", what, got, reason)
+	}
+}
+
+// TestRefusedRequests sends every kind of bad request to a running table
+// and checks the code, the reason, and that nothing changed.
+func TestRefusedRequests(t *testing.T) { testRefusedRequests(t, baseConfig()) }
+
+func testRefusedRequests(t *testing.T, cfg server.Config) {
+	e := startEnv(t, cfg)
+	id, _ := e.create(t, nil)
+	otherID, _ := e.create(t, nil)
+	_, otherTok := e.join(t, otherID)
+	var toks [4]string
+	for i := range toks {
+		_, toks[i] = e.join(t, id)
+	}
+	before := e.table(t, id)
+	var views [4]*pb.Snapshot
+	for i := range views {
+		views[i] = e.snapshotOf(t, id, toks[i])
+	}
+	head := before.GetLastSeq()
+	// Seat 0 is the dealer and holds its drawn tile.
+	drawn := views[0].GetView().GetDrawn()
+	discard := &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: drawn}
+	notHeld := missingTile(t, views[0].GetView())
+	ctx := ctxT(t)
+	act := func(tableID, tok string, last uint64, reqID string, a *pb.Action) error {
+		_, err := e.tables.Act(ctx, &pb.ActRequest{TableId: tableID, SeatToken: tok, LastSeq: last, RequestId: reqID, Action: a})
+		return err
+	}
+	for _, tc := range []struct {
+		name   string
+		err    error
+		code   codes.Code
+		reason pb.ErrorReason
+	}{
+		{"missing token", act(id, "", head, "r1", discard), codes.Unauthenticated, pb.ErrorReason_ERROR_REASON_MISSING_TOKEN},
+		{"wrong token", act(id, "bogus", head, "r2", discard), codes.PermissionDenied, pb.ErrorReason_ERROR_REASON_WRONG_TOKEN},
+		{"other table's token", act(id, otherTok, head, "r3", discard), codes.PermissionDenied, pb.ErrorReason_ERROR_REASON_WRONG_TOKEN},
+		{"unknown table", act("no-such-table", toks[0], head, "r4", discard), codes.NotFound, pb.ErrorReason_ERROR_REASON_TABLE_NOT_FOUND},
+		{"out of turn", act(id, toks[1], head, "r5", &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: "1m"}), codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_NOT_YOUR_TURN},
+		{"pass without a claim window", act(id, toks[2], head, "r6", &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}), codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_CLAIM_WINDOW_CLOSED},
+		{"discard of a tile not held", act(id, toks[0], head, "r7", &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: notHeld}), codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_ILLEGAL_ACTION},
+		{"stale seq", act(id, toks[0], head-1, "r8", discard), codes.Aborted, pb.ErrorReason_ERROR_REASON_STALE_SEQ},
+		{"seq ahead", act(id, toks[0], head+10, "r9", discard), codes.OutOfRange, pb.ErrorReason_ERROR_REASON_SEQ_AHEAD},
+		{"malformed tile", act(id, toks[0], head, "r10", &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: "8x"}), codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_BAD_TILE},
+		{"two tiles for a discard", act(id, toks[0], head, "r11", &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: "12m"}), codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_BAD_TILE},
+		{"flower", act(id, toks[0], head, "r12", &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: "1f"}), codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_BAD_TILE},
+		{"chi with one tile", act(id, toks[0], head, "r13", &pb.Action{Type: pb.ActionType_ACTION_TYPE_CHI, Tiles: "3m"}), codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_BAD_TILE},
+		{"no action", act(id, toks[0], head, "r14", nil), codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
+		{"unspecified action", act(id, toks[0], head, "r15", &pb.Action{}), codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
+		{"tiles on a pass", act(id, toks[2], head, "r16", &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS, Tile: "1m"}), codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
+		{"no request id", act(id, toks[0], head, "", discard), codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
+	} {
+		wantStatus(t, tc.name, tc.err, tc.code, tc.reason)
+	}
+	_, err := e.tables.StreamEvents(ctx, &pb.StreamEventsRequest{TableId: id, SeatToken: "bogus"})
+	if err == nil {
+		var st grpc.ServerStreamingClient[pb.StreamEventsResponse]
+		st, _ = e.tables.StreamEvents(ctx, &pb.StreamEventsRequest{TableId: id, SeatToken: "bogus"})
+		_, err = st.Recv()
+	}
+	wantStatus(t, "stream with a wrong token", err, codes.PermissionDenied, pb.ErrorReason_ERROR_REASON_WRONG_TOKEN)
+	_, err = e.tables.JoinTable(ctx, &pb.JoinTableRequest{TableId: id})
+	wantStatus(t, "join a full table", err, codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_ALREADY_STARTED)
+	_, err = e.tables.CreateTable(ctx, &pb.CreateTableRequest{Settings: &pb.TableSettings{Seed: []byte{1, 2}}})
+	wantStatus(t, "short seed", err, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST)
+	_, err = e.tables.CreateTable(ctx, &pb.CreateTableRequest{Settings: &pb.TableSettings{TurnTime: durationpb.New(-time.Second)}})
+	wantStatus(t, "negative turn time", err, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST)
+
+	// Nothing changed.
+	after := e.table(t, id)
+	if after.GetLastSeq() != head {
+		t.Fatalf("refused requests moved the table from seq %d to %d", head, after.GetLastSeq())
+	}
+	for i := range views {
+		if v := e.snapshotOf(t, id, toks[i]); !proto.Equal(v, views[i]) {
+			t.Fatalf("seat %d's view changed:\n%v\nwant\n%v", i, v, views[i])
+		}
+	}
+
+	// A retried request is applied once and answered the same.
+	r1, err := e.tables.Act(ctx, &pb.ActRequest{TableId: id, SeatToken: toks[0], LastSeq: head, RequestId: "once", Action: discard})
+	if err != nil {
+		t.Fatalf("discard: %v", err)
+	}
+	r2, err := e.tables.Act(ctx, &pb.ActRequest{TableId: id, SeatToken: toks[0], LastSeq: head, RequestId: "once", Action: discard})
+	if err != nil || r2.GetSeq() != r1.GetSeq() {
+		t.Fatalf("retry = %v, %v; want seq %d", r2, err, r1.GetSeq())
+	}
+	if got := e.table(t, id).GetLastSeq(); got != r1.GetSeq() {
+		t.Fatalf("after a retried discard the table is at %d, want %d", got, r1.GetSeq())
+	}
+	if n := len(e.snapshotOf(t, id, toks[0]).GetView().GetSeats()[0].GetDiscards()); n != 1 {
+		t.Fatalf("seat 0 has %d discards after a retried discard, want 1", n)
+	}
+	_, err = e.tables.Act(ctx, &pb.ActRequest{TableId: id, SeatToken: toks[0], LastSeq: r1.GetSeq(), RequestId: "once", Action: &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}})
+	wantStatus(t, "request id reused", err, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_REQUEST_ID_REUSED)
+	// Seat 0's old seq is stale now for seat 2, which got the offer.
+	_, err = e.tables.Act(ctx, &pb.ActRequest{TableId: id, SeatToken: toks[2], LastSeq: head, RequestId: "p", Action: &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}})
+	wantStatus(t, "pass on a stale view", err, codes.Aborted, pb.ErrorReason_ERROR_REASON_STALE_SEQ)
+}
+
+func TestConnectionRateLimit(t *testing.T) {
+	cfg := baseConfig()
+	cfg.ConnRate = host.Rate{PerSecond: 0.001, Burst: 3}
+	e := startEnv(t, cfg)
+	ctx := ctxT(t)
+	for i := range 3 {
+		if _, err := e.tables.ListTables(ctx, &pb.ListTablesRequest{}); err != nil {
+			t.Fatalf("ListTables %d: %v", i, err)
+		}
+	}
+	_, err := e.tables.ListTables(ctx, &pb.ListTablesRequest{})
+	wantStatus(t, "fourth call", err, codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_RATE_LIMITED)
+}
+
+func TestSeatRateLimit(t *testing.T) {
+	cfg := baseConfig()
+	cfg.SeatRate = host.Rate{PerSecond: 0.001, Burst: 2}
+	e := startEnv(t, cfg)
+	id, _ := e.create(t, nil)
+	var toks [4]string
+	for i := range toks {
+		_, toks[i] = e.join(t, id)
+	}
+	ctx := ctxT(t)
+	pass := &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}
+	var err error
+	for i := range 3 {
+		_, err = e.tables.Act(ctx, &pb.ActRequest{TableId: id, SeatToken: toks[1], LastSeq: 1000, RequestId: fmt.Sprint(i), Action: pass})
+	}
+	wantStatus(t, "third act of a seat", err, codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_RATE_LIMITED)
+}
+
+// TestTimeoutsPlayTheSeat lets the turn and claim timers run out on a fake
+// clock: the seat to act discards the tile it drew, the seat with an offer
+// passes, and each is told privately that it timed out.
+func TestTimeoutsPlayTheSeat(t *testing.T) {
+	cfg := baseConfig()
+	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
+	cfg.Clock = clk
+	e := startEnv(t, cfg)
+	id, _ := e.create(t, &pb.TableSettings{TurnTime: durationpb.New(5 * time.Second), ClaimTime: durationpb.New(2 * time.Second)})
+	var toks [4]string
+	for i := range toks {
+		_, toks[i] = e.join(t, id)
+	}
+	ctx := ctxT(t)
+	stream := func(tok string) grpc.ServerStreamingClient[pb.StreamEventsResponse] {
+		st, err := e.tables.StreamEvents(ctx, &pb.StreamEventsRequest{TableId: id, SeatToken: tok})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Recv(); err != nil { // the snapshot
+			t.Fatal(err)
+		}
+		return st
+	}
+	s0, s2 := stream(toks[0]), stream(toks[2])
+	drawn := e.snapshotOf(t, id, toks[0]).GetView().GetDrawn()
+	next := func(st grpc.ServerStreamingClient[pb.StreamEventsResponse]) *pb.Event {
+		r, err := st.Recv()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.GetEvent()
+	}
+	clk.Advance(5 * time.Second)
+	if d := next(s0).GetDiscarded(); d.GetSeat() != 0 || d.GetTile() != drawn || !d.GetTsumogiri() {
+		t.Fatalf("after the turn time: %v, want seat 0 to discard its drawn %s", d, drawn)
+	}
+	next(s0) // fishing
+	if n := next(s0).GetSeatNotice(); n.GetKind() != pb.SeatNotice_KIND_TIMED_OUT || n.GetSeat() != 0 {
+		t.Fatalf("got %v, want seat 0's timeout notice", n)
+	}
+	next(s2) // discarded
+	if o := next(s2).GetClaimOffer(); o.GetSeat() != 2 {
+		t.Fatalf("got %v, want seat 2's offer", o)
+	}
+	clk.Advance(2 * time.Second)
+	if d := next(s2).GetDrew(); d.GetSeat() != 1 {
+		t.Fatalf("after the claim time: %v, want seat 1 to draw", d)
+	}
+	if n := next(s2).GetSeatNotice(); n.GetKind() != pb.SeatNotice_KIND_TIMED_OUT || n.GetSeat() != 2 {
+		t.Fatalf("got %v, want seat 2's timeout notice", n)
+	}
+	// Seat 0 saw seat 1's public draw, and never seat 2's timeout.
+	if d := next(s0).GetDrew(); d.GetSeat() != 1 || d.GetTile() != "" {
+		t.Fatalf("seat 0 got %v, want seat 1's public draw", d)
+	}
+}
+
+// missingTile returns a tile the view's seat does not hold.
+func missingTile(t *testing.T, v *pb.View) string {
+	t.Helper()
+	held := v.GetHand() + v.GetDrawn()
+	for _, c := range []string{"1m", "9m", "1p", "9p", "1s", "9s", "1z", "2z", "3z", "4z", "5z", "6z", "7z", "5m", "2p"} {
+		ts, err := tile.Parse(held)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := tile.MustParse(c)[0]
+		if !slices.Contains(ts, x) {
+			return c
+		}
+	}
+	t.Fatalf("hand %s holds every candidate", held)
+	return ""
+}

@@ -1,0 +1,119 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/host"
+	"github.com/mahjong-authority/authority/internal/tile"
+)
+
+// ErrorDomain is the domain of every google.rpc.ErrorInfo this API sends.
+const ErrorDomain = "authority.mahjong"
+
+// The adapter's own errors; the host's and the engine's pass through.
+var (
+	ErrMalformed    = errors.New("malformed request")
+	ErrBadTile      = errors.New("bad tile")
+	ErrNotYourTurn  = errors.New("not this seat's turn")
+	ErrClaimClosed  = errors.New("no claim window open for this seat")
+	ErrIllegal      = errors.New("action not allowed now")
+	ErrRateLimited  = errors.New("too many requests on this connection")
+	ErrEngineBroken = errors.New("engine refused its own default action")
+)
+
+// fieldError says which request field is wrong.
+func fieldError(field string, err error) error { return fmt.Errorf("%s: %w", field, err) }
+
+// tileError wraps a tile parse error so that it maps to BAD_TILE.
+func tileError(field, s string, err error) error {
+	return fmt.Errorf("%s %q: %w: %w", field, s, ErrBadTile, err)
+}
+
+// mapping is one row of the table that maps errors to statuses.
+type mapping struct {
+	target error
+	code   codes.Code
+	reason pb.ErrorReason
+}
+
+// mappings is the one place that decides the status of an error, first
+// match wins. errors.Is sees through wrapping, so every layer may add
+// context.
+var mappings = []mapping{
+	{ErrBadTile, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_BAD_TILE},
+	{tile.ErrSyntax, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_BAD_TILE},
+	{ErrMalformed, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
+	{host.ErrBadRequest, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
+	{host.ErrRequestIDReused, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_REQUEST_ID_REUSED},
+	{host.ErrNotFound, codes.NotFound, pb.ErrorReason_ERROR_REASON_TABLE_NOT_FOUND},
+	{host.ErrMissingToken, codes.Unauthenticated, pb.ErrorReason_ERROR_REASON_MISSING_TOKEN},
+	{host.ErrWrongToken, codes.PermissionDenied, pb.ErrorReason_ERROR_REASON_WRONG_TOKEN},
+	{ErrNotYourTurn, codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_NOT_YOUR_TURN},
+	{ErrClaimClosed, codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_CLAIM_WINDOW_CLOSED},
+	{ErrIllegal, codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_ILLEGAL_ACTION},
+	{host.ErrTableFull, codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_TABLE_FULL},
+	{host.ErrNotStarted, codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_NOT_STARTED},
+	{host.ErrAlreadyStarted, codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_ALREADY_STARTED},
+	{host.ErrSeatsEmpty, codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_SEATS_EMPTY},
+	{host.ErrGameOver, codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_GAME_OVER},
+	{host.ErrStaleSeq, codes.Aborted, pb.ErrorReason_ERROR_REASON_STALE_SEQ},
+	{host.ErrSeqAhead, codes.OutOfRange, pb.ErrorReason_ERROR_REASON_SEQ_AHEAD},
+	{host.ErrRateLimited, codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_RATE_LIMITED},
+	{ErrRateLimited, codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_RATE_LIMITED},
+	{host.ErrUnavailable, codes.Unavailable, pb.ErrorReason_ERROR_REASON_UNAVAILABLE},
+	{host.ErrClosed, codes.Unavailable, pb.ErrorReason_ERROR_REASON_UNAVAILABLE},
+}
+
+// toStatus turns an error of the domain into a gRPC status error with a
+// google.rpc.ErrorInfo detail. Context errors keep their own codes; an
+// unknown error is Internal, without detail.
+func toStatus(err error) error {
+	if err == nil {
+		return nil
+	}
+	if _, ok := status.FromError(err); ok {
+		return err
+	}
+	switch {
+	case errors.Is(err, context.Canceled):
+		return status.Error(codes.Canceled, err.Error())
+	case errors.Is(err, context.DeadlineExceeded):
+		return status.Error(codes.DeadlineExceeded, err.Error())
+	}
+	for _, m := range mappings {
+		if errors.Is(err, m.target) {
+			return withReason(m.code, m.reason, err.Error())
+		}
+	}
+	return status.Error(codes.Internal, err.Error())
+}
+
+func withReason(code codes.Code, reason pb.ErrorReason, msg string) error {
+	st := status.New(code, msg)
+	if d, err := st.WithDetails(&errdetails.ErrorInfo{Reason: reason.String(), Domain: ErrorDomain}); err == nil {
+		st = d
+	}
+	return st.Err()
+}
+
+// Reason extracts the ErrorInfo reason of a status error ("" if none): what
+// clients switch on.
+func Reason(err error) pb.ErrorReason {
+	st, ok := status.FromError(err)
+	if !ok {
+		return pb.ErrorReason_ERROR_REASON_UNSPECIFIED
+	}
+	for _, d := range st.Details() {
+		if info, ok := d.(*errdetails.ErrorInfo); ok && info.Domain == ErrorDomain {
+			return pb.ErrorReason(pb.ErrorReason_value[info.Reason])
+		}
+	}
+	return pb.ErrorReason_ERROR_REASON_UNSPECIFIED
+}

@@ -1,0 +1,187 @@
+package server
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/mahjong-authority/authority/internal/host"
+	"github.com/mahjong-authority/authority/internal/table"
+	"github.com/mahjong-authority/authority/internal/wall"
+)
+
+// Engine is what the server needs of a table engine: *table.Table has
+// these methods. Tests run the server on a small fake.
+type Engine interface {
+	Step(a table.Action) ([]table.Event, error)
+	Legal(s table.Seat) []table.Action
+	View(s table.Seat) table.View
+	Phase() table.Phase
+}
+
+// NewEngine makes the engine of a new table.
+type NewEngine func(cfg table.Config) (Engine, error)
+
+// NewWall shuffles a round's wall from its seed.
+type NewWall func(seed [32]byte, aka bool) wall.Wall
+
+// game adapts an Engine to the host: it says whom the table waits for,
+// what a timed-out seat plays (tsumogiri, pass) and deals each round a wall
+// from the table's seed.
+type game struct {
+	eng    Engine
+	walls  NewWall
+	aka    bool
+	seed   [32]byte // the table's seed; each round's is derived from it
+	rounds uint32   // deals so far
+}
+
+// Game is the host instantiated for riichi tables.
+type Game = host.Game[table.Action, table.View, table.Body]
+
+// RoundSeed derives the wall seed of round n (0 for the first deal) from a
+// table's seed: SHA-256 of "mahjong-authority/wall/v1", the table seed and n
+// as 4 big-endian bytes. The same table seed gives the same walls, and so,
+// with the same actions, the same game.
+func RoundSeed(tableSeed [32]byte, n uint32) [32]byte {
+	h := sha256.New()
+	h.Write([]byte("mahjong-authority/wall/v1"))
+	h.Write(tableSeed[:])
+	var b [4]byte
+	binary.BigEndian.PutUint32(b[:], n)
+	h.Write(b[:])
+	var out [32]byte
+	h.Sum(out[:0])
+	return out
+}
+
+func (g *game) Apply(a table.Action) ([]host.Out[table.Body], error) {
+	if a.Type != table.Deal {
+		if err := g.precheck(a); err != nil {
+			return nil, err
+		}
+	}
+	evs, err := g.eng.Step(a)
+	if err != nil {
+		return nil, classify(a, err)
+	}
+	if a.Type == table.Deal {
+		g.rounds++
+	}
+	outs := make([]host.Out[table.Body], len(evs))
+	for i, e := range evs {
+		to := host.Everyone
+		if e.To.Private {
+			to = host.Only(int(e.To.Seat))
+		}
+		outs[i] = host.Out[table.Body]{To: to, Body: e.Body}
+	}
+	return outs, nil
+}
+
+// isClaim reports whether an action answers a claim window.
+func isClaim(t table.ActionType) bool {
+	switch t {
+	case table.Chi, table.Pon, table.OpenKan, table.Ron, table.Pass:
+		return true
+	}
+	return false
+}
+
+// precheck refuses, with the precise reason, an action of a seat that has
+// nothing to do now; the engine checks the rest.
+func (g *game) precheck(a table.Action) error {
+	if a.Seat >= table.NumSeats {
+		return fmt.Errorf("seat %d: %w", a.Seat, ErrMalformed)
+	}
+	if len(g.eng.Legal(a.Seat)) > 0 {
+		return nil
+	}
+	switch ph := g.eng.Phase(); {
+	case ph == table.GameOver:
+		return host.ErrGameOver
+	case isClaim(a.Type) || ph == table.ClaimWindow:
+		if ph == table.ClaimWindow && !isClaim(a.Type) {
+			return fmt.Errorf("%v during a claim window: %w", a.Type, ErrNotYourTurn)
+		}
+		return fmt.Errorf("%v: %w", a.Type, ErrClaimClosed)
+	}
+	return fmt.Errorf("%v: %w", a.Type, ErrNotYourTurn)
+}
+
+// classify names the reason of an engine's refusal for the error mapping,
+// keeping the engine's error in the chain. Whatever the engine does not
+// single out is an illegal action.
+func classify(a table.Action, err error) error {
+	reason := ErrIllegal
+	switch {
+	case errors.Is(err, table.ErrBadAction):
+		reason = ErrMalformed
+	case errors.Is(err, table.ErrGameOver):
+		reason = host.ErrGameOver
+	case errors.Is(err, table.ErrNotToAct), errors.Is(err, table.ErrPhase):
+		reason = ErrNotYourTurn
+		if isClaim(a.Type) {
+			reason = ErrClaimClosed
+		}
+	}
+	return fmt.Errorf("%v: %w: %w", a.Type, reason, err)
+}
+
+func (g *game) View(seat int) table.View { return g.eng.View(table.Seat(seat)) }
+
+func (g *game) Pending() host.Pending {
+	var kind host.WaitKind
+	switch g.eng.Phase() {
+	case table.BetweenRounds:
+		return host.Pending{Kind: host.WaitSystem}
+	case table.Turn:
+		kind = host.WaitTurn
+	case table.ClaimWindow:
+		kind = host.WaitClaim
+	default:
+		return host.Pending{}
+	}
+	p := host.Pending{Kind: kind}
+	for s := range table.Seat(table.NumSeats) {
+		if len(g.eng.Legal(s)) > 0 {
+			p.Seats = append(p.Seats, int(s))
+		}
+	}
+	return p
+}
+
+// Default is what a seat that runs out of time plays: in its turn the tile
+// it just drew (tsumogiri), or after a call its last legal discard; in a
+// claim window a pass. For the system it deals the next round.
+func (g *game) Default(seat int) table.Action {
+	if seat == host.System {
+		w := g.walls(RoundSeed(g.seed, g.rounds), g.aka)
+		return table.Action{Type: table.Deal, Wall: &w}
+	}
+	s := table.Seat(seat)
+	legal := g.eng.Legal(s)
+	if g.eng.Phase() == table.ClaimWindow {
+		return table.Action{Seat: s, Type: table.Pass}
+	}
+	v := g.eng.View(s)
+	if v.HasDrawn {
+		if i := slices.IndexFunc(legal, func(a table.Action) bool { return a.Type == table.Discard && a.Tile == v.Drawn }); i >= 0 {
+			return legal[i]
+		}
+	}
+	for i := len(legal) - 1; i >= 0; i-- {
+		if legal[i].Type == table.Discard {
+			return legal[i]
+		}
+	}
+	if len(legal) > 0 {
+		return legal[0]
+	}
+	// Not pending: Default is only asked for pending seats.
+	return table.Action{Seat: s, Type: table.Pass}
+}
+
+func (g *game) Over() bool { return g.eng.Phase() == table.GameOver }

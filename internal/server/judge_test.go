@@ -1,0 +1,113 @@
+package server_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"testing"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protojson"
+
+	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+)
+
+// TestJudgeMatchesTablectl asks the JudgeService every question of
+// tablectl judge's golden file over gRPC and checks that it answers what
+// tablectl answers: the service and the command are the same contract.
+func TestJudgeMatchesTablectl(t *testing.T) {
+	e := startEnv(t, baseConfig())
+	qs := readLines(t, "../../cmd/tablectl/testdata/judge/questions.jsonl")
+	as := readLines(t, "../../cmd/tablectl/testdata/judge/answers.jsonl")
+	if len(qs) != len(as) || len(qs) == 0 {
+		t.Fatalf("%d questions, %d answers", len(qs), len(as))
+	}
+	for i, q := range qs {
+		var want map[string]any
+		if err := json.Unmarshal(as[i], &want); err != nil {
+			t.Fatal(err)
+		}
+		id := want["id"]
+		delete(want, "id")
+		var req pb.JudgeRequest
+		if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal(q, &req); err != nil {
+			t.Fatalf("question %v: %v", id, err)
+		}
+		resp, err := e.judge.Judge(ctxT(t), &req)
+		if _, isErr := want["error"]; isErr {
+			if status.Code(err) != codes.InvalidArgument {
+				t.Errorf("Judge(%v) = %v, %v; want InvalidArgument", id, resp, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("Judge(%v): %v", id, err)
+			continue
+		}
+		if got := contractJSON(resp); !equalJSON(got, want) {
+			t.Errorf("Judge(%v) = %v, want %v", id, got, want)
+		}
+	}
+}
+
+// contractJSON writes a response the way tablectl judge does.
+func contractJSON(r *pb.JudgeResponse) map[string]any {
+	out := map[string]any{"win": r.GetWin()}
+	switch {
+	case r.Shanten != nil:
+		out["shanten"] = float64(r.GetShanten())
+		out["waits"] = r.GetWaits()
+	case !r.GetWin():
+		out["reason"] = r.GetReason()
+	default:
+		out["han"], out["fu"], out["yakuman"] = float64(r.GetHan()), float64(r.GetFu()), float64(r.GetYakuman())
+		var yaku []any
+		for _, y := range r.GetYaku() {
+			yaku = append(yaku, map[string]any{"name": y.GetName(), "han": float64(y.GetHan())})
+		}
+		out["yaku"] = yaku
+		out["limit"] = r.GetLimit()
+		out["total"] = float64(r.GetTotal())
+		p := r.GetPoints()
+		pts := map[string]any{}
+		if p.GetRon() != 0 {
+			pts["ron"] = float64(p.GetRon())
+		}
+		if p.GetTsumoDealer() != 0 {
+			pts["tsumo_dealer"] = float64(p.GetTsumoDealer())
+		}
+		if p.GetTsumoNonDealer() != 0 {
+			pts["tsumo_non_dealer"] = float64(p.GetTsumoNonDealer())
+		}
+		out["points"] = pts
+	}
+	return out
+}
+
+func equalJSON(a, b map[string]any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return bytes.Equal(x, y)
+}
+
+func readLines(t *testing.T, path string) [][]byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out [][]byte
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if len(bytes.TrimSpace(sc.Bytes())) > 0 {
+			out = append(out, bytes.Clone(sc.Bytes()))
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

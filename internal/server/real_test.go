@@ -1,0 +1,328 @@
+package server_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"google.golang.org/protobuf/types/known/durationpb"
+
+	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/bot"
+	"github.com/mahjong-authority/authority/internal/clock"
+	"github.com/mahjong-authority/authority/internal/host"
+	"github.com/mahjong-authority/authority/internal/server"
+	"github.com/mahjong-authority/authority/internal/table"
+	"github.com/mahjong-authority/authority/internal/tile"
+	"github.com/mahjong-authority/authority/internal/wall"
+)
+
+// realConfig runs the server on the real table engine, walls and bots.
+func realConfig() server.Config {
+	return server.Config{
+		NewEngine: func(cfg table.Config) (server.Engine, error) {
+			t, err := table.New(cfg)
+			if err != nil {
+				return nil, err
+			}
+			return t, nil
+		},
+		NewWall: wall.New,
+		Bot:     func() host.Bot[table.Action, table.View] { return server.TableBot{Bot: bot.Efficient{}} },
+	}
+}
+
+// TestRealBotTable runs a table of four bots on the real engine to the end
+// and follows it as a spectator.
+func TestRealBotTable(t *testing.T) {
+	e := startEnv(t, realConfig())
+	id, owner := e.create(t, &pb.TableSettings{FillWithBots: true, Seed: seed(1)})
+	ctx := ctxT(t)
+	st, err := e.tables.Spectate(ctx, &pb.SpectateRequest{TableId: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.tables.StartTable(ctx, &pb.StartTableRequest{TableId: id, Token: owner}); err != nil {
+		t.Fatalf("StartTable: %v", err)
+	}
+	var evs []*pb.Event
+	for {
+		r, err := st.Recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("Spectate: %v", err)
+		}
+		evs = append(evs, r.GetEvent())
+	}
+	last := evs[len(evs)-1]
+	if last.GetGameEnded() == nil {
+		t.Fatalf("last public event %v, want game_ended", last)
+	}
+	sum, wins := 0, 0
+	for _, s := range last.GetGameEnded().GetScores() {
+		sum += int(s)
+	}
+	for _, ev := range evs {
+		if ev.GetDealt() != nil || ev.GetFishing() != nil || ev.GetClaimOffer() != nil || ev.GetDrew().GetTile() != "" {
+			t.Fatalf("spectator received private event %v", ev)
+		}
+		if ev.GetWon() != nil {
+			wins++
+		}
+	}
+	if sum != 100000 {
+		t.Errorf("final scores sum to %d, want 100000", sum)
+	}
+	if wins == 0 {
+		t.Errorf("efficient bots played a whole game without a win")
+	}
+	t.Logf("%d public events, %d wins, final %v", len(evs), wins, last.GetGameEnded().GetScores())
+}
+
+func seed(b byte) []byte {
+	s := make([]byte, 32)
+	s[0] = b
+	return s
+}
+
+// simple plays a seat over gRPC on the real engine knowing only its
+// events: it discards what it draws (always legal), wins by ron when
+// offered and passes every other claim.
+func (p *player) simple(ctx context.Context, afterSeq uint64) error {
+	st, err := p.e.tables.StreamEvents(ctx, &pb.StreamEventsRequest{TableId: p.id, SeatToken: p.token, AfterSeq: afterSeq})
+	if err != nil {
+		return err
+	}
+	for {
+		r, err := st.Recv()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("seat %d recv: %w", p.seat, err)
+		}
+		var act *pb.Action
+		var seq uint64
+		if s := r.GetSnapshot(); s != nil {
+			p.snap, seq = s, s.GetSeq()
+			v := s.GetView()
+			switch {
+			case v.GetDrawn() != "":
+				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: v.GetDrawn()}
+			case v.GetPhase() == pb.Phase_PHASE_CLAIM_WINDOW && len(v.GetLegal()) > 0:
+				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}
+			}
+		} else {
+			ev := r.GetEvent()
+			p.events, seq = append(p.events, ev), ev.GetSeq()
+			if d := ev.GetDrew(); d.GetTile() != "" && d.GetSeat() == p.seat {
+				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: d.GetTile()}
+			}
+			if o := ev.GetClaimOffer(); o != nil && o.GetSeat() == p.seat {
+				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}
+				for _, opt := range o.GetOptions() {
+					if opt.GetType() == pb.ActionType_ACTION_TYPE_RON {
+						act = opt
+					}
+				}
+			}
+		}
+		if act != nil {
+			if p.gate != nil {
+				<-p.gate
+			}
+			if _, err := p.e.tables.Act(ctx, &pb.ActRequest{TableId: p.id, SeatToken: p.token, LastSeq: seq, RequestId: uuid.NewString(), Action: act}); err != nil {
+				return fmt.Errorf("seat %d %v at %d: %w", p.seat, act, seq, err)
+			}
+			p.acts++
+		}
+	}
+}
+
+// TestRealFourClientsPrivacy plays a whole east-only game on the real
+// engine with four gRPC clients and checks every event each seat received:
+// never another seat's concealed tiles or an unrevealed wall tile.
+func TestRealFourClientsPrivacy(t *testing.T) {
+	e := startEnv(t, realConfig())
+	id, _ := e.create(t, &pb.TableSettings{Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU, Seed: seed(7)})
+	players := make([]*player, 4)
+	var before uint64
+	for i := range players {
+		if i == 3 {
+			// The fourth join starts the game: every seat follows from
+			// before it, so that each sees every event of the game.
+			before = e.table(t, id).GetLastSeq()
+		}
+		seat, tok := e.join(t, id)
+		players[i] = &player{e: e, id: id, seat: seat, token: tok}
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i, p := range players {
+		wg.Go(func() { errs[i] = p.simple(ctxT(t), before) })
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	var s7 [32]byte
+	copy(s7[:], seed(7))
+	for _, p := range players {
+		checkPrivacy(t, p.seat, p.snap, p.events)
+		checkAgainstWalls(t, s7, table.TenhouTonpuu.Aka, p.seat, p.events)
+		if p.events[len(p.events)-1].GetGameEnded() == nil {
+			t.Errorf("seat %d did not see the game end", p.seat)
+		}
+	}
+	if st := e.table(t, id).GetState(); st != pb.TableState_TABLE_STATE_FINISHED {
+		t.Fatalf("state %v, want finished", st)
+	}
+}
+
+// TestRealRefusedRequests is TestRefusedRequests on the real engine.
+func TestRealRefusedRequests(t *testing.T) { testRefusedRequests(t, realConfig()) }
+
+// checkAgainstWalls replays what one seat received against the walls the
+// table's seed gives (server.RoundSeed, wall.New): its deal and its own
+// draws must be exactly its wall positions, every other draw must reach it
+// without the tile, and the dora indicators it sees must be the revealed
+// positions. Together with checkPrivacy this proves the seat was sent no
+// other seat's concealed tile and no unrevealed wall tile.
+func checkAgainstWalls(t *testing.T, seed [32]byte, aka bool, seat uint32, evs []*pb.Event) {
+	t.Helper()
+	var (
+		w               wall.Wall
+		round           uint32
+		dealer          uint32
+		draws, rinshans int
+		indicators      int
+	)
+	for _, ev := range evs {
+		switch {
+		case ev.GetRoundStarted() != nil:
+			rs := ev.GetRoundStarted()
+			w = wall.New(server.RoundSeed(seed, round), aka)
+			round++
+			dealer, draws, rinshans, indicators = rs.GetDealer(), 0, 0, 1
+			if want := w.Tiles[wall.DoraPos(0)].String(); rs.GetDora() != want {
+				t.Fatalf("seat %d round %d: dora indicator %s, wall has %s", seat, round, rs.GetDora(), want)
+			}
+		case ev.GetDealt() != nil:
+			off := int((seat + 4 - dealer) % 4)
+			var want []tile.Tile
+			for n := range 13 {
+				want = append(want, w.Tiles[wall.DealPos(off, n)])
+			}
+			if got := ev.GetDealt().GetHand(); got != tile.Format(want) {
+				t.Fatalf("seat %d round %d: dealt %s, its wall positions hold %s", seat, round, got, tile.Format(want))
+			}
+		case ev.GetDrew() != nil:
+			d := ev.GetDrew()
+			if d.GetTile() == "" {
+				if d.GetRinshan() {
+					rinshans++
+				} else {
+					draws++
+				}
+				continue
+			}
+			if d.GetSeat() != seat {
+				t.Fatalf("seat %d received seat %d's draw %s", seat, d.GetSeat(), d.GetTile())
+			}
+			pos := wall.LivePos(draws - 1)
+			if d.GetRinshan() {
+				pos = wall.RinshanPos(rinshans - 1)
+			}
+			if want := w.Tiles[pos].String(); d.GetTile() != want {
+				t.Fatalf("seat %d round %d: drew %s, wall position %d holds %s", seat, round, d.GetTile(), pos, want)
+			}
+		case ev.GetDoraRevealed() != nil:
+			if want := w.Tiles[wall.DoraPos(indicators)].String(); ev.GetDoraRevealed().GetIndicator() != want {
+				t.Fatalf("seat %d: kan dora %s, wall has %s", seat, ev.GetDoraRevealed().GetIndicator(), want)
+			}
+			indicators++
+		}
+	}
+	if round == 0 {
+		t.Fatalf("seat %d saw no round", seat)
+	}
+}
+
+// TestRealResumeAfterDisconnect is TestResumeAfterDisconnect on the real
+// engine, over a whole east-only game.
+func TestRealResumeAfterDisconnect(t *testing.T) {
+	testResume(t, realConfig(), &pb.TableSettings{Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU, Seed: seed(3)})
+}
+
+// TestRealDisconnectedSeatGetsABot leaves seat 0 without a stream: after
+// the grace period a bot plays it, and when its player connects it plays
+// again; the game goes on to its end.
+func TestRealDisconnectedSeatGetsABot(t *testing.T) {
+	cfg := realConfig()
+	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
+	cfg.Clock = clk
+	e := startEnv(t, cfg)
+	id, _ := e.create(t, &pb.TableSettings{Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU, Seed: seed(5), DisconnectGrace: durationpb.New(10 * time.Second)})
+	players := make([]*player, 4)
+	for i := range players {
+		seat, tok := e.join(t, id)
+		players[i] = &player{e: e, id: id, seat: seat, token: tok}
+	}
+	// The others hold their moves until seat 0's player is back, so that
+	// the game cannot end before.
+	gate := make(chan struct{})
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i, p := range players[1:] {
+		p.gate = gate
+		wg.Go(func() { errs[i+1] = p.simple(ctxT(t), 0) })
+	}
+	// Seat 0 is the first dealer: nothing moves until a bot takes it.
+	for !e.table(t, id).GetSeats()[1].GetConnected() || !e.table(t, id).GetSeats()[2].GetConnected() || !e.table(t, id).GetSeats()[3].GetConnected() {
+		time.Sleep(time.Millisecond)
+	}
+	if got := e.table(t, id).GetSeats()[0]; got.GetBot() {
+		t.Fatalf("seat 0 is a bot before the grace period ended")
+	}
+	clk.Advance(10 * time.Second)
+	for !e.table(t, id).GetSeats()[0].GetBot() {
+		time.Sleep(time.Millisecond)
+	}
+	// The player comes back while the game runs.
+	wg.Go(func() { errs[0] = players[0].simple(ctxT(t), 0) })
+	for e.table(t, id).GetSeats()[0].GetBot() {
+		time.Sleep(time.Millisecond)
+	}
+	close(gate)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	var took, returned bool
+	for _, ev := range players[1].events {
+		if n := ev.GetSeatNotice(); n.GetSeat() == 0 {
+			took = took || n.GetKind() == pb.SeatNotice_KIND_BOT_TOOK_OVER
+			returned = returned || n.GetKind() == pb.SeatNotice_KIND_PLAYER_RETURNED
+		}
+	}
+	if !took || !returned {
+		t.Fatalf("seat 1 saw bot took over %v, player returned %v; want both", took, returned)
+	}
+	if players[0].acts == 0 {
+		t.Fatal("seat 0's player did not play after returning")
+	}
+	if st := e.table(t, id).GetState(); st != pb.TableState_TABLE_STATE_FINISHED {
+		t.Fatalf("state %v, want finished", st)
+	}
+}

@@ -1,0 +1,175 @@
+// Package server is the gRPC face of the authority: it checks requests,
+// converts between the wire (package authorityv1, tiles as MPSZ strings) and
+// the table's types, runs tables on the host (package host) and maps every
+// domain error to a status code with a machine-readable reason. The
+// authority binary and in-process tools share it.
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/stats"
+
+	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/clock"
+	"github.com/mahjong-authority/authority/internal/host"
+	"github.com/mahjong-authority/authority/internal/table"
+)
+
+// Host is the host instantiated for riichi tables.
+type Host = host.Host[table.Action, table.View, table.Body]
+
+// Defaults are the timers of tables whose creator left them zero.
+type Defaults struct {
+	TurnTime        time.Duration
+	ClaimTime       time.Duration
+	SpectatorDelay  time.Duration
+	DisconnectGrace time.Duration
+	RoundPause      time.Duration
+}
+
+// StandardDefaults are the defaults of the authority binary.
+var StandardDefaults = Defaults{
+	TurnTime:        20 * time.Second,
+	ClaimTime:       8 * time.Second,
+	SpectatorDelay:  10 * time.Second,
+	DisconnectGrace: 30 * time.Second,
+	RoundPause:      3 * time.Second,
+}
+
+// Config configures a Server. NewEngine and NewWall are required.
+type Config struct {
+	Log       *zap.Logger
+	Clock     clock.Clock
+	NewEngine NewEngine
+	NewWall   NewWall
+	Store     host.Store[table.Action]                  // default in memory
+	Bot       func() host.Bot[table.Action, table.View] // default: the timeout action
+	SeatRate  host.Rate                                 // per seat, on Act
+	ConnRate  host.Rate                                 // per connection, on every table or judge RPC
+	Defaults  Defaults
+}
+
+// Server implements TableService and JudgeService.
+type Server struct {
+	cfg   Config
+	host  *Host
+	table tableService
+	judge judgeService
+}
+
+// New returns a Server; Close stops its tables.
+func New(cfg Config) (*Server, error) {
+	if cfg.NewEngine == nil || cfg.NewWall == nil {
+		return nil, fmt.Errorf("server: NewEngine and NewWall are required")
+	}
+	if cfg.Log == nil {
+		cfg.Log = zap.NewNop()
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = clock.Real
+	}
+	h := host.New(host.Config[table.Action, table.View, table.Body]{
+		Clock: cfg.Clock, Log: cfg.Log, Store: cfg.Store, Bot: cfg.Bot, SeatRate: cfg.SeatRate,
+	})
+	s := &Server{cfg: cfg, host: h}
+	s.table = tableService{s: s}
+	return s, nil
+}
+
+// Host returns the server's host, for in-process tools and tests.
+func (s *Server) Host() *Host { return s.host }
+
+// Register adds the services to a gRPC server.
+func (s *Server) Register(g grpc.ServiceRegistrar) {
+	pb.RegisterTableServiceServer(g, &s.table)
+	pb.RegisterJudgeServiceServer(g, &s.judge)
+}
+
+// Options are the gRPC server options the services rely on: the
+// per-connection rate limit.
+func (s *Server) Options() []grpc.ServerOption {
+	lim := connLimits{rate: s.cfg.ConnRate, clk: s.cfg.Clock}
+	return []grpc.ServerOption{
+		grpc.StatsHandler(lim),
+		grpc.ChainUnaryInterceptor(lim.unary),
+		grpc.ChainStreamInterceptor(lim.stream),
+	}
+}
+
+// Close stops every table; open streams end with Unavailable.
+func (s *Server) Close() { s.host.Close() }
+
+// connLimits rate-limits each connection: a bucket is attached to the
+// connection's context when it opens, and every RPC of this API takes a
+// token from it.
+type connLimits struct {
+	rate host.Rate
+	clk  clock.Clock
+}
+
+type connKey struct{}
+
+type connBucket struct {
+	mu sync.Mutex
+	b  *host.Bucket
+}
+
+func (l connLimits) TagConn(ctx context.Context, _ *stats.ConnTagInfo) context.Context {
+	return context.WithValue(ctx, connKey{}, &connBucket{b: host.NewBucket(l.rate)})
+}
+
+func (connLimits) HandleConn(context.Context, stats.ConnStats)                     {}
+func (connLimits) TagRPC(ctx context.Context, _ *stats.RPCTagInfo) context.Context { return ctx }
+func (connLimits) HandleRPC(context.Context, stats.RPCStats)                       {}
+
+// servicePrefix selects this API's methods; health checks and reflection
+// are not limited.
+const servicePrefix = "/mahjong.authority.v1."
+
+func (l connLimits) allow(ctx context.Context, method string) error {
+	if !strings.HasPrefix(method, servicePrefix) {
+		return nil
+	}
+	cb, ok := ctx.Value(connKey{}).(*connBucket)
+	if !ok {
+		return nil
+	}
+	cb.mu.Lock()
+	ok = cb.b.Allow(l.clk.Now())
+	cb.mu.Unlock()
+	if !ok {
+		return toStatus(fmt.Errorf("%s: %w", method, ErrRateLimited))
+	}
+	return nil
+}
+
+func (l connLimits) unary(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
+	if err := l.allow(ctx, info.FullMethod); err != nil {
+		return nil, err
+	}
+	return next(ctx, req)
+}
+
+func (l connLimits) stream(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, next grpc.StreamHandler) error {
+	if err := l.allow(ss.Context(), info.FullMethod); err != nil {
+		return err
+	}
+	return next(srv, ss)
+}
+
+// randomSeed draws a table seed for a table created without one.
+func randomSeed() ([32]byte, error) {
+	var s [32]byte
+	if _, err := rand.Read(s[:]); err != nil {
+		return s, fmt.Errorf("seed: %w", err)
+	}
+	return s, nil
+}
