@@ -118,9 +118,12 @@ func (Efficient) Decide(t *table.Table, s table.Seat) (table.Action, bool) {
 	case b.Tsumo:
 		return table.Action{Seat: s, Type: table.Tsumo}, true
 	case b.Discards == 0:
-		// Nothing to discard (Legal always lists a discard in a turn; this
-		// is Act's fallback, kept for the same choice).
-		return Efficient{}.Act(&table.View{Seat: s, Phase: b.Phase, Legal: t.Legal(s)})
+		// Nothing to discard (Legal always lists a discard in a turn):
+		// Act's fallback, the first action listed.
+		if legal := t.Legal(s); len(legal) > 0 {
+			return legal[0], true
+		}
+		return table.Action{}, false
 	}
 	if b.Riichi {
 		// Only the drawn tile may go, and no second riichi: no choice.

@@ -6,10 +6,12 @@ import (
 )
 
 // Brief is the little of a seat's view that a simple bot decides from: its
-// own tiles by kind and what Legal would list for it, summed up. Taking one
-// copies a few words where a View copies every pond and builds the Legal
-// list, so bots that play millions of turns (benchmarks, fuzzing) use it.
-// Like a View, it never shows another seat's concealed tiles or the wall.
+// own tiles by kind, and of its Legal list whether it may tsumo or ron and
+// which kinds it may discard (kans, riichi and the nine-terminals abort are
+// left out; DiscardAction gives riichi). Taking one copies a few words
+// where a View copies every pond and builds the Legal list, so bots that
+// play millions of turns (benchmarks, fuzzing) use it. Like a View, it
+// never shows another seat's concealed tiles or the wall.
 type Brief struct {
 	Seat    Seat
 	Phase   Phase
@@ -18,7 +20,7 @@ type Brief struct {
 	// Turn (when Waiting).
 	Counts   tile.Counts  // Seat's concealed tiles by kind, the drawn tile included
 	Drawn    tile.Tile    // the tile just drawn, when HasDrawn
-	HasDrawn bool         //
+	HasDrawn bool         // Seat drew and has not discarded yet (not so after a call)
 	Tsumo    bool         // Legal lists Tsumo
 	Riichi   bool         // Seat's riichi is accepted: only the drawn tile may go
 	Discards tile.KindSet // the kinds Legal lists a Discard of
@@ -50,7 +52,7 @@ func (t *Table) Brief(s Seat) Brief {
 		}
 		b.Tsumo, b.Riichi, b.Shanten = r.tsumo, p.riichi, p.judgeShanten
 		if p.riichi {
-			b.Discards = tile.SetOf(r.drawn.Kind())
+			b.Discards = tile.KindSet(0).With(r.drawn.Kind())
 			break
 		}
 		b.Discards = p.held &^ p.forbid
