@@ -2,7 +2,6 @@ package record
 
 import (
 	"encoding/hex"
-	"fmt"
 	"slices"
 
 	"github.com/mahjong-authority/authority/internal/replay"
@@ -231,21 +230,8 @@ func (r *Recorder) event(e table.Event) {
 }
 
 // Replay replays a replay-contract game through the table (package replay)
-// and returns its full record. The replay must succeed: a game the table
-// does not reproduce has no record.
+// and returns its full record, engine events included. The replay must
+// succeed: a game the table does not reproduce has no record.
 func Replay(c *replay.Game) (*Game, error) {
-	rules, err := replay.Rules(c.Rules)
-	if err != nil {
-		return nil, fmt.Errorf("record: game %q: %w", c.ID, err)
-	}
-	rec := NewRecorder(c.ID, rules, c.StartScores)
-	out := replay.Watch(c, func(st replay.Step) {
-		if st.Err == nil {
-			rec.Step(st.Action, st.Events)
-		}
-	})
-	if !out.OK {
-		return nil, fmt.Errorf("record: game %q: %w: round %d step %d: %s", c.ID, replay.ErrMismatch, *out.Round, *out.Step, out.Error)
-	}
-	return rec.Game(), nil
+	return Rebuild(FromContract(c))
 }

@@ -110,8 +110,24 @@ type Step struct {
 // Watch is Play that also shows every step to watch, in order, as it is
 // taken: recorders rebuild a game's full record from them.
 func Watch(g *Game, watch func(Step)) Outcome {
+	return Run(g, Options{Watch: watch})
+}
+
+// Options change how Run replays a game.
+type Options struct {
+	// Watch, if set, sees every step (see Watch).
+	Watch func(Step)
+	// Wall, if set, gives the wall of a round (from 0) instead of the one
+	// stacked from the record: a verifier deals the walls recomputed from
+	// the revealed seeds, so that every tile the table hands out comes
+	// from them. It returns false for a round to stack as usual.
+	Wall func(round int) (wall.Wall, bool)
+}
+
+// Run is Play with options.
+func Run(g *Game, o Options) Outcome {
 	out := Outcome{ID: g.ID}
-	deltas, final, err := play(g, watch)
+	deltas, final, err := play(g, o)
 	if err != nil {
 		var re *Error
 		if errors.As(err, &re) {
@@ -151,7 +167,7 @@ func Rules(r GameRules) (table.Rules, error) {
 	return rules, nil
 }
 
-func play(g *Game, watch func(Step)) ([]RoundOutcome, [4]int, error) {
+func play(g *Game, o Options) ([]RoundOutcome, [4]int, error) {
 	var final [4]int
 	rules, err := Rules(g.Rules)
 	if err != nil {
@@ -164,7 +180,7 @@ func play(g *Game, watch func(Step)) ([]RoundOutcome, [4]int, error) {
 	if len(g.Rounds) == 0 {
 		return nil, final, &Error{0, 0, fmt.Errorf("%w: no rounds", ErrMismatch)}
 	}
-	d := driver{t: t, watch: watch}
+	d := driver{t: t, watch: o.Watch, walls: o.Wall}
 	outs := make([]RoundOutcome, 0, len(g.Rounds))
 	for i := range g.Rounds {
 		rd := &g.Rounds[i]
@@ -204,6 +220,7 @@ type driver struct {
 	lenient bool        // skip the round-start check (flow tests)
 	wins    []table.Won // the round's wins
 	watch   func(Step)
+	walls   func(round int) (wall.Wall, bool)
 	roundNo int
 	end     *table.RoundEnded
 	final   [4]int
@@ -244,6 +261,11 @@ func (d *driver) round(rd *Round) (int, table.RoundEnded, error) {
 	w, err := stack(rd, t.Rules().Aka)
 	if err != nil {
 		return 0, table.RoundEnded{}, fmt.Errorf("%w: %v", ErrMismatch, err)
+	}
+	if d.walls != nil {
+		if given, ok := d.walls(d.roundNo); ok {
+			w = given
+		}
 	}
 	d.end, d.wins = nil, d.wins[:0]
 	if err := d.step(table.Action{Type: table.Deal, Wall: &w}); err != nil {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -544,5 +545,36 @@ func TestCheckCatches(t *testing.T) {
 	}
 	if len(broken) != 9 {
 		t.Errorf("%d broken logs, want 9", len(broken))
+	}
+}
+
+// TestSeededGame checks the export of a game played on seeded walls with
+// open and added kans (testdata/records/seeded-game.jsonl), rebuilt from
+// its native record.
+func TestSeededGame(t *testing.T) {
+	b, err := os.ReadFile("../../../testdata/records/seeded-game.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := record.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Events(g); !errors.Is(err, ErrNoEvents) {
+		t.Errorf("Events(record read from JSON) error = %v, want ErrNoEvents", err)
+	}
+	if g, err = record.Rebuild(g); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, g); err != nil {
+		t.Fatal(err)
+	}
+	counts := map[string]int{}
+	if err := check(buf.Bytes(), counts); err != nil {
+		t.Fatal(err)
+	}
+	if counts["daiminkan"] == 0 || counts["kakan"] == 0 || counts["dora"] < 3 {
+		t.Errorf("counts %v: want open and added kans with their indicators", counts)
 	}
 }
