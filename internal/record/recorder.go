@@ -46,8 +46,14 @@ func NewRecorder(id string, rules table.Rules, start [4]int) *Recorder {
 	}}
 }
 
-// SetTable names the table whose id the commitments are bound to.
-func (r *Recorder) SetTable(id string) { r.g.TableID = id }
+// SetTable names the table whose id the commitments are bound to; it is
+// the game's id too if it had none.
+func (r *Recorder) SetTable(id string) {
+	r.g.TableID = id
+	if r.g.ID == "" {
+		r.g.ID = id
+	}
+}
 
 // SetSeeds records the table seed's derivation: the commitment to the
 // server seed and the seats' entropy. The server seed itself is given to

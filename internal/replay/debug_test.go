@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
 )
 
 // TestDebugTrace prints the events of one recorded round when
