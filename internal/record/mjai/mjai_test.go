@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mahjong-authority/authority/internal/record"
@@ -17,11 +18,26 @@ import (
 
 const gamesFile = "../../../testdata/replays/tenhou-games.jsonl"
 
+var (
+	sharedOnce sync.Once
+	shared     []*record.Game
+	sharedErr  error
+)
+
+// sharedRecords replays the shared games once for all tests.
 func sharedRecords(t testing.TB) []*record.Game {
 	t.Helper()
+	sharedOnce.Do(func() { shared, sharedErr = loadShared() })
+	if sharedErr != nil {
+		t.Fatal(sharedErr)
+	}
+	return shared
+}
+
+func loadShared() ([]*record.Game, error) {
 	f, err := os.Open(gamesFile)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	defer f.Close()
 	var out []*record.Game
@@ -30,15 +46,15 @@ func sharedRecords(t testing.TB) []*record.Game {
 	for sc.Scan() {
 		c, err := replay.Decode(sc.Bytes())
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		g, err := record.Replay(c)
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		out = append(out, g)
 	}
-	return out
+	return out, sc.Err()
 }
 
 // TestSharedGames writes the 99 shared games as mjai logs and checks each
