@@ -7,10 +7,10 @@ type SeqFault uint8
 
 // The sequence faults.
 const (
-	SeqOK      SeqFault = iota
-	SeqRepeat           // the same number again: the event was already delivered
-	SeqBack             // a smaller number: the stream went back
-	SeqGap              // numbers were skipped (only with contiguous numbering)
+	SeqOK     SeqFault = iota
+	SeqRepeat          // the same number again: the event was already delivered
+	SeqBack            // a smaller number: the stream went back
+	SeqGap             // numbers were skipped (only with contiguous numbering)
 )
 
 var seqFaultNames = [...]string{"ok", "repeat", "back", "gap"}
