@@ -7,6 +7,8 @@ import (
 	"io"
 	"log"
 
+	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+
 	"github.com/mahjong-authority/authority/internal/bot"
 	"github.com/mahjong-authority/authority/internal/client"
 )
@@ -21,12 +23,16 @@ func ExampleClient_Follow() {
 		log.Fatal(err)
 	}
 	defer c.Close()
-	tb, _, err := c.CreateTable(ctx, nil)
+	// One player and three of the server's bots.
+	tb, _, err := c.CreateTable(ctx, &pb.TableSettings{FillWithBots: true})
 	if err != nil {
 		log.Fatal(err)
 	}
 	seat, err := c.JoinTable(ctx, tb.GetTableId(), "me")
 	if err != nil {
+		log.Fatal(err)
+	}
+	if err := c.StartTable(ctx, seat.TableID, seat.Token); err != nil {
 		log.Fatal(err)
 	}
 	s := c.Follow(seat, client.Options{})
