@@ -8,7 +8,6 @@ import (
 	"log"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
-
 	"github.com/mahjong-authority/authority/internal/bot"
 	"github.com/mahjong-authority/authority/internal/client"
 )
