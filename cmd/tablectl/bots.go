@@ -195,8 +195,21 @@ func quantileMs(ds []time.Duration, q float64) float64 {
 	return math.Round(float64(s[i])/float64(time.Microsecond)) / 1000
 }
 
+// lockedWriter serialises the writes of the goroutines that share it.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
 // loadTest plays the tables and returns the summary.
 func loadTest(ctx context.Context, o botsOptions, stderr io.Writer) botsSummary {
+	stderr = &lockedWriter{w: stderr}
 	m := &loadMetrics{log: stderr}
 	start := time.Now()
 	fmt.Fprintf(stderr, "bots: %d tables x %d games of %s %s bots on %s\n", o.tables, o.games, o.rules, o.kind, o.addr)
