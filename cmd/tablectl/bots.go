@@ -356,13 +356,8 @@ type seatResult struct {
 func playSeat(ctx context.Context, o botsOptions, s *client.Session, b bot.Bot, m *loadMetrics, who string) seatResult {
 	defer s.Close()
 	var r seatResult
-	var acts, eventLat []time.Duration
 	defer func() {
 		st := s.Stats()
-		m.mu.Lock()
-		m.actLat = append(m.actLat, acts...)
-		m.eventLat = append(m.eventLat, eventLat...)
-		m.mu.Unlock()
 		// Every reconnection is a stream that failed, every retry an Act
 		// that did; faults are the inconsistencies.
 		if n := st.Reconnects + st.ActRetries + st.Faults; n > 0 {
@@ -380,7 +375,9 @@ func playSeat(ctx context.Context, o botsOptions, s *client.Session, b bot.Bot, 
 			return r
 		}
 		if u.Live {
-			eventLat = append(eventLat, u.Received.Sub(u.Event.Time))
+			m.mu.Lock()
+			m.eventLat = append(m.eventLat, u.Received.Sub(u.Event.Time))
+			m.mu.Unlock()
 		}
 		switch e := u.Event.Body.(type) {
 		case table.RoundEnded:
@@ -399,8 +396,8 @@ func playSeat(ctx context.Context, o botsOptions, s *client.Session, b bot.Bot, 
 			m.fail(1, "%s: %v", who, err)
 			continue
 		}
-		acts = append(acts, d)
 		m.mu.Lock()
+		m.actLat = append(m.actLat, d)
 		m.actions++
 		m.mu.Unlock()
 	}
