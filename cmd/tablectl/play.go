@@ -95,7 +95,12 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "Table %s: you are seat %d (%s).\n", seat.TableID, seat.Seat, o.name)
 	s := c.Follow(seat, client.Options{})
 	defer s.Close()
-	return playLoop(ctx, s, stdin, stdout, n)
+	err = playLoop(ctx, s, stdin, stdout, n)
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(stdout, "\nYou left the game; the server plays your seat once the disconnect grace period is over.")
+		return nil
+	}
+	return err
 }
 
 func seatName(si *pb.SeatInfo) string {

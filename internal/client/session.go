@@ -22,7 +22,8 @@ type Options struct {
 	// gaps (per-seat numbering): then any gap is a fault. See CheckSeq.
 	Contiguous bool
 	// AfterSeq starts the stream after this event: a seat then gets no
-	// snapshot, and its tracker starts from nothing.
+	// snapshot, and its view is built from the next deal on (events before
+	// it are delivered but not checked against the view).
 	AfterSeq uint64
 	// Backoff between reconnection attempts and action retries; zero is
 	// DefaultBackoff.
@@ -71,6 +72,7 @@ type Session struct {
 
 	last     uint64 // seq of the last snapshot or event received
 	tracker  *Tracker
+	known    bool // the tracker's view is whole: from the start, a snapshot or a deal
 	over     bool // the game's end was received
 	done     bool // and the stream ended after it
 	idPrefix string
@@ -97,7 +99,7 @@ func (c *Client) newSession(seat Seat, spectator bool, opts Options) *Session {
 	}
 	return &Session{
 		c: c, seat: seat, spectator: spectator, opts: opts,
-		last: opts.AfterSeq, tracker: NewTracker(seat.Seat), idPrefix: uuid.NewString(),
+		last: opts.AfterSeq, tracker: NewTracker(seat.Seat), known: opts.AfterSeq == 0, idPrefix: uuid.NewString(),
 	}
 }
 
@@ -271,6 +273,7 @@ func (s *Session) snapshot(snap *pb.Snapshot, now time.Time) (Update, bool) {
 	}
 	s.seat.Seat = v.Seat
 	s.tracker.Reset(v)
+	s.known = true
 	s.last = snap.GetSeq()
 	s.stats.Snapshots++
 	return Update{Snapshot: true, Received: now}, true
@@ -296,7 +299,10 @@ func (s *Session) event(ev *pb.Event, now time.Time) (Update, bool) {
 	}
 	s.last = e.Seq
 	if e.Body != nil {
-		if err := s.tracker.Apply(e.Body); err != nil {
+		if _, ok := e.Body.(table.RoundStarted); ok {
+			s.known = true
+		}
+		if err := s.tracker.Apply(e.Body); err != nil && s.known {
 			s.fault(fmt.Errorf("event %d: %w", e.Seq, err))
 		}
 		if _, ok := e.Body.(table.GameEnded); ok {

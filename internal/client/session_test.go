@@ -294,6 +294,11 @@ func replayed(t *testing.T, c *client.Client, seat client.Seat, afterSeq uint64)
 	for {
 		u, err := s.Next(ctxT(t))
 		if errors.Is(err, io.EOF) {
+			// Joined mid-round, the view is whole from the next deal on:
+			// nothing before it counts as a fault.
+			if st := s.Stats(); st.Faults != 0 {
+				t.Errorf("a session after seq %d counted %d faults", afterSeq, st.Faults)
+			}
 			return seqs
 		}
 		if err != nil {
