@@ -1323,6 +1323,7 @@ type Event struct {
 	//	*Event_RoundEnded
 	//	*Event_GameEnded
 	//	*Event_SeatNotice
+	//	*Event_TurnOffer
 	Body          isEvent_Body `protobuf_oneof:"body"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1496,6 +1497,15 @@ func (x *Event) GetSeatNotice() *SeatNotice {
 	return nil
 }
 
+func (x *Event) GetTurnOffer() *TurnOffer {
+	if x != nil {
+		if x, ok := x.Body.(*Event_TurnOffer); ok {
+			return x.TurnOffer
+		}
+	}
+	return nil
+}
+
 type isEvent_Body interface {
 	isEvent_Body()
 }
@@ -1552,6 +1562,10 @@ type Event_SeatNotice struct {
 	SeatNotice *SeatNotice `protobuf:"bytes,15,opt,name=seat_notice,json=seatNotice,proto3,oneof"`
 }
 
+type Event_TurnOffer struct {
+	TurnOffer *TurnOffer `protobuf:"bytes,16,opt,name=turn_offer,json=turnOffer,proto3,oneof"`
+}
+
 func (*Event_RoundStarted) isEvent_Body() {}
 
 func (*Event_Dealt) isEvent_Body() {}
@@ -1577,6 +1591,8 @@ func (*Event_RoundEnded) isEvent_Body() {}
 func (*Event_GameEnded) isEvent_Body() {}
 
 func (*Event_SeatNotice) isEvent_Body() {}
+
+func (*Event_TurnOffer) isEvent_Body() {}
 
 // StreamEventsResponse is a snapshot (first, when after_seq was 0) or an
 // event.
@@ -2081,7 +2097,7 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\tafter_seq\x18\x03 \x01(\x04R\bafterSeq\"L\n" +
 	"\bSnapshot\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x12.\n" +
-	"\x04view\x18\x02 \x01(\v2\x1a.mahjong.authority.v1.ViewR\x04view\"\x93\a\n" +
+	"\x04view\x18\x02 \x01(\v2\x1a.mahjong.authority.v1.ViewR\x04view\"\xd5\a\n" +
 	"\x05Event\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x12.\n" +
 	"\x04time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x04time\x12I\n" +
@@ -2102,7 +2118,9 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\n" +
 	"game_ended\x18\x0e \x01(\v2\x1f.mahjong.authority.v1.GameEndedH\x00R\tgameEnded\x12C\n" +
 	"\vseat_notice\x18\x0f \x01(\v2 .mahjong.authority.v1.SeatNoticeH\x00R\n" +
-	"seatNoticeB\x06\n" +
+	"seatNotice\x12@\n" +
+	"\n" +
+	"turn_offer\x18\x10 \x01(\v2\x1f.mahjong.authority.v1.TurnOfferH\x00R\tturnOfferB\x06\n" +
 	"\x04body\"\x91\x01\n" +
 	"\x14StreamEventsResponse\x12<\n" +
 	"\bsnapshot\x18\x01 \x01(\v2\x1e.mahjong.authority.v1.SnapshotH\x00R\bsnapshot\x123\n" +
@@ -2245,7 +2263,8 @@ var file_mahjong_authority_v1_table_service_proto_goTypes = []any{
 	(*RoundEnded)(nil),            // 42: mahjong.authority.v1.RoundEnded
 	(*GameEnded)(nil),             // 43: mahjong.authority.v1.GameEnded
 	(*SeatNotice)(nil),            // 44: mahjong.authority.v1.SeatNotice
-	(*Action)(nil),                // 45: mahjong.authority.v1.Action
+	(*TurnOffer)(nil),             // 45: mahjong.authority.v1.TurnOffer
+	(*Action)(nil),                // 46: mahjong.authority.v1.Action
 }
 var file_mahjong_authority_v1_table_service_proto_depIdxs = []int32{
 	0,  // 0: mahjong.authority.v1.TableSettings.rules:type_name -> mahjong.authority.v1.RulePreset
@@ -2279,37 +2298,38 @@ var file_mahjong_authority_v1_table_service_proto_depIdxs = []int32{
 	42, // 28: mahjong.authority.v1.Event.round_ended:type_name -> mahjong.authority.v1.RoundEnded
 	43, // 29: mahjong.authority.v1.Event.game_ended:type_name -> mahjong.authority.v1.GameEnded
 	44, // 30: mahjong.authority.v1.Event.seat_notice:type_name -> mahjong.authority.v1.SeatNotice
-	20, // 31: mahjong.authority.v1.StreamEventsResponse.snapshot:type_name -> mahjong.authority.v1.Snapshot
-	21, // 32: mahjong.authority.v1.StreamEventsResponse.event:type_name -> mahjong.authority.v1.Event
-	45, // 33: mahjong.authority.v1.ActRequest.action:type_name -> mahjong.authority.v1.Action
-	21, // 34: mahjong.authority.v1.SpectateResponse.event:type_name -> mahjong.authority.v1.Event
-	2,  // 35: mahjong.authority.v1.ExportGameRequest.format:type_name -> mahjong.authority.v1.RecordFormat
-	2,  // 36: mahjong.authority.v1.ExportGameResponse.format:type_name -> mahjong.authority.v1.RecordFormat
-	7,  // 37: mahjong.authority.v1.TableService.CreateTable:input_type -> mahjong.authority.v1.CreateTableRequest
-	9,  // 38: mahjong.authority.v1.TableService.ListTables:input_type -> mahjong.authority.v1.ListTablesRequest
-	11, // 39: mahjong.authority.v1.TableService.GetTable:input_type -> mahjong.authority.v1.GetTableRequest
-	13, // 40: mahjong.authority.v1.TableService.JoinTable:input_type -> mahjong.authority.v1.JoinTableRequest
-	15, // 41: mahjong.authority.v1.TableService.LeaveTable:input_type -> mahjong.authority.v1.LeaveTableRequest
-	17, // 42: mahjong.authority.v1.TableService.StartTable:input_type -> mahjong.authority.v1.StartTableRequest
-	19, // 43: mahjong.authority.v1.TableService.StreamEvents:input_type -> mahjong.authority.v1.StreamEventsRequest
-	23, // 44: mahjong.authority.v1.TableService.Act:input_type -> mahjong.authority.v1.ActRequest
-	25, // 45: mahjong.authority.v1.TableService.Spectate:input_type -> mahjong.authority.v1.SpectateRequest
-	27, // 46: mahjong.authority.v1.TableService.ExportGame:input_type -> mahjong.authority.v1.ExportGameRequest
-	8,  // 47: mahjong.authority.v1.TableService.CreateTable:output_type -> mahjong.authority.v1.CreateTableResponse
-	10, // 48: mahjong.authority.v1.TableService.ListTables:output_type -> mahjong.authority.v1.ListTablesResponse
-	12, // 49: mahjong.authority.v1.TableService.GetTable:output_type -> mahjong.authority.v1.GetTableResponse
-	14, // 50: mahjong.authority.v1.TableService.JoinTable:output_type -> mahjong.authority.v1.JoinTableResponse
-	16, // 51: mahjong.authority.v1.TableService.LeaveTable:output_type -> mahjong.authority.v1.LeaveTableResponse
-	18, // 52: mahjong.authority.v1.TableService.StartTable:output_type -> mahjong.authority.v1.StartTableResponse
-	22, // 53: mahjong.authority.v1.TableService.StreamEvents:output_type -> mahjong.authority.v1.StreamEventsResponse
-	24, // 54: mahjong.authority.v1.TableService.Act:output_type -> mahjong.authority.v1.ActResponse
-	26, // 55: mahjong.authority.v1.TableService.Spectate:output_type -> mahjong.authority.v1.SpectateResponse
-	28, // 56: mahjong.authority.v1.TableService.ExportGame:output_type -> mahjong.authority.v1.ExportGameResponse
-	47, // [47:57] is the sub-list for method output_type
-	37, // [37:47] is the sub-list for method input_type
-	37, // [37:37] is the sub-list for extension type_name
-	37, // [37:37] is the sub-list for extension extendee
-	0,  // [0:37] is the sub-list for field type_name
+	45, // 31: mahjong.authority.v1.Event.turn_offer:type_name -> mahjong.authority.v1.TurnOffer
+	20, // 32: mahjong.authority.v1.StreamEventsResponse.snapshot:type_name -> mahjong.authority.v1.Snapshot
+	21, // 33: mahjong.authority.v1.StreamEventsResponse.event:type_name -> mahjong.authority.v1.Event
+	46, // 34: mahjong.authority.v1.ActRequest.action:type_name -> mahjong.authority.v1.Action
+	21, // 35: mahjong.authority.v1.SpectateResponse.event:type_name -> mahjong.authority.v1.Event
+	2,  // 36: mahjong.authority.v1.ExportGameRequest.format:type_name -> mahjong.authority.v1.RecordFormat
+	2,  // 37: mahjong.authority.v1.ExportGameResponse.format:type_name -> mahjong.authority.v1.RecordFormat
+	7,  // 38: mahjong.authority.v1.TableService.CreateTable:input_type -> mahjong.authority.v1.CreateTableRequest
+	9,  // 39: mahjong.authority.v1.TableService.ListTables:input_type -> mahjong.authority.v1.ListTablesRequest
+	11, // 40: mahjong.authority.v1.TableService.GetTable:input_type -> mahjong.authority.v1.GetTableRequest
+	13, // 41: mahjong.authority.v1.TableService.JoinTable:input_type -> mahjong.authority.v1.JoinTableRequest
+	15, // 42: mahjong.authority.v1.TableService.LeaveTable:input_type -> mahjong.authority.v1.LeaveTableRequest
+	17, // 43: mahjong.authority.v1.TableService.StartTable:input_type -> mahjong.authority.v1.StartTableRequest
+	19, // 44: mahjong.authority.v1.TableService.StreamEvents:input_type -> mahjong.authority.v1.StreamEventsRequest
+	23, // 45: mahjong.authority.v1.TableService.Act:input_type -> mahjong.authority.v1.ActRequest
+	25, // 46: mahjong.authority.v1.TableService.Spectate:input_type -> mahjong.authority.v1.SpectateRequest
+	27, // 47: mahjong.authority.v1.TableService.ExportGame:input_type -> mahjong.authority.v1.ExportGameRequest
+	8,  // 48: mahjong.authority.v1.TableService.CreateTable:output_type -> mahjong.authority.v1.CreateTableResponse
+	10, // 49: mahjong.authority.v1.TableService.ListTables:output_type -> mahjong.authority.v1.ListTablesResponse
+	12, // 50: mahjong.authority.v1.TableService.GetTable:output_type -> mahjong.authority.v1.GetTableResponse
+	14, // 51: mahjong.authority.v1.TableService.JoinTable:output_type -> mahjong.authority.v1.JoinTableResponse
+	16, // 52: mahjong.authority.v1.TableService.LeaveTable:output_type -> mahjong.authority.v1.LeaveTableResponse
+	18, // 53: mahjong.authority.v1.TableService.StartTable:output_type -> mahjong.authority.v1.StartTableResponse
+	22, // 54: mahjong.authority.v1.TableService.StreamEvents:output_type -> mahjong.authority.v1.StreamEventsResponse
+	24, // 55: mahjong.authority.v1.TableService.Act:output_type -> mahjong.authority.v1.ActResponse
+	26, // 56: mahjong.authority.v1.TableService.Spectate:output_type -> mahjong.authority.v1.SpectateResponse
+	28, // 57: mahjong.authority.v1.TableService.ExportGame:output_type -> mahjong.authority.v1.ExportGameResponse
+	48, // [48:58] is the sub-list for method output_type
+	38, // [38:48] is the sub-list for method input_type
+	38, // [38:38] is the sub-list for extension type_name
+	38, // [38:38] is the sub-list for extension extendee
+	0,  // [0:38] is the sub-list for field type_name
 }
 
 func init() { file_mahjong_authority_v1_table_service_proto_init() }
@@ -2332,6 +2352,7 @@ func file_mahjong_authority_v1_table_service_proto_init() {
 		(*Event_RoundEnded)(nil),
 		(*Event_GameEnded)(nil),
 		(*Event_SeatNotice)(nil),
+		(*Event_TurnOffer)(nil),
 	}
 	file_mahjong_authority_v1_table_service_proto_msgTypes[18].OneofWrappers = []any{
 		(*StreamEventsResponse_Snapshot)(nil),
