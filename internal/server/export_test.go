@@ -115,7 +115,7 @@ func TestRealExportDuringGame(t *testing.T) {
 	}
 	// Play (tsumogiri, pass) until the table waits for this seat in the
 	// second round.
-	round := -1
+	round, drawn := -1, ""
 	for {
 		r, err := st.Recv()
 		if errors.Is(err, io.EOF) {
@@ -143,7 +143,11 @@ func TestRealExportDuringGame(t *testing.T) {
 				round = int(rs.GetIndex())
 			}
 			if d := ev.GetDrew(); d.GetTile() != "" && d.GetSeat() == seat {
-				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: d.GetTile()}
+				drawn = d.GetTile()
+			}
+			// The turn offer follows the draw: the seat acts on it.
+			if o := ev.GetTurnOffer(); o != nil && o.GetSeat() == seat {
+				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: drawn}
 			}
 			if o := ev.GetClaimOffer(); o != nil && o.GetSeat() == seat {
 				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}
