@@ -124,3 +124,19 @@ func TestVerifyCommandSeedless(t *testing.T) {
 		t.Errorf("verify --json = %s", out.String())
 	}
 }
+
+// TestReplayReadsNativeRecords: a native record is a replay-contract game
+// with more fields, so tablectl replay replays it.
+func TestReplayReadsNativeRecords(t *testing.T) {
+	in, err := os.ReadFile(seededRecord)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	if err := run([]string{"replay"}, bytes.NewReader(in), &out, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out.String(), `{"id":"table-0001","ok":true`) {
+		t.Errorf("tablectl replay of a native record = %.200s", out.String())
+	}
+}

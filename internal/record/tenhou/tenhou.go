@@ -59,7 +59,10 @@ func Write(w io.Writer, g *record.Game) error {
 
 // Convert builds the log of g, whose rounds must carry their engine events.
 func Convert(g *record.Game) (*Log, error) {
-	l := &Log{Title: [2]string{g.ID, g.TableID}, Log: make([][]any, 0, len(g.Rounds))}
+	l := &Log{Title: [2]string{g.ID}, Log: make([][]any, 0, len(g.Rounds))}
+	if g.TableID != g.ID {
+		l.Title[1] = g.TableID
+	}
 	for s := range l.Name {
 		l.Name[s] = fmt.Sprintf("seat %d", s)
 		if s < len(g.Names) && g.Names[s] != "" {
