@@ -878,7 +878,8 @@ type JoinTableRequest struct {
 	TableId string                 `protobuf:"bytes,1,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"`
 	// Shown to the other seats.
 	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
-	// Optional client randomness (at most 64 bytes) for the wall seeds.
+	// Optional client randomness (at most 64 bytes), mixed into the table
+	// seed that every wall derives from (docs/fairness.md).
 	Entropy       []byte `protobuf:"bytes,3,opt,name=entropy,proto3" json:"entropy,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
