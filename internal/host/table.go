@@ -251,6 +251,9 @@ func (t *table[A, V, B]) step(actor int, a A) error {
 func (t *table[A, V, B]) rebuild() {
 	g, err := t.newGame()
 	if err == nil {
+		if t.state != Waiting {
+			t.seed(g)
+		}
 		for i, a := range t.actions {
 			if _, err = g.Apply(a); err != nil {
 				err = fmt.Errorf("replay action %d: %w", i, err)
@@ -370,6 +373,7 @@ func (t *table[A, V, B]) start() error {
 		return err
 	}
 	t.state = Playing
+	t.seed(t.game)
 	for i := range t.seats {
 		if !t.seats[i].taken {
 			t.botOn(i)

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/fair"
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/table"
 )
@@ -113,9 +114,11 @@ func (t *tableService) create(ctx context.Context, req *pb.CreateTableRequest) (
 	default:
 		return nil, fieldError("settings.seed", fmt.Errorf("want 32 bytes, have %d: %w", len(set.GetSeed()), ErrMalformed))
 	}
-	// The settings as given (the seed only if the creator chose it) are the
-	// table's description; the seed never leaves the server.
-	meta, err := proto.Marshal(set)
+	// The settings as given (the seed only if the creator chose it) and
+	// the commitment to the seed are the table's description; the seed
+	// never leaves the server before the game is over.
+	commit := fair.SeedCommitment(seed)
+	meta, err := proto.Marshal(&pb.Table{Settings: set, SeedCommitment: commit[:]})
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +128,7 @@ func (t *tableService) create(ctx context.Context, req *pb.CreateTableRequest) (
 		if err != nil {
 			return nil, err
 		}
-		return &game{eng: eng, walls: newWall, aka: rules.Aka, seed: seed}, nil
+		return makeGame(eng, newWall, rules, seed), nil
 	}
 	info, owner, err := t.s.host.Create(ctx, hs, meta, newGame)
 	if err != nil {
@@ -136,8 +139,12 @@ func (t *tableService) create(ctx context.Context, req *pb.CreateTableRequest) (
 
 // tableToPB describes a table; the seed is left out.
 func tableToPB(in host.Info) *pb.Table {
-	set := &pb.TableSettings{}
-	_ = proto.Unmarshal(in.Meta, set) // written by create; cannot fail
+	desc := &pb.Table{}
+	_ = proto.Unmarshal(in.Meta, desc) // written by create; cannot fail
+	set := desc.GetSettings()
+	if set == nil {
+		set = &pb.TableSettings{}
+	}
 	seeded := len(set.GetSeed()) > 0
 	set.Seed = nil
 	s := in.Settings
@@ -150,12 +157,13 @@ func tableToPB(in host.Info) *pb.Table {
 		set.Rules = pb.RulePreset_RULE_PRESET_TENHOU_HANCHAN
 	}
 	out := &pb.Table{
-		TableId:    in.ID,
-		Settings:   set,
-		State:      pb.TableState(in.State),
-		LastSeq:    in.LastSeq,
-		CreateTime: timestamppb.New(in.Created),
-		Seeded:     seeded,
+		TableId:        in.ID,
+		Settings:       set,
+		State:          pb.TableState(in.State),
+		LastSeq:        in.LastSeq,
+		CreateTime:     timestamppb.New(in.Created),
+		Seeded:         seeded,
+		SeedCommitment: desc.GetSeedCommitment(),
 	}
 	for i, st := range in.Seats {
 		out.Seats = append(out.Seats, &pb.SeatInfo{Seat: uint32(i), Taken: st.Taken, Name: st.Name, Bot: st.Bot, Connected: st.Connected})

@@ -102,7 +102,13 @@ type RoundStarted struct {
 	Scores       [NumSeats]int
 	Dora         tile.Tile // the first dora indicator
 	WallLeft     int       // tiles left to draw from the live wall
-	Commitment   [32]byte  // SHA-256 commitment to the wall seed, if the host set one
+	// Index is the round's place in the game: the n-th deal from 0,
+	// repeated rounds and aborts included. It is the round number bound
+	// into the wall seed and the commitment (package fair).
+	Index int
+	// Commitment is the host's commitment to the wall's seed
+	// (wall.Wall.Commitment), zero if it set none.
+	Commitment [32]byte
 }
 
 // Dealt: a seat's starting hand. Private to that seat.
@@ -144,6 +150,15 @@ type Fishing struct {
 type ClaimOffer struct {
 	Seat    Seat
 	Options []Action // Ron, Pon, OpenKan, Chi variants; Pass is always allowed
+}
+
+// TurnOffer: what the seat to act may do in the turn that just started
+// (Legal). Private to that seat. Step never emits it - Legal answers the
+// same question in process - but a host that tells remote players their
+// options adds one after every step that leaves a seat to act.
+type TurnOffer struct {
+	Seat    Seat
+	Options []Action
 }
 
 // RiichiAccepted: the riichi discard passed without a ron and the stick is
@@ -236,6 +251,7 @@ func (Drew) event()           {}
 func (Discarded) event()      {}
 func (Fishing) event()        {}
 func (ClaimOffer) event()     {}
+func (TurnOffer) event()      {}
 func (RiichiAccepted) event() {}
 func (Called) event()         {}
 func (DoraRevealed) event()   {}
