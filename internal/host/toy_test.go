@@ -95,9 +95,7 @@ func (g *toy) Apply(a toyAction) ([]host.Out[string], error) {
 			return nil, fmt.Errorf("%w: seat %d plays %d on %d's turn", errToy, a.Seat, a.N, g.turn)
 		}
 		g.total += a.N
-		play := pub("play %d %d", a.Seat, a.N)
-		play.Dwell = true
-		outs := []host.Out[string]{play}
+		outs := []host.Out[string]{pub("play %d %d", a.Seat, a.N)}
 		if g.total >= 10 {
 			g.dealt = false
 			outs = append(outs, pub("end %d", g.round))
@@ -108,11 +106,11 @@ func (g *toy) Apply(a toyAction) ([]host.Out[string], error) {
 			return outs, nil
 		}
 		g.turn = (g.turn + 1) % 4
-		if !g.offers {
-			return outs, nil
+		if g.offers {
+			g.claimer = (g.turn + 1) % 4
+			outs = append(outs, host.Out[string]{To: host.Only(g.claimer), Body: "offer"})
 		}
-		g.claimer = (g.turn + 1) % 4
-		outs = append(outs, host.Out[string]{To: host.Only(g.claimer), Body: "offer"})
+		outs[len(outs)-1].Dwell = true // the window is open
 		return outs, nil
 	}
 	return nil, fmt.Errorf("%w: seat %d %s", errToy, a.Seat, a.Kind)
