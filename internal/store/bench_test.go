@@ -55,4 +55,3 @@ func BenchmarkAppendTables(b *testing.B) {
 		}
 	})
 }
-
