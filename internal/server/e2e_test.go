@@ -196,8 +196,11 @@ func (p *player) play(ctx context.Context, afterSeq uint64, stopAfter int) error
 
 // checkPrivacy fails if a seat received anything of another seat's
 // concealed tiles or of the unrevealed wall: private bodies must be its own,
-// the tiles of draws are its own, and its snapshot shows only its hand.
-func checkPrivacy(t *testing.T, seat uint32, snap *pb.Snapshot, evs []*pb.Event) {
+// the tiles of draws are its own, and its snapshot shows only its hand. Its
+// numbers must follow each other without a gap from from (the snapshot's
+// seq or the after_seq the stream started from): a seat's numbering counts
+// only what it receives, so it tells nothing of what others received.
+func checkPrivacy(t *testing.T, seat uint32, from uint64, snap *pb.Snapshot, evs []*pb.Event) {
 	t.Helper()
 	if snap != nil {
 		v := snap.GetView()
@@ -208,9 +211,9 @@ func checkPrivacy(t *testing.T, seat uint32, snap *pb.Snapshot, evs []*pb.Event)
 			t.Errorf("seat %d sees a drawn tile in another seat's turn", seat)
 		}
 	}
-	var last uint64
+	last := from
 	for _, ev := range evs {
-		if ev.GetSeq() <= last {
+		if ev.GetSeq() != last+1 {
 			t.Errorf("seat %d: seq %d after %d", seat, ev.GetSeq(), last)
 		}
 		last = ev.GetSeq()
@@ -252,7 +255,7 @@ func TestFourClientsPlayWholeGame(t *testing.T) {
 	}
 	total := 0
 	for _, p := range players {
-		checkPrivacy(t, p.seat, p.snap, p.events)
+		checkPrivacy(t, p.seat, p.snap.GetSeq(), p.snap, p.events)
 		last := p.events[len(p.events)-1]
 		if last.GetGameEnded() == nil {
 			t.Errorf("seat %d's last event is %v, want game_ended", p.seat, last)
@@ -440,7 +443,12 @@ func testRefusedRequests(t *testing.T, cfg server.Config) {
 	for i := range views {
 		views[i] = e.snapshotOf(t, id, toks[i])
 	}
-	head := before.GetLastSeq()
+	// Each seat's newest seq, in its own numbering.
+	var seqs [4]uint64
+	for i := range seqs {
+		seqs[i] = views[i].GetSeq()
+	}
+	head := seqs[0]
 	// Seat 0 is the dealer and holds its drawn tile.
 	drawn := views[0].GetView().GetDrawn()
 	discard := &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: drawn}
@@ -460,8 +468,8 @@ func testRefusedRequests(t *testing.T, cfg server.Config) {
 		{"wrong token", act(id, "bogus", head, "r2", discard), codes.PermissionDenied, pb.ErrorReason_ERROR_REASON_WRONG_TOKEN},
 		{"other table's token", act(id, otherTok, head, "r3", discard), codes.PermissionDenied, pb.ErrorReason_ERROR_REASON_WRONG_TOKEN},
 		{"unknown table", act("no-such-table", toks[0], head, "r4", discard), codes.NotFound, pb.ErrorReason_ERROR_REASON_TABLE_NOT_FOUND},
-		{"out of turn", act(id, toks[1], head, "r5", &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: "1m"}), codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_NOT_YOUR_TURN},
-		{"pass without a claim window", act(id, toks[2], head, "r6", &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}), codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_CLAIM_WINDOW_CLOSED},
+		{"out of turn", act(id, toks[1], seqs[1], "r5", &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: "1m"}), codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_NOT_YOUR_TURN},
+		{"pass without a claim window", act(id, toks[2], seqs[2], "r6", &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}), codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_CLAIM_WINDOW_CLOSED},
 		{"discard of a tile not held", act(id, toks[0], head, "r7", &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: notHeld}), codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_ILLEGAL_ACTION},
 		{"stale seq", act(id, toks[0], head-1, "r8", discard), codes.Aborted, pb.ErrorReason_ERROR_REASON_STALE_SEQ},
 		{"seq ahead", act(id, toks[0], head+10, "r9", discard), codes.OutOfRange, pb.ErrorReason_ERROR_REASON_SEQ_AHEAD},
@@ -471,7 +479,7 @@ func testRefusedRequests(t *testing.T, cfg server.Config) {
 		{"chi with one tile", act(id, toks[0], head, "r13", &pb.Action{Type: pb.ActionType_ACTION_TYPE_CHI, Tiles: "3m"}), codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_BAD_TILE},
 		{"no action", act(id, toks[0], head, "r14", nil), codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
 		{"unspecified action", act(id, toks[0], head, "r15", &pb.Action{}), codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
-		{"tiles on a pass", act(id, toks[2], head, "r16", &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS, Tile: "1m"}), codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
+		{"tiles on a pass", act(id, toks[2], seqs[2], "r16", &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS, Tile: "1m"}), codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
 		{"no request id", act(id, toks[0], head, "", discard), codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
 	} {
 		wantStatus(t, tc.name, tc.err, tc.code, tc.reason)
@@ -492,8 +500,8 @@ func testRefusedRequests(t *testing.T, cfg server.Config) {
 
 	// Nothing changed.
 	after := e.table(t, id)
-	if after.GetLastSeq() != head {
-		t.Fatalf("refused requests moved the table from seq %d to %d", head, after.GetLastSeq())
+	if after.GetLastSeq() != before.GetLastSeq() {
+		t.Fatalf("refused requests moved the table from seq %d to %d", before.GetLastSeq(), after.GetLastSeq())
 	}
 	for i := range views {
 		if v := e.snapshotOf(t, id, toks[i]); !proto.Equal(v, views[i]) {
@@ -510,16 +518,16 @@ func testRefusedRequests(t *testing.T, cfg server.Config) {
 	if err != nil || r2.GetSeq() != r1.GetSeq() {
 		t.Fatalf("retry = %v, %v; want seq %d", r2, err, r1.GetSeq())
 	}
-	if got := e.table(t, id).GetLastSeq(); got != r1.GetSeq() {
-		t.Fatalf("after a retried discard the table is at %d, want %d", got, r1.GetSeq())
+	if got := e.snapshotOf(t, id, toks[0]).GetSeq(); got != r1.GetSeq() {
+		t.Fatalf("after a retried discard seat 0 is at %d, want %d", got, r1.GetSeq())
 	}
 	if n := len(e.snapshotOf(t, id, toks[0]).GetView().GetSeats()[0].GetDiscards()); n != 1 {
 		t.Fatalf("seat 0 has %d discards after a retried discard, want 1", n)
 	}
 	_, err = e.tables.Act(ctx, &pb.ActRequest{TableId: id, SeatToken: toks[0], LastSeq: r1.GetSeq(), RequestId: "once", Action: &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}})
 	wantStatus(t, "request id reused", err, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_REQUEST_ID_REUSED)
-	// Seat 0's old seq is stale now for seat 2, which got the offer.
-	_, err = e.tables.Act(ctx, &pb.ActRequest{TableId: id, SeatToken: toks[2], LastSeq: head, RequestId: "p", Action: &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}})
+	// Seat 2's old seq is stale now: it got the discard and an offer.
+	_, err = e.tables.Act(ctx, &pb.ActRequest{TableId: id, SeatToken: toks[2], LastSeq: seqs[2], RequestId: "p", Action: &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}})
 	wantStatus(t, "pass on a stale view", err, codes.Aborted, pb.ErrorReason_ERROR_REASON_STALE_SEQ)
 }
 

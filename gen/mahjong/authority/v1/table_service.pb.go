@@ -145,7 +145,8 @@ const (
 	ErrorReason_ERROR_REASON_MISSING_TOKEN ErrorReason = 4
 	// PERMISSION_DENIED: the token is not one of this table's.
 	ErrorReason_ERROR_REASON_WRONG_TOKEN ErrorReason = 5
-	// FAILED_PRECONDITION: it is not this seat's turn.
+	// FAILED_PRECONDITION: it is not this seat's turn (also: any action but
+	// the answer of a seat with a claim offer, during a claim dwell).
 	ErrorReason_ERROR_REASON_NOT_YOUR_TURN ErrorReason = 6
 	// FAILED_PRECONDITION: there is no claim window open for this seat.
 	ErrorReason_ERROR_REASON_CLAIM_WINDOW_CLOSED ErrorReason = 7
@@ -167,10 +168,18 @@ const (
 	ErrorReason_ERROR_REASON_REQUEST_ID_REUSED ErrorReason = 15
 	// OUT_OF_RANGE: after_seq or last_seq is past the newest event.
 	ErrorReason_ERROR_REASON_SEQ_AHEAD ErrorReason = 16
-	// UNAVAILABLE: the store refused the write or the server is stopping.
+	// UNAVAILABLE: the server is stopping.
 	ErrorReason_ERROR_REASON_UNAVAILABLE ErrorReason = 17
 	// FAILED_PRECONDITION: seats are empty and the table does not fill them.
 	ErrorReason_ERROR_REASON_SEATS_EMPTY ErrorReason = 18
+	// UNAVAILABLE: the store refused the write (a full disk); nothing
+	// changed. Retry with the same request id.
+	ErrorReason_ERROR_REASON_STORAGE_UNAVAILABLE ErrorReason = 19
+	// RESOURCE_EXHAUSTED: too many open streams for the seat or on the
+	// connection.
+	ErrorReason_ERROR_REASON_TOO_MANY_STREAMS ErrorReason = 20
+	// RESOURCE_EXHAUSTED: the server holds as many open tables as it may.
+	ErrorReason_ERROR_REASON_TOO_MANY_TABLES ErrorReason = 21
 )
 
 // Enum value maps for ErrorReason.
@@ -195,6 +204,9 @@ var (
 		16: "ERROR_REASON_SEQ_AHEAD",
 		17: "ERROR_REASON_UNAVAILABLE",
 		18: "ERROR_REASON_SEATS_EMPTY",
+		19: "ERROR_REASON_STORAGE_UNAVAILABLE",
+		20: "ERROR_REASON_TOO_MANY_STREAMS",
+		21: "ERROR_REASON_TOO_MANY_TABLES",
 	}
 	ErrorReason_value = map[string]int32{
 		"ERROR_REASON_UNSPECIFIED":         0,
@@ -216,6 +228,9 @@ var (
 		"ERROR_REASON_SEQ_AHEAD":           16,
 		"ERROR_REASON_UNAVAILABLE":         17,
 		"ERROR_REASON_SEATS_EMPTY":         18,
+		"ERROR_REASON_STORAGE_UNAVAILABLE": 19,
+		"ERROR_REASON_TOO_MANY_STREAMS":    20,
+		"ERROR_REASON_TOO_MANY_TABLES":     21,
 	}
 )
 
@@ -266,7 +281,13 @@ type TableSettings struct {
 	// How long a seat may stay without an event stream before a bot plays it.
 	DisconnectGrace *durationpb.Duration `protobuf:"bytes,7,opt,name=disconnect_grace,json=disconnectGrace,proto3" json:"disconnect_grace,omitempty"`
 	// Pause between the end of a round and the next deal.
-	RoundPause    *durationpb.Duration `protobuf:"bytes,8,opt,name=round_pause,json=roundPause,proto3" json:"round_pause,omitempty"`
+	RoundPause *durationpb.Duration `protobuf:"bytes,8,opt,name=round_pause,json=roundPause,proto3" json:"round_pause,omitempty"`
+	// The least time between a discard (or a kan that may be robbed) and the
+	// next step anyone sees, whether or not a seat could claim: seats learn
+	// nothing from the claim window that they would not see at a real table.
+	// Unset takes the server's default; an explicit 0s switches it off (bot
+	// load tests). It applies only when a player holds a seat at the start.
+	ClaimDwell    *durationpb.Duration `protobuf:"bytes,9,opt,name=claim_dwell,json=claimDwell,proto3" json:"claim_dwell,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -353,6 +374,13 @@ func (x *TableSettings) GetDisconnectGrace() *durationpb.Duration {
 func (x *TableSettings) GetRoundPause() *durationpb.Duration {
 	if x != nil {
 		return x.RoundPause
+	}
+	return nil
+}
+
+func (x *TableSettings) GetClaimDwell() *durationpb.Duration {
+	if x != nil {
+		return x.ClaimDwell
 	}
 	return nil
 }
@@ -444,7 +472,8 @@ type Table struct {
 	Settings *TableSettings         `protobuf:"bytes,2,opt,name=settings,proto3" json:"settings,omitempty"`
 	State    TableState             `protobuf:"varint,3,opt,name=state,proto3,enum=mahjong.authority.v1.TableState" json:"state,omitempty"`
 	Seats    []*SeatInfo            `protobuf:"bytes,4,rep,name=seats,proto3" json:"seats,omitempty"`
-	// The newest event's sequence number.
+	// The newest public event's sequence number, in the spectators'
+	// numbering (Spectate).
 	LastSeq    uint64                 `protobuf:"varint,5,opt,name=last_seq,json=lastSeq,proto3" json:"last_seq,omitempty"`
 	CreateTime *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=create_time,json=createTime,proto3" json:"create_time,omitempty"`
 	// The settings had a seed.
@@ -1121,7 +1150,8 @@ type StreamEventsRequest struct {
 	state     protoimpl.MessageState `protogen:"open.v1"`
 	TableId   string                 `protobuf:"bytes,1,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"`
 	SeatToken string                 `protobuf:"bytes,2,opt,name=seat_token,json=seatToken,proto3" json:"seat_token,omitempty"`
-	// 0: start with a snapshot; otherwise resume after this event.
+	// 0: start with a snapshot; otherwise resume after this event (the
+	// seat's own numbering).
 	AfterSeq      uint64 `protobuf:"varint,3,opt,name=after_seq,json=afterSeq,proto3" json:"after_seq,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1178,7 +1208,7 @@ func (x *StreamEventsRequest) GetAfterSeq() uint64 {
 	return 0
 }
 
-// Snapshot is a seat's view as of event seq.
+// Snapshot is a seat's view as of its event seq.
 type Snapshot struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Seq           uint64                 `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`
@@ -1234,8 +1264,10 @@ func (x *Snapshot) GetView() *View {
 // Event is one entry of a table's event log.
 type Event struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Numbers every event of the table from 1; a seat sees only some of them,
-	// so its sequence has gaps, but never goes back.
+	// Numbers the events of one viewer 1, 2, 3, ... without gaps: a seat's
+	// stream counts what that seat may see (public events and its own
+	// private ones), the spectator stream counts the public events. Nobody
+	// can tell from it how many events others received.
 	Seq  uint64                 `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`
 	Time *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=time,proto3" json:"time,omitempty"`
 	// Types that are valid to be assigned to Body:
@@ -1597,7 +1629,7 @@ type ActRequest struct {
 	state     protoimpl.MessageState `protogen:"open.v1"`
 	TableId   string                 `protobuf:"bytes,1,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"`
 	SeatToken string                 `protobuf:"bytes,2,opt,name=seat_token,json=seatToken,proto3" json:"seat_token,omitempty"`
-	// The newest event seq the client has seen.
+	// The newest event seq the seat has seen, in its own numbering.
 	LastSeq uint64 `protobuf:"varint,3,opt,name=last_seq,json=lastSeq,proto3" json:"last_seq,omitempty"`
 	// Client-chosen id (1..64 bytes); a retry with the same id is applied once.
 	RequestId     string  `protobuf:"bytes,4,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
@@ -1674,7 +1706,8 @@ func (x *ActRequest) GetAction() *Action {
 // ActResponse confirms an action.
 type ActResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The newest event seq after the action.
+	// The seat's newest event seq after the action, its own events included
+	// unless a claim dwell holds them back.
 	Seq           uint64 `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1719,9 +1752,10 @@ func (x *ActResponse) GetSeq() uint64 {
 
 // SpectateRequest follows a table's public events.
 type SpectateRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	TableId       string                 `protobuf:"bytes,1,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"`
-	AfterSeq      uint64                 `protobuf:"varint,2,opt,name=after_seq,json=afterSeq,proto3" json:"after_seq,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	TableId string                 `protobuf:"bytes,1,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"`
+	// Resume after this public event (the spectators' numbering).
+	AfterSeq      uint64 `protobuf:"varint,2,opt,name=after_seq,json=afterSeq,proto3" json:"after_seq,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1819,7 +1853,7 @@ var File_mahjong_authority_v1_table_service_proto protoreflect.FileDescriptor
 
 const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\n" +
-	"(mahjong/authority/v1/table_service.proto\x12\x14mahjong.authority.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1fmahjong/authority/v1/game.proto\"\xb9\x03\n" +
+	"(mahjong/authority/v1/table_service.proto\x12\x14mahjong.authority.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1fmahjong/authority/v1/game.proto\"\xf5\x03\n" +
 	"\rTableSettings\x126\n" +
 	"\x05rules\x18\x01 \x01(\x0e2 .mahjong.authority.v1.RulePresetR\x05rules\x126\n" +
 	"\tturn_time\x18\x02 \x01(\v2\x19.google.protobuf.DurationR\bturnTime\x128\n" +
@@ -1830,7 +1864,9 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\x0fspectator_delay\x18\x06 \x01(\v2\x19.google.protobuf.DurationR\x0espectatorDelay\x12D\n" +
 	"\x10disconnect_grace\x18\a \x01(\v2\x19.google.protobuf.DurationR\x0fdisconnectGrace\x12:\n" +
 	"\vround_pause\x18\b \x01(\v2\x19.google.protobuf.DurationR\n" +
-	"roundPause\"x\n" +
+	"roundPause\x12:\n" +
+	"\vclaim_dwell\x18\t \x01(\v2\x19.google.protobuf.DurationR\n" +
+	"claimDwell\"x\n" +
 	"\bSeatInfo\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\rR\x04seat\x12\x14\n" +
 	"\x05taken\x18\x02 \x01(\bR\x05taken\x12\x12\n" +
@@ -1938,7 +1974,7 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\x17TABLE_STATE_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13TABLE_STATE_WAITING\x10\x01\x12\x17\n" +
 	"\x13TABLE_STATE_PLAYING\x10\x02\x12\x18\n" +
-	"\x14TABLE_STATE_FINISHED\x10\x03*\xe1\x04\n" +
+	"\x14TABLE_STATE_FINISHED\x10\x03*\xcc\x05\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\"\n" +
 	"\x1eERROR_REASON_MALFORMED_REQUEST\x10\x01\x12\x19\n" +
@@ -1959,7 +1995,10 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\x1eERROR_REASON_REQUEST_ID_REUSED\x10\x0f\x12\x1a\n" +
 	"\x16ERROR_REASON_SEQ_AHEAD\x10\x10\x12\x1c\n" +
 	"\x18ERROR_REASON_UNAVAILABLE\x10\x11\x12\x1c\n" +
-	"\x18ERROR_REASON_SEATS_EMPTY\x10\x122\xe0\x06\n" +
+	"\x18ERROR_REASON_SEATS_EMPTY\x10\x12\x12$\n" +
+	" ERROR_REASON_STORAGE_UNAVAILABLE\x10\x13\x12!\n" +
+	"\x1dERROR_REASON_TOO_MANY_STREAMS\x10\x14\x12 \n" +
+	"\x1cERROR_REASON_TOO_MANY_TABLES\x10\x152\xe0\x06\n" +
 	"\fTableService\x12b\n" +
 	"\vCreateTable\x12(.mahjong.authority.v1.CreateTableRequest\x1a).mahjong.authority.v1.CreateTableResponse\x12_\n" +
 	"\n" +
@@ -2040,58 +2079,59 @@ var file_mahjong_authority_v1_table_service_proto_depIdxs = []int32{
 	26, // 3: mahjong.authority.v1.TableSettings.spectator_delay:type_name -> google.protobuf.Duration
 	26, // 4: mahjong.authority.v1.TableSettings.disconnect_grace:type_name -> google.protobuf.Duration
 	26, // 5: mahjong.authority.v1.TableSettings.round_pause:type_name -> google.protobuf.Duration
-	3,  // 6: mahjong.authority.v1.Table.settings:type_name -> mahjong.authority.v1.TableSettings
-	1,  // 7: mahjong.authority.v1.Table.state:type_name -> mahjong.authority.v1.TableState
-	4,  // 8: mahjong.authority.v1.Table.seats:type_name -> mahjong.authority.v1.SeatInfo
-	27, // 9: mahjong.authority.v1.Table.create_time:type_name -> google.protobuf.Timestamp
-	3,  // 10: mahjong.authority.v1.CreateTableRequest.settings:type_name -> mahjong.authority.v1.TableSettings
-	5,  // 11: mahjong.authority.v1.CreateTableResponse.table:type_name -> mahjong.authority.v1.Table
-	5,  // 12: mahjong.authority.v1.ListTablesResponse.tables:type_name -> mahjong.authority.v1.Table
-	5,  // 13: mahjong.authority.v1.GetTableResponse.table:type_name -> mahjong.authority.v1.Table
-	5,  // 14: mahjong.authority.v1.JoinTableResponse.table:type_name -> mahjong.authority.v1.Table
-	5,  // 15: mahjong.authority.v1.StartTableResponse.table:type_name -> mahjong.authority.v1.Table
-	28, // 16: mahjong.authority.v1.Snapshot.view:type_name -> mahjong.authority.v1.View
-	27, // 17: mahjong.authority.v1.Event.time:type_name -> google.protobuf.Timestamp
-	29, // 18: mahjong.authority.v1.Event.round_started:type_name -> mahjong.authority.v1.RoundStarted
-	30, // 19: mahjong.authority.v1.Event.dealt:type_name -> mahjong.authority.v1.Dealt
-	31, // 20: mahjong.authority.v1.Event.drew:type_name -> mahjong.authority.v1.Drew
-	32, // 21: mahjong.authority.v1.Event.discarded:type_name -> mahjong.authority.v1.Discarded
-	33, // 22: mahjong.authority.v1.Event.fishing:type_name -> mahjong.authority.v1.Fishing
-	34, // 23: mahjong.authority.v1.Event.claim_offer:type_name -> mahjong.authority.v1.ClaimOffer
-	35, // 24: mahjong.authority.v1.Event.riichi_accepted:type_name -> mahjong.authority.v1.RiichiAccepted
-	36, // 25: mahjong.authority.v1.Event.called:type_name -> mahjong.authority.v1.Called
-	37, // 26: mahjong.authority.v1.Event.dora_revealed:type_name -> mahjong.authority.v1.DoraRevealed
-	38, // 27: mahjong.authority.v1.Event.won:type_name -> mahjong.authority.v1.Won
-	39, // 28: mahjong.authority.v1.Event.round_ended:type_name -> mahjong.authority.v1.RoundEnded
-	40, // 29: mahjong.authority.v1.Event.game_ended:type_name -> mahjong.authority.v1.GameEnded
-	41, // 30: mahjong.authority.v1.Event.seat_notice:type_name -> mahjong.authority.v1.SeatNotice
-	19, // 31: mahjong.authority.v1.StreamEventsResponse.snapshot:type_name -> mahjong.authority.v1.Snapshot
-	20, // 32: mahjong.authority.v1.StreamEventsResponse.event:type_name -> mahjong.authority.v1.Event
-	42, // 33: mahjong.authority.v1.ActRequest.action:type_name -> mahjong.authority.v1.Action
-	20, // 34: mahjong.authority.v1.SpectateResponse.event:type_name -> mahjong.authority.v1.Event
-	6,  // 35: mahjong.authority.v1.TableService.CreateTable:input_type -> mahjong.authority.v1.CreateTableRequest
-	8,  // 36: mahjong.authority.v1.TableService.ListTables:input_type -> mahjong.authority.v1.ListTablesRequest
-	10, // 37: mahjong.authority.v1.TableService.GetTable:input_type -> mahjong.authority.v1.GetTableRequest
-	12, // 38: mahjong.authority.v1.TableService.JoinTable:input_type -> mahjong.authority.v1.JoinTableRequest
-	14, // 39: mahjong.authority.v1.TableService.LeaveTable:input_type -> mahjong.authority.v1.LeaveTableRequest
-	16, // 40: mahjong.authority.v1.TableService.StartTable:input_type -> mahjong.authority.v1.StartTableRequest
-	18, // 41: mahjong.authority.v1.TableService.StreamEvents:input_type -> mahjong.authority.v1.StreamEventsRequest
-	22, // 42: mahjong.authority.v1.TableService.Act:input_type -> mahjong.authority.v1.ActRequest
-	24, // 43: mahjong.authority.v1.TableService.Spectate:input_type -> mahjong.authority.v1.SpectateRequest
-	7,  // 44: mahjong.authority.v1.TableService.CreateTable:output_type -> mahjong.authority.v1.CreateTableResponse
-	9,  // 45: mahjong.authority.v1.TableService.ListTables:output_type -> mahjong.authority.v1.ListTablesResponse
-	11, // 46: mahjong.authority.v1.TableService.GetTable:output_type -> mahjong.authority.v1.GetTableResponse
-	13, // 47: mahjong.authority.v1.TableService.JoinTable:output_type -> mahjong.authority.v1.JoinTableResponse
-	15, // 48: mahjong.authority.v1.TableService.LeaveTable:output_type -> mahjong.authority.v1.LeaveTableResponse
-	17, // 49: mahjong.authority.v1.TableService.StartTable:output_type -> mahjong.authority.v1.StartTableResponse
-	21, // 50: mahjong.authority.v1.TableService.StreamEvents:output_type -> mahjong.authority.v1.StreamEventsResponse
-	23, // 51: mahjong.authority.v1.TableService.Act:output_type -> mahjong.authority.v1.ActResponse
-	25, // 52: mahjong.authority.v1.TableService.Spectate:output_type -> mahjong.authority.v1.SpectateResponse
-	44, // [44:53] is the sub-list for method output_type
-	35, // [35:44] is the sub-list for method input_type
-	35, // [35:35] is the sub-list for extension type_name
-	35, // [35:35] is the sub-list for extension extendee
-	0,  // [0:35] is the sub-list for field type_name
+	26, // 6: mahjong.authority.v1.TableSettings.claim_dwell:type_name -> google.protobuf.Duration
+	3,  // 7: mahjong.authority.v1.Table.settings:type_name -> mahjong.authority.v1.TableSettings
+	1,  // 8: mahjong.authority.v1.Table.state:type_name -> mahjong.authority.v1.TableState
+	4,  // 9: mahjong.authority.v1.Table.seats:type_name -> mahjong.authority.v1.SeatInfo
+	27, // 10: mahjong.authority.v1.Table.create_time:type_name -> google.protobuf.Timestamp
+	3,  // 11: mahjong.authority.v1.CreateTableRequest.settings:type_name -> mahjong.authority.v1.TableSettings
+	5,  // 12: mahjong.authority.v1.CreateTableResponse.table:type_name -> mahjong.authority.v1.Table
+	5,  // 13: mahjong.authority.v1.ListTablesResponse.tables:type_name -> mahjong.authority.v1.Table
+	5,  // 14: mahjong.authority.v1.GetTableResponse.table:type_name -> mahjong.authority.v1.Table
+	5,  // 15: mahjong.authority.v1.JoinTableResponse.table:type_name -> mahjong.authority.v1.Table
+	5,  // 16: mahjong.authority.v1.StartTableResponse.table:type_name -> mahjong.authority.v1.Table
+	28, // 17: mahjong.authority.v1.Snapshot.view:type_name -> mahjong.authority.v1.View
+	27, // 18: mahjong.authority.v1.Event.time:type_name -> google.protobuf.Timestamp
+	29, // 19: mahjong.authority.v1.Event.round_started:type_name -> mahjong.authority.v1.RoundStarted
+	30, // 20: mahjong.authority.v1.Event.dealt:type_name -> mahjong.authority.v1.Dealt
+	31, // 21: mahjong.authority.v1.Event.drew:type_name -> mahjong.authority.v1.Drew
+	32, // 22: mahjong.authority.v1.Event.discarded:type_name -> mahjong.authority.v1.Discarded
+	33, // 23: mahjong.authority.v1.Event.fishing:type_name -> mahjong.authority.v1.Fishing
+	34, // 24: mahjong.authority.v1.Event.claim_offer:type_name -> mahjong.authority.v1.ClaimOffer
+	35, // 25: mahjong.authority.v1.Event.riichi_accepted:type_name -> mahjong.authority.v1.RiichiAccepted
+	36, // 26: mahjong.authority.v1.Event.called:type_name -> mahjong.authority.v1.Called
+	37, // 27: mahjong.authority.v1.Event.dora_revealed:type_name -> mahjong.authority.v1.DoraRevealed
+	38, // 28: mahjong.authority.v1.Event.won:type_name -> mahjong.authority.v1.Won
+	39, // 29: mahjong.authority.v1.Event.round_ended:type_name -> mahjong.authority.v1.RoundEnded
+	40, // 30: mahjong.authority.v1.Event.game_ended:type_name -> mahjong.authority.v1.GameEnded
+	41, // 31: mahjong.authority.v1.Event.seat_notice:type_name -> mahjong.authority.v1.SeatNotice
+	19, // 32: mahjong.authority.v1.StreamEventsResponse.snapshot:type_name -> mahjong.authority.v1.Snapshot
+	20, // 33: mahjong.authority.v1.StreamEventsResponse.event:type_name -> mahjong.authority.v1.Event
+	42, // 34: mahjong.authority.v1.ActRequest.action:type_name -> mahjong.authority.v1.Action
+	20, // 35: mahjong.authority.v1.SpectateResponse.event:type_name -> mahjong.authority.v1.Event
+	6,  // 36: mahjong.authority.v1.TableService.CreateTable:input_type -> mahjong.authority.v1.CreateTableRequest
+	8,  // 37: mahjong.authority.v1.TableService.ListTables:input_type -> mahjong.authority.v1.ListTablesRequest
+	10, // 38: mahjong.authority.v1.TableService.GetTable:input_type -> mahjong.authority.v1.GetTableRequest
+	12, // 39: mahjong.authority.v1.TableService.JoinTable:input_type -> mahjong.authority.v1.JoinTableRequest
+	14, // 40: mahjong.authority.v1.TableService.LeaveTable:input_type -> mahjong.authority.v1.LeaveTableRequest
+	16, // 41: mahjong.authority.v1.TableService.StartTable:input_type -> mahjong.authority.v1.StartTableRequest
+	18, // 42: mahjong.authority.v1.TableService.StreamEvents:input_type -> mahjong.authority.v1.StreamEventsRequest
+	22, // 43: mahjong.authority.v1.TableService.Act:input_type -> mahjong.authority.v1.ActRequest
+	24, // 44: mahjong.authority.v1.TableService.Spectate:input_type -> mahjong.authority.v1.SpectateRequest
+	7,  // 45: mahjong.authority.v1.TableService.CreateTable:output_type -> mahjong.authority.v1.CreateTableResponse
+	9,  // 46: mahjong.authority.v1.TableService.ListTables:output_type -> mahjong.authority.v1.ListTablesResponse
+	11, // 47: mahjong.authority.v1.TableService.GetTable:output_type -> mahjong.authority.v1.GetTableResponse
+	13, // 48: mahjong.authority.v1.TableService.JoinTable:output_type -> mahjong.authority.v1.JoinTableResponse
+	15, // 49: mahjong.authority.v1.TableService.LeaveTable:output_type -> mahjong.authority.v1.LeaveTableResponse
+	17, // 50: mahjong.authority.v1.TableService.StartTable:output_type -> mahjong.authority.v1.StartTableResponse
+	21, // 51: mahjong.authority.v1.TableService.StreamEvents:output_type -> mahjong.authority.v1.StreamEventsResponse
+	23, // 52: mahjong.authority.v1.TableService.Act:output_type -> mahjong.authority.v1.ActResponse
+	25, // 53: mahjong.authority.v1.TableService.Spectate:output_type -> mahjong.authority.v1.SpectateResponse
+	45, // [45:54] is the sub-list for method output_type
+	36, // [36:45] is the sub-list for method input_type
+	36, // [36:36] is the sub-list for extension type_name
+	36, // [36:36] is the sub-list for extension extendee
+	0,  // [0:36] is the sub-list for field type_name
 }
 
 func init() { file_mahjong_authority_v1_table_service_proto_init() }
