@@ -42,8 +42,20 @@ func baseConfig() server.Config {
 
 func startEnv(t *testing.T, cfg server.Config) *env {
 	t.Helper()
+	e, stop := startStoppableEnv(t, cfg)
+	t.Cleanup(stop)
+	return e
+}
+
+// startStoppableEnv starts a server that first recovers the tables of its
+// store, and returns it with the function that stops it (once).
+func startStoppableEnv(t *testing.T, cfg server.Config) (*env, func()) {
+	t.Helper()
 	srv, err := server.New(cfg)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.Recover(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
@@ -58,15 +70,18 @@ func startEnv(t *testing.T, cfg server.Config) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		conn.Close()
-		srv.Close()
-		g.Stop()
-		if err := <-served; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
-	return &env{srv: srv, tables: pb.NewTableServiceClient(conn), judge: pb.NewJudgeServiceClient(conn)}
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			conn.Close()
+			srv.Close()
+			g.Stop()
+			if err := <-served; err != nil {
+				t.Errorf("Serve: %v", err)
+			}
+		})
+	}
+	return &env{srv: srv, tables: pb.NewTableServiceClient(conn), judge: pb.NewJudgeServiceClient(conn)}, stop
 }
 
 func ctxT(t *testing.T) context.Context {

@@ -1,14 +1,10 @@
 package server_test
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"testing"
 	"time"
 
-	"github.com/google/uuid"
-	"google.golang.org/grpc"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/durationpb"
 
@@ -55,15 +51,6 @@ func diff(a, b []*pb.Event) string {
 	return ""
 }
 
-// seatStream is one seat's stream, read by the test in step with the table.
-type seatStream struct {
-	token string
-	st    grpc.ServerStreamingClient[pb.StreamEventsResponse]
-	from  uint64
-	evs   []*pb.Event
-	done  int // events already acted on
-}
-
 // playDwellGame plays two rounds of the fake engine, one step at a time on
 // a fake clock, so that every time is exact: seats discard what they draw;
 // seat 2 gets offers when offers is set, thinks 500ms and passes. It
@@ -76,104 +63,8 @@ func playDwellGame(t *testing.T, offers bool, dwell time.Duration) ([4][]*pb.Eve
 	cfg.Clock = clk
 	e := startEnv(t, cfg)
 	id, _ := e.create(t, &pb.TableSettings{Seed: make([]byte, 32), ClaimDwell: durationpb.New(dwell)})
-	ctx := ctxT(t)
-	seats := make([]*seatStream, 4)
-	var before uint64
-	for k := range seats {
-		if k == 3 {
-			// Until the fourth join every event is public: every seat's
-			// number is the spectators'.
-			before = e.table(t, id).GetLastSeq()
-		}
-		_, tok := e.join(t, id)
-		seats[k] = &seatStream{token: tok}
-	}
-	for _, s := range seats {
-		st, err := e.tables.StreamEvents(ctx, &pb.StreamEventsRequest{TableId: id, SeatToken: s.token, AfterSeq: before})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.st, s.from = st, before
-	}
-	host := e.srv.Host()
-	// sync reads every seat's stream up to what the table has published;
-	// SeatSeq goes through the table's goroutine, so the table has done
-	// everything asked of it before.
-	sync := func() {
-		for k, s := range seats {
-			n, err := host.SeatSeq(ctx, id, s.token)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for s.from+uint64(len(s.evs)) < n {
-				r, err := s.st.Recv()
-				if err != nil {
-					t.Fatalf("seat %d: %v", k, err)
-				}
-				s.evs = append(s.evs, r.GetEvent())
-			}
-		}
-	}
-	var discardAt time.Time
-	offered := 0
-	for step := 0; ; step++ {
-		if step > 1000 {
-			t.Fatal("the game does not end")
-		}
-		sync()
-		if e.table(t, id).GetState() == pb.TableState_TABLE_STATE_FINISHED {
-			break
-		}
-		acted := false
-		for k, s := range seats {
-			var act *pb.Action
-			for _, ev := range s.evs[s.done:] {
-				if d := ev.GetDrew(); d.GetTile() != "" {
-					act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: d.GetTile()}
-				}
-				if ev.GetClaimOffer() != nil {
-					act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}
-				}
-			}
-			if act == nil {
-				continue
-			}
-			if act.GetType() == pb.ActionType_ACTION_TYPE_PASS {
-				offered++
-				clk.Advance(500 * time.Millisecond) // thinking
-			} else {
-				discardAt = clk.Now()
-			}
-			last := s.from + uint64(len(s.evs))
-			if _, err := e.tables.Act(ctx, &pb.ActRequest{TableId: id, SeatToken: s.token, LastSeq: last, RequestId: uuid.NewString(), Action: act}); err != nil {
-				t.Fatalf("seat %d %v: %v", k, act, err)
-			}
-			s.done = len(s.evs)
-			acted = true
-			break
-		}
-		if !acted {
-			// Everyone waits for the dwell to end.
-			if clk.Pending() == 0 {
-				t.Fatal("nobody can act and no timer runs")
-			}
-			clk.Advance(discardAt.Add(dwell).Sub(clk.Now()))
-		}
-	}
-	var out [4][]*pb.Event
-	for k, s := range seats {
-		for {
-			r, err := s.st.Recv()
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				t.Fatalf("seat %d: %v", k, err)
-			}
-			s.evs = append(s.evs, r.GetEvent())
-		}
-		checkPrivacy(t, uint32(k), before, nil, s.evs)
-		out[k] = s.evs
-	}
-	return out, offered
+	s := newStepper(t, e, id, clk)
+	s.think, s.dwell = 500*time.Millisecond, dwell
+	s.run(0)
+	return s.finish(), s.offered
 }
