@@ -653,3 +653,52 @@ func missingTile(t *testing.T, v *pb.View) string {
 	t.Fatalf("hand %s holds every candidate", held)
 	return ""
 }
+
+// TestLimits checks the bounds on what clients may open: tables, streams
+// per seat and per connection, and that unknown enum values are refused
+// before anything is made.
+func TestLimits(t *testing.T) {
+	cfg := baseConfig()
+	cfg.MaxTables, cfg.MaxSeatStreams, cfg.MaxConnStreams = 2, 2, 3
+	e := startEnv(t, cfg)
+	ctx := ctxT(t)
+	_, err := e.tables.CreateTable(ctx, &pb.CreateTableRequest{Settings: &pb.TableSettings{Rules: pb.RulePreset(99)}})
+	wantStatus(t, "unknown rule preset", err, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST)
+	id, _ := e.create(t, nil)
+	e.create(t, nil)
+	_, err = e.tables.CreateTable(ctx, &pb.CreateTableRequest{})
+	wantStatus(t, "third open table", err, codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_TOO_MANY_TABLES)
+	_, err = e.tables.JoinTable(ctx, &pb.JoinTableRequest{TableId: id, Name: string(make([]byte, 65))})
+	wantStatus(t, "long name", err, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST)
+	_, err = e.tables.JoinTable(ctx, &pb.JoinTableRequest{TableId: id, Entropy: make([]byte, 65)})
+	wantStatus(t, "long entropy", err, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST)
+	_, tok := e.join(t, id)
+	open := func() error {
+		st, err := e.tables.StreamEvents(ctx, &pb.StreamEventsRequest{TableId: id, SeatToken: tok})
+		if err != nil {
+			return err
+		}
+		_, err = st.Recv()
+		return err
+	}
+	for i := range 2 {
+		if err := open(); err != nil {
+			t.Fatalf("stream %d: %v", i, err)
+		}
+	}
+	wantStatus(t, "third stream of a seat", open(), codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_TOO_MANY_STREAMS)
+	// The connection has two streams open; a spectator stream is its third
+	// and a fourth is refused.
+	sp, err := e.tables.Spectate(ctx, &pb.SpectateRequest{TableId: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sp.Recv(); err != nil { // the first join notice
+		t.Fatal(err)
+	}
+	sp2, err := e.tables.Spectate(ctx, &pb.SpectateRequest{TableId: id})
+	if err == nil {
+		_, err = sp2.Recv()
+	}
+	wantStatus(t, "fourth stream of a connection", err, codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_TOO_MANY_STREAMS)
+}
