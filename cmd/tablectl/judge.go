@@ -9,9 +9,9 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"strings"
 
-	"github.com/mahjong-authority/authority/internal/judge"
-	"github.com/mahjong-authority/authority/internal/tile"
+	"github.com/mahjong-authority/authority/internal/judgeq"
 )
 
 func init() {
@@ -69,35 +69,12 @@ func runJudge(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// judgeInput is one question of the contract.
+// judgeInput is one question of the contract: its id and the question
+// itself, whose checks and answer package judgeq shares with the gRPC
+// JudgeService.
 type judgeInput struct {
-	ID             json.RawMessage `json:"id"`
-	Rules          *string         `json:"rules"`
-	Hand           *string         `json:"hand"`
-	WinTile        *string         `json:"win_tile"`
-	Melds          []judgeMeld     `json:"melds"`
-	Tsumo          bool            `json:"tsumo"`
-	Riichi         bool            `json:"riichi"`
-	DoubleRiichi   bool            `json:"double_riichi"`
-	Ippatsu        bool            `json:"ippatsu"`
-	Rinshan        bool            `json:"rinshan"`
-	Chankan        bool            `json:"chankan"`
-	Haitei         bool            `json:"haitei"`
-	Houtei         bool            `json:"houtei"`
-	Tenhou         bool            `json:"tenhou"`
-	Chiihou        bool            `json:"chiihou"`
-	SeatWind       *string         `json:"seat_wind"`
-	RoundWind      *string         `json:"round_wind"`
-	DoraIndicators *string         `json:"dora_indicators"`
-	UraIndicators  *string         `json:"ura_indicators"`
-	Honba          int             `json:"honba"`
-	RiichiSticks   int             `json:"riichi_sticks"`
-}
-
-type judgeMeld struct {
-	Type  string `json:"type"`
-	Tiles string `json:"tiles"`
-	Open  *bool  `json:"open"`
+	ID json.RawMessage `json:"id"`
+	judgeq.Question
 }
 
 // The answers, with their fields in the contract's order.
@@ -192,7 +169,10 @@ func decodeJudgeInput(line []byte) (judgeInput, error) {
 	var syntaxErr *json.SyntaxError
 	switch {
 	case errors.As(err, &typeErr) && typeErr.Field != "":
-		return in, fmt.Errorf("field %q: want %s, have %s", typeErr.Field, jsonKind(typeErr.Type), typeErr.Value)
+		// The fields are the embedded Question's: the contract's names
+		// have no prefix.
+		field := strings.TrimPrefix(typeErr.Field, "Question.")
+		return in, fmt.Errorf("field %q: want %s, have %s", field, jsonKind(typeErr.Type), typeErr.Value)
 	case errors.As(err, &typeErr):
 		return in, fmt.Errorf("a question must be a JSON object, have %s", typeErr.Value)
 	case errors.As(err, &syntaxErr):
@@ -221,235 +201,23 @@ func jsonKind(t reflect.Type) string {
 	return t.String()
 }
 
-// answer validates a question and answers it.
+// answer answers a decoded question in the contract's shape.
 func answer(in judgeInput) (any, error) {
-	if in.Rules != nil {
-		switch r := *in.Rules; r {
-		case "riichi":
-		case "sichuan", "chinese", "classical":
-			return nil, fmt.Errorf("rules %q are not supported yet: only \"riichi\" is", r)
-		default:
-			return nil, fmt.Errorf("unknown rules %q: only \"riichi\" is supported", r)
-		}
-	}
-	if in.Hand == nil {
-		return nil, errors.New("missing hand")
-	}
-	hand, err := parseTiles("hand", *in.Hand)
+	a, err := judgeq.Ask(&in.Question)
 	if err != nil {
 		return nil, err
 	}
-	h := judge.Hand{Concealed: hand}
-	if len(in.Melds) > 4 {
-		return nil, fmt.Errorf("%d melds: a hand has at most 4", len(in.Melds))
+	if a.TenpaiQuestion {
+		return judgeTenpaiOut{ID: in.ID, Shanten: a.Shanten, Waits: a.Waits.String()}, nil
 	}
-	for i, jm := range in.Melds {
-		m, err := parseMeld(jm)
-		if err != nil {
-			return nil, fmt.Errorf("meld %d: %w", i+1, err)
-		}
-		h.Melds = append(h.Melds, m)
-	}
-	var win tile.Tile
-	if in.WinTile != nil {
-		ts, err := parseTiles("win_tile", *in.WinTile)
-		if err != nil {
-			return nil, err
-		}
-		if len(ts) != 1 {
-			return nil, fmt.Errorf("win_tile: want one tile, have %d", len(ts))
-		}
-		win = ts[0]
-	}
-
-	// Sizes: 13 tiles less 3 per meld beside a winning tile; a tenpai
-	// question may also ask about a hand of winning size.
-	size := 13 - 3*len(h.Melds)
-	switch {
-	case in.WinTile != nil && len(hand) != size:
-		return nil, fmt.Errorf("hand has %d tiles: with %s and a win_tile it needs %d", len(hand), meldCount(len(h.Melds)), size)
-	case in.WinTile == nil && len(hand) != size && len(hand) != size+1:
-		return nil, fmt.Errorf("hand has %d tiles: with %s it needs %d (or %d)", len(hand), meldCount(len(h.Melds)), size, size+1)
-	}
-	all := append([]tile.Tile(nil), hand...)
-	for _, m := range h.Melds {
-		all = append(all, m.Tiles[:m.Len()]...)
-	}
-	if in.WinTile != nil {
-		all = append(all, win)
-	}
-	if err := checkCopies(all); err != nil {
-		return nil, err
-	}
-
-	if in.WinTile == nil {
-		c := tile.CountsOf(hand)
-		out := judgeTenpaiOut{ID: in.ID, Shanten: judge.Shanten(&c)}
-		if len(hand) == size {
-			out.Waits = judge.Waits(&c).String()
-		}
-		return out, nil
-	}
-
-	s := judge.Situation{
-		Tsumo:        in.Tsumo,
-		Riichi:       in.Riichi || in.DoubleRiichi,
-		DoubleRiichi: in.DoubleRiichi,
-		Ippatsu:      in.Ippatsu,
-		Rinshan:      in.Rinshan,
-		Chankan:      in.Chankan,
-		Haitei:       in.Haitei,
-		Houtei:       in.Houtei,
-		Tenhou:       in.Tenhou,
-		Chiihou:      in.Chiihou,
-		Honba:        in.Honba,
-		RiichiSticks: in.RiichiSticks,
-	}
-	if s.SeatWind, err = parseWind("seat_wind", in.SeatWind); err != nil {
-		return nil, err
-	}
-	if s.RoundWind, err = parseWind("round_wind", in.RoundWind); err != nil {
-		return nil, err
-	}
-	if in.DoraIndicators != nil {
-		if s.DoraIndicators, err = parseTiles("dora_indicators", *in.DoraIndicators); err != nil {
-			return nil, err
-		}
-	}
-	if in.UraIndicators != nil {
-		if s.UraIndicators, err = parseTiles("ura_indicators", *in.UraIndicators); err != nil {
-			return nil, err
-		}
-	}
-	if s.Honba < 0 || s.RiichiSticks < 0 {
-		return nil, errors.New("honba and riichi_sticks cannot be negative")
-	}
-	if err := judge.CheckSituation(&h, &s); err != nil {
-		return nil, err
-	}
-
-	r := judge.Score(&h, win, &s, &judge.Default)
+	r := &a.Result
 	if !r.Win {
 		return judgeNoWinOut{ID: in.ID, Reason: r.Reason.String()}, nil
 	}
-	out := judgeWinOut{ID: in.ID, Win: true, Han: r.Han, Fu: r.Fu, Yakuman: r.Yakuman, Limit: r.Limit.String(), Total: r.Total}
+	out := judgeWinOut{ID: in.ID, Win: true, Han: r.Han, Fu: r.Fu, Yakuman: r.Yakuman, Limit: r.Limit.String(), Total: r.Total,
+		Points: judgePointsOut{Ron: a.Points.Ron, TsumoDealer: a.Points.TsumoDealer, TsumoNonDealer: a.Points.TsumoNonDealer}}
 	for _, y := range r.Yaku() {
 		out.Yaku = append(out.Yaku, judgeYakuOut{Name: y.Yaku.String(), Han: y.Han})
 	}
-	switch {
-	case !s.Tsumo:
-		out.Points.Ron = &r.Pay.Ron
-	case s.Dealer():
-		out.Points.TsumoNonDealer = &r.Pay.TsumoNonDealer
-	default:
-		out.Points.TsumoDealer = &r.Pay.TsumoDealer
-		out.Points.TsumoNonDealer = &r.Pay.TsumoNonDealer
-	}
 	return out, nil
-}
-
-func meldCount(n int) string {
-	switch n {
-	case 0:
-		return "no meld"
-	case 1:
-		return "1 meld"
-	}
-	return fmt.Sprintf("%d melds", n)
-}
-
-// parseTiles reads riichi tiles: MPSZ notation without flowers.
-func parseTiles(field, s string) ([]tile.Tile, error) {
-	ts, err := tile.Parse(s)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", field, err)
-	}
-	for _, t := range ts {
-		if t.Kind().IsFlower() {
-			return nil, fmt.Errorf("%s: %v: riichi has no flowers", field, t)
-		}
-	}
-	return ts, nil
-}
-
-// parseMeld reads a meld: chi a run, pon a triplet, kan four of a kind;
-// open unless a kan says "open": false.
-func parseMeld(jm judgeMeld) (judge.Meld, error) {
-	var m judge.Meld
-	ts, err := parseTiles("tiles", jm.Tiles)
-	if err != nil {
-		return m, err
-	}
-	open := jm.Open == nil || *jm.Open
-	switch jm.Type {
-	case "chi":
-		m.Type = judge.Chi
-	case "pon":
-		m.Type = judge.Pon
-	case "kan":
-		m.Type = judge.OpenKan
-		if !open {
-			m.Type = judge.ClosedKan
-		}
-	default:
-		return m, fmt.Errorf("unknown meld type %q: want chi, pon or kan", jm.Type)
-	}
-	if !open && !m.IsKan() {
-		return m, fmt.Errorf("a %s is always open: only a kan can be closed", jm.Type)
-	}
-	if len(ts) != m.Len() {
-		return m, fmt.Errorf("%s %q has %d tiles, want %d", jm.Type, jm.Tiles, len(ts), m.Len())
-	}
-	tile.Sort(ts)
-	k := ts[0].Kind()
-	for i, t := range ts {
-		want := k
-		if m.Type == judge.Chi {
-			want = k + tile.Kind(i)
-		}
-		if t.Kind() != want || (m.Type == judge.Chi && (k.IsHonor() || k.Number() > 7)) {
-			if m.Type == judge.Chi {
-				return m, fmt.Errorf("chi %q is not a run of one suit", jm.Tiles)
-			}
-			return m, fmt.Errorf("%s %q is not %d of a kind", jm.Type, jm.Tiles, m.Len())
-		}
-	}
-	copy(m.Tiles[:], ts)
-	return m, nil
-}
-
-// checkCopies rejects more than four tiles of a kind or two red fives of a
-// suit among the tiles of the hand.
-func checkCopies(ts []tile.Tile) error {
-	var c tile.Counts
-	var red [3]int
-	for _, t := range ts {
-		c[t.Kind()]++
-		if t.Red() {
-			red[t.Kind().Suit()]++
-		}
-	}
-	for k, n := range c {
-		if n > 4 {
-			return fmt.Errorf("%d copies of %v among hand, melds and win_tile: there are 4", n, tile.Kind(k))
-		}
-	}
-	for s, n := range red {
-		if n > 1 {
-			return fmt.Errorf("%d red fives 0%c: there is one", n, tile.Suit(s).Letter())
-		}
-	}
-	return nil
-}
-
-// parseWind reads a wind word, East when absent.
-func parseWind(field string, s *string) (tile.Wind, error) {
-	if s == nil {
-		return tile.WindEast, nil
-	}
-	w, err := tile.ParseWind(*s)
-	if err != nil {
-		return 0, fmt.Errorf("%s: want E, S, W or N, have %q", field, *s)
-	}
-	return w, nil
 }

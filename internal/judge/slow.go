@@ -105,10 +105,24 @@ func slowShantenStandard(c *tile.Counts) int {
 	melds := (14 - c.Total()) / 3
 	h := *c
 	best := 8
-	var rec func(k, sets, partials int, pair bool)
-	rec = func(k, sets, partials int, pair bool) {
+	// The blocks a tile of kind k can start, in a fixed order. Taking the
+	// blocks at one kind in that order (never an earlier type after a later
+	// one) visits every multiset of blocks once instead of once per order,
+	// which keeps the search fast enough to fuzz against.
+	const (
+		triplet = iota
+		run
+		head
+		pairPartial
+		sidePartial // k, k+1
+		gapPartial  // k, k+2
+		isolated
+	)
+	var rec func(k, from, sets, partials int, pair bool)
+	rec = func(k, from, sets, partials int, pair bool) {
 		for k < tile.NumKinds && h[k] == 0 {
 			k++
+			from = triplet
 		}
 		if k == tile.NumKinds {
 			s, p := sets+melds, partials
@@ -123,48 +137,54 @@ func slowShantenStandard(c *tile.Counts) int {
 			return
 		}
 		kk := tile.Kind(k)
-		if h[k] >= 3 {
-			h[k] -= 3
-			rec(k, sets+1, partials, pair)
-			h[k] += 3
-		}
-		if canStartRun(kk) && h[k+1] > 0 && h[k+2] > 0 {
-			h[k]--
-			h[k+1]--
-			h[k+2]--
-			rec(k, sets+1, partials, pair)
-			h[k]++
-			h[k+1]++
-			h[k+2]++
-		}
-		if h[k] >= 2 {
-			h[k] -= 2
-			if !pair {
-				rec(k, sets, partials, true)
+		take := func(t int, d0, d1, d2 uint8, sets, partials int, pair bool) {
+			if h[k] < d0 || (d1 > 0 && h[k+1] < d1) || (d2 > 0 && h[k+2] < d2) {
+				return
 			}
-			rec(k, sets, partials+1, pair)
-			h[k] += 2
+			h[k] -= d0
+			if d1 > 0 {
+				h[k+1] -= d1
+			}
+			if d2 > 0 {
+				h[k+2] -= d2
+			}
+			rec(k, t, sets, partials, pair)
+			h[k] += d0
+			if d1 > 0 {
+				h[k+1] += d1
+			}
+			if d2 > 0 {
+				h[k+2] += d2
+			}
 		}
-		if k < 27 && k%9 <= 7 && h[k+1] > 0 {
-			h[k]--
-			h[k+1]--
-			rec(k, sets, partials+1, pair)
-			h[k]++
-			h[k+1]++
+		for t := from; t <= isolated; t++ {
+			switch t {
+			case triplet:
+				take(t, 3, 0, 0, sets+1, partials, pair)
+			case run:
+				if canStartRun(kk) {
+					take(t, 1, 1, 1, sets+1, partials, pair)
+				}
+			case head:
+				if !pair {
+					take(t, 2, 0, 0, sets, partials, true)
+				}
+			case pairPartial:
+				take(t, 2, 0, 0, sets, partials+1, pair)
+			case sidePartial:
+				if k < 27 && k%9 <= 7 {
+					take(t, 1, 1, 0, sets, partials+1, pair)
+				}
+			case gapPartial:
+				if canStartRun(kk) {
+					take(t, 1, 0, 1, sets, partials+1, pair)
+				}
+			case isolated:
+				take(t, 1, 0, 0, sets, partials, pair)
+			}
 		}
-		if canStartRun(kk) && h[k+2] > 0 {
-			h[k]--
-			h[k+2]--
-			rec(k, sets, partials+1, pair)
-			h[k]++
-			h[k+2]++
-		}
-		// Or leave one tile of this kind isolated.
-		h[k]--
-		rec(k, sets, partials, pair)
-		h[k]++
 	}
-	rec(0, 0, 0, false)
+	rec(0, triplet, 0, 0, false)
 	return best
 }
 

@@ -76,6 +76,10 @@ func actionFromPB(a *pb.Action, seat table.Seat) (table.Action, error) {
 		return table.Action{}, fieldError("action.type", fmt.Errorf("%v: %w", a.GetType(), ErrMalformed))
 	}
 	out := table.Action{Seat: seat, Type: typ}
+	if a.GetTsumogiri() && typ != table.Discard && typ != table.Riichi {
+		return table.Action{}, fieldError("action.tsumogiri", fmt.Errorf("unused by %v: %w", typ, ErrMalformed))
+	}
+	out.Tsumogiri = a.GetTsumogiri()
 	switch typ {
 	case table.Discard, table.Riichi, table.ClosedKan, table.AddedKan:
 		t, err := parseOne("action.tile", a.GetTile())
@@ -109,7 +113,9 @@ func actionFromPB(a *pb.Action, seat table.Seat) (table.Action, error) {
 func actionToPB(a table.Action) *pb.Action {
 	out := &pb.Action{Type: pbActionTypes[a.Type]}
 	switch a.Type {
-	case table.Discard, table.Riichi, table.ClosedKan, table.AddedKan:
+	case table.Discard, table.Riichi:
+		out.Tile, out.Tsumogiri = a.Tile.String(), a.Tsumogiri
+	case table.ClosedKan, table.AddedKan:
 		out.Tile = a.Tile.String()
 	case table.Chi, table.Pon:
 		out.Tiles = tile.FormatInOrder(a.Tiles[:])
@@ -249,6 +255,8 @@ func eventToPB(e *host.Event[table.Body]) (*pb.Event, error) {
 		out.Body = &pb.Event_Fishing{Fishing: &pb.Fishing{Seat: uint32(b.Seat), Shanten: int32(b.Shanten), Waits: kindsStr(b.Waits), Furiten: b.Furiten}}
 	case table.ClaimOffer:
 		out.Body = &pb.Event_ClaimOffer{ClaimOffer: &pb.ClaimOffer{Seat: uint32(b.Seat), Options: actionsToPB(b.Options)}}
+	case table.TurnOffer:
+		out.Body = &pb.Event_TurnOffer{TurnOffer: &pb.TurnOffer{Seat: uint32(b.Seat), Options: actionsToPB(b.Options)}}
 	case table.RiichiAccepted:
 		out.Body = &pb.Event_RiichiAccepted{RiichiAccepted: &pb.RiichiAccepted{Seat: uint32(b.Seat), Scores: ints(b.Scores), RiichiSticks: int32(b.RiichiSticks)}}
 	case table.Called:

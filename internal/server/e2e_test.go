@@ -137,6 +137,10 @@ type player struct {
 
 	// gate, when set, holds the player's actions until it is closed.
 	gate <-chan struct{}
+
+	// drawn is the seat's last drawn tile: it discards it when its turn
+	// offer (the last event of the step that started the turn) arrives.
+	drawn string
 }
 
 func (p *player) act(ctx context.Context, a *pb.Action, seq uint64) error {
@@ -190,7 +194,10 @@ func (p *player) play(ctx context.Context, afterSeq uint64, stopAfter int) error
 			p.events, seq = append(p.events, ev), ev.GetSeq()
 			n++
 			if d := ev.GetDrew(); d != nil && d.GetTile() != "" && d.GetSeat() == p.seat {
-				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: d.GetTile()}
+				p.drawn = d.GetTile()
+			}
+			if o := ev.GetTurnOffer(); o != nil && o.GetSeat() == p.seat {
+				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: p.drawn}
 			}
 			if o := ev.GetClaimOffer(); o != nil && o.GetSeat() == p.seat {
 				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}
@@ -241,6 +248,8 @@ func checkPrivacy(t *testing.T, seat uint32, from uint64, snap *pb.Snapshot, evs
 			t.Errorf("seat %d received seat %d's waits", seat, ev.GetFishing().GetSeat())
 		case ev.GetClaimOffer() != nil && ev.GetClaimOffer().GetSeat() != seat:
 			t.Errorf("seat %d received seat %d's claim offer", seat, ev.GetClaimOffer().GetSeat())
+		case ev.GetTurnOffer() != nil && ev.GetTurnOffer().GetSeat() != seat:
+			t.Errorf("seat %d received seat %d's turn offer", seat, ev.GetTurnOffer().GetSeat())
 		}
 	}
 }
@@ -312,7 +321,7 @@ func TestBotTableAndSpectator(t *testing.T) {
 		t.Fatalf("last public event %v, want game_ended", evs[len(evs)-1])
 	}
 	for _, ev := range evs {
-		if ev.GetDealt() != nil || ev.GetFishing() != nil || ev.GetClaimOffer() != nil || ev.GetDrew().GetTile() != "" {
+		if ev.GetDealt() != nil || ev.GetFishing() != nil || ev.GetClaimOffer() != nil || ev.GetTurnOffer() != nil || ev.GetDrew().GetTile() != "" {
 			t.Fatalf("spectator received private event %v", ev)
 		}
 	}

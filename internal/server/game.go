@@ -71,13 +71,24 @@ func (g *game) Apply(a table.Action) ([]host.Out[table.Body], error) {
 	if a.Type == table.Deal {
 		g.rounds++
 	}
-	outs := make([]host.Out[table.Body], len(evs))
+	outs := make([]host.Out[table.Body], len(evs), len(evs)+1)
 	for i, e := range evs {
 		to := host.Everyone
 		if e.To.Private {
 			to = host.Only(int(e.To.Seat))
 		}
 		outs[i] = host.Out[table.Body]{To: to, Body: e.Body}
+	}
+	// A remote seat cannot work out its turn's options (tsumo needs the
+	// judge and the situation, kuikae and riichi kans need the rules), so
+	// the seat to act is told them, as claim offers tell the others.
+	if len(evs) > 0 && g.eng.Phase() == table.Turn {
+		for s := range table.Seat(table.NumSeats) {
+			if legal := g.eng.Legal(s); len(legal) > 0 {
+				outs = append(outs, host.Out[table.Body]{To: host.Only(int(s)), Body: table.TurnOffer{Seat: s, Options: legal}})
+				break
+			}
+		}
 	}
 	markWindow(a, outs)
 	return outs, nil

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/server"
 )
 
 // TestJudgeMatchesTablectl asks the JudgeService every question of
@@ -110,4 +111,25 @@ func readLines(t *testing.T, path string) [][]byte {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestJudgeErrorReasons checks the reasons of refused judge questions:
+// bad tiles (notation or flowers) apart from other malformed questions.
+func TestJudgeErrorReasons(t *testing.T) {
+	e := startEnv(t, baseConfig())
+	for _, c := range []struct {
+		req  *pb.JudgeRequest
+		want pb.ErrorReason
+	}{
+		{&pb.JudgeRequest{Hand: "123m456p789s11z2x"}, pb.ErrorReason_ERROR_REASON_BAD_TILE},
+		{&pb.JudgeRequest{Hand: "123m456p789s11z1f"}, pb.ErrorReason_ERROR_REASON_BAD_TILE},
+		{&pb.JudgeRequest{Hand: "1111m"}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
+		{&pb.JudgeRequest{Hand: "23m456m234p678s99s", WinTile: "1m", SeatWind: "east"}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
+		{&pb.JudgeRequest{Hand: "123m456p789s11z2z", Rules: "poker"}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
+	} {
+		_, err := e.judge.Judge(ctxT(t), c.req)
+		if status.Code(err) != codes.InvalidArgument || server.Reason(err) != c.want {
+			t.Errorf("Judge(%v) = %v, want InvalidArgument %v", c.req, err, c.want)
+		}
+	}
 }

@@ -70,7 +70,7 @@ func TestRealBotTable(t *testing.T) {
 		sum += int(s)
 	}
 	for _, ev := range evs {
-		if ev.GetDealt() != nil || ev.GetFishing() != nil || ev.GetClaimOffer() != nil || ev.GetDrew().GetTile() != "" {
+		if ev.GetDealt() != nil || ev.GetFishing() != nil || ev.GetClaimOffer() != nil || ev.GetTurnOffer() != nil || ev.GetDrew().GetTile() != "" {
 			t.Fatalf("spectator received private event %v", ev)
 		}
 		if ev.GetWon() != nil {
@@ -123,7 +123,10 @@ func (p *player) simple(ctx context.Context, afterSeq uint64) error {
 			ev := r.GetEvent()
 			p.events, seq = append(p.events, ev), ev.GetSeq()
 			if d := ev.GetDrew(); d.GetTile() != "" && d.GetSeat() == p.seat {
-				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: d.GetTile()}
+				p.drawn = d.GetTile()
+			}
+			if o := ev.GetTurnOffer(); o != nil && o.GetSeat() == p.seat {
+				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: p.drawn}
 			}
 			if o := ev.GetClaimOffer(); o != nil && o.GetSeat() == p.seat {
 				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}

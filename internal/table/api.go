@@ -146,6 +146,15 @@ type ClaimOffer struct {
 	Options []Action // Ron, Pon, OpenKan, Chi variants; Pass is always allowed
 }
 
+// TurnOffer: what the seat to act may do in the turn that just started
+// (Legal). Private to that seat. Step never emits it - Legal answers the
+// same question in process - but a host that tells remote players their
+// options adds one after every step that leaves a seat to act.
+type TurnOffer struct {
+	Seat    Seat
+	Options []Action
+}
+
 // RiichiAccepted: the riichi discard passed without a ron and the stick is
 // on the table. Public.
 type RiichiAccepted struct {
@@ -236,6 +245,7 @@ func (Drew) event()           {}
 func (Discarded) event()      {}
 func (Fishing) event()        {}
 func (ClaimOffer) event()     {}
+func (TurnOffer) event()      {}
 func (RiichiAccepted) event() {}
 func (Called) event()         {}
 func (DoraRevealed) event()   {}

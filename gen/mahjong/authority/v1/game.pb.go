@@ -414,7 +414,7 @@ func (x SeatNotice_Kind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use SeatNotice_Kind.Descriptor instead.
 func (SeatNotice_Kind) EnumDescriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{18, 0}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{19, 0}
 }
 
 // Action is one move of a seat.
@@ -424,7 +424,11 @@ type Action struct {
 	// Discard, riichi, closed kan (any tile of the kind), added kan.
 	Tile string `protobuf:"bytes,2,opt,name=tile,proto3" json:"tile,omitempty"`
 	// Chi and pon: the seat's own two tiles.
-	Tiles         string `protobuf:"bytes,3,opt,name=tiles,proto3" json:"tiles,omitempty"`
+	Tiles string `protobuf:"bytes,3,opt,name=tiles,proto3" json:"tiles,omitempty"`
+	// Discard and riichi: `tile` is the tile just drawn (tsumogiri). Without
+	// it, a discard is tsumogiri only when the hand holds no other copy of
+	// the drawn tile; with two copies the seat chooses which one it shows.
+	Tsumogiri     bool `protobuf:"varint,4,opt,name=tsumogiri,proto3" json:"tsumogiri,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -478,6 +482,13 @@ func (x *Action) GetTiles() string {
 		return x.Tiles
 	}
 	return ""
+}
+
+func (x *Action) GetTsumogiri() bool {
+	if x != nil {
+		return x.Tsumogiri
+	}
+	return false
 }
 
 // Meld is a declared meld.
@@ -1357,6 +1368,62 @@ func (x *ClaimOffer) GetOptions() []*Action {
 	return nil
 }
 
+// TurnOffer: what the receiving seat may do in the turn that just started
+// (after its draw or its call): every distinct discard, riichi discards,
+// kans, tsumo, the nine-terminals abort. Private to that seat; it follows
+// the events that started the turn.
+type TurnOffer struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Seat          uint32                 `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	Options       []*Action              `protobuf:"bytes,2,rep,name=options,proto3" json:"options,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TurnOffer) Reset() {
+	*x = TurnOffer{}
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TurnOffer) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TurnOffer) ProtoMessage() {}
+
+func (x *TurnOffer) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TurnOffer.ProtoReflect.Descriptor instead.
+func (*TurnOffer) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *TurnOffer) GetSeat() uint32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *TurnOffer) GetOptions() []*Action {
+	if x != nil {
+		return x.Options
+	}
+	return nil
+}
+
 // RiichiAccepted: a riichi stick is on the table. Public.
 type RiichiAccepted struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -1369,7 +1436,7 @@ type RiichiAccepted struct {
 
 func (x *RiichiAccepted) Reset() {
 	*x = RiichiAccepted{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[12]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1381,7 +1448,7 @@ func (x *RiichiAccepted) String() string {
 func (*RiichiAccepted) ProtoMessage() {}
 
 func (x *RiichiAccepted) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[12]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1394,7 +1461,7 @@ func (x *RiichiAccepted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RiichiAccepted.ProtoReflect.Descriptor instead.
 func (*RiichiAccepted) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{12}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *RiichiAccepted) GetSeat() uint32 {
@@ -1430,7 +1497,7 @@ type Called struct {
 
 func (x *Called) Reset() {
 	*x = Called{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[13]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1442,7 +1509,7 @@ func (x *Called) String() string {
 func (*Called) ProtoMessage() {}
 
 func (x *Called) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[13]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1455,7 +1522,7 @@ func (x *Called) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Called.ProtoReflect.Descriptor instead.
 func (*Called) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{13}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Called) GetSeat() uint32 {
@@ -1489,7 +1556,7 @@ type DoraRevealed struct {
 
 func (x *DoraRevealed) Reset() {
 	*x = DoraRevealed{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[14]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1501,7 +1568,7 @@ func (x *DoraRevealed) String() string {
 func (*DoraRevealed) ProtoMessage() {}
 
 func (x *DoraRevealed) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[14]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1514,7 +1581,7 @@ func (x *DoraRevealed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DoraRevealed.ProtoReflect.Descriptor instead.
 func (*DoraRevealed) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{14}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *DoraRevealed) GetIndicator() string {
@@ -1555,7 +1622,7 @@ type Won struct {
 
 func (x *Won) Reset() {
 	*x = Won{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[15]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1567,7 +1634,7 @@ func (x *Won) String() string {
 func (*Won) ProtoMessage() {}
 
 func (x *Won) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[15]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1580,7 +1647,7 @@ func (x *Won) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Won.ProtoReflect.Descriptor instead.
 func (*Won) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{15}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Won) GetSeat() uint32 {
@@ -1715,7 +1782,7 @@ type RoundEnded struct {
 
 func (x *RoundEnded) Reset() {
 	*x = RoundEnded{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[16]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1727,7 +1794,7 @@ func (x *RoundEnded) String() string {
 func (*RoundEnded) ProtoMessage() {}
 
 func (x *RoundEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[16]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1740,7 +1807,7 @@ func (x *RoundEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundEnded.ProtoReflect.Descriptor instead.
 func (*RoundEnded) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{16}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *RoundEnded) GetKind() RoundEndKind {
@@ -1818,7 +1885,7 @@ type GameEnded struct {
 
 func (x *GameEnded) Reset() {
 	*x = GameEnded{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[17]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1830,7 +1897,7 @@ func (x *GameEnded) String() string {
 func (*GameEnded) ProtoMessage() {}
 
 func (x *GameEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[17]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1843,7 +1910,7 @@ func (x *GameEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GameEnded.ProtoReflect.Descriptor instead.
 func (*GameEnded) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{17}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *GameEnded) GetScores() []int32 {
@@ -1873,7 +1940,7 @@ type SeatNotice struct {
 
 func (x *SeatNotice) Reset() {
 	*x = SeatNotice{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[18]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1885,7 +1952,7 @@ func (x *SeatNotice) String() string {
 func (*SeatNotice) ProtoMessage() {}
 
 func (x *SeatNotice) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[18]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1898,7 +1965,7 @@ func (x *SeatNotice) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatNotice.ProtoReflect.Descriptor instead.
 func (*SeatNotice) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{18}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *SeatNotice) GetKind() SeatNotice_Kind {
@@ -1926,11 +1993,12 @@ var File_mahjong_authority_v1_game_proto protoreflect.FileDescriptor
 
 const file_mahjong_authority_v1_game_proto_rawDesc = "" +
 	"\n" +
-	"\x1fmahjong/authority/v1/game.proto\x12\x14mahjong.authority.v1\"h\n" +
+	"\x1fmahjong/authority/v1/game.proto\x12\x14mahjong.authority.v1\"\x86\x01\n" +
 	"\x06Action\x124\n" +
 	"\x04type\x18\x01 \x01(\x0e2 .mahjong.authority.v1.ActionTypeR\x04type\x12\x12\n" +
 	"\x04tile\x18\x02 \x01(\tR\x04tile\x12\x14\n" +
-	"\x05tiles\x18\x03 \x01(\tR\x05tiles\"\xad\x01\n" +
+	"\x05tiles\x18\x03 \x01(\tR\x05tiles\x12\x1c\n" +
+	"\ttsumogiri\x18\x04 \x01(\bR\ttsumogiri\"\xad\x01\n" +
 	"\x04Meld\x122\n" +
 	"\x04type\x18\x01 \x01(\x0e2\x1e.mahjong.authority.v1.MeldTypeR\x04type\x12\x14\n" +
 	"\x05tiles\x18\x02 \x01(\tR\x05tiles\x12\x1b\n" +
@@ -2004,6 +2072,9 @@ const file_mahjong_authority_v1_game_proto_rawDesc = "" +
 	"\afuriten\x18\x04 \x01(\bR\afuriten\"X\n" +
 	"\n" +
 	"ClaimOffer\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\rR\x04seat\x126\n" +
+	"\aoptions\x18\x02 \x03(\v2\x1c.mahjong.authority.v1.ActionR\aoptions\"W\n" +
+	"\tTurnOffer\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\rR\x04seat\x126\n" +
 	"\aoptions\x18\x02 \x03(\v2\x1c.mahjong.authority.v1.ActionR\aoptions\"a\n" +
 	"\x0eRiichiAccepted\x12\x12\n" +
@@ -2122,7 +2193,7 @@ func file_mahjong_authority_v1_game_proto_rawDescGZIP() []byte {
 }
 
 var file_mahjong_authority_v1_game_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
-var file_mahjong_authority_v1_game_proto_msgTypes = make([]protoimpl.MessageInfo, 19)
+var file_mahjong_authority_v1_game_proto_msgTypes = make([]protoimpl.MessageInfo, 20)
 var file_mahjong_authority_v1_game_proto_goTypes = []any{
 	(ActionType)(0),        // 0: mahjong.authority.v1.ActionType
 	(MeldType)(0),          // 1: mahjong.authority.v1.MeldType
@@ -2142,13 +2213,14 @@ var file_mahjong_authority_v1_game_proto_goTypes = []any{
 	(*Discarded)(nil),      // 15: mahjong.authority.v1.Discarded
 	(*Fishing)(nil),        // 16: mahjong.authority.v1.Fishing
 	(*ClaimOffer)(nil),     // 17: mahjong.authority.v1.ClaimOffer
-	(*RiichiAccepted)(nil), // 18: mahjong.authority.v1.RiichiAccepted
-	(*Called)(nil),         // 19: mahjong.authority.v1.Called
-	(*DoraRevealed)(nil),   // 20: mahjong.authority.v1.DoraRevealed
-	(*Won)(nil),            // 21: mahjong.authority.v1.Won
-	(*RoundEnded)(nil),     // 22: mahjong.authority.v1.RoundEnded
-	(*GameEnded)(nil),      // 23: mahjong.authority.v1.GameEnded
-	(*SeatNotice)(nil),     // 24: mahjong.authority.v1.SeatNotice
+	(*TurnOffer)(nil),      // 18: mahjong.authority.v1.TurnOffer
+	(*RiichiAccepted)(nil), // 19: mahjong.authority.v1.RiichiAccepted
+	(*Called)(nil),         // 20: mahjong.authority.v1.Called
+	(*DoraRevealed)(nil),   // 21: mahjong.authority.v1.DoraRevealed
+	(*Won)(nil),            // 22: mahjong.authority.v1.Won
+	(*RoundEnded)(nil),     // 23: mahjong.authority.v1.RoundEnded
+	(*GameEnded)(nil),      // 24: mahjong.authority.v1.GameEnded
+	(*SeatNotice)(nil),     // 25: mahjong.authority.v1.SeatNotice
 }
 var file_mahjong_authority_v1_game_proto_depIdxs = []int32{
 	0,  // 0: mahjong.authority.v1.Action.type:type_name -> mahjong.authority.v1.ActionType
@@ -2161,16 +2233,17 @@ var file_mahjong_authority_v1_game_proto_depIdxs = []int32{
 	6,  // 7: mahjong.authority.v1.View.legal:type_name -> mahjong.authority.v1.Action
 	3,  // 8: mahjong.authority.v1.RoundStarted.round_wind:type_name -> mahjong.authority.v1.Wind
 	6,  // 9: mahjong.authority.v1.ClaimOffer.options:type_name -> mahjong.authority.v1.Action
-	7,  // 10: mahjong.authority.v1.Called.meld:type_name -> mahjong.authority.v1.Meld
-	7,  // 11: mahjong.authority.v1.Won.melds:type_name -> mahjong.authority.v1.Meld
-	11, // 12: mahjong.authority.v1.Won.yaku:type_name -> mahjong.authority.v1.Yaku
-	4,  // 13: mahjong.authority.v1.RoundEnded.kind:type_name -> mahjong.authority.v1.RoundEndKind
-	5,  // 14: mahjong.authority.v1.SeatNotice.kind:type_name -> mahjong.authority.v1.SeatNotice.Kind
-	15, // [15:15] is the sub-list for method output_type
-	15, // [15:15] is the sub-list for method input_type
-	15, // [15:15] is the sub-list for extension type_name
-	15, // [15:15] is the sub-list for extension extendee
-	0,  // [0:15] is the sub-list for field type_name
+	6,  // 10: mahjong.authority.v1.TurnOffer.options:type_name -> mahjong.authority.v1.Action
+	7,  // 11: mahjong.authority.v1.Called.meld:type_name -> mahjong.authority.v1.Meld
+	7,  // 12: mahjong.authority.v1.Won.melds:type_name -> mahjong.authority.v1.Meld
+	11, // 13: mahjong.authority.v1.Won.yaku:type_name -> mahjong.authority.v1.Yaku
+	4,  // 14: mahjong.authority.v1.RoundEnded.kind:type_name -> mahjong.authority.v1.RoundEndKind
+	5,  // 15: mahjong.authority.v1.SeatNotice.kind:type_name -> mahjong.authority.v1.SeatNotice.Kind
+	16, // [16:16] is the sub-list for method output_type
+	16, // [16:16] is the sub-list for method input_type
+	16, // [16:16] is the sub-list for extension type_name
+	16, // [16:16] is the sub-list for extension extendee
+	0,  // [0:16] is the sub-list for field type_name
 }
 
 func init() { file_mahjong_authority_v1_game_proto_init() }
@@ -2184,7 +2257,7 @@ func file_mahjong_authority_v1_game_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mahjong_authority_v1_game_proto_rawDesc), len(file_mahjong_authority_v1_game_proto_rawDesc)),
 			NumEnums:      6,
-			NumMessages:   19,
+			NumMessages:   20,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -1285,6 +1285,7 @@ type Event struct {
 	//	*Event_RoundEnded
 	//	*Event_GameEnded
 	//	*Event_SeatNotice
+	//	*Event_TurnOffer
 	Body          isEvent_Body `protobuf_oneof:"body"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1458,6 +1459,15 @@ func (x *Event) GetSeatNotice() *SeatNotice {
 	return nil
 }
 
+func (x *Event) GetTurnOffer() *TurnOffer {
+	if x != nil {
+		if x, ok := x.Body.(*Event_TurnOffer); ok {
+			return x.TurnOffer
+		}
+	}
+	return nil
+}
+
 type isEvent_Body interface {
 	isEvent_Body()
 }
@@ -1514,6 +1524,10 @@ type Event_SeatNotice struct {
 	SeatNotice *SeatNotice `protobuf:"bytes,15,opt,name=seat_notice,json=seatNotice,proto3,oneof"`
 }
 
+type Event_TurnOffer struct {
+	TurnOffer *TurnOffer `protobuf:"bytes,16,opt,name=turn_offer,json=turnOffer,proto3,oneof"`
+}
+
 func (*Event_RoundStarted) isEvent_Body() {}
 
 func (*Event_Dealt) isEvent_Body() {}
@@ -1539,6 +1553,8 @@ func (*Event_RoundEnded) isEvent_Body() {}
 func (*Event_GameEnded) isEvent_Body() {}
 
 func (*Event_SeatNotice) isEvent_Body() {}
+
+func (*Event_TurnOffer) isEvent_Body() {}
 
 // StreamEventsResponse is a snapshot (first, when after_seq was 0) or an
 // event.
@@ -1921,7 +1937,7 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\tafter_seq\x18\x03 \x01(\x04R\bafterSeq\"L\n" +
 	"\bSnapshot\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x12.\n" +
-	"\x04view\x18\x02 \x01(\v2\x1a.mahjong.authority.v1.ViewR\x04view\"\x93\a\n" +
+	"\x04view\x18\x02 \x01(\v2\x1a.mahjong.authority.v1.ViewR\x04view\"\xd5\a\n" +
 	"\x05Event\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x12.\n" +
 	"\x04time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x04time\x12I\n" +
@@ -1942,7 +1958,9 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\n" +
 	"game_ended\x18\x0e \x01(\v2\x1f.mahjong.authority.v1.GameEndedH\x00R\tgameEnded\x12C\n" +
 	"\vseat_notice\x18\x0f \x01(\v2 .mahjong.authority.v1.SeatNoticeH\x00R\n" +
-	"seatNoticeB\x06\n" +
+	"seatNotice\x12@\n" +
+	"\n" +
+	"turn_offer\x18\x10 \x01(\v2\x1f.mahjong.authority.v1.TurnOfferH\x00R\tturnOfferB\x06\n" +
 	"\x04body\"\x91\x01\n" +
 	"\x14StreamEventsResponse\x12<\n" +
 	"\bsnapshot\x18\x01 \x01(\v2\x1e.mahjong.authority.v1.SnapshotH\x00R\bsnapshot\x123\n" +
@@ -2070,7 +2088,8 @@ var file_mahjong_authority_v1_table_service_proto_goTypes = []any{
 	(*RoundEnded)(nil),            // 39: mahjong.authority.v1.RoundEnded
 	(*GameEnded)(nil),             // 40: mahjong.authority.v1.GameEnded
 	(*SeatNotice)(nil),            // 41: mahjong.authority.v1.SeatNotice
-	(*Action)(nil),                // 42: mahjong.authority.v1.Action
+	(*TurnOffer)(nil),             // 42: mahjong.authority.v1.TurnOffer
+	(*Action)(nil),                // 43: mahjong.authority.v1.Action
 }
 var file_mahjong_authority_v1_table_service_proto_depIdxs = []int32{
 	0,  // 0: mahjong.authority.v1.TableSettings.rules:type_name -> mahjong.authority.v1.RulePreset
@@ -2105,33 +2124,34 @@ var file_mahjong_authority_v1_table_service_proto_depIdxs = []int32{
 	39, // 29: mahjong.authority.v1.Event.round_ended:type_name -> mahjong.authority.v1.RoundEnded
 	40, // 30: mahjong.authority.v1.Event.game_ended:type_name -> mahjong.authority.v1.GameEnded
 	41, // 31: mahjong.authority.v1.Event.seat_notice:type_name -> mahjong.authority.v1.SeatNotice
-	19, // 32: mahjong.authority.v1.StreamEventsResponse.snapshot:type_name -> mahjong.authority.v1.Snapshot
-	20, // 33: mahjong.authority.v1.StreamEventsResponse.event:type_name -> mahjong.authority.v1.Event
-	42, // 34: mahjong.authority.v1.ActRequest.action:type_name -> mahjong.authority.v1.Action
-	20, // 35: mahjong.authority.v1.SpectateResponse.event:type_name -> mahjong.authority.v1.Event
-	6,  // 36: mahjong.authority.v1.TableService.CreateTable:input_type -> mahjong.authority.v1.CreateTableRequest
-	8,  // 37: mahjong.authority.v1.TableService.ListTables:input_type -> mahjong.authority.v1.ListTablesRequest
-	10, // 38: mahjong.authority.v1.TableService.GetTable:input_type -> mahjong.authority.v1.GetTableRequest
-	12, // 39: mahjong.authority.v1.TableService.JoinTable:input_type -> mahjong.authority.v1.JoinTableRequest
-	14, // 40: mahjong.authority.v1.TableService.LeaveTable:input_type -> mahjong.authority.v1.LeaveTableRequest
-	16, // 41: mahjong.authority.v1.TableService.StartTable:input_type -> mahjong.authority.v1.StartTableRequest
-	18, // 42: mahjong.authority.v1.TableService.StreamEvents:input_type -> mahjong.authority.v1.StreamEventsRequest
-	22, // 43: mahjong.authority.v1.TableService.Act:input_type -> mahjong.authority.v1.ActRequest
-	24, // 44: mahjong.authority.v1.TableService.Spectate:input_type -> mahjong.authority.v1.SpectateRequest
-	7,  // 45: mahjong.authority.v1.TableService.CreateTable:output_type -> mahjong.authority.v1.CreateTableResponse
-	9,  // 46: mahjong.authority.v1.TableService.ListTables:output_type -> mahjong.authority.v1.ListTablesResponse
-	11, // 47: mahjong.authority.v1.TableService.GetTable:output_type -> mahjong.authority.v1.GetTableResponse
-	13, // 48: mahjong.authority.v1.TableService.JoinTable:output_type -> mahjong.authority.v1.JoinTableResponse
-	15, // 49: mahjong.authority.v1.TableService.LeaveTable:output_type -> mahjong.authority.v1.LeaveTableResponse
-	17, // 50: mahjong.authority.v1.TableService.StartTable:output_type -> mahjong.authority.v1.StartTableResponse
-	21, // 51: mahjong.authority.v1.TableService.StreamEvents:output_type -> mahjong.authority.v1.StreamEventsResponse
-	23, // 52: mahjong.authority.v1.TableService.Act:output_type -> mahjong.authority.v1.ActResponse
-	25, // 53: mahjong.authority.v1.TableService.Spectate:output_type -> mahjong.authority.v1.SpectateResponse
-	45, // [45:54] is the sub-list for method output_type
-	36, // [36:45] is the sub-list for method input_type
-	36, // [36:36] is the sub-list for extension type_name
-	36, // [36:36] is the sub-list for extension extendee
-	0,  // [0:36] is the sub-list for field type_name
+	42, // 32: mahjong.authority.v1.Event.turn_offer:type_name -> mahjong.authority.v1.TurnOffer
+	19, // 33: mahjong.authority.v1.StreamEventsResponse.snapshot:type_name -> mahjong.authority.v1.Snapshot
+	20, // 34: mahjong.authority.v1.StreamEventsResponse.event:type_name -> mahjong.authority.v1.Event
+	43, // 35: mahjong.authority.v1.ActRequest.action:type_name -> mahjong.authority.v1.Action
+	20, // 36: mahjong.authority.v1.SpectateResponse.event:type_name -> mahjong.authority.v1.Event
+	6,  // 37: mahjong.authority.v1.TableService.CreateTable:input_type -> mahjong.authority.v1.CreateTableRequest
+	8,  // 38: mahjong.authority.v1.TableService.ListTables:input_type -> mahjong.authority.v1.ListTablesRequest
+	10, // 39: mahjong.authority.v1.TableService.GetTable:input_type -> mahjong.authority.v1.GetTableRequest
+	12, // 40: mahjong.authority.v1.TableService.JoinTable:input_type -> mahjong.authority.v1.JoinTableRequest
+	14, // 41: mahjong.authority.v1.TableService.LeaveTable:input_type -> mahjong.authority.v1.LeaveTableRequest
+	16, // 42: mahjong.authority.v1.TableService.StartTable:input_type -> mahjong.authority.v1.StartTableRequest
+	18, // 43: mahjong.authority.v1.TableService.StreamEvents:input_type -> mahjong.authority.v1.StreamEventsRequest
+	22, // 44: mahjong.authority.v1.TableService.Act:input_type -> mahjong.authority.v1.ActRequest
+	24, // 45: mahjong.authority.v1.TableService.Spectate:input_type -> mahjong.authority.v1.SpectateRequest
+	7,  // 46: mahjong.authority.v1.TableService.CreateTable:output_type -> mahjong.authority.v1.CreateTableResponse
+	9,  // 47: mahjong.authority.v1.TableService.ListTables:output_type -> mahjong.authority.v1.ListTablesResponse
+	11, // 48: mahjong.authority.v1.TableService.GetTable:output_type -> mahjong.authority.v1.GetTableResponse
+	13, // 49: mahjong.authority.v1.TableService.JoinTable:output_type -> mahjong.authority.v1.JoinTableResponse
+	15, // 50: mahjong.authority.v1.TableService.LeaveTable:output_type -> mahjong.authority.v1.LeaveTableResponse
+	17, // 51: mahjong.authority.v1.TableService.StartTable:output_type -> mahjong.authority.v1.StartTableResponse
+	21, // 52: mahjong.authority.v1.TableService.StreamEvents:output_type -> mahjong.authority.v1.StreamEventsResponse
+	23, // 53: mahjong.authority.v1.TableService.Act:output_type -> mahjong.authority.v1.ActResponse
+	25, // 54: mahjong.authority.v1.TableService.Spectate:output_type -> mahjong.authority.v1.SpectateResponse
+	46, // [46:55] is the sub-list for method output_type
+	37, // [37:46] is the sub-list for method input_type
+	37, // [37:37] is the sub-list for extension type_name
+	37, // [37:37] is the sub-list for extension extendee
+	0,  // [0:37] is the sub-list for field type_name
 }
 
 func init() { file_mahjong_authority_v1_table_service_proto_init() }
@@ -2154,6 +2174,7 @@ func file_mahjong_authority_v1_table_service_proto_init() {
 		(*Event_RoundEnded)(nil),
 		(*Event_GameEnded)(nil),
 		(*Event_SeatNotice)(nil),
+		(*Event_TurnOffer)(nil),
 	}
 	file_mahjong_authority_v1_table_service_proto_msgTypes[18].OneofWrappers = []any{
 		(*StreamEventsResponse_Snapshot)(nil),

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// runBotsOn runs `tablectl bots` and returns its summary (the last line of
+// stdout, decoded strictly), its error and stderr.
+func runBotsOn(t *testing.T, args ...string) (botsSummary, string, error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	err := run(append([]string{"bots"}, args...), strings.NewReader(""), &out, &errOut)
+	lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
+	last := lines[len(lines)-1]
+	var sum botsSummary
+	dec := json.NewDecoder(strings.NewReader(last))
+	dec.DisallowUnknownFields()
+	if derr := dec.Decode(&sum); derr != nil {
+		t.Fatalf("last line %q is not the summary: %v (stderr %s)", last, derr, errOut.String())
+	}
+	return sum, errOut.String(), err
+}
+
+// TestBotsPlaysTables plays three tables of two games each over gRPC: every
+// game ends and nothing goes wrong.
+func TestBotsPlaysTables(t *testing.T) {
+	addr, _ := startServer(t)
+	for _, kind := range []string{"efficient", "random"} {
+		sum, stderr, err := runBotsOn(t, "--addr", addr, "--tables", "3", "--games", "2", "--rules", "tonpuu", "--bot", kind, "--seed", "test", "--progress", "100ms")
+		if err != nil {
+			t.Fatalf("%s: bots: %v\n%s", kind, err, stderr)
+		}
+		if sum.Tables != 3 || sum.Games != 6 || sum.Errors != 0 || sum.Rounds < 6 || sum.Actions < 100 {
+			t.Errorf("%s: summary %+v: want 3 tables, 6 games, no error, rounds and actions", kind, sum)
+		}
+		if sum.ActP50ms <= 0 || sum.ActP99ms < sum.ActP50ms || sum.EventP99ms <= 0 {
+			t.Errorf("%s: latencies %+v: want positive, p99 >= p50", kind, sum)
+		}
+		if !strings.Contains(stderr, "game 2/2 ended") {
+			t.Errorf("%s: no progress on stderr:\n%s", kind, stderr)
+		}
+	}
+}
+
+// TestBotsSeedReproduces plays the same seeded table twice: the same
+// rounds and actions.
+func TestBotsSeedReproduces(t *testing.T) {
+	addr, _ := startServer(t)
+	var sums [2]botsSummary
+	for i := range sums {
+		var err error
+		var stderr string
+		if sums[i], stderr, err = runBotsOn(t, "--addr", addr, "--rules", "tonpuu", "--seed", "same"); err != nil {
+			t.Fatalf("bots: %v\n%s", err, stderr)
+		}
+	}
+	if sums[0].Rounds != sums[1].Rounds || sums[0].Actions != sums[1].Actions {
+		t.Fatalf("same seed, different games: %+v and %+v", sums[0], sums[1])
+	}
+}
+
+// TestBotsFails exits non-zero when games do not end: no server.
+func TestBotsFails(t *testing.T) {
+	sum, _, err := runBotsOn(t, "--addr", "127.0.0.1:1", "--tables", "2", "--timeout", "2s")
+	if err == nil || sum.Errors == 0 || sum.Games != 0 {
+		t.Fatalf("bots without a server = %+v, %v; want errors and an error exit", sum, err)
+	}
+}
+
+func TestBotsUsage(t *testing.T) {
+	for _, args := range [][]string{{"--tables", "0"}, {"--bot", "smart"}, {"--rules", "chinese"}, {"extra"}, {"--round-pause", "0s"}} {
+		var out, errOut bytes.Buffer
+		if err := run(append([]string{"bots"}, args...), nil, &out, &errOut); !errors.Is(err, errUsage) {
+			t.Errorf("bots %v = %v, want a usage error", args, err)
+		}
+	}
+}

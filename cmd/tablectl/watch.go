@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+
+	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/client"
+	"github.com/mahjong-authority/authority/internal/table"
+)
+
+func init() {
+	commands["watch"] = command{summary: "follow a table as a spectator", run: runWatch}
+}
+
+type watchOptions struct {
+	addr, tableID string
+	board         bool
+}
+
+func parseWatch(args []string, stderr io.Writer) (watchOptions, error) {
+	var o watchOptions
+	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: tablectl watch --addr HOST:PORT --table ID [flags]")
+		fmt.Fprintln(stderr, "Follows a table's public events (behind the table's spectator delay) to the end of its game.")
+		fs.PrintDefaults()
+	}
+	fs.StringVar(&o.addr, "addr", "127.0.0.1:7400", "server `address`")
+	fs.StringVar(&o.tableID, "table", "", "the table `id` to watch")
+	fs.BoolVar(&o.board, "board", true, "draw the board after every discard and call (else only the event lines)")
+	if err := fs.Parse(args); err != nil {
+		return o, errUsage
+	}
+	if fs.NArg() > 0 || o.tableID == "" {
+		fmt.Fprintln(stderr, "tablectl watch: --table is required")
+		fs.Usage()
+		return o, errUsage
+	}
+	return o, nil
+}
+
+func runWatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	o, err := parseWatch(args, stderr)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	c, err := client.Dial(o.addr)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	tb, err := c.GetTable(ctx, o.tableID)
+	if err != nil {
+		return err
+	}
+	n := &names{viewer: client.Spectator}
+	for i, si := range tb.GetSeats() {
+		if i < table.NumSeats {
+			n.name[i] = seatName(si)
+		}
+	}
+	fmt.Fprintf(stdout, "Watching table %s (%s, spectator delay %v).\n", o.tableID, tb.GetState(), tb.GetSettings().GetSpectatorDelay().AsDuration())
+	w := c.Watch(o.tableID, client.Options{})
+	defer w.Close()
+	return watchLoop(ctx, w, stdout, n, o.board)
+}
+
+// watchLoop writes a spectator's events as they arrive, with the board
+// after every discard and call when board is set.
+func watchLoop(ctx context.Context, w *client.Session, out io.Writer, n *names, board bool) error {
+	for {
+		u, err := w.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		e := u.Event
+		if no := e.Notice; no != nil && no.GetKind() == pb.SeatNotice_KIND_JOINED && no.GetSeat() < table.NumSeats {
+			n.name[no.GetSeat()] = no.GetName()
+		}
+		io.WriteString(out, eventLines(e, n))
+		switch e.Body.(type) {
+		case table.Discarded, table.Called:
+			if board {
+				io.WriteString(out, renderBoard(w.View(), n, nil))
+			}
+		}
+	}
+}

@@ -1,0 +1,345 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/google/uuid"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/table"
+)
+
+// Options tune a session. The zero value follows a seat from a snapshot
+// with table-wide sequence numbers and DefaultBackoff.
+type Options struct {
+	// Contiguous says the server numbers each stream 1, 2, 3, ... without
+	// gaps (per-seat numbering): then any gap is a fault. See CheckSeq.
+	Contiguous bool
+	// AfterSeq starts the stream after this event: a seat then gets no
+	// snapshot, and its view is built from the next deal on (events before
+	// it are delivered but not checked against the view).
+	AfterSeq uint64
+	// Backoff between reconnection attempts and action retries; zero is
+	// DefaultBackoff.
+	Backoff Backoff
+	// OnFault, if set, is told every inconsistency the session counts.
+	OnFault func(error)
+}
+
+// Stats counts what happened on a session.
+type Stats struct {
+	Events     int // events delivered
+	Snapshots  int // snapshots delivered
+	Reconnects int // streams reopened after a drop
+	Faults     int // inconsistencies: sequence faults, undecodable events, events that do not fit the view
+	ActRetries int // action attempts repeated after Unavailable or ResourceExhausted
+}
+
+// Update is what Next delivers: the view was reset from a snapshot, or an
+// event was applied to it.
+type Update struct {
+	Snapshot bool
+	Event    Event // when not Snapshot
+	Received time.Time
+	// Live: the event was logged after the stream it came on opened, so
+	// Received - Event.Time is the server's delivery latency (events caught
+	// up after a (re)connect are not live).
+	Live bool
+}
+
+// Session follows one seat's event stream, or a spectator's, keeping a
+// Tracker's view up to date; a seat's session also acts. A dropped stream
+// is reopened after the last event received (after_seq), with backoff while
+// the server is unreachable, so a restarted server is resumed without
+// missing or repeating anything. A Session is used from one goroutine.
+type Session struct {
+	c         *Client
+	seat      Seat
+	spectator bool
+	opts      Options
+
+	stream   receiver
+	cancel   context.CancelFunc
+	openedAt time.Time
+	opened   int // streams opened
+	failures int // consecutive failed stream attempts
+
+	last     uint64 // seq of the last snapshot or event received
+	tracker  *Tracker
+	known    bool // the tracker's view is whole: from the start, a snapshot or a deal
+	over     bool // the game's end was received
+	done     bool // and the stream ended after it
+	idPrefix string
+	requests uint64
+	stats    Stats
+}
+
+// Follow returns the session of a seat. Nothing is sent before the first
+// Next.
+func (c *Client) Follow(seat Seat, opts Options) *Session {
+	return c.newSession(seat, false, opts)
+}
+
+// Watch returns a spectator's session of a table: public events only,
+// delayed by the table's spectator delay, from the first (or after
+// opts.AfterSeq).
+func (c *Client) Watch(tableID string, opts Options) *Session {
+	return c.newSession(Seat{TableID: tableID, Seat: Spectator}, true, opts)
+}
+
+func (c *Client) newSession(seat Seat, spectator bool, opts Options) *Session {
+	if opts.Backoff == (Backoff{}) {
+		opts.Backoff = c.retry
+	}
+	return &Session{
+		c: c, seat: seat, spectator: spectator, opts: opts,
+		last: opts.AfterSeq, tracker: NewTracker(seat.Seat), known: opts.AfterSeq == 0, idPrefix: uuid.NewString(),
+	}
+}
+
+// Seat is the seat the session follows (Seat is Spectator for a spectator).
+func (s *Session) Seat() Seat { return s.seat }
+
+// View is the seat's current view (see Tracker.View).
+func (s *Session) View() *table.View { return s.tracker.View() }
+
+// Tracker is the session's tracker.
+func (s *Session) Tracker() *Tracker { return s.tracker }
+
+// LastSeq is the sequence number of the last snapshot or event received:
+// what Act sends as last_seq and a reconnection as after_seq.
+func (s *Session) LastSeq() uint64 { return s.last }
+
+// GameOver reports whether the game's end was received.
+func (s *Session) GameOver() bool { return s.over }
+
+// Stats returns the session's counts.
+func (s *Session) Stats() Stats { return s.stats }
+
+// receiver is a stream of either kind.
+type receiver interface {
+	recv() (*pb.Snapshot, *pb.Event, error)
+}
+
+type seatStream struct {
+	pb.TableService_StreamEventsClient
+}
+
+func (r seatStream) recv() (*pb.Snapshot, *pb.Event, error) {
+	m, err := r.Recv()
+	return m.GetSnapshot(), m.GetEvent(), err
+}
+
+type watchStream struct {
+	pb.TableService_SpectateClient
+}
+
+func (r watchStream) recv() (*pb.Snapshot, *pb.Event, error) {
+	m, err := r.Recv()
+	return nil, m.GetEvent(), err
+}
+
+// open starts a stream after the last event received.
+func (s *Session) open(ctx context.Context) error {
+	sctx, cancel := context.WithCancel(ctx)
+	var err error
+	if s.spectator {
+		var st pb.TableService_SpectateClient
+		st, err = s.c.Tables.Spectate(sctx, &pb.SpectateRequest{TableId: s.seat.TableID, AfterSeq: s.last})
+		s.stream = watchStream{st}
+	} else {
+		var st pb.TableService_StreamEventsClient
+		st, err = s.c.Tables.StreamEvents(sctx, &pb.StreamEventsRequest{TableId: s.seat.TableID, SeatToken: s.seat.Token, AfterSeq: s.last})
+		s.stream = seatStream{st}
+	}
+	if err != nil {
+		cancel()
+		s.stream = nil
+		return err
+	}
+	if s.opened > 0 {
+		s.stats.Reconnects++
+	}
+	s.opened++
+	s.cancel, s.openedAt = cancel, time.Now()
+	return nil
+}
+
+func (s *Session) closeStream() {
+	if s.cancel != nil {
+		s.cancel()
+	}
+	s.stream, s.cancel = nil, nil
+}
+
+// Drop cuts the current stream, as a lost connection would: the next Next
+// reopens it after the last event received.
+func (s *Session) Drop() { s.closeStream() }
+
+// Close ends the session's stream.
+func (s *Session) Close() { s.closeStream() }
+
+func (s *Session) fault(err error) {
+	s.stats.Faults++
+	if s.opts.OnFault != nil {
+		s.opts.OnFault(err)
+	}
+}
+
+// retryStream reports whether a failed stream is worth reopening: the
+// server is unreachable or stopping, or the stream was cancelled under a
+// context that is still alive (Drop, or the context of an earlier Next).
+func retryStream(ctx context.Context, err error) bool {
+	return Retryable(err) || status.Code(err) == codes.Canceled && ctx.Err() == nil
+}
+
+// Next waits for the next snapshot or event, applies it to the view and
+// returns it. A dropped stream is reopened (after the last event received)
+// until ctx ends. After the game's last event it returns io.EOF. The stream
+// lives in the context of the Next call that opened it.
+func (s *Session) Next(ctx context.Context) (Update, error) {
+	for {
+		if s.done {
+			return Update{}, io.EOF
+		}
+		if s.stream == nil {
+			if s.failures > 0 {
+				if err := s.opts.Backoff.sleep(ctx, s.failures-1); err != nil {
+					return Update{}, err
+				}
+			}
+			if err := s.open(ctx); err != nil {
+				if !retryStream(ctx, err) {
+					return Update{}, fmt.Errorf("open stream: %w", err)
+				}
+				s.failures++
+				continue
+			}
+		}
+		snap, ev, err := s.stream.recv()
+		now := time.Now()
+		if errors.Is(err, io.EOF) {
+			s.closeStream()
+			if !s.over {
+				return Update{}, errNoStream
+			}
+			s.done = true
+			return Update{}, io.EOF
+		}
+		if err != nil {
+			s.closeStream()
+			if ctx.Err() != nil {
+				return Update{}, ctx.Err()
+			}
+			if !retryStream(ctx, err) {
+				return Update{}, fmt.Errorf("stream: %w", err)
+			}
+			s.failures++
+			continue
+		}
+		s.failures = 0
+		switch {
+		case snap != nil:
+			if u, ok := s.snapshot(snap, now); ok {
+				return u, nil
+			}
+		case ev != nil:
+			if u, ok := s.event(ev, now); ok {
+				return u, nil
+			}
+		default:
+			s.fault(fmt.Errorf("empty stream message: %w", ErrDecode))
+		}
+	}
+}
+
+func (s *Session) snapshot(snap *pb.Snapshot, now time.Time) (Update, bool) {
+	v, err := ViewFromPB(snap.GetView(), snap.GetSeq())
+	switch {
+	case err != nil:
+		s.fault(fmt.Errorf("snapshot: %w", err))
+		return Update{}, false
+	case s.spectator || v.Seat != s.seat.Seat && s.opened > 1:
+		s.fault(fmt.Errorf("snapshot of seat %d on the stream of seat %d: %w", v.Seat, s.seat.Seat, ErrInconsistent))
+		return Update{}, false
+	case snap.GetSeq() < s.last:
+		s.fault(&SeqError{Fault: SeqBack, Prev: s.last, Seq: snap.GetSeq()})
+	}
+	s.seat.Seat = v.Seat
+	s.tracker.Reset(v)
+	s.known = true
+	s.last = snap.GetSeq()
+	s.stats.Snapshots++
+	return Update{Snapshot: true, Received: now}, true
+}
+
+func (s *Session) event(ev *pb.Event, now time.Time) (Update, bool) {
+	e, err := EventFromPB(ev)
+	if err != nil {
+		s.fault(err)
+		if ev.GetSeq() > s.last {
+			s.last = ev.GetSeq() // not asked for again on a reconnection
+		}
+		return Update{}, false
+	}
+	// The one sequence check (see CheckSeq): a repeat or a step back is
+	// dropped, never applied twice; a gap is counted and the event applied.
+	switch f := CheckSeq(s.last, e.Seq, s.opts.Contiguous); f {
+	case SeqRepeat, SeqBack:
+		s.fault(&SeqError{Fault: f, Prev: s.last, Seq: e.Seq})
+		return Update{}, false
+	case SeqGap:
+		s.fault(&SeqError{Fault: f, Prev: s.last, Seq: e.Seq})
+	}
+	s.last = e.Seq
+	if e.Body != nil {
+		if _, ok := e.Body.(table.RoundStarted); ok {
+			s.known = true
+		}
+		if err := s.tracker.Apply(e.Body); err != nil && s.known {
+			s.fault(fmt.Errorf("event %d: %w", e.Seq, err))
+		}
+		if _, ok := e.Body.(table.GameEnded); ok {
+			s.over = true
+		}
+	}
+	s.stats.Events++
+	return Update{Event: e, Received: now, Live: !e.Time.Before(s.openedAt)}, true
+}
+
+// Act plays an action for the seat with the last sequence number received
+// and a fresh request id. While the server is unreachable or rate-limits
+// the seat, the same request (same id, same last_seq) is sent again with
+// backoff, so the action is applied at most once; any other refusal is
+// returned (see Reason). After a success the seat has nothing to do until
+// its next offer.
+func (s *Session) Act(ctx context.Context, a table.Action) (uint64, error) {
+	if s.spectator {
+		return 0, errors.New("client: a spectator cannot act")
+	}
+	s.requests++
+	req := &pb.ActRequest{
+		TableId: s.seat.TableID, SeatToken: s.seat.Token, LastSeq: s.last,
+		RequestId: fmt.Sprintf("%s-%d", s.idPrefix, s.requests), Action: ActionToPB(a),
+	}
+	for n := 0; ; n++ {
+		r, err := s.c.Tables.Act(ctx, req)
+		if err == nil {
+			s.tracker.Answered()
+			return r.GetSeq(), nil
+		}
+		if !Retryable(err) || ctx.Err() != nil {
+			return 0, fmt.Errorf("act %v at %d: %w", a.Type, req.LastSeq, err)
+		}
+		s.stats.ActRetries++
+		if err := s.opts.Backoff.sleep(ctx, n); err != nil {
+			return 0, fmt.Errorf("act %v at %d: %w", a.Type, req.LastSeq, err)
+		}
+	}
+}

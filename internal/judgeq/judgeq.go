@@ -1,0 +1,309 @@
+// Package judgeq is one question to the judge as the outside world asks
+// it: a hand in MPSZ notation, melds, situation flags and winds by name,
+// checked and answered. It is its own package because two front ends ask
+// exactly the same questions - the JSON-lines contract of `tablectl judge`
+// (../shared/contracts/judge-jsonl.md) and the gRPC JudgeService - and
+// must check them alike and answer them alike; each only decodes its wire
+// format into a Question and encodes the Answer.
+package judgeq
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/mahjong-authority/authority/internal/judge"
+	"github.com/mahjong-authority/authority/internal/tile"
+)
+
+// ErrFlower is wrapped by the error of a tile field holding a flower: the
+// notation is fine, but riichi has none. Notation errors wrap
+// tile.ErrSyntax; both are bad tiles.
+var ErrFlower = errors.New("riichi has no flowers")
+
+// Question is one question. A nil field is absent: Rules is then riichi,
+// the winds East, the indicators none; WinTile nil asks for shanten and
+// waits instead of a score. The JSON names are those of the contract.
+type Question struct {
+	Rules          *string `json:"rules"`
+	Hand           *string `json:"hand"`
+	WinTile        *string `json:"win_tile"`
+	Melds          []Meld  `json:"melds"`
+	Tsumo          bool    `json:"tsumo"`
+	Riichi         bool    `json:"riichi"`
+	DoubleRiichi   bool    `json:"double_riichi"`
+	Ippatsu        bool    `json:"ippatsu"`
+	Rinshan        bool    `json:"rinshan"`
+	Chankan        bool    `json:"chankan"`
+	Haitei         bool    `json:"haitei"`
+	Houtei         bool    `json:"houtei"`
+	Tenhou         bool    `json:"tenhou"`
+	Chiihou        bool    `json:"chiihou"`
+	SeatWind       *string `json:"seat_wind"`
+	RoundWind      *string `json:"round_wind"`
+	DoraIndicators *string `json:"dora_indicators"`
+	UraIndicators  *string `json:"ura_indicators"`
+	Honba          int     `json:"honba"`
+	RiichiSticks   int     `json:"riichi_sticks"`
+}
+
+// Meld is a declared meld: "chi", "pon" or "kan"; open unless a kan says
+// Open false.
+type Meld struct {
+	Type  string `json:"type"`
+	Tiles string `json:"tiles"`
+	Open  *bool  `json:"open"`
+}
+
+// Answer is a checked question's answer: shanten and waits for a tenpai
+// question, or the judge's result for a win question (Result.Win false
+// with its Reason when the hand does not win).
+type Answer struct {
+	TenpaiQuestion bool
+	Shanten        int
+	// Waits are the kinds that complete a hand of 13 tiles less 3 per
+	// meld; none for a hand of winning size.
+	Waits tile.KindSet
+
+	Result judge.Result
+	Points Points
+}
+
+// Points are the payments of a win that apply: Ron for a ron;
+// TsumoNonDealer alone for the dealer's tsumo; both tsumo payments for
+// another seat's.
+type Points struct {
+	Ron            *int
+	TsumoDealer    *int
+	TsumoNonDealer *int
+}
+
+// Ask checks a question whole and answers it. Errors say which field is
+// wrong and why; tile fields wrap tile.ErrSyntax or ErrFlower.
+func Ask(q *Question) (Answer, error) {
+	if q.Rules != nil {
+		switch r := *q.Rules; r {
+		case "riichi":
+		case "sichuan", "chinese", "classical":
+			return Answer{}, fmt.Errorf("rules %q are not supported yet: only \"riichi\" is", r)
+		default:
+			return Answer{}, fmt.Errorf("unknown rules %q: only \"riichi\" is supported", r)
+		}
+	}
+	if q.Hand == nil {
+		return Answer{}, errors.New("missing hand")
+	}
+	hand, err := ParseTiles("hand", *q.Hand)
+	if err != nil {
+		return Answer{}, err
+	}
+	h := judge.Hand{Concealed: hand}
+	if len(q.Melds) > 4 {
+		return Answer{}, fmt.Errorf("%d melds: a hand has at most 4", len(q.Melds))
+	}
+	for i, jm := range q.Melds {
+		m, err := ParseMeld(jm)
+		if err != nil {
+			return Answer{}, fmt.Errorf("meld %d: %w", i+1, err)
+		}
+		h.Melds = append(h.Melds, m)
+	}
+	var win tile.Tile
+	if q.WinTile != nil {
+		ts, err := ParseTiles("win_tile", *q.WinTile)
+		if err != nil {
+			return Answer{}, err
+		}
+		if len(ts) != 1 {
+			return Answer{}, fmt.Errorf("win_tile: want one tile, have %d", len(ts))
+		}
+		win = ts[0]
+	}
+
+	// Sizes: 13 tiles less 3 per meld beside a winning tile; a tenpai
+	// question may also ask about a hand of winning size.
+	size := 13 - 3*len(h.Melds)
+	switch {
+	case q.WinTile != nil && len(hand) != size:
+		return Answer{}, fmt.Errorf("hand has %d tiles: with %s and a win_tile it needs %d", len(hand), meldCount(len(h.Melds)), size)
+	case q.WinTile == nil && len(hand) != size && len(hand) != size+1:
+		return Answer{}, fmt.Errorf("hand has %d tiles: with %s it needs %d (or %d)", len(hand), meldCount(len(h.Melds)), size, size+1)
+	}
+	all := append([]tile.Tile(nil), hand...)
+	for _, m := range h.Melds {
+		all = append(all, m.Tiles[:m.Len()]...)
+	}
+	if q.WinTile != nil {
+		all = append(all, win)
+	}
+	if err := CheckCopies(all); err != nil {
+		return Answer{}, err
+	}
+
+	if q.WinTile == nil {
+		c := tile.CountsOf(hand)
+		a := Answer{TenpaiQuestion: true, Shanten: judge.Shanten(&c)}
+		if len(hand) == size {
+			a.Waits = judge.Waits(&c)
+		}
+		return a, nil
+	}
+
+	s := judge.Situation{
+		Tsumo:        q.Tsumo,
+		Riichi:       q.Riichi || q.DoubleRiichi,
+		DoubleRiichi: q.DoubleRiichi,
+		Ippatsu:      q.Ippatsu,
+		Rinshan:      q.Rinshan,
+		Chankan:      q.Chankan,
+		Haitei:       q.Haitei,
+		Houtei:       q.Houtei,
+		Tenhou:       q.Tenhou,
+		Chiihou:      q.Chiihou,
+		Honba:        q.Honba,
+		RiichiSticks: q.RiichiSticks,
+	}
+	if s.SeatWind, err = ParseWind("seat_wind", q.SeatWind); err != nil {
+		return Answer{}, err
+	}
+	if s.RoundWind, err = ParseWind("round_wind", q.RoundWind); err != nil {
+		return Answer{}, err
+	}
+	if q.DoraIndicators != nil {
+		if s.DoraIndicators, err = ParseTiles("dora_indicators", *q.DoraIndicators); err != nil {
+			return Answer{}, err
+		}
+	}
+	if q.UraIndicators != nil {
+		if s.UraIndicators, err = ParseTiles("ura_indicators", *q.UraIndicators); err != nil {
+			return Answer{}, err
+		}
+	}
+	if s.Honba < 0 || s.RiichiSticks < 0 {
+		return Answer{}, errors.New("honba and riichi_sticks cannot be negative")
+	}
+	if err := judge.CheckSituation(&h, &s); err != nil {
+		return Answer{}, err
+	}
+
+	a := Answer{Result: judge.Score(&h, win, &s, &judge.Default)}
+	if !a.Result.Win {
+		return a, nil
+	}
+	p := &a.Result.Pay
+	switch {
+	case !s.Tsumo:
+		a.Points.Ron = &p.Ron
+	case s.Dealer():
+		a.Points.TsumoNonDealer = &p.TsumoNonDealer
+	default:
+		a.Points.TsumoDealer = &p.TsumoDealer
+		a.Points.TsumoNonDealer = &p.TsumoNonDealer
+	}
+	return a, nil
+}
+
+func meldCount(n int) string {
+	switch n {
+	case 0:
+		return "no meld"
+	case 1:
+		return "1 meld"
+	}
+	return fmt.Sprintf("%d melds", n)
+}
+
+// ParseTiles reads riichi tiles: MPSZ notation without flowers.
+func ParseTiles(field, s string) ([]tile.Tile, error) {
+	ts, err := tile.Parse(s)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", field, err)
+	}
+	for _, t := range ts {
+		if t.Kind().IsFlower() {
+			return nil, fmt.Errorf("%s: %v: %w", field, t, ErrFlower)
+		}
+	}
+	return ts, nil
+}
+
+// ParseMeld reads a meld: chi a run, pon a triplet, kan four of a kind;
+// open unless a kan says open false.
+func ParseMeld(jm Meld) (judge.Meld, error) {
+	var m judge.Meld
+	ts, err := ParseTiles("tiles", jm.Tiles)
+	if err != nil {
+		return m, err
+	}
+	open := jm.Open == nil || *jm.Open
+	switch jm.Type {
+	case "chi":
+		m.Type = judge.Chi
+	case "pon":
+		m.Type = judge.Pon
+	case "kan":
+		m.Type = judge.OpenKan
+		if !open {
+			m.Type = judge.ClosedKan
+		}
+	default:
+		return m, fmt.Errorf("unknown meld type %q: want chi, pon or kan", jm.Type)
+	}
+	if !open && !m.IsKan() {
+		return m, fmt.Errorf("a %s is always open: only a kan can be closed", jm.Type)
+	}
+	if len(ts) != m.Len() {
+		return m, fmt.Errorf("%s %q has %d tiles, want %d", jm.Type, jm.Tiles, len(ts), m.Len())
+	}
+	tile.Sort(ts)
+	k := ts[0].Kind()
+	for i, t := range ts {
+		want := k
+		if m.Type == judge.Chi {
+			want = k + tile.Kind(i)
+		}
+		if t.Kind() != want || (m.Type == judge.Chi && (k.IsHonor() || k.Number() > 7)) {
+			if m.Type == judge.Chi {
+				return m, fmt.Errorf("chi %q is not a run of one suit", jm.Tiles)
+			}
+			return m, fmt.Errorf("%s %q is not %d of a kind", jm.Type, jm.Tiles, m.Len())
+		}
+	}
+	copy(m.Tiles[:], ts)
+	return m, nil
+}
+
+// CheckCopies rejects more than four tiles of a kind or two red fives of a
+// suit among the tiles of a hand.
+func CheckCopies(ts []tile.Tile) error {
+	var c tile.Counts
+	var red [3]int
+	for _, t := range ts {
+		c[t.Kind()]++
+		if t.Red() {
+			red[t.Kind().Suit()]++
+		}
+	}
+	for k, n := range c {
+		if n > 4 {
+			return fmt.Errorf("%d copies of %v among hand, melds and win_tile: there are 4", n, tile.Kind(k))
+		}
+	}
+	for s, n := range red {
+		if n > 1 {
+			return fmt.Errorf("%d red fives 0%c: there is one", n, tile.Suit(s).Letter())
+		}
+	}
+	return nil
+}
+
+// ParseWind reads a wind letter, East when absent.
+func ParseWind(field string, s *string) (tile.Wind, error) {
+	if s == nil {
+		return tile.WindEast, nil
+	}
+	w, err := tile.ParseWind(*s)
+	if err != nil {
+		return 0, fmt.Errorf("%s: want E, S, W or N, have %q", field, *s)
+	}
+	return w, nil
+}
