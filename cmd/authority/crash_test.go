@@ -312,4 +312,3 @@ func seedOf(i int) []byte {
 	s[0], s[1] = byte(i), 0xc5
 	return s
 }
-
