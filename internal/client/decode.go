@@ -345,6 +345,7 @@ func bodyFromPB(e *pb.Event) (table.Body, error) {
 			return nil, err
 		}
 		copy(out.Commitment[:], r.GetCommitment())
+		out.Index = int(r.GetIndex())
 		return out, nil
 	case *pb.Event_Dealt:
 		out := table.Dealt{}

@@ -349,6 +349,7 @@ func (t *table[A, V, B]) applyNotice(e Entry[A]) {
 	case NoticeStarted:
 		t.state = Playing
 		t.players = slices.ContainsFunc(t.seats, func(s seat[A, V]) bool { return s.taken })
+		t.seed(t.game) // before the first step, also when replaying
 	case NoticeBotTookOver:
 		st.botOn = true
 		if t.h.cfg.Bot != nil {
@@ -383,6 +384,9 @@ func (t *table[A, V, B]) applyRelease(e Entry[A]) {
 func (t *table[A, V, B]) rebuild() {
 	g, err := t.newGame()
 	if err == nil {
+		if t.state != Waiting {
+			t.seed(g)
+		}
 		for i, a := range t.actions {
 			if _, err = g.Apply(a); err != nil {
 				err = fmt.Errorf("replay action %d: %w", i, err)

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/mahjong-authority/authority/internal/table"
 )
 
 // TestDebugTrace prints the events of one recorded round when
@@ -35,12 +33,12 @@ func TestDebugTrace(t *testing.T) {
 		if g.ID != id {
 			continue
 		}
-		o := playTraced(g, func(round int, a table.Action, evs []table.Event) {
-			if round != want {
+		o := Watch(g, func(st Step) {
+			if st.Round != want {
 				return
 			}
-			fmt.Println(">", a)
-			for _, e := range evs {
+			fmt.Println(">", st.Action, st.Err)
+			for _, e := range st.Events {
 				fmt.Println("   ", e)
 			}
 		})

@@ -95,12 +95,39 @@ func (e *Error) Unwrap() error { return e.Err }
 // Play replays g and returns its outcome. It never panics on bad records:
 // they come back as an outcome with OK false.
 func Play(g *Game) Outcome {
-	return playTraced(g, nil)
+	return Watch(g, nil)
 }
 
-func playTraced(g *Game, trace func(round int, a table.Action, evs []table.Event)) Outcome {
+// Step is one step of a replay: the action fed to the table in round
+// (from 0), and the events it caused, or the table's refusal.
+type Step struct {
+	Round  int
+	Action table.Action
+	Events []table.Event
+	Err    error
+}
+
+// Watch is Play that also shows every step to watch, in order, as it is
+// taken: recorders rebuild a game's full record from them.
+func Watch(g *Game, watch func(Step)) Outcome {
+	return Run(g, Options{Watch: watch})
+}
+
+// Options change how Run replays a game.
+type Options struct {
+	// Watch, if set, sees every step (see Watch).
+	Watch func(Step)
+	// Wall, if set, gives the wall of a round (from 0) instead of the one
+	// stacked from the record: a verifier deals the walls recomputed from
+	// the revealed seeds, so that every tile the table hands out comes
+	// from them. It returns false for a round to stack as usual.
+	Wall func(round int) (wall.Wall, bool)
+}
+
+// Run is Play with options.
+func Run(g *Game, o Options) Outcome {
 	out := Outcome{ID: g.ID}
-	deltas, final, err := play(g, trace)
+	deltas, final, err := play(g, o)
 	if err != nil {
 		var re *Error
 		if errors.As(err, &re) {
@@ -140,7 +167,7 @@ func Rules(r GameRules) (table.Rules, error) {
 	return rules, nil
 }
 
-func play(g *Game, trace func(round int, a table.Action, evs []table.Event)) ([]RoundOutcome, [4]int, error) {
+func play(g *Game, o Options) ([]RoundOutcome, [4]int, error) {
 	var final [4]int
 	rules, err := Rules(g.Rules)
 	if err != nil {
@@ -153,7 +180,7 @@ func play(g *Game, trace func(round int, a table.Action, evs []table.Event)) ([]
 	if len(g.Rounds) == 0 {
 		return nil, final, &Error{0, 0, fmt.Errorf("%w: no rounds", ErrMismatch)}
 	}
-	d := driver{t: t, trace: trace}
+	d := driver{t: t, watch: o.Watch, walls: o.Wall}
 	outs := make([]RoundOutcome, 0, len(g.Rounds))
 	for i := range g.Rounds {
 		rd := &g.Rounds[i]
@@ -192,7 +219,8 @@ type driver struct {
 	t       *table.Table
 	lenient bool        // skip the round-start check (flow tests)
 	wins    []table.Won // the round's wins
-	trace   func(round int, a table.Action, evs []table.Event)
+	watch   func(Step)
+	walls   func(round int) (wall.Wall, bool)
 	roundNo int
 	end     *table.RoundEnded
 	final   [4]int
@@ -200,8 +228,8 @@ type driver struct {
 
 func (d *driver) step(a table.Action) error {
 	evs, err := d.t.Step(a)
-	if d.trace != nil {
-		d.trace(d.roundNo, a, evs)
+	if d.watch != nil {
+		d.watch(Step{Round: d.roundNo, Action: a, Events: evs, Err: err})
 	}
 	if err != nil {
 		return err
@@ -233,6 +261,11 @@ func (d *driver) round(rd *Round) (int, table.RoundEnded, error) {
 	w, err := stack(rd, t.Rules().Aka)
 	if err != nil {
 		return 0, table.RoundEnded{}, fmt.Errorf("%w: %v", ErrMismatch, err)
+	}
+	if d.walls != nil {
+		if given, ok := d.walls(d.roundNo); ok {
+			w = given
+		}
 	}
 	d.end, d.wins = nil, d.wins[:0]
 	if err := d.step(table.Action{Type: table.Deal, Wall: &w}); err != nil {

@@ -10,8 +10,9 @@ import (
 
 // ActionCodec encodes the riichi table's actions for a durable store
 // (store.Codec): seat, type, tile, the two tiles and a flag byte (1:
-// tsumogiri, 2: a wall follows), then for a deal the wall's 136 tiles and
-// its 32-byte seed. Six bytes for a move, 174 for a deal.
+// tsumogiri, 2: a wall follows), then for a deal the wall's 136 tiles, its
+// 32-byte seed and its 32-byte commitment. Six bytes for a move, 206 for a
+// deal.
 type ActionCodec struct{}
 
 const (
@@ -19,7 +20,10 @@ const (
 	flagWall
 )
 
-const actionSize = 6
+const (
+	actionSize = 6
+	wallSize   = wall.Size + 32 + 32
+)
 
 // AppendAction appends the encoding of a to dst.
 func (ActionCodec) AppendAction(dst []byte, a table.Action) []byte {
@@ -36,6 +40,7 @@ func (ActionCodec) AppendAction(dst []byte, a table.Action) []byte {
 			dst = append(dst, byte(t))
 		}
 		dst = append(dst, a.Wall.Seed[:]...)
+		dst = append(dst, a.Wall.Commitment[:]...)
 	}
 	return dst
 }
@@ -59,14 +64,15 @@ func (ActionCodec) DecodeAction(b []byte) (table.Action, error) {
 		}
 		return a, nil
 	}
-	if len(rest) != wall.Size+32 {
-		return table.Action{}, fmt.Errorf("wall of %d bytes, want %d", len(rest), wall.Size+32)
+	if len(rest) != wallSize {
+		return table.Action{}, fmt.Errorf("wall of %d bytes, want %d", len(rest), wallSize)
 	}
 	w := &wall.Wall{}
 	for i := range w.Tiles {
 		w.Tiles[i] = tile.Tile(rest[i])
 	}
 	copy(w.Seed[:], rest[wall.Size:])
+	copy(w.Commitment[:], rest[wall.Size+32:])
 	a.Wall = w
 	return a, nil
 }

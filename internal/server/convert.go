@@ -240,6 +240,7 @@ func eventToPB(e *host.Event[table.Body]) (*pb.Event, error) {
 			RoundWind: windToPB(b.RoundWind), Number: int32(b.Number), Dealer: uint32(b.Dealer),
 			Honba: int32(b.Honba), RiichiSticks: int32(b.RiichiSticks), Scores: ints(b.Scores),
 			Dora: tileStr(b.Dora), WallLeft: int32(b.WallLeft), Commitment: commitment(b.Commitment),
+			Index: uint32(b.Index),
 		}}
 	case table.Dealt:
 		out.Body = &pb.Event_Dealt{Dealt: &pb.Dealt{Seat: uint32(b.Seat), Hand: tilesStr(b.Hand)}}

@@ -15,6 +15,7 @@ import (
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/clock"
 	"github.com/mahjong-authority/authority/internal/host"
+	"github.com/mahjong-authority/authority/internal/record"
 	"github.com/mahjong-authority/authority/internal/server"
 	"github.com/mahjong-authority/authority/internal/store"
 	"github.com/mahjong-authority/authority/internal/table"
@@ -182,6 +183,19 @@ func TestRecoverRealGame(t *testing.T) {
 	want := replayScores(t, table.TenhouTonpuu, entries)
 	if got := final.GetScores(); !slices.Equal(got, want[:]) {
 		t.Fatalf("final scores %v, a replay of the log gives %v", got, want)
+	}
+	// The game's record, rebuilt across the restart, verifies: every wall
+	// against its revealed seed and commitment, and the replay.
+	g, err := record.Decode([]byte(e2.export(t, id, pb.RecordFormat_RECORD_FORMAT_NATIVE).GetRecord()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := record.Verify(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.Err(); err != nil || g.Partial || rep.Verified != len(g.Rounds) || !rep.Chain || !rep.Replayed {
+		t.Fatalf("Verify(record after a restart) = %v: partial %v, %d of %d rounds, chain %v, replayed %v", err, g.Partial, rep.Verified, len(g.Rounds), rep.Chain, rep.Replayed)
 	}
 }
 

@@ -1,12 +1,200 @@
-package server
+package server_test
 
 import (
-	"context"
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/google/uuid"
+	"google.golang.org/grpc/codes"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/fair"
+	"github.com/mahjong-authority/authority/internal/record"
 )
 
-// CreateForTest runs the CreateTable handler without a connection.
-func CreateForTest(ctx context.Context, s *Server, req *pb.CreateTableRequest) (*pb.CreateTableResponse, error) {
-	return s.table.CreateTable(ctx, req)
+func (e *env) export(t *testing.T, id string, f pb.RecordFormat) *pb.ExportGameResponse {
+	t.Helper()
+	r, err := e.tables.ExportGame(ctxT(t), &pb.ExportGameRequest{TableId: id, Format: f})
+	if err != nil {
+		t.Fatalf("ExportGame(%v): %v", f, err)
+	}
+	return r
+}
+
+// TestRealExportFinishedGame plays an east-only game (one player, three
+// bots) to its end, exports it in the three formats and verifies the
+// native record: every wall against its revealed seed and commitment, the
+// seeds against the server seed (committed to when the table was created)
+// and the player's entropy, and the replay against every field.
+func TestRealExportFinishedGame(t *testing.T) {
+	e := startEnv(t, realConfig())
+	id, owner := e.create(t, &pb.TableSettings{Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU, FillWithBots: true, Seed: seed(9)})
+	published := e.table(t, id).GetSeedCommitment()
+	if want := fair.SeedCommitment([32]byte(seed(9))); !bytes.Equal(published, want[:]) {
+		t.Fatalf("seed_commitment %x, want %x", published, want)
+	}
+	seat, tok := e.join(t, id)
+	p := &player{e: e, id: id, seat: seat, token: tok}
+	done := make(chan error, 1)
+	go func() { done <- p.simple(ctxT(t), 0) }()
+	if _, err := e.tables.StartTable(ctxT(t), &pb.StartTableRequest{TableId: id, Token: owner}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+
+	native := e.export(t, id, pb.RecordFormat_RECORD_FORMAT_UNSPECIFIED)
+	if native.GetFormat() != pb.RecordFormat_RECORD_FORMAT_NATIVE || native.GetPartial() || native.GetRounds() == 0 {
+		t.Fatalf("export = format %v, partial %v, %d rounds", native.GetFormat(), native.GetPartial(), native.GetRounds())
+	}
+	g, err := record.Decode([]byte(native.GetRecord()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.TableID != id || g.ServerSeed != hex.EncodeToString(seed(9)) || g.SeedCommitment != hex.EncodeToString(published) ||
+		g.Entropy[seat] != hex.EncodeToString([]byte("xyz")) || g.Names[seat] != "p" {
+		t.Errorf("record table %q server seed %q commitment %q entropy %q names %q", g.TableID, g.ServerSeed, g.SeedCommitment, g.Entropy, g.Names)
+	}
+	rep, err := record.Verify(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.Err(); err != nil || rep.Verified != len(g.Rounds) || !rep.Chain || !rep.Replayed {
+		t.Fatalf("Verify(exported game) = %v: %d of %d rounds verified, chain %v (%s), replayed %v", err, rep.Verified, len(g.Rounds), rep.Chain, rep.ChainMsg, rep.Replayed)
+	}
+
+	th := e.export(t, id, pb.RecordFormat_RECORD_FORMAT_TENHOU)
+	var log struct {
+		Name [4]string `json:"name"`
+		Log  [][]any   `json:"log"`
+	}
+	if err := json.Unmarshal([]byte(th.GetRecord()), &log); err != nil {
+		t.Fatal(err)
+	}
+	if len(log.Log) != len(g.Rounds) || log.Name[seat] != "p" {
+		t.Errorf("tenhou export: %d rounds, names %q; want %d rounds", len(log.Log), log.Name, len(g.Rounds))
+	}
+	for i, r := range log.Log {
+		if len(r) != 17 {
+			t.Errorf("tenhou round %d has %d elements, want 17", i, len(r))
+		}
+	}
+
+	mj := e.export(t, id, pb.RecordFormat_RECORD_FORMAT_MJAI)
+	lines := strings.Split(strings.TrimSuffix(mj.GetRecord(), "\n"), "\n")
+	if !strings.Contains(lines[0], `"start_game"`) || !strings.Contains(lines[len(lines)-1], `"end_game"`) || strings.Count(mj.GetRecord(), `"start_kyoku"`) != len(g.Rounds) {
+		t.Errorf("mjai export: first %s, last %s", lines[0], lines[len(lines)-1])
+	}
+}
+
+// TestRealExportDuringGame exports a game whose player holds the table in
+// its second round: the record has the first round only, marked partial,
+// without the server seed (which would reveal the walls to come), and
+// that round verifies against its revealed seed.
+func TestRealExportDuringGame(t *testing.T) {
+	e := startEnv(t, realConfig())
+	id, owner := e.create(t, &pb.TableSettings{Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU, FillWithBots: true, Seed: seed(4)})
+	seat, tok := e.join(t, id)
+	before := e.export(t, id, pb.RecordFormat_RECORD_FORMAT_NATIVE)
+	if !before.GetPartial() || before.GetRounds() != 0 {
+		t.Errorf("export before the start: partial %v, %d rounds", before.GetPartial(), before.GetRounds())
+	}
+	ctx := ctxT(t)
+	st, err := e.tables.StreamEvents(ctx, &pb.StreamEventsRequest{TableId: id, SeatToken: tok})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.tables.StartTable(ctx, &pb.StartTableRequest{TableId: id, Token: owner}); err != nil {
+		t.Fatal(err)
+	}
+	// Play (tsumogiri, pass) until the table waits for this seat in the
+	// second round.
+	round, drawn := -1, ""
+	for {
+		r, err := st.Recv()
+		if errors.Is(err, io.EOF) {
+			t.Fatal("the game ended before the second round waited for the player")
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		var act *pb.Action
+		var last uint64
+		if s := r.GetSnapshot(); s != nil {
+			// The stream may attach after the start: the snapshot
+			// says what the seat must do.
+			last = s.GetSeq()
+			switch v := s.GetView(); {
+			case v.GetDrawn() != "":
+				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: v.GetDrawn()}
+			case v.GetPhase() == pb.Phase_PHASE_CLAIM_WINDOW && len(v.GetLegal()) > 0:
+				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}
+			}
+		} else {
+			ev := r.GetEvent()
+			last = ev.GetSeq()
+			if rs := ev.GetRoundStarted(); rs != nil {
+				round = int(rs.GetIndex())
+			}
+			if d := ev.GetDrew(); d.GetTile() != "" && d.GetSeat() == seat {
+				drawn = d.GetTile()
+			}
+			// The turn offer follows the draw: the seat acts on it.
+			if o := ev.GetTurnOffer(); o != nil && o.GetSeat() == seat {
+				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: drawn}
+			}
+			if o := ev.GetClaimOffer(); o != nil && o.GetSeat() == seat {
+				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}
+			}
+		}
+		if act == nil {
+			continue
+		}
+		if round >= 1 {
+			break
+		}
+		if _, err := e.tables.Act(ctx, &pb.ActRequest{TableId: id, SeatToken: tok, LastSeq: last, RequestId: uuid.NewString(), Action: act}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	during := e.export(t, id, pb.RecordFormat_RECORD_FORMAT_NATIVE)
+	if !during.GetPartial() || during.GetRounds() != 1 {
+		t.Fatalf("export in round 1: partial %v, %d rounds; want partial, 1 round", during.GetPartial(), during.GetRounds())
+	}
+	g, err := record.Decode([]byte(during.GetRecord()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.ServerSeed != "" || g.FinalScores != nil {
+		t.Errorf("a game in progress reveals its server seed %q or final scores %v", g.ServerSeed, g.FinalScores)
+	}
+	rep, err := record.Verify(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.Err(); err != nil || rep.Verified != 1 || rep.Chain {
+		t.Errorf("Verify(partial) = %v, %d rounds verified, chain %v", err, rep.Verified, rep.Chain)
+	}
+	for _, f := range []pb.RecordFormat{pb.RecordFormat_RECORD_FORMAT_TENHOU, pb.RecordFormat_RECORD_FORMAT_MJAI} {
+		if r := e.export(t, id, f); !r.GetPartial() || r.GetRounds() != 1 || strings.Contains(r.GetRecord(), "end_game") {
+			t.Errorf("export %v in round 1: partial %v, %d rounds", f, r.GetPartial(), r.GetRounds())
+		}
+	}
+}
+
+func TestExportRefused(t *testing.T) {
+	e := startEnv(t, baseConfig())
+	id, _ := e.create(t, &pb.TableSettings{})
+	_, err := e.tables.ExportGame(ctxT(t), &pb.ExportGameRequest{TableId: "nope"})
+	wantStatus(t, "unknown table", err, codes.NotFound, pb.ErrorReason_ERROR_REASON_TABLE_NOT_FOUND)
+	_, err = e.tables.ExportGame(ctxT(t), &pb.ExportGameRequest{TableId: id, Format: 99})
+	wantStatus(t, "unknown format", err, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST)
+	_, err = e.tables.ExportGame(ctxT(t), &pb.ExportGameRequest{})
+	wantStatus(t, "no table id", err, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST)
 }

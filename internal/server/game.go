@@ -1,14 +1,14 @@
 package server
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
 
+	"github.com/mahjong-authority/authority/internal/fair"
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/judge"
+	"github.com/mahjong-authority/authority/internal/record"
 	"github.com/mahjong-authority/authority/internal/table"
 	"github.com/mahjong-authority/authority/internal/wall"
 )
@@ -29,34 +29,41 @@ type NewEngine func(cfg table.Config) (Engine, error)
 type NewWall func(seed [32]byte, aka bool) wall.Wall
 
 // game adapts an Engine to the host: it says whom the table waits for,
-// what a timed-out seat plays (tsumogiri, pass) and deals each round a wall
-// from the table's seed.
+// what a timed-out seat plays (tsumogiri, pass), deals each round a wall
+// from the table's seed with its commitment, and records the game.
 type game struct {
-	eng    Engine
-	walls  NewWall
-	aka    bool
-	seed   [32]byte // the table's seed; each round's is derived from it
-	rounds uint32   // deals so far
+	eng     Engine
+	walls   NewWall
+	aka     bool
+	server  [32]byte // the server's secret seed
+	seed    [32]byte // the table seed: the server seed mixed with the entropy (package fair)
+	tableID string
+	rounds  uint32 // deals so far
+	rec     *record.Recorder
+}
+
+func makeGame(eng Engine, walls NewWall, rules table.Rules, server [32]byte) *game {
+	return &game{
+		eng: eng, walls: walls, aka: rules.Aka, server: server,
+		seed: fair.TableSeed(server, [fair.Seats][]byte{}),
+		rec:  record.NewRecorder("", rules, [4]int{}),
+	}
+}
+
+// Seed takes the table's id and the players' entropy when the table
+// starts: the table seed becomes fair.TableSeed of the server seed and the
+// entropy, and the commitments bind the id.
+func (g *game) Seed(tableID string, entropy [][]byte) {
+	var e [fair.Seats][]byte
+	copy(e[:], entropy)
+	g.tableID = tableID
+	g.seed = fair.TableSeed(g.server, e)
+	g.rec.SetTable(tableID)
+	g.rec.SetSeeds(fair.SeedCommitment(g.server), e)
 }
 
 // Game is the host instantiated for riichi tables.
 type Game = host.Game[table.Action, table.View, table.Body]
-
-// RoundSeed derives the wall seed of round n (0 for the first deal) from a
-// table's seed: SHA-256 of "mahjong-authority/wall/v1", the table seed and n
-// as 4 big-endian bytes. The same table seed gives the same walls, and so,
-// with the same actions, the same game.
-func RoundSeed(tableSeed [32]byte, n uint32) [32]byte {
-	h := sha256.New()
-	h.Write([]byte("mahjong-authority/wall/v1"))
-	h.Write(tableSeed[:])
-	var b [4]byte
-	binary.BigEndian.PutUint32(b[:], n)
-	h.Write(b[:])
-	var out [32]byte
-	h.Sum(out[:0])
-	return out
-}
 
 func (g *game) Apply(a table.Action) ([]host.Out[table.Body], error) {
 	if a.Type != table.Deal {
@@ -71,6 +78,7 @@ func (g *game) Apply(a table.Action) ([]host.Out[table.Body], error) {
 	if a.Type == table.Deal {
 		g.rounds++
 	}
+	g.rec.Step(a, evs)
 	outs := make([]host.Out[table.Body], len(evs), len(evs)+1)
 	for i, e := range evs {
 		to := host.Everyone
@@ -205,7 +213,9 @@ func (g *game) Pending() host.Pending {
 // claim window a pass. For the system it deals the next round.
 func (g *game) Default(seat int) table.Action {
 	if seat == host.System {
-		w := g.walls(RoundSeed(g.seed, g.rounds), g.aka)
+		seed := fair.RoundSeed(g.seed, g.rounds)
+		w := g.walls(seed, g.aka)
+		w.Commitment = fair.Commit(seed, g.tableID, g.rounds)
 		return table.Action{Type: table.Deal, Wall: &w}
 	}
 	s := table.Seat(seat)

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/bot"
 	"github.com/mahjong-authority/authority/internal/clock"
+	"github.com/mahjong-authority/authority/internal/fair"
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/server"
 	"github.com/mahjong-authority/authority/internal/table"
@@ -184,7 +186,7 @@ func TestRealFourClientsPrivacy(t *testing.T) {
 	copy(s7[:], seed(7))
 	for _, p := range players {
 		checkPrivacy(t, p.seat, before, p.snap, p.events)
-		checkAgainstWalls(t, s7, table.TenhouTonpuu.Aka, p.seat, p.events)
+		checkAgainstWalls(t, s7, id, table.TenhouTonpuu.Aka, p.seat, p.events)
 		if p.events[len(p.events)-1].GetGameEnded() == nil {
 			t.Errorf("seat %d did not see the game end", p.seat)
 		}
@@ -198,13 +200,18 @@ func TestRealFourClientsPrivacy(t *testing.T) {
 func TestRealRefusedRequests(t *testing.T) { testRefusedRequests(t, realConfig()) }
 
 // checkAgainstWalls replays what one seat received against the walls the
-// table's seed gives (server.RoundSeed, wall.New): its deal and its own
+// table's seeds give (fair.TableSeed of the server seed and every seat's
+// entropy "xyz", fair.RoundSeed, wall.New): each round's commitment, index
+// and revealed seed, its deal and its own
 // draws must be exactly its wall positions, every other draw must reach it
 // without the tile, and the dora indicators it sees must be the revealed
 // positions. Together with checkPrivacy this proves the seat was sent no
 // other seat's concealed tile and no unrevealed wall tile.
-func checkAgainstWalls(t *testing.T, seed [32]byte, aka bool, seat uint32, evs []*pb.Event) {
+func checkAgainstWalls(t *testing.T, seed [32]byte, tableID string, aka bool, seat uint32, evs []*pb.Event) {
 	t.Helper()
+	xyz := []byte("xyz")
+	tableSeed := fair.TableSeed(seed, [fair.Seats][]byte{xyz, xyz, xyz, xyz})
+	var roundSeed [32]byte
 	var (
 		w               wall.Wall
 		round           uint32
@@ -216,11 +223,19 @@ func checkAgainstWalls(t *testing.T, seed [32]byte, aka bool, seat uint32, evs [
 		switch {
 		case ev.GetRoundStarted() != nil:
 			rs := ev.GetRoundStarted()
-			w = wall.New(server.RoundSeed(seed, round), aka)
+			roundSeed = fair.RoundSeed(tableSeed, round)
+			w = wall.New(roundSeed, aka)
+			if c := fair.Commit(roundSeed, tableID, round); !bytes.Equal(rs.GetCommitment(), c[:]) || rs.GetIndex() != round {
+				t.Fatalf("seat %d round %d: commitment %x index %d, want %x %d", seat, round, rs.GetCommitment(), rs.GetIndex(), c, round)
+			}
 			round++
 			dealer, draws, rinshans, indicators = rs.GetDealer(), 0, 0, 1
 			if want := w.Tiles[wall.DoraPos(0)].String(); rs.GetDora() != want {
 				t.Fatalf("seat %d round %d: dora indicator %s, wall has %s", seat, round, rs.GetDora(), want)
+			}
+		case ev.GetRoundEnded() != nil:
+			if got := ev.GetRoundEnded().GetWallSeed(); !bytes.Equal(got, roundSeed[:]) {
+				t.Fatalf("seat %d round %d: revealed seed %x, want %x", seat, round, got, roundSeed)
 			}
 		case ev.GetDealt() != nil:
 			off := int((seat + 4 - dealer) % 4)

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/fair"
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/table"
 )
@@ -121,8 +122,10 @@ func (t *tableService) create(ctx context.Context, req *pb.CreateTableRequest) (
 	default:
 		return nil, fieldError("settings.seed", fmt.Errorf("want 32 bytes, have %d: %w", len(set.GetSeed()), ErrMalformed))
 	}
-	// The settings as given, without the seed, are the table's
-	// description; the seed never leaves the server.
+	// The settings as given, without the seed, and the commitment to the
+	// seed are the table's description; the seed never leaves the server
+	// before the game is over.
+	m.Commitment = fair.SeedCommitment(m.Seed)
 	given := proto.Clone(set).(*pb.TableSettings)
 	given.Seed = nil
 	if m.Settings, err = proto.Marshal(given); err != nil {
@@ -146,9 +149,10 @@ func (t *tableService) create(ctx context.Context, req *pb.CreateTableRequest) (
 // tableMeta is what the server keeps of a table beside the host's record,
 // stored with it: enough to make its game again after a restart.
 type tableMeta struct {
-	Settings []byte   `json:"settings"` // pb.TableSettings as the creator sent them, without the seed
-	Seed     [32]byte `json:"seed"`     // the table seed, chosen or drawn; it never leaves the server
-	Seeded   bool     `json:"seeded"`   // the creator chose the seed
+	Settings   []byte   `json:"settings"`   // pb.TableSettings as the creator sent them, without the seed
+	Seed       [32]byte `json:"seed"`       // the server seed, chosen or drawn; secret until the game is over
+	Seeded     bool     `json:"seeded"`     // the creator chose the seed
+	Commitment [32]byte `json:"commitment"` // fair.SeedCommitment of Seed, published
 }
 
 func decodeMeta(b []byte) (tableMeta, error) {
@@ -176,7 +180,7 @@ func (s *Server) gameFor(m tableMeta) (host.NewGame[table.Action, table.View, ta
 		if err != nil {
 			return nil, err
 		}
-		return &game{eng: eng, walls: newWall, aka: rules.Aka, seed: seed}, nil
+		return makeGame(eng, newWall, rules, seed), nil
 	}, nil
 }
 
@@ -198,12 +202,13 @@ func tableToPB(in host.Info) *pb.Table {
 		set.Rules = pb.RulePreset_RULE_PRESET_TENHOU_HANCHAN
 	}
 	out := &pb.Table{
-		TableId:    in.ID,
-		Settings:   set,
-		State:      pb.TableState(in.State),
-		LastSeq:    in.LastSeq,
-		CreateTime: timestamppb.New(in.Created),
-		Seeded:     seeded,
+		TableId:        in.ID,
+		Settings:       set,
+		State:          pb.TableState(in.State),
+		LastSeq:        in.LastSeq,
+		CreateTime:     timestamppb.New(in.Created),
+		Seeded:         seeded,
+		SeedCommitment: m.Commitment[:],
 	}
 	for i, st := range in.Seats {
 		out.Seats = append(out.Seats, &pb.SeatInfo{Seat: uint32(i), Taken: st.Taken, Name: st.Name, Bot: st.Bot, Connected: st.Connected})

@@ -102,7 +102,13 @@ type RoundStarted struct {
 	Scores       [NumSeats]int
 	Dora         tile.Tile // the first dora indicator
 	WallLeft     int       // tiles left to draw from the live wall
-	Commitment   [32]byte  // SHA-256 commitment to the wall seed, if the host set one
+	// Index is the round's place in the game: the n-th deal from 0,
+	// repeated rounds and aborts included. It is the round number bound
+	// into the wall seed and the commitment (package fair).
+	Index int
+	// Commitment is the host's commitment to the wall's seed
+	// (wall.Wall.Commitment), zero if it set none.
+	Commitment [32]byte
 }
 
 // Dealt: a seat's starting hand. Private to that seat.

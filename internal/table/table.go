@@ -1,7 +1,6 @@
 package table
 
 import (
-	"crypto/sha256"
 	"errors"
 	"fmt"
 
@@ -299,16 +298,12 @@ func (t *Table) deal(w *wall.Wall) {
 		}
 		p.updateWaits()
 	}
-	t.rounds++
-	var commit [32]byte
-	if w.Seed != ([32]byte{}) {
-		commit = sha256.Sum256(w.Seed[:])
-	}
 	t.emit(Everyone, RoundStarted{
 		RoundWind: t.wind, Number: t.number, Dealer: dealer, Honba: t.honba,
 		RiichiSticks: t.sticks, Scores: t.scores, Dora: r.doraInd[0],
-		WallLeft: r.liveLeft(), Commitment: commit,
+		WallLeft: r.liveLeft(), Index: t.rounds, Commitment: w.Commitment,
 	})
+	t.rounds++
 	for off := range NumSeats {
 		s := (dealer + Seat(off)) % NumSeats
 		t.emit(Only(s), Dealt{Seat: s, Hand: t.copyTiles(r.seats[s].hand)})

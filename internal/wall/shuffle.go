@@ -28,27 +28,33 @@ func Set(aka bool) [Size]tile.Tile {
 }
 
 // New returns the wall shuffled from seed: the set (see Set) permuted by
-// Fisher-Yates, drawing from ChaCha8 (the C2SP chacha8rand generator, as
-// math/rand/v2's ChaCha8 implements it) seeded with the 32 bytes. For i from
-// 135 down to 1 it swaps position i with a position j drawn uniformly from
-// [0, i] by Lemire's multiply-and-reject method on 64-bit outputs. The
-// same seed gives the same wall forever; TestShuffleGolden pins it.
+// Fisher-Yates from the last position down, drawing from ChaCha8Rand
+// seeded with the 32 bytes (https://c2sp.org/chacha8rand; Go's
+// math/rand/v2 ChaCha8 implements it and pins it to the specification's
+// test vector, and TestChaCha8Vector pins it here too). For i from 135 down
+// to 1 it swaps position i with a position j drawn uniformly from [0, i] by
+// Uniform. Nothing else of the generator is used, so the wall is fully
+// specified by docs/fairness.md; the same seed gives the same wall forever
+// (TestShuffleGolden).
 func New(seed [32]byte, aka bool) Wall {
 	w := Wall{Tiles: Set(aka), Seed: seed}
 	r := mrand.NewChaCha8(seed)
 	for i := Size - 1; i > 0; i-- {
-		j := uniform(r, uint64(i+1))
+		j := Uniform(r.Uint64, uint64(i+1))
 		w.Tiles[i], w.Tiles[j] = w.Tiles[j], w.Tiles[i]
 	}
 	return w
 }
 
-// uniform returns a number in [0, n) without bias: the high word of x*n,
-// rejecting the few x whose low word falls below 2^64 mod n.
-func uniform(r *mrand.ChaCha8, n uint64) uint64 {
-	threshold := -n % n
+// Uniform returns a number in [0, n) without bias, from 64-bit outputs of
+// next, by Lemire's multiply-and-reject method: take x = next(), form the
+// 128-bit product x*n, and return its high 64 bits unless its low 64 bits
+// are below 2^64 mod n, in which case draw again. n must be positive.
+// Each draw that is rejected consumes one more output.
+func Uniform(next func() uint64, n uint64) uint64 {
+	threshold := -n % n // 2^64 mod n
 	for {
-		hi, lo := bits.Mul64(r.Uint64(), n)
+		hi, lo := bits.Mul64(next(), n)
 		if lo >= threshold {
 			return hi
 		}

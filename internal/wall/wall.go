@@ -29,11 +29,15 @@ const (
 	MaxDora     = 5
 )
 
-// Wall is one round's tiles in layout order, and the seed they were shuffled
-// from (zero for a stacked wall).
+// Wall is one round's tiles in layout order, the seed they were shuffled
+// from (zero for a stacked wall), and the commitment to that seed the host
+// publishes before the deal (package fair; zero when it publishes none).
+// The table engine forwards the commitment in its RoundStarted event and
+// reveals the seed when the round ends.
 type Wall struct {
-	Tiles [Size]tile.Tile
-	Seed  [32]byte
+	Tiles      [Size]tile.Tile
+	Seed       [32]byte
+	Commitment [32]byte
 }
 
 // DealPos is the position of the n-th tile (0..12) dealt to the seat that is

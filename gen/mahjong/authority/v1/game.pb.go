@@ -950,8 +950,12 @@ type RoundStarted struct {
 	// The first dora indicator.
 	Dora     string `protobuf:"bytes,7,opt,name=dora,proto3" json:"dora,omitempty"`
 	WallLeft int32  `protobuf:"varint,8,opt,name=wall_left,json=wallLeft,proto3" json:"wall_left,omitempty"`
-	// SHA-256 commitment to the round's wall seed, when the host set one.
-	Commitment    []byte `protobuf:"bytes,9,opt,name=commitment,proto3" json:"commitment,omitempty"`
+	// SHA-256 commitment to the round's wall seed, the table id and index
+	// (docs/fairness.md); the seed is revealed in RoundEnded.wall_seed.
+	Commitment []byte `protobuf:"bytes,9,opt,name=commitment,proto3" json:"commitment,omitempty"`
+	// The round's index in the game: the n-th deal from 0, repeated rounds
+	// and aborts included (the round number of the commitment).
+	Index         uint32 `protobuf:"varint,10,opt,name=index,proto3" json:"index,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1047,6 +1051,13 @@ func (x *RoundStarted) GetCommitment() []byte {
 		return x.Commitment
 	}
 	return nil
+}
+
+func (x *RoundStarted) GetIndex() uint32 {
+	if x != nil {
+		return x.Index
+	}
+	return 0
 }
 
 // Dealt: the receiving seat's starting hand. Private to that seat.
@@ -2038,7 +2049,7 @@ const file_mahjong_authority_v1_game_proto_rawDesc = "" +
 	"\x05legal\x18\x0f \x03(\v2\x1c.mahjong.authority.v1.ActionR\x05legal\",\n" +
 	"\x04Yaku\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x10\n" +
-	"\x03han\x18\x02 \x01(\x05R\x03han\"\x9d\x02\n" +
+	"\x03han\x18\x02 \x01(\x05R\x03han\"\xb3\x02\n" +
 	"\fRoundStarted\x129\n" +
 	"\n" +
 	"round_wind\x18\x01 \x01(\x0e2\x1a.mahjong.authority.v1.WindR\troundWind\x12\x16\n" +
@@ -2051,7 +2062,9 @@ const file_mahjong_authority_v1_game_proto_rawDesc = "" +
 	"\twall_left\x18\b \x01(\x05R\bwallLeft\x12\x1e\n" +
 	"\n" +
 	"commitment\x18\t \x01(\fR\n" +
-	"commitment\"/\n" +
+	"commitment\x12\x14\n" +
+	"\x05index\x18\n" +
+	" \x01(\rR\x05index\"/\n" +
 	"\x05Dealt\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\rR\x04seat\x12\x12\n" +
 	"\x04hand\x18\x02 \x01(\tR\x04hand\"e\n" +

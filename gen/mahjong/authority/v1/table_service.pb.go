@@ -129,6 +129,65 @@ func (TableState) EnumDescriptor() ([]byte, []int) {
 	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{1}
 }
 
+// RecordFormat is a game record's format.
+type RecordFormat int32
+
+const (
+	// The native record (the default).
+	RecordFormat_RECORD_FORMAT_UNSPECIFIED RecordFormat = 0
+	// One JSON object: the replay contract's game with the table id, the
+	// wall seeds, the commitments and the seed derivation
+	// (tablectl replay and tablectl verify read it).
+	RecordFormat_RECORD_FORMAT_NATIVE RecordFormat = 1
+	// A tenhou.net/6 JSON log.
+	RecordFormat_RECORD_FORMAT_TENHOU RecordFormat = 2
+	// An mjai event log: one JSON object per line.
+	RecordFormat_RECORD_FORMAT_MJAI RecordFormat = 3
+)
+
+// Enum value maps for RecordFormat.
+var (
+	RecordFormat_name = map[int32]string{
+		0: "RECORD_FORMAT_UNSPECIFIED",
+		1: "RECORD_FORMAT_NATIVE",
+		2: "RECORD_FORMAT_TENHOU",
+		3: "RECORD_FORMAT_MJAI",
+	}
+	RecordFormat_value = map[string]int32{
+		"RECORD_FORMAT_UNSPECIFIED": 0,
+		"RECORD_FORMAT_NATIVE":      1,
+		"RECORD_FORMAT_TENHOU":      2,
+		"RECORD_FORMAT_MJAI":        3,
+	}
+)
+
+func (x RecordFormat) Enum() *RecordFormat {
+	p := new(RecordFormat)
+	*p = x
+	return p
+}
+
+func (x RecordFormat) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (RecordFormat) Descriptor() protoreflect.EnumDescriptor {
+	return file_mahjong_authority_v1_table_service_proto_enumTypes[2].Descriptor()
+}
+
+func (RecordFormat) Type() protoreflect.EnumType {
+	return &file_mahjong_authority_v1_table_service_proto_enumTypes[2]
+}
+
+func (x RecordFormat) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use RecordFormat.Descriptor instead.
+func (RecordFormat) EnumDescriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{2}
+}
+
 // ErrorReason is the reason field of the google.rpc.ErrorInfo detail that
 // every error of this API carries (as the enum value's name).
 type ErrorReason int32
@@ -245,11 +304,11 @@ func (x ErrorReason) String() string {
 }
 
 func (ErrorReason) Descriptor() protoreflect.EnumDescriptor {
-	return file_mahjong_authority_v1_table_service_proto_enumTypes[2].Descriptor()
+	return file_mahjong_authority_v1_table_service_proto_enumTypes[3].Descriptor()
 }
 
 func (ErrorReason) Type() protoreflect.EnumType {
-	return &file_mahjong_authority_v1_table_service_proto_enumTypes[2]
+	return &file_mahjong_authority_v1_table_service_proto_enumTypes[3]
 }
 
 func (x ErrorReason) Number() protoreflect.EnumNumber {
@@ -258,7 +317,7 @@ func (x ErrorReason) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use ErrorReason.Descriptor instead.
 func (ErrorReason) EnumDescriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{2}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{3}
 }
 
 // TableSettings are chosen when a table is created. Zero durations take the
@@ -477,9 +536,13 @@ type Table struct {
 	LastSeq    uint64                 `protobuf:"varint,5,opt,name=last_seq,json=lastSeq,proto3" json:"last_seq,omitempty"`
 	CreateTime *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=create_time,json=createTime,proto3" json:"create_time,omitempty"`
 	// The settings had a seed.
-	Seeded        bool `protobuf:"varint,7,opt,name=seeded,proto3" json:"seeded,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Seeded bool `protobuf:"varint,7,opt,name=seeded,proto3" json:"seeded,omitempty"`
+	// SHA-256 commitment to the server's secret seed, fixed when the table was
+	// created, before any player sent entropy (docs/fairness.md). The seed is
+	// revealed in the record of the finished game (ExportGame).
+	SeedCommitment []byte `protobuf:"bytes,8,opt,name=seed_commitment,json=seedCommitment,proto3" json:"seed_commitment,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *Table) Reset() {
@@ -559,6 +622,13 @@ func (x *Table) GetSeeded() bool {
 		return x.Seeded
 	}
 	return false
+}
+
+func (x *Table) GetSeedCommitment() []byte {
+	if x != nil {
+		return x.SeedCommitment
+	}
+	return nil
 }
 
 // CreateTableRequest asks for a new table.
@@ -837,7 +907,8 @@ type JoinTableRequest struct {
 	TableId string                 `protobuf:"bytes,1,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"`
 	// Shown to the other seats.
 	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
-	// Optional client randomness (at most 64 bytes) for the wall seeds.
+	// Optional client randomness (at most 64 bytes), mixed into the table
+	// seed that every wall derives from (docs/fairness.md).
 	Entropy       []byte `protobuf:"bytes,3,opt,name=entropy,proto3" json:"entropy,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1865,6 +1936,131 @@ func (x *SpectateResponse) GetEvent() *Event {
 	return nil
 }
 
+// ExportGameRequest asks for a table's game record.
+type ExportGameRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TableId       string                 `protobuf:"bytes,1,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"`
+	Format        RecordFormat           `protobuf:"varint,2,opt,name=format,proto3,enum=mahjong.authority.v1.RecordFormat" json:"format,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ExportGameRequest) Reset() {
+	*x = ExportGameRequest{}
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ExportGameRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ExportGameRequest) ProtoMessage() {}
+
+func (x *ExportGameRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ExportGameRequest.ProtoReflect.Descriptor instead.
+func (*ExportGameRequest) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *ExportGameRequest) GetTableId() string {
+	if x != nil {
+		return x.TableId
+	}
+	return ""
+}
+
+func (x *ExportGameRequest) GetFormat() RecordFormat {
+	if x != nil {
+		return x.Format
+	}
+	return RecordFormat_RECORD_FORMAT_UNSPECIFIED
+}
+
+// ExportGameResponse is a game record.
+type ExportGameResponse struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Format RecordFormat           `protobuf:"varint,1,opt,name=format,proto3,enum=mahjong.authority.v1.RecordFormat" json:"format,omitempty"`
+	// The record in the format, UTF-8 JSON (JSON lines for mjai).
+	Record string `protobuf:"bytes,2,opt,name=record,proto3" json:"record,omitempty"`
+	// The game is not over: the record holds its finished rounds only.
+	Partial bool `protobuf:"varint,3,opt,name=partial,proto3" json:"partial,omitempty"`
+	// Rounds in the record.
+	Rounds        int32 `protobuf:"varint,4,opt,name=rounds,proto3" json:"rounds,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ExportGameResponse) Reset() {
+	*x = ExportGameResponse{}
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ExportGameResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ExportGameResponse) ProtoMessage() {}
+
+func (x *ExportGameResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ExportGameResponse.ProtoReflect.Descriptor instead.
+func (*ExportGameResponse) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *ExportGameResponse) GetFormat() RecordFormat {
+	if x != nil {
+		return x.Format
+	}
+	return RecordFormat_RECORD_FORMAT_UNSPECIFIED
+}
+
+func (x *ExportGameResponse) GetRecord() string {
+	if x != nil {
+		return x.Record
+	}
+	return ""
+}
+
+func (x *ExportGameResponse) GetPartial() bool {
+	if x != nil {
+		return x.Partial
+	}
+	return false
+}
+
+func (x *ExportGameResponse) GetRounds() int32 {
+	if x != nil {
+		return x.Rounds
+	}
+	return 0
+}
+
 var File_mahjong_authority_v1_table_service_proto protoreflect.FileDescriptor
 
 const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
@@ -1888,7 +2084,7 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\x05taken\x18\x02 \x01(\bR\x05taken\x12\x12\n" +
 	"\x04name\x18\x03 \x01(\tR\x04name\x12\x10\n" +
 	"\x03bot\x18\x04 \x01(\bR\x03bot\x12\x1c\n" +
-	"\tconnected\x18\x05 \x01(\bR\tconnected\"\xc1\x02\n" +
+	"\tconnected\x18\x05 \x01(\bR\tconnected\"\xea\x02\n" +
 	"\x05Table\x12\x19\n" +
 	"\btable_id\x18\x01 \x01(\tR\atableId\x12?\n" +
 	"\bsettings\x18\x02 \x01(\v2#.mahjong.authority.v1.TableSettingsR\bsettings\x126\n" +
@@ -1897,7 +2093,8 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\blast_seq\x18\x05 \x01(\x04R\alastSeq\x12;\n" +
 	"\vcreate_time\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"createTime\x12\x16\n" +
-	"\x06seeded\x18\a \x01(\bR\x06seeded\"U\n" +
+	"\x06seeded\x18\a \x01(\bR\x06seeded\x12'\n" +
+	"\x0fseed_commitment\x18\b \x01(\fR\x0eseedCommitment\"U\n" +
 	"\x12CreateTableRequest\x12?\n" +
 	"\bsettings\x18\x01 \x01(\v2#.mahjong.authority.v1.TableSettingsR\bsettings\"i\n" +
 	"\x13CreateTableResponse\x121\n" +
@@ -1981,7 +2178,15 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\btable_id\x18\x01 \x01(\tR\atableId\x12\x1b\n" +
 	"\tafter_seq\x18\x02 \x01(\x04R\bafterSeq\"E\n" +
 	"\x10SpectateResponse\x121\n" +
-	"\x05event\x18\x01 \x01(\v2\x1b.mahjong.authority.v1.EventR\x05event*h\n" +
+	"\x05event\x18\x01 \x01(\v2\x1b.mahjong.authority.v1.EventR\x05event\"j\n" +
+	"\x11ExportGameRequest\x12\x19\n" +
+	"\btable_id\x18\x01 \x01(\tR\atableId\x12:\n" +
+	"\x06format\x18\x02 \x01(\x0e2\".mahjong.authority.v1.RecordFormatR\x06format\"\x9a\x01\n" +
+	"\x12ExportGameResponse\x12:\n" +
+	"\x06format\x18\x01 \x01(\x0e2\".mahjong.authority.v1.RecordFormatR\x06format\x12\x16\n" +
+	"\x06record\x18\x02 \x01(\tR\x06record\x12\x18\n" +
+	"\apartial\x18\x03 \x01(\bR\apartial\x12\x16\n" +
+	"\x06rounds\x18\x04 \x01(\x05R\x06rounds*h\n" +
 	"\n" +
 	"RulePreset\x12\x1b\n" +
 	"\x17RULE_PRESET_UNSPECIFIED\x10\x00\x12\x1e\n" +
@@ -1992,7 +2197,12 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\x17TABLE_STATE_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13TABLE_STATE_WAITING\x10\x01\x12\x17\n" +
 	"\x13TABLE_STATE_PLAYING\x10\x02\x12\x18\n" +
-	"\x14TABLE_STATE_FINISHED\x10\x03*\xcc\x05\n" +
+	"\x14TABLE_STATE_FINISHED\x10\x03*y\n" +
+	"\fRecordFormat\x12\x1d\n" +
+	"\x19RECORD_FORMAT_UNSPECIFIED\x10\x00\x12\x18\n" +
+	"\x14RECORD_FORMAT_NATIVE\x10\x01\x12\x18\n" +
+	"\x14RECORD_FORMAT_TENHOU\x10\x02\x12\x16\n" +
+	"\x12RECORD_FORMAT_MJAI\x10\x03*\xcc\x05\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\"\n" +
 	"\x1eERROR_REASON_MALFORMED_REQUEST\x10\x01\x12\x19\n" +
@@ -2016,7 +2226,7 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\x18ERROR_REASON_SEATS_EMPTY\x10\x12\x12$\n" +
 	" ERROR_REASON_STORAGE_UNAVAILABLE\x10\x13\x12!\n" +
 	"\x1dERROR_REASON_TOO_MANY_STREAMS\x10\x14\x12 \n" +
-	"\x1cERROR_REASON_TOO_MANY_TABLES\x10\x152\xe0\x06\n" +
+	"\x1cERROR_REASON_TOO_MANY_TABLES\x10\x152\xc1\a\n" +
 	"\fTableService\x12b\n" +
 	"\vCreateTable\x12(.mahjong.authority.v1.CreateTableRequest\x1a).mahjong.authority.v1.CreateTableResponse\x12_\n" +
 	"\n" +
@@ -2029,7 +2239,9 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"StartTable\x12'.mahjong.authority.v1.StartTableRequest\x1a(.mahjong.authority.v1.StartTableResponse\x12g\n" +
 	"\fStreamEvents\x12).mahjong.authority.v1.StreamEventsRequest\x1a*.mahjong.authority.v1.StreamEventsResponse0\x01\x12J\n" +
 	"\x03Act\x12 .mahjong.authority.v1.ActRequest\x1a!.mahjong.authority.v1.ActResponse\x12[\n" +
-	"\bSpectate\x12%.mahjong.authority.v1.SpectateRequest\x1a&.mahjong.authority.v1.SpectateResponse0\x01BMZKgithub.com/mahjong-authority/authority/gen/mahjong/authority/v1;authorityv1b\x06proto3"
+	"\bSpectate\x12%.mahjong.authority.v1.SpectateRequest\x1a&.mahjong.authority.v1.SpectateResponse0\x01\x12_\n" +
+	"\n" +
+	"ExportGame\x12'.mahjong.authority.v1.ExportGameRequest\x1a(.mahjong.authority.v1.ExportGameResponseBMZKgithub.com/mahjong-authority/authority/gen/mahjong/authority/v1;authorityv1b\x06proto3"
 
 var (
 	file_mahjong_authority_v1_table_service_proto_rawDescOnce sync.Once
@@ -2043,115 +2255,122 @@ func file_mahjong_authority_v1_table_service_proto_rawDescGZIP() []byte {
 	return file_mahjong_authority_v1_table_service_proto_rawDescData
 }
 
-var file_mahjong_authority_v1_table_service_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_mahjong_authority_v1_table_service_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
+var file_mahjong_authority_v1_table_service_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
+var file_mahjong_authority_v1_table_service_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
 var file_mahjong_authority_v1_table_service_proto_goTypes = []any{
 	(RulePreset)(0),               // 0: mahjong.authority.v1.RulePreset
 	(TableState)(0),               // 1: mahjong.authority.v1.TableState
-	(ErrorReason)(0),              // 2: mahjong.authority.v1.ErrorReason
-	(*TableSettings)(nil),         // 3: mahjong.authority.v1.TableSettings
-	(*SeatInfo)(nil),              // 4: mahjong.authority.v1.SeatInfo
-	(*Table)(nil),                 // 5: mahjong.authority.v1.Table
-	(*CreateTableRequest)(nil),    // 6: mahjong.authority.v1.CreateTableRequest
-	(*CreateTableResponse)(nil),   // 7: mahjong.authority.v1.CreateTableResponse
-	(*ListTablesRequest)(nil),     // 8: mahjong.authority.v1.ListTablesRequest
-	(*ListTablesResponse)(nil),    // 9: mahjong.authority.v1.ListTablesResponse
-	(*GetTableRequest)(nil),       // 10: mahjong.authority.v1.GetTableRequest
-	(*GetTableResponse)(nil),      // 11: mahjong.authority.v1.GetTableResponse
-	(*JoinTableRequest)(nil),      // 12: mahjong.authority.v1.JoinTableRequest
-	(*JoinTableResponse)(nil),     // 13: mahjong.authority.v1.JoinTableResponse
-	(*LeaveTableRequest)(nil),     // 14: mahjong.authority.v1.LeaveTableRequest
-	(*LeaveTableResponse)(nil),    // 15: mahjong.authority.v1.LeaveTableResponse
-	(*StartTableRequest)(nil),     // 16: mahjong.authority.v1.StartTableRequest
-	(*StartTableResponse)(nil),    // 17: mahjong.authority.v1.StartTableResponse
-	(*StreamEventsRequest)(nil),   // 18: mahjong.authority.v1.StreamEventsRequest
-	(*Snapshot)(nil),              // 19: mahjong.authority.v1.Snapshot
-	(*Event)(nil),                 // 20: mahjong.authority.v1.Event
-	(*StreamEventsResponse)(nil),  // 21: mahjong.authority.v1.StreamEventsResponse
-	(*ActRequest)(nil),            // 22: mahjong.authority.v1.ActRequest
-	(*ActResponse)(nil),           // 23: mahjong.authority.v1.ActResponse
-	(*SpectateRequest)(nil),       // 24: mahjong.authority.v1.SpectateRequest
-	(*SpectateResponse)(nil),      // 25: mahjong.authority.v1.SpectateResponse
-	(*durationpb.Duration)(nil),   // 26: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil), // 27: google.protobuf.Timestamp
-	(*View)(nil),                  // 28: mahjong.authority.v1.View
-	(*RoundStarted)(nil),          // 29: mahjong.authority.v1.RoundStarted
-	(*Dealt)(nil),                 // 30: mahjong.authority.v1.Dealt
-	(*Drew)(nil),                  // 31: mahjong.authority.v1.Drew
-	(*Discarded)(nil),             // 32: mahjong.authority.v1.Discarded
-	(*Fishing)(nil),               // 33: mahjong.authority.v1.Fishing
-	(*ClaimOffer)(nil),            // 34: mahjong.authority.v1.ClaimOffer
-	(*RiichiAccepted)(nil),        // 35: mahjong.authority.v1.RiichiAccepted
-	(*Called)(nil),                // 36: mahjong.authority.v1.Called
-	(*DoraRevealed)(nil),          // 37: mahjong.authority.v1.DoraRevealed
-	(*Won)(nil),                   // 38: mahjong.authority.v1.Won
-	(*RoundEnded)(nil),            // 39: mahjong.authority.v1.RoundEnded
-	(*GameEnded)(nil),             // 40: mahjong.authority.v1.GameEnded
-	(*SeatNotice)(nil),            // 41: mahjong.authority.v1.SeatNotice
-	(*TurnOffer)(nil),             // 42: mahjong.authority.v1.TurnOffer
-	(*Action)(nil),                // 43: mahjong.authority.v1.Action
+	(RecordFormat)(0),             // 2: mahjong.authority.v1.RecordFormat
+	(ErrorReason)(0),              // 3: mahjong.authority.v1.ErrorReason
+	(*TableSettings)(nil),         // 4: mahjong.authority.v1.TableSettings
+	(*SeatInfo)(nil),              // 5: mahjong.authority.v1.SeatInfo
+	(*Table)(nil),                 // 6: mahjong.authority.v1.Table
+	(*CreateTableRequest)(nil),    // 7: mahjong.authority.v1.CreateTableRequest
+	(*CreateTableResponse)(nil),   // 8: mahjong.authority.v1.CreateTableResponse
+	(*ListTablesRequest)(nil),     // 9: mahjong.authority.v1.ListTablesRequest
+	(*ListTablesResponse)(nil),    // 10: mahjong.authority.v1.ListTablesResponse
+	(*GetTableRequest)(nil),       // 11: mahjong.authority.v1.GetTableRequest
+	(*GetTableResponse)(nil),      // 12: mahjong.authority.v1.GetTableResponse
+	(*JoinTableRequest)(nil),      // 13: mahjong.authority.v1.JoinTableRequest
+	(*JoinTableResponse)(nil),     // 14: mahjong.authority.v1.JoinTableResponse
+	(*LeaveTableRequest)(nil),     // 15: mahjong.authority.v1.LeaveTableRequest
+	(*LeaveTableResponse)(nil),    // 16: mahjong.authority.v1.LeaveTableResponse
+	(*StartTableRequest)(nil),     // 17: mahjong.authority.v1.StartTableRequest
+	(*StartTableResponse)(nil),    // 18: mahjong.authority.v1.StartTableResponse
+	(*StreamEventsRequest)(nil),   // 19: mahjong.authority.v1.StreamEventsRequest
+	(*Snapshot)(nil),              // 20: mahjong.authority.v1.Snapshot
+	(*Event)(nil),                 // 21: mahjong.authority.v1.Event
+	(*StreamEventsResponse)(nil),  // 22: mahjong.authority.v1.StreamEventsResponse
+	(*ActRequest)(nil),            // 23: mahjong.authority.v1.ActRequest
+	(*ActResponse)(nil),           // 24: mahjong.authority.v1.ActResponse
+	(*SpectateRequest)(nil),       // 25: mahjong.authority.v1.SpectateRequest
+	(*SpectateResponse)(nil),      // 26: mahjong.authority.v1.SpectateResponse
+	(*ExportGameRequest)(nil),     // 27: mahjong.authority.v1.ExportGameRequest
+	(*ExportGameResponse)(nil),    // 28: mahjong.authority.v1.ExportGameResponse
+	(*durationpb.Duration)(nil),   // 29: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil), // 30: google.protobuf.Timestamp
+	(*View)(nil),                  // 31: mahjong.authority.v1.View
+	(*RoundStarted)(nil),          // 32: mahjong.authority.v1.RoundStarted
+	(*Dealt)(nil),                 // 33: mahjong.authority.v1.Dealt
+	(*Drew)(nil),                  // 34: mahjong.authority.v1.Drew
+	(*Discarded)(nil),             // 35: mahjong.authority.v1.Discarded
+	(*Fishing)(nil),               // 36: mahjong.authority.v1.Fishing
+	(*ClaimOffer)(nil),            // 37: mahjong.authority.v1.ClaimOffer
+	(*RiichiAccepted)(nil),        // 38: mahjong.authority.v1.RiichiAccepted
+	(*Called)(nil),                // 39: mahjong.authority.v1.Called
+	(*DoraRevealed)(nil),          // 40: mahjong.authority.v1.DoraRevealed
+	(*Won)(nil),                   // 41: mahjong.authority.v1.Won
+	(*RoundEnded)(nil),            // 42: mahjong.authority.v1.RoundEnded
+	(*GameEnded)(nil),             // 43: mahjong.authority.v1.GameEnded
+	(*SeatNotice)(nil),            // 44: mahjong.authority.v1.SeatNotice
+	(*TurnOffer)(nil),             // 45: mahjong.authority.v1.TurnOffer
+	(*Action)(nil),                // 46: mahjong.authority.v1.Action
 }
 var file_mahjong_authority_v1_table_service_proto_depIdxs = []int32{
 	0,  // 0: mahjong.authority.v1.TableSettings.rules:type_name -> mahjong.authority.v1.RulePreset
-	26, // 1: mahjong.authority.v1.TableSettings.turn_time:type_name -> google.protobuf.Duration
-	26, // 2: mahjong.authority.v1.TableSettings.claim_time:type_name -> google.protobuf.Duration
-	26, // 3: mahjong.authority.v1.TableSettings.spectator_delay:type_name -> google.protobuf.Duration
-	26, // 4: mahjong.authority.v1.TableSettings.disconnect_grace:type_name -> google.protobuf.Duration
-	26, // 5: mahjong.authority.v1.TableSettings.round_pause:type_name -> google.protobuf.Duration
-	26, // 6: mahjong.authority.v1.TableSettings.claim_dwell:type_name -> google.protobuf.Duration
-	3,  // 7: mahjong.authority.v1.Table.settings:type_name -> mahjong.authority.v1.TableSettings
+	29, // 1: mahjong.authority.v1.TableSettings.turn_time:type_name -> google.protobuf.Duration
+	29, // 2: mahjong.authority.v1.TableSettings.claim_time:type_name -> google.protobuf.Duration
+	29, // 3: mahjong.authority.v1.TableSettings.spectator_delay:type_name -> google.protobuf.Duration
+	29, // 4: mahjong.authority.v1.TableSettings.disconnect_grace:type_name -> google.protobuf.Duration
+	29, // 5: mahjong.authority.v1.TableSettings.round_pause:type_name -> google.protobuf.Duration
+	29, // 6: mahjong.authority.v1.TableSettings.claim_dwell:type_name -> google.protobuf.Duration
+	4,  // 7: mahjong.authority.v1.Table.settings:type_name -> mahjong.authority.v1.TableSettings
 	1,  // 8: mahjong.authority.v1.Table.state:type_name -> mahjong.authority.v1.TableState
-	4,  // 9: mahjong.authority.v1.Table.seats:type_name -> mahjong.authority.v1.SeatInfo
-	27, // 10: mahjong.authority.v1.Table.create_time:type_name -> google.protobuf.Timestamp
-	3,  // 11: mahjong.authority.v1.CreateTableRequest.settings:type_name -> mahjong.authority.v1.TableSettings
-	5,  // 12: mahjong.authority.v1.CreateTableResponse.table:type_name -> mahjong.authority.v1.Table
-	5,  // 13: mahjong.authority.v1.ListTablesResponse.tables:type_name -> mahjong.authority.v1.Table
-	5,  // 14: mahjong.authority.v1.GetTableResponse.table:type_name -> mahjong.authority.v1.Table
-	5,  // 15: mahjong.authority.v1.JoinTableResponse.table:type_name -> mahjong.authority.v1.Table
-	5,  // 16: mahjong.authority.v1.StartTableResponse.table:type_name -> mahjong.authority.v1.Table
-	28, // 17: mahjong.authority.v1.Snapshot.view:type_name -> mahjong.authority.v1.View
-	27, // 18: mahjong.authority.v1.Event.time:type_name -> google.protobuf.Timestamp
-	29, // 19: mahjong.authority.v1.Event.round_started:type_name -> mahjong.authority.v1.RoundStarted
-	30, // 20: mahjong.authority.v1.Event.dealt:type_name -> mahjong.authority.v1.Dealt
-	31, // 21: mahjong.authority.v1.Event.drew:type_name -> mahjong.authority.v1.Drew
-	32, // 22: mahjong.authority.v1.Event.discarded:type_name -> mahjong.authority.v1.Discarded
-	33, // 23: mahjong.authority.v1.Event.fishing:type_name -> mahjong.authority.v1.Fishing
-	34, // 24: mahjong.authority.v1.Event.claim_offer:type_name -> mahjong.authority.v1.ClaimOffer
-	35, // 25: mahjong.authority.v1.Event.riichi_accepted:type_name -> mahjong.authority.v1.RiichiAccepted
-	36, // 26: mahjong.authority.v1.Event.called:type_name -> mahjong.authority.v1.Called
-	37, // 27: mahjong.authority.v1.Event.dora_revealed:type_name -> mahjong.authority.v1.DoraRevealed
-	38, // 28: mahjong.authority.v1.Event.won:type_name -> mahjong.authority.v1.Won
-	39, // 29: mahjong.authority.v1.Event.round_ended:type_name -> mahjong.authority.v1.RoundEnded
-	40, // 30: mahjong.authority.v1.Event.game_ended:type_name -> mahjong.authority.v1.GameEnded
-	41, // 31: mahjong.authority.v1.Event.seat_notice:type_name -> mahjong.authority.v1.SeatNotice
-	42, // 32: mahjong.authority.v1.Event.turn_offer:type_name -> mahjong.authority.v1.TurnOffer
-	19, // 33: mahjong.authority.v1.StreamEventsResponse.snapshot:type_name -> mahjong.authority.v1.Snapshot
-	20, // 34: mahjong.authority.v1.StreamEventsResponse.event:type_name -> mahjong.authority.v1.Event
-	43, // 35: mahjong.authority.v1.ActRequest.action:type_name -> mahjong.authority.v1.Action
-	20, // 36: mahjong.authority.v1.SpectateResponse.event:type_name -> mahjong.authority.v1.Event
-	6,  // 37: mahjong.authority.v1.TableService.CreateTable:input_type -> mahjong.authority.v1.CreateTableRequest
-	8,  // 38: mahjong.authority.v1.TableService.ListTables:input_type -> mahjong.authority.v1.ListTablesRequest
-	10, // 39: mahjong.authority.v1.TableService.GetTable:input_type -> mahjong.authority.v1.GetTableRequest
-	12, // 40: mahjong.authority.v1.TableService.JoinTable:input_type -> mahjong.authority.v1.JoinTableRequest
-	14, // 41: mahjong.authority.v1.TableService.LeaveTable:input_type -> mahjong.authority.v1.LeaveTableRequest
-	16, // 42: mahjong.authority.v1.TableService.StartTable:input_type -> mahjong.authority.v1.StartTableRequest
-	18, // 43: mahjong.authority.v1.TableService.StreamEvents:input_type -> mahjong.authority.v1.StreamEventsRequest
-	22, // 44: mahjong.authority.v1.TableService.Act:input_type -> mahjong.authority.v1.ActRequest
-	24, // 45: mahjong.authority.v1.TableService.Spectate:input_type -> mahjong.authority.v1.SpectateRequest
-	7,  // 46: mahjong.authority.v1.TableService.CreateTable:output_type -> mahjong.authority.v1.CreateTableResponse
-	9,  // 47: mahjong.authority.v1.TableService.ListTables:output_type -> mahjong.authority.v1.ListTablesResponse
-	11, // 48: mahjong.authority.v1.TableService.GetTable:output_type -> mahjong.authority.v1.GetTableResponse
-	13, // 49: mahjong.authority.v1.TableService.JoinTable:output_type -> mahjong.authority.v1.JoinTableResponse
-	15, // 50: mahjong.authority.v1.TableService.LeaveTable:output_type -> mahjong.authority.v1.LeaveTableResponse
-	17, // 51: mahjong.authority.v1.TableService.StartTable:output_type -> mahjong.authority.v1.StartTableResponse
-	21, // 52: mahjong.authority.v1.TableService.StreamEvents:output_type -> mahjong.authority.v1.StreamEventsResponse
-	23, // 53: mahjong.authority.v1.TableService.Act:output_type -> mahjong.authority.v1.ActResponse
-	25, // 54: mahjong.authority.v1.TableService.Spectate:output_type -> mahjong.authority.v1.SpectateResponse
-	46, // [46:55] is the sub-list for method output_type
-	37, // [37:46] is the sub-list for method input_type
-	37, // [37:37] is the sub-list for extension type_name
-	37, // [37:37] is the sub-list for extension extendee
-	0,  // [0:37] is the sub-list for field type_name
+	5,  // 9: mahjong.authority.v1.Table.seats:type_name -> mahjong.authority.v1.SeatInfo
+	30, // 10: mahjong.authority.v1.Table.create_time:type_name -> google.protobuf.Timestamp
+	4,  // 11: mahjong.authority.v1.CreateTableRequest.settings:type_name -> mahjong.authority.v1.TableSettings
+	6,  // 12: mahjong.authority.v1.CreateTableResponse.table:type_name -> mahjong.authority.v1.Table
+	6,  // 13: mahjong.authority.v1.ListTablesResponse.tables:type_name -> mahjong.authority.v1.Table
+	6,  // 14: mahjong.authority.v1.GetTableResponse.table:type_name -> mahjong.authority.v1.Table
+	6,  // 15: mahjong.authority.v1.JoinTableResponse.table:type_name -> mahjong.authority.v1.Table
+	6,  // 16: mahjong.authority.v1.StartTableResponse.table:type_name -> mahjong.authority.v1.Table
+	31, // 17: mahjong.authority.v1.Snapshot.view:type_name -> mahjong.authority.v1.View
+	30, // 18: mahjong.authority.v1.Event.time:type_name -> google.protobuf.Timestamp
+	32, // 19: mahjong.authority.v1.Event.round_started:type_name -> mahjong.authority.v1.RoundStarted
+	33, // 20: mahjong.authority.v1.Event.dealt:type_name -> mahjong.authority.v1.Dealt
+	34, // 21: mahjong.authority.v1.Event.drew:type_name -> mahjong.authority.v1.Drew
+	35, // 22: mahjong.authority.v1.Event.discarded:type_name -> mahjong.authority.v1.Discarded
+	36, // 23: mahjong.authority.v1.Event.fishing:type_name -> mahjong.authority.v1.Fishing
+	37, // 24: mahjong.authority.v1.Event.claim_offer:type_name -> mahjong.authority.v1.ClaimOffer
+	38, // 25: mahjong.authority.v1.Event.riichi_accepted:type_name -> mahjong.authority.v1.RiichiAccepted
+	39, // 26: mahjong.authority.v1.Event.called:type_name -> mahjong.authority.v1.Called
+	40, // 27: mahjong.authority.v1.Event.dora_revealed:type_name -> mahjong.authority.v1.DoraRevealed
+	41, // 28: mahjong.authority.v1.Event.won:type_name -> mahjong.authority.v1.Won
+	42, // 29: mahjong.authority.v1.Event.round_ended:type_name -> mahjong.authority.v1.RoundEnded
+	43, // 30: mahjong.authority.v1.Event.game_ended:type_name -> mahjong.authority.v1.GameEnded
+	44, // 31: mahjong.authority.v1.Event.seat_notice:type_name -> mahjong.authority.v1.SeatNotice
+	45, // 32: mahjong.authority.v1.Event.turn_offer:type_name -> mahjong.authority.v1.TurnOffer
+	20, // 33: mahjong.authority.v1.StreamEventsResponse.snapshot:type_name -> mahjong.authority.v1.Snapshot
+	21, // 34: mahjong.authority.v1.StreamEventsResponse.event:type_name -> mahjong.authority.v1.Event
+	46, // 35: mahjong.authority.v1.ActRequest.action:type_name -> mahjong.authority.v1.Action
+	21, // 36: mahjong.authority.v1.SpectateResponse.event:type_name -> mahjong.authority.v1.Event
+	2,  // 37: mahjong.authority.v1.ExportGameRequest.format:type_name -> mahjong.authority.v1.RecordFormat
+	2,  // 38: mahjong.authority.v1.ExportGameResponse.format:type_name -> mahjong.authority.v1.RecordFormat
+	7,  // 39: mahjong.authority.v1.TableService.CreateTable:input_type -> mahjong.authority.v1.CreateTableRequest
+	9,  // 40: mahjong.authority.v1.TableService.ListTables:input_type -> mahjong.authority.v1.ListTablesRequest
+	11, // 41: mahjong.authority.v1.TableService.GetTable:input_type -> mahjong.authority.v1.GetTableRequest
+	13, // 42: mahjong.authority.v1.TableService.JoinTable:input_type -> mahjong.authority.v1.JoinTableRequest
+	15, // 43: mahjong.authority.v1.TableService.LeaveTable:input_type -> mahjong.authority.v1.LeaveTableRequest
+	17, // 44: mahjong.authority.v1.TableService.StartTable:input_type -> mahjong.authority.v1.StartTableRequest
+	19, // 45: mahjong.authority.v1.TableService.StreamEvents:input_type -> mahjong.authority.v1.StreamEventsRequest
+	23, // 46: mahjong.authority.v1.TableService.Act:input_type -> mahjong.authority.v1.ActRequest
+	25, // 47: mahjong.authority.v1.TableService.Spectate:input_type -> mahjong.authority.v1.SpectateRequest
+	27, // 48: mahjong.authority.v1.TableService.ExportGame:input_type -> mahjong.authority.v1.ExportGameRequest
+	8,  // 49: mahjong.authority.v1.TableService.CreateTable:output_type -> mahjong.authority.v1.CreateTableResponse
+	10, // 50: mahjong.authority.v1.TableService.ListTables:output_type -> mahjong.authority.v1.ListTablesResponse
+	12, // 51: mahjong.authority.v1.TableService.GetTable:output_type -> mahjong.authority.v1.GetTableResponse
+	14, // 52: mahjong.authority.v1.TableService.JoinTable:output_type -> mahjong.authority.v1.JoinTableResponse
+	16, // 53: mahjong.authority.v1.TableService.LeaveTable:output_type -> mahjong.authority.v1.LeaveTableResponse
+	18, // 54: mahjong.authority.v1.TableService.StartTable:output_type -> mahjong.authority.v1.StartTableResponse
+	22, // 55: mahjong.authority.v1.TableService.StreamEvents:output_type -> mahjong.authority.v1.StreamEventsResponse
+	24, // 56: mahjong.authority.v1.TableService.Act:output_type -> mahjong.authority.v1.ActResponse
+	26, // 57: mahjong.authority.v1.TableService.Spectate:output_type -> mahjong.authority.v1.SpectateResponse
+	28, // 58: mahjong.authority.v1.TableService.ExportGame:output_type -> mahjong.authority.v1.ExportGameResponse
+	49, // [49:59] is the sub-list for method output_type
+	39, // [39:49] is the sub-list for method input_type
+	39, // [39:39] is the sub-list for extension type_name
+	39, // [39:39] is the sub-list for extension extendee
+	0,  // [0:39] is the sub-list for field type_name
 }
 
 func init() { file_mahjong_authority_v1_table_service_proto_init() }
@@ -2185,8 +2404,8 @@ func file_mahjong_authority_v1_table_service_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mahjong_authority_v1_table_service_proto_rawDesc), len(file_mahjong_authority_v1_table_service_proto_rawDesc)),
-			NumEnums:      3,
-			NumMessages:   23,
+			NumEnums:      4,
+			NumMessages:   25,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -28,6 +28,7 @@ const (
 	TableService_StreamEvents_FullMethodName = "/mahjong.authority.v1.TableService/StreamEvents"
 	TableService_Act_FullMethodName          = "/mahjong.authority.v1.TableService/Act"
 	TableService_Spectate_FullMethodName     = "/mahjong.authority.v1.TableService/Spectate"
+	TableService_ExportGame_FullMethodName   = "/mahjong.authority.v1.TableService/ExportGame"
 )
 
 // TableServiceClient is the client API for TableService service.
@@ -73,6 +74,11 @@ type TableServiceClient interface {
 	// Spectate follows a table's public events, delayed by the table's
 	// spectator delay. It starts from the first event, or after after_seq.
 	Spectate(ctx context.Context, in *SpectateRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[SpectateResponse], error)
+	// ExportGame writes a table's game record: the whole game once it is
+	// over; before that only the rounds already played to their end (whose
+	// wall seeds are public by then), marked partial. Nothing of a round in
+	// progress is ever in it, and the server seed only once the game is over.
+	ExportGame(ctx context.Context, in *ExportGameRequest, opts ...grpc.CallOption) (*ExportGameResponse, error)
 }
 
 type tableServiceClient struct {
@@ -191,6 +197,16 @@ func (c *tableServiceClient) Spectate(ctx context.Context, in *SpectateRequest, 
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type TableService_SpectateClient = grpc.ServerStreamingClient[SpectateResponse]
 
+func (c *tableServiceClient) ExportGame(ctx context.Context, in *ExportGameRequest, opts ...grpc.CallOption) (*ExportGameResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ExportGameResponse)
+	err := c.cc.Invoke(ctx, TableService_ExportGame_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // TableServiceServer is the server API for TableService service.
 // All implementations must embed UnimplementedTableServiceServer
 // for forward compatibility.
@@ -234,6 +250,11 @@ type TableServiceServer interface {
 	// Spectate follows a table's public events, delayed by the table's
 	// spectator delay. It starts from the first event, or after after_seq.
 	Spectate(*SpectateRequest, grpc.ServerStreamingServer[SpectateResponse]) error
+	// ExportGame writes a table's game record: the whole game once it is
+	// over; before that only the rounds already played to their end (whose
+	// wall seeds are public by then), marked partial. Nothing of a round in
+	// progress is ever in it, and the server seed only once the game is over.
+	ExportGame(context.Context, *ExportGameRequest) (*ExportGameResponse, error)
 	mustEmbedUnimplementedTableServiceServer()
 }
 
@@ -270,6 +291,9 @@ func (UnimplementedTableServiceServer) Act(context.Context, *ActRequest) (*ActRe
 }
 func (UnimplementedTableServiceServer) Spectate(*SpectateRequest, grpc.ServerStreamingServer[SpectateResponse]) error {
 	return status.Error(codes.Unimplemented, "method Spectate not implemented")
+}
+func (UnimplementedTableServiceServer) ExportGame(context.Context, *ExportGameRequest) (*ExportGameResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ExportGame not implemented")
 }
 func (UnimplementedTableServiceServer) mustEmbedUnimplementedTableServiceServer() {}
 func (UnimplementedTableServiceServer) testEmbeddedByValue()                      {}
@@ -440,6 +464,24 @@ func _TableService_Spectate_Handler(srv interface{}, stream grpc.ServerStream) e
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type TableService_SpectateServer = grpc.ServerStreamingServer[SpectateResponse]
 
+func _TableService_ExportGame_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ExportGameRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(TableServiceServer).ExportGame(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: TableService_ExportGame_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(TableServiceServer).ExportGame(ctx, req.(*ExportGameRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // TableService_ServiceDesc is the grpc.ServiceDesc for TableService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -474,6 +516,10 @@ var TableService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Act",
 			Handler:    _TableService_Act_Handler,
+		},
+		{
+			MethodName: "ExportGame",
+			Handler:    _TableService_ExportGame_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{
