@@ -3,9 +3,12 @@
 // gRPC (TableService, JudgeService, the standard health service and server
 // reflection).
 //
-//	authority --listen 127.0.0.1:7400
+//	authority --listen 127.0.0.1:7400              # tables in memory
+//	authority --listen 127.0.0.1:7400 --data DIR   # tables durable in DIR
 //
-// Everything is embedded: tables live in memory, nothing else is needed.
+// Everything is embedded: without --data tables live in memory; with it
+// every accepted action is in DIR/authority.db (bbolt) before it is
+// acknowledged, and a restart resumes every table.
 package main
 
 import (
@@ -17,6 +20,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -30,6 +34,8 @@ import (
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/server"
+	"github.com/mahjong-authority/authority/internal/store"
+	"github.com/mahjong-authority/authority/internal/table"
 )
 
 func main() {
@@ -44,11 +50,18 @@ func main() {
 // options are the command line.
 type options struct {
 	listen   string
+	data     string
 	devLog   bool
 	defaults server.Defaults
 	seatRate host.Rate
 	connRate host.Rate
 	stopWait time.Duration
+	limits   limits
+}
+
+// limits bound what clients may open.
+type limits struct {
+	tables, seatStreams, connStreams int
 }
 
 func parse(args []string, stderr io.Writer) (options, error) {
@@ -56,12 +69,17 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs := flag.NewFlagSet("authority", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.listen, "listen", "127.0.0.1:7400", "`address` to serve gRPC on")
+	fs.StringVar(&o.data, "data", "", "`directory` that keeps tables durable (default: in memory)")
 	fs.BoolVar(&o.devLog, "log-dev", false, "human-readable logs instead of JSON")
 	fs.DurationVar(&o.defaults.TurnTime, "turn-time", o.defaults.TurnTime, "default time for a turn")
 	fs.DurationVar(&o.defaults.ClaimTime, "claim-time", o.defaults.ClaimTime, "default time for a claim window")
 	fs.DurationVar(&o.defaults.SpectatorDelay, "spectator-delay", o.defaults.SpectatorDelay, "default delay of spectator streams")
 	fs.DurationVar(&o.defaults.DisconnectGrace, "disconnect-grace", o.defaults.DisconnectGrace, "default time a seat may stay disconnected before a bot plays it")
 	fs.DurationVar(&o.defaults.RoundPause, "round-pause", o.defaults.RoundPause, "default pause between rounds")
+	fs.DurationVar(&o.defaults.ClaimDwell, "claim-dwell", o.defaults.ClaimDwell, "default least pause after every discard, so that claim windows tell nothing")
+	fs.IntVar(&o.limits.tables, "max-tables", 10000, "tables not finished the server holds at most (0: no bound)")
+	fs.IntVar(&o.limits.seatStreams, "max-seat-streams", 4, "open event streams per seat")
+	fs.IntVar(&o.limits.connStreams, "max-conn-streams", 16, "open streams per connection")
 	fs.Float64Var(&o.seatRate.PerSecond, "seat-rate", 10, "actions per second a seat may send")
 	fs.IntVar(&o.seatRate.Burst, "seat-burst", 20, "actions a seat may send at once")
 	fs.Float64Var(&o.connRate.PerSecond, "conn-rate", 50, "requests per second a connection may send")
@@ -115,6 +133,14 @@ var (
 	}
 )
 
+// openStore opens the durable store in dir, creating dir if need be.
+func openStore(dir string) (*store.Bolt[table.Action], error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("data directory: %w", err)
+	}
+	return store.Open[table.Action](filepath.Join(dir, "authority.db"), server.ActionCodec{})
+}
+
 // maxRequest bounds a request's size: the largest legitimate one is a judge
 // question of a few hundred bytes.
 const maxRequest = 16 << 10
@@ -123,17 +149,38 @@ const maxRequest = 16 << 10
 // health service says NOT_SERVING, tables stop (ending their streams), and
 // calls in flight get stopWait to finish.
 func serve(ctx context.Context, lis net.Listener, log *zap.Logger, o options) error {
-	srv, err := server.New(server.Config{
-		Log:       log,
-		NewEngine: newEngine,
-		NewWall:   newWall,
-		Bot:       newBot,
-		SeatRate:  o.seatRate,
-		ConnRate:  o.connRate,
-		Defaults:  o.defaults,
-	})
+	cfg := server.Config{
+		Log:            log,
+		NewEngine:      newEngine,
+		NewWall:        newWall,
+		Bot:            newBot,
+		SeatRate:       o.seatRate,
+		ConnRate:       o.connRate,
+		Defaults:       o.defaults,
+		MaxTables:      o.limits.tables,
+		MaxSeatStreams: o.limits.seatStreams,
+		MaxConnStreams: o.limits.connStreams,
+	}
+	if o.data != "" {
+		st, err := openStore(o.data)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		cfg.Store = st
+	}
+	srv, err := server.New(cfg)
 	if err != nil {
 		return err
+	}
+	start := time.Now()
+	n, err := srv.Recover(ctx)
+	if err != nil {
+		srv.Close()
+		return err
+	}
+	if o.data != "" {
+		log.Info("recovered", zap.String("data", o.data), zap.Int("tables", n), zap.Duration("took", time.Since(start)))
 	}
 	opts := append(srv.Options(),
 		grpc.KeepaliveParams(keepaliveParams),

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,6 +71,12 @@ func TestServe(t *testing.T) {
 		if err != nil || r.GetStatus() != healthpb.HealthCheckResponse_SERVING {
 			t.Fatalf("health of %q = %v, %v", svc, r, err)
 		}
+	}
+
+	// Requests are capped at 16 KiB before any handler runs.
+	_, err = pb.NewJudgeServiceClient(conn).Judge(cctx, &pb.JudgeRequest{Hand: strings.Repeat("1m", 10<<10)})
+	if status.Code(err) != codes.ResourceExhausted {
+		t.Fatalf("a 20 KiB request = %v, want ResourceExhausted", err)
 	}
 
 	refl, err := reflectionpb.NewServerReflectionClient(conn).ServerReflectionInfo(cctx)

@@ -41,6 +41,7 @@ type botsOptions struct {
 	timeout       time.Duration
 	every         time.Duration
 	contiguous    bool
+	dwell         time.Duration
 }
 
 // botsSummary is the last line of the output: exactly these fields, in
@@ -67,7 +68,7 @@ goes to stderr; the last line of stdout is the summary:
 games counts the games that ended for all four clients; actions the accepted
 Act calls; errors every failed RPC (a refused or retried Act, a dropped or
 refused stream, a failed create or join) and every inconsistency a client
-saw (a sequence number repeated, going back or, with --contiguous, skipped;
+saw (a sequence number repeated, going back or (--contiguous, the default) skipped;
 an event that does not fit the seat's view). act latency is the round trip
 of an Act call; event latency is from the server's timestamp of an event to
 its receipt, for events logged while the stream was open (not those caught
@@ -99,7 +100,8 @@ func parseBots(args []string, stderr io.Writer) (botsOptions, error) {
 	fs.StringVar(&o.seed, "seed", "", "make the tables and random bots reproducible from this `string` (default: random)")
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Minute, "give up after this long")
 	fs.DurationVar(&o.every, "progress", 2*time.Second, "interval of the progress lines")
-	fs.BoolVar(&o.contiguous, "contiguous", false, "the server numbers each stream 1, 2, 3, ...: count any gap as an error")
+	fs.BoolVar(&o.contiguous, "contiguous", true, "the server numbers each stream 1, 2, 3, ...: count any gap as an error")
+	fs.DurationVar(&o.dwell, "claim-dwell", 0, "least pause after every discard (0: none, as bots need no protection)")
 	if err := fs.Parse(args); err != nil {
 		return o, errUsage
 	}
@@ -282,6 +284,7 @@ func (o botsOptions) settings(i, g int) *pb.TableSettings {
 		TurnTime:   durationpb.New(o.turn),
 		ClaimTime:  durationpb.New(o.claim),
 		RoundPause: durationpb.New(o.pause),
+		ClaimDwell: durationpb.New(o.dwell),
 	}
 	if o.rules == "tonpuu" {
 		set.Rules = pb.RulePreset_RULE_PRESET_TENHOU_TONPUU

@@ -21,12 +21,17 @@ var (
 	ErrRateLimited     = errors.New("host: too many requests")
 	ErrRequestIDReused = errors.New("host: request id reused for another request")
 	ErrBadRequest      = errors.New("host: malformed request")
-	ErrUnavailable     = errors.New("host: unavailable")
+	ErrUnavailable     = errors.New("host: storage unavailable")
 	ErrClosed          = errors.New("host: closed")
+	ErrWindowOpen      = errors.New("host: a claim window is open")
+	ErrTooManyStreams  = errors.New("host: too many open streams for this seat")
+	ErrTooManyTables   = errors.New("host: too many open tables")
+	ErrCorruptLog      = errors.New("host: log does not replay")
 )
 
 // StaleSeqError is a refusal of an action decided on an old view: the seat
-// has seen events up to Newest, the request says it saw only Last.
+// has seen events up to Newest (in its own numbering), the request says it
+// saw only Last.
 type StaleSeqError struct {
 	Last, Newest uint64
 }

@@ -35,14 +35,17 @@ type Notice struct {
 // Event is one entry of a table's event log: a game event (Body) or a
 // notice of the host (Notice non-nil).
 type Event[B any] struct {
-	Seq    uint64 // from 1, strictly increasing over the table's life
+	// Seq numbers the events one viewer may see: 1, 2, 3, ... with no gap
+	// for each seat, and for spectators over the public events. A seat
+	// cannot tell from it how many events others received.
+	Seq    uint64
 	At     time.Time
 	To     Audience
 	Body   B
 	Notice *Notice
 }
 
-// Snapshot is what a seat saw as of event Seq.
+// Snapshot is what a seat saw as of its event Seq.
 type Snapshot[V any] struct {
 	Seq  uint64
 	View V

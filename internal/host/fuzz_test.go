@@ -4,69 +4,200 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"sync"
 	"testing"
+	"time"
 
+	"github.com/mahjong-authority/authority/internal/clock"
 	"github.com/mahjong-authority/authority/internal/host"
 )
 
+// recorder follows one seat from its first event and keeps what it gets.
+type recorder struct {
+	mu   sync.Mutex
+	seqs []uint64
+	evs  []string
+	done chan error
+}
+
+func record(ctx context.Context, h *toyHost, id, token string, after uint64) *recorder {
+	r := &recorder{done: make(chan error, 1)}
+	go func() {
+		r.done <- h.Follow(ctx, id, token, after, func(it host.Item[toyView, string]) error {
+			if it.Event == nil {
+				return nil
+			}
+			r.mu.Lock()
+			r.seqs = append(r.seqs, it.Event.Seq)
+			r.evs = append(r.evs, fmt.Sprintf("%d@%d:%s", it.Event.Seq, it.Event.At.UnixMilli(), describe(it)))
+			r.mu.Unlock()
+			return nil
+		})
+	}()
+	return r
+}
+
+func (r *recorder) got() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.evs)
+}
+
 // FuzzAct sends random, malformed and out-of-order requests to a table of
-// the toy game: nothing may panic, a refused request must leave the log and
-// every seat's view as they were, and sequence numbers only grow.
+// the toy game with a claim dwell, moves the clock and makes the store fail
+// now and then: nothing may panic, a refused request must leave the game,
+// the log and the store as they were, every seat's numbers run 1, 2, 3, ...
+// without gaps, and a host recovered from the store must rebuild the same
+// game and the same numbered events for every seat.
 func FuzzAct(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 0, 0, 1, 3, 1, 2, 3, 0, 0})
 	f.Add([]byte{5, 5, 5, 5, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2})
-	f.Fuzz(func(t *testing.T, ops []byte) {
-		h := host.New(host.Config[toyAction, toyView, string]{})
-		defer h.Close()
-		ctx := context.Background()
-		info, _, err := h.Create(ctx, host.Settings{Seats: 4}, nil, newToy(2))
-		if err != nil {
-			t.Fatal(err)
+	f.Add([]byte{0, 5, 2, 200, 6, 1, 0, 0, 2, 10, 0, 0, 6, 2, 0, 0, 1, 5, 2, 0, 7, 0, 0, 0, 0, 5, 2, 0})
+	f.Fuzz(fuzzBody)
+}
+
+func fuzzBody(t *testing.T, ops []byte) {
+	clk := clock.NewFake(time.Unix(1_700_000_000, 0))
+	store := host.NewMemoryStore[toyAction]()
+	h := host.New(host.Config[toyAction, toyView, string]{Clock: clk, Store: store})
+	defer h.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	set := host.Settings{Seats: 4, TurnTime: 10 * time.Second, ClaimTime: 3 * time.Second, ClaimDwell: time.Second}
+	var g *toy
+	info, _, err := h.Create(ctx, set, nil, newToyOffers(2, true, &g))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tokens [4]string
+	var recs [4]*recorder
+	for i := range tokens {
+		_, tokens[i], _ = h.Join(ctx, info.ID, "p", nil)
+		recs[i] = record(ctx, h, info.ID, tokens[i], 1) // after its own join notice
+	}
+	// barrier waits until the table has run everything posted to it.
+	barrier := func() { _, _ = h.Seat(ctx, info.ID, tokens[0]) }
+	kinds := []string{"play", "pass", "claim", "deal", ""}
+	last := [4]uint64{}
+	for i := 0; i+3 < len(ops); i += 4 {
+		switch op := ops[i] % 8; op {
+		case 6:
+			clk.Advance(time.Duration(ops[i+1]%8) * 500 * time.Millisecond)
+			barrier()
+			continue
+		case 7:
+			if ops[i+1]%2 == 0 {
+				store.SetFail(func() error { return errors.New("disk full") })
+			} else {
+				store.SetFail(nil)
+			}
+			continue
 		}
-		var tokens [4]string
-		for i := range tokens {
-			_, tokens[i], _ = h.Join(ctx, info.ID, "p", nil)
+		barrier()
+		before, _ := h.Get(info.ID)
+		game, entries := *g, len(store.Entries(info.ID))
+		seat := int(ops[i] % 5) // 4 (or 5): a bad token
+		tok := "bogus"
+		if seat < 4 {
+			tok = tokens[seat]
+			recs[seat].mu.Lock()
+			if n := len(recs[seat].seqs); n > 0 {
+				last[seat] = recs[seat].seqs[n-1]
+			}
+			recs[seat].mu.Unlock()
 		}
-		views := func() [4]toyView {
-			var vs [4]toyView
-			for s := range vs {
-				c, cancel := context.WithCancel(ctx)
-				h.Follow(c, info.ID, tokens[s], 0, func(it host.Item[toyView, string]) error {
-					vs[s] = it.Snapshot.View
-					cancel()
-					return nil
-				})
-			}
-			return vs
+		a := toyAction{Seat: int(ops[i+1] % 5), Kind: kinds[int(ops[i+1]/5)%len(kinds)], N: int(ops[i+2]%5) - 1}
+		var lastSeq uint64
+		if seat < 4 {
+			lastSeq = last[seat] - min(last[seat], uint64(ops[i+3]%3)) + uint64(ops[i+3]/128)
 		}
-		kinds := []string{"play", "pass", "claim", "deal", ""}
-		for i := 0; i+3 < len(ops); i += 4 {
-			before, _ := h.Get(info.ID)
-			vb := views()
-			seat := int(ops[i] % 5) // 4: a bad token
-			tok := "bogus"
-			if seat < 4 {
-				tok = tokens[seat]
+		_, err := h.Act(ctx, info.ID, host.Request[toyAction]{Token: tok, LastSeq: lastSeq, RequestID: fmt.Sprint(ops[i+3] % 8), Action: a})
+		after, _ := h.Get(info.ID)
+		if after.LastSeq < before.LastSeq {
+			t.Fatalf("log went back from %d to %d", before.LastSeq, after.LastSeq)
+		}
+		if err != nil && !errors.Is(err, host.ErrGameOver) {
+			if after.LastSeq != before.LastSeq {
+				t.Fatalf("refused %+v (%v) moved the log from %d to %d", a, err, before.LastSeq, after.LastSeq)
 			}
-			a := toyAction{Seat: int(ops[i+1] % 5), Kind: kinds[int(ops[i+1]/5)%len(kinds)], N: int(ops[i+2]%5) - 1}
-			last := before.LastSeq - uint64(ops[i+3]%3) + uint64(ops[i+3]/128)
-			seq, err := h.Act(ctx, info.ID, host.Request[toyAction]{Token: tok, LastSeq: last, RequestID: fmt.Sprint(ops[i+3] % 8), Action: a})
-			after, _ := h.Get(info.ID)
-			if after.LastSeq < before.LastSeq {
-				t.Fatalf("log went back from %d to %d", before.LastSeq, after.LastSeq)
+			if *g != game {
+				t.Fatalf("refused %+v (%v) changed the game from %+v to %+v", a, err, game, *g)
 			}
-			if err != nil && !errors.Is(err, host.ErrGameOver) {
-				if after.LastSeq != before.LastSeq {
-					t.Fatalf("refused %+v (%v) moved the log from %d to %d", a, err, before.LastSeq, after.LastSeq)
-				}
-				if va := views(); va != vb {
-					t.Fatalf("refused %+v (%v) changed the views from %+v to %+v", a, err, vb, va)
-				}
-				continue
-			}
-			if err == nil && seq > after.LastSeq {
-				t.Fatalf("Act answered seq %d past the log's %d", seq, after.LastSeq)
+			if n := len(store.Entries(info.ID)); n != entries {
+				t.Fatalf("refused %+v (%v) stored %d entries", a, err, n-entries)
 			}
 		}
-	})
+	}
+	// Let a step the store refused be retried, so that the table waits
+	// for its players again.
+	store.SetFail(nil)
+	clk.Advance(1500 * time.Millisecond)
+	barrier()
+	final := *g
+	// Every seat's stream has its numbers in a row, from 2 (after the
+	// join notice the recorder skipped).
+	var want [4][]string
+	for s, r := range recs {
+		r.mu.Lock()
+		for k, seq := range r.seqs {
+			if seq != uint64(k)+2 {
+				r.mu.Unlock()
+				t.Fatalf("seat %d's event %d has seq %d, want %d: %v", s, k, seq, k+2, r.evs)
+			}
+		}
+		r.mu.Unlock()
+	}
+	// Wait for the recorders to have every event, then recover a
+	// second host from the store.
+	for s := range recs {
+		for {
+			n := seqAfterOpen(t, h, info.ID, tokens[s])
+			recs[s].mu.Lock()
+			got := uint64(len(recs[s].seqs)) + 1
+			recs[s].mu.Unlock()
+			if got >= n {
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+		want[s] = recs[s].got()
+	}
+	var g2 *toy
+	h2 := host.New(host.Config[toyAction, toyView, string]{Clock: clock.NewFake(clk.Now()), Store: store})
+	defer h2.Close()
+	if n, err := h2.Recover(ctx, func(host.TableRecord) (host.NewGame[toyAction, toyView, string], error) {
+		return newToyOffers(2, true, &g2), nil
+	}); err != nil || n != 1 {
+		t.Fatalf("Recover = %d, %v", n, err)
+	}
+	if _, err := h2.Seat(ctx, info.ID, tokens[0]); err != nil { // barrier
+		t.Fatal(err)
+	}
+	if *g2 != final {
+		t.Fatalf("recovered game %+v, want %+v", *g2, final)
+	}
+	for s := range recs {
+		rctx, rcancel := context.WithCancel(ctx)
+		r := record(rctx, h2, info.ID, tokens[s], 1)
+		for len(r.got()) < len(want[s]) {
+			time.Sleep(time.Millisecond)
+		}
+		rcancel()
+		<-r.done
+		if got := r.got()[:len(want[s])]; !slices.Equal(got, want[s]) {
+			t.Fatalf("seat %d after recovery:\n%v\nwant\n%v", s, got, want[s])
+		}
+	}
+}
+
+// seqAfterOpen is the seat's newest seq: what a resume past it is refused
+// with tells it without a snapshot (which a claim dwell holds back).
+func seqAfterOpen(t *testing.T, h *toyHost, id, token string) uint64 {
+	t.Helper()
+	n, err := h.SeatSeq(context.Background(), id, token)
+	if err != nil {
+		t.Fatalf("SeatSeq: %v", err)
+	}
+	return n
 }

@@ -35,6 +35,15 @@ func (a Audience) Sees(seat int) bool { return !a.Private || a.Seat == seat }
 type Out[B any] struct {
 	To   Audience
 	Body B
+	// Dwell marks the last event of those that open a claim window (a
+	// discard, a kan that may be robbed, and the private offers that
+	// follow), whether or not any seat may claim. It and the events
+	// before it are published at once; the events after it, and
+	// those of every later step, wait until the table's claim dwell has
+	// passed, so that a seat cannot tell a window nobody could claim in
+	// from one that others answered quickly. Meanwhile only the seats the
+	// window waits for may act.
+	Dwell bool
 }
 
 // WaitKind is what a game waits for, which decides the timer that runs.

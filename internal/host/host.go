@@ -26,6 +26,11 @@ type Settings struct {
 	DisconnectGrace time.Duration // how long a seat may have no stream before a bot plays it
 	SpectatorDelay  time.Duration // how far spectators are behind
 	FillWithBots    bool          // bots take the seats still empty at the start
+	// ClaimDwell is the least time between an event that opens a claim
+	// window (Out.Dwell) and the next step anyone sees, whether or not a
+	// seat could claim. It applies when some seat is a player's at the
+	// start: a table of bots only has nobody whose view it protects.
+	ClaimDwell time.Duration
 }
 
 // Config configures a Host. Zero fields take defaults.
@@ -38,6 +43,10 @@ type Config[A comparable, V, B any] struct {
 	SeatRate Rate
 	// DedupeWindow is how many request ids per seat are remembered; default 256.
 	DedupeWindow int
+	// MaxTables bounds the tables not yet finished; 0 means no bound.
+	MaxTables int
+	// MaxSeatStreams bounds the open streams of one seat; default 4.
+	MaxSeatStreams int
 }
 
 // State is where a table is in its life.
@@ -67,7 +76,7 @@ type Info struct {
 	Created  time.Time
 	State    State
 	Seats    []SeatInfo
-	LastSeq  uint64
+	LastSeq  uint64 // the newest public event's seq (the spectators' numbering)
 }
 
 // SeatInfo is the public state of a seat.
@@ -103,6 +112,9 @@ func New[A comparable, V, B any](cfg Config[A, V, B]) *Host[A, V, B] {
 	if cfg.DedupeWindow <= 0 {
 		cfg.DedupeWindow = 256
 	}
+	if cfg.MaxSeatStreams <= 0 {
+		cfg.MaxSeatStreams = 4
+	}
 	return &Host[A, V, B]{cfg: cfg, tables: map[string]*table[A, V, B]{}}
 }
 
@@ -115,6 +127,9 @@ type NewGame[A comparable, V, B any] func() (Game[A, V, B], error)
 func (h *Host[A, V, B]) Create(ctx context.Context, s Settings, meta []byte, newGame NewGame[A, V, B]) (Info, string, error) {
 	if s.Seats <= 0 {
 		return Info{}, "", fmt.Errorf("create table: %d seats: %w", s.Seats, ErrBadRequest)
+	}
+	if err := h.roomForTable(); err != nil {
+		return Info{}, "", err
 	}
 	g, err := newGame()
 	if err != nil {
@@ -129,21 +144,96 @@ func (h *Host[A, V, B]) Create(ctx context.Context, s Settings, meta []byte, new
 		return Info{}, "", fmt.Errorf("create table: %w: %v", ErrUnavailable, err)
 	}
 	t := newTable(h, rec, g, newGame)
+	if err := h.add(t); err != nil {
+		return Info{}, "", err
+	}
+	h.cfg.Log.Info("table created", zap.String("table", rec.ID), zap.Int("seats", s.Seats))
+	return t.info(), owner, nil
+}
+
+// roomForTable refuses a new table when MaxTables tables are not finished.
+func (h *Host[A, V, B]) roomForTable() error {
+	if h.cfg.MaxTables <= 0 {
+		return nil
+	}
+	h.mu.RLock()
+	ts := make([]*table[A, V, B], 0, len(h.tables))
+	for _, t := range h.tables {
+		ts = append(ts, t)
+	}
+	h.mu.RUnlock()
+	open := 0
+	for _, t := range ts {
+		if t.info().State != Finished {
+			open++
+		}
+	}
+	if open >= h.cfg.MaxTables {
+		return fmt.Errorf("create table: %d open: %w", open, ErrTooManyTables)
+	}
+	return nil
+}
+
+// add registers a table and starts its goroutine.
+func (h *Host[A, V, B]) add(t *table[A, V, B]) error {
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
-		return Info{}, "", ErrClosed
+		return ErrClosed
 	}
-	h.tables[rec.ID] = t
-	h.order = append(h.order, rec.ID)
+	if _, ok := h.tables[t.rec.ID]; ok {
+		h.mu.Unlock()
+		return fmt.Errorf("table %s twice: %w", t.rec.ID, ErrBadRequest)
+	}
+	h.tables[t.rec.ID] = t
+	h.order = append(h.order, t.rec.ID)
 	h.wg.Add(1)
 	h.mu.Unlock()
 	go func() {
 		defer h.wg.Done()
 		t.run()
 	}()
-	h.cfg.Log.Info("table created", zap.String("table", rec.ID), zap.Int("seats", s.Seats))
-	return t.info(), owner, nil
+	return nil
+}
+
+// GameFor makes the NewGame of a stored table from its record: how a Host
+// that recovers its tables gets their games back.
+type GameFor[A comparable, V, B any] func(rec TableRecord) (NewGame[A, V, B], error)
+
+// Recover loads every table of the store and resumes it where its last
+// stored entry left it: the game, the event log with every viewer's
+// sequence numbers, seats and tokens, bots, the request ids of the dedupe
+// window and a claim dwell in progress are rebuilt by replaying the
+// entries; the timers start again in full. Streams of the previous process
+// resume with after_seq. Call it once, before serving. It returns how many
+// tables it resumed.
+func (h *Host[A, V, B]) Recover(ctx context.Context, gameFor GameFor[A, V, B]) (int, error) {
+	n := 0
+	err := h.cfg.Store.Load(ctx, func(rec TableRecord, entries []Entry[A]) error {
+		newGame, err := gameFor(rec)
+		if err != nil {
+			return fmt.Errorf("table %s: %w", rec.ID, err)
+		}
+		g, err := newGame()
+		if err != nil {
+			return fmt.Errorf("table %s: %w", rec.ID, err)
+		}
+		t := newTable(h, rec, g, newGame)
+		if err := t.replayAll(entries); err != nil {
+			return fmt.Errorf("table %s: %w", rec.ID, err)
+		}
+		if err := h.add(t); err != nil {
+			return err
+		}
+		t.post(t.resume)
+		n++
+		return nil
+	})
+	if err != nil {
+		return n, fmt.Errorf("recover: %w", err)
+	}
+	h.cfg.Log.Info("tables recovered", zap.Int("tables", n))
+	return n, nil
 }
 
 // List describes every table, oldest first.
@@ -213,12 +303,13 @@ func (h *Host[A, V, B]) Start(ctx context.Context, id, token string) error {
 // Request is an action of the seat that token identifies.
 type Request[A comparable] struct {
 	Token     string
-	LastSeq   uint64 // the newest event the client has seen
+	LastSeq   uint64 // the newest event the seat has seen, in its own numbering
 	RequestID string // a retry with the same id is applied once
 	Action    A
 }
 
-// Act applies a seat's action and returns the newest event seq after it.
+// Act applies a seat's action and returns the seat's newest seq after it:
+// the action's own events included, unless a claim dwell holds them.
 func (h *Host[A, V, B]) Act(ctx context.Context, id string, r Request[A]) (uint64, error) {
 	t, err := h.table(id)
 	if err != nil {
@@ -235,6 +326,23 @@ func (h *Host[A, V, B]) Seat(ctx context.Context, id, token string) (int, error)
 		return 0, err
 	}
 	return call(ctx, t, func() (int, error) { return t.seatOf(token) })
+}
+
+// SeatSeq returns the newest seq of the seat a token belongs to, in the
+// seat's own numbering: what a client that lost its stream may resume
+// after, or send as an action's last seq.
+func (h *Host[A, V, B]) SeatSeq(ctx context.Context, id, token string) (uint64, error) {
+	t, err := h.table(id)
+	if err != nil {
+		return 0, err
+	}
+	return call(ctx, t, func() (uint64, error) {
+		s, err := t.seatOf(token)
+		if err != nil {
+			return 0, err
+		}
+		return t.count(s), nil
+	})
 }
 
 // Close stops every table. Streams end with ErrClosed.

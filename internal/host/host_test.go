@@ -191,20 +191,23 @@ func TestJoinAutoStartAndPrivateEvents(t *testing.T) {
 		}
 	}
 	// Seat 0 plays; seat 2 gets the offer privately.
-	seq, err := f.act(0, "a", f.info().LastSeq, toyAction{Seat: 0, Kind: "play", N: 2})
+	seq, err := f.act(0, "a", seqOf(t, f, 0), toyAction{Seat: 0, Kind: "play", N: 2})
 	if err != nil {
 		t.Fatalf("Act: %v", err)
 	}
 	streams[2].waitFor(t, body("offer"))
+	if got := streams[0].waitFor(t, body("play 0 2")); got.Event.Seq != seq {
+		t.Fatalf("seat 0's play is its event %d, Act answered %d", got.Event.Seq, seq)
+	}
 	for s, fl := range streams {
 		fl.waitFor(t, body("play 0 2"))
-		for _, it := range fl.snapshot() {
-			if it.Event == nil {
-				continue
+		items := fl.snapshot()
+		next := items[0].Snapshot.Seq + 1
+		for _, it := range items[1:] {
+			if it.Event.Seq != next {
+				t.Fatalf("seat %d: event %s after seq %d, want %d (each seat's numbers have no gaps)", s, describe(it), next-1, next)
 			}
-			if it.Event.Seq > seq {
-				t.Fatalf("seat %d saw seq %d past Act's answer %d", s, it.Event.Seq, seq)
-			}
+			next++
 			if !it.Event.To.Sees(s) {
 				t.Fatalf("seat %d received %s meant for %+v", s, describe(it), it.Event.To)
 			}
@@ -240,15 +243,12 @@ func TestResume(t *testing.T) {
 	}
 	last := all[0].Snapshot.Seq
 	for _, it := range all[1:] {
-		if it.Event.Seq <= last {
-			t.Fatalf("seq %d after %d", it.Event.Seq, last)
+		if it.Event.Seq != last+1 {
+			t.Fatalf("seq %d after %d, want %d", it.Event.Seq, last, last+1)
 		}
 		last = it.Event.Seq
 	}
-	head := f.info().LastSeq
-	if last != head {
-		t.Fatalf("stream ended at %d, log at %d", last, head)
-	}
+	head := last
 	// Resuming after any k gives exactly the events above k.
 	for k := uint64(1); k <= head; k++ {
 		r := f.follow(0, k)
@@ -273,7 +273,9 @@ func TestResume(t *testing.T) {
 	}
 }
 
-// play plays the game to the end with the seats' own tokens.
+// play plays the game to the end with the seats' own tokens: each plays 2
+// and passes every offer. While a claim dwell holds the table, the clock
+// moves on.
 func play(t *testing.T, f *fixture, seats ...int) {
 	t.Helper()
 	if len(seats) == 0 {
@@ -283,35 +285,47 @@ func play(t *testing.T, f *fixture, seats ...int) {
 		if i > 1000 {
 			t.Fatal("game does not end")
 		}
-		acted := false
+		acted, held := false, false
 		for _, s := range seats {
-			for _, a := range []toyAction{{Seat: s, Kind: "play", N: 3}, {Seat: s, Kind: "pass"}} {
-				if _, err := f.act(s, fmt.Sprint("r", i, s, a.Kind), lastSeen(t, f, s), a); err == nil {
+			for _, a := range []toyAction{{Seat: s, Kind: "play", N: 2}, {Seat: s, Kind: "pass"}} {
+				_, err := f.act(s, fmt.Sprint("r", i, s, a.Kind), f.seq(s), a)
+				if err == nil {
 					acted = true
 					break
 				}
+				held = held || errors.Is(err, host.ErrWindowOpen)
 			}
 			if acted {
 				break
 			}
 		}
-		if !acted {
+		switch {
+		case held && !acted:
+			f.clk.Advance(time.Second)
+		case !acted && f.info().State == host.Playing:
 			t.Fatalf("nobody could act in %+v", f.info())
 		}
 	}
 }
 
-// lastSeen is the newest seq a seat has seen: the head (seats may always
-// claim to have seen everything up to it).
-func lastSeen(t *testing.T, f *fixture, _ int) uint64 { return f.info().LastSeq }
+// seqOf is a seat's newest seq, read from the snapshot of a new stream.
+func seqOf(t *testing.T, f *fixture, seat int) uint64 {
+	t.Helper()
+	return snapshotOf(t, f, seat).Seq
+}
 
-func viewOf(t *testing.T, f *fixture, seat int) toyView {
+func snapshotOf(t *testing.T, f *fixture, seat int) *host.Snapshot[toyView] {
 	t.Helper()
 	fl := f.follow(seat, 0)
 	it := fl.waitFor(t, func(it host.Item[toyView, string]) bool { return it.Snapshot != nil })
 	fl.stop()
 	fl.wait()
-	return it.Snapshot.View
+	return it.Snapshot
+}
+
+func viewOf(t *testing.T, f *fixture, seat int) toyView {
+	t.Helper()
+	return snapshotOf(t, f, seat).View
 }
 
 func TestTokens(t *testing.T) {
@@ -346,7 +360,8 @@ func TestTokens(t *testing.T) {
 func TestDedupeAndStaleSeq(t *testing.T) {
 	f := newFixture(t, defaultSettings, 1, host.Config[toyAction, toyView, string]{})
 	f.join(4)
-	head := f.info().LastSeq
+	head := seqOf(t, f, 0)
+	head2 := seqOf(t, f, 2)
 	a := toyAction{Seat: 0, Kind: "play", N: 2}
 	seq1, err := f.act(0, "req-1", head, a)
 	if err != nil {
@@ -362,25 +377,29 @@ func TestDedupeAndStaleSeq(t *testing.T) {
 	if _, err := f.act(0, "req-1", head, toyAction{Seat: 0, Kind: "play", N: 3}); !errors.Is(err, host.ErrRequestIDReused) {
 		t.Fatalf("Act(reused id, other action) = %v, want ErrRequestIDReused", err)
 	}
-	// Seat 2 holds the claim offer, but decides on the view before the play.
-	before := f.info().LastSeq
-	_, err = f.act(2, "c", head, toyAction{Seat: 2, Kind: "claim"})
-	var stale *host.StaleSeqError
-	if !errors.As(err, &stale) || !errors.Is(err, host.ErrStaleSeq) || stale.Newest != seq1 {
-		t.Fatalf("Act(stale) = %v, want a StaleSeqError with newest %d", err, seq1)
+	// Seat 2 holds the claim offer (its play and offer events), but decides
+	// on the view before the play.
+	before, before1, public := seqOf(t, f, 2), seqOf(t, f, 1), f.info().LastSeq
+	if before != head2+2 {
+		t.Fatalf("seat 2 at %d after the play, want %d (play, offer)", before, head2+2)
 	}
-	if _, err := f.act(2, "c2", before+5, toyAction{Seat: 2, Kind: "claim"}); !errors.Is(err, host.ErrSeqAhead) {
+	_, err = f.act(2, "c", head2, toyAction{Seat: 2, Kind: "claim"})
+	var stale *host.StaleSeqError
+	if !errors.As(err, &stale) || !errors.Is(err, host.ErrStaleSeq) || stale.Newest != before {
+		t.Fatalf("Act(stale) = %v, want a StaleSeqError with newest %d", err, before)
+	}
+	if _, err := f.act(2, "c2", before+1, toyAction{Seat: 2, Kind: "claim"}); !errors.Is(err, host.ErrSeqAhead) {
 		t.Fatalf("Act(seq ahead) = %v, want ErrSeqAhead", err)
 	}
 	// A refused illegal action: seat 1 may not claim.
-	if _, err := f.act(1, "d", before, toyAction{Seat: 1, Kind: "claim"}); !errors.Is(err, errToy) {
+	if _, err := f.act(1, "d", before1, toyAction{Seat: 1, Kind: "claim"}); !errors.Is(err, errToy) {
 		t.Fatalf("Act(illegal) = %v, want the game's error", err)
 	}
-	if got := f.info().LastSeq; got != before {
-		t.Fatalf("refused actions moved the log from %d to %d", before, got)
+	if got := f.info().LastSeq; got != public {
+		t.Fatalf("refused actions moved the log from %d to %d", public, got)
 	}
 	// The same request id answers the same refusal again.
-	if _, err := f.act(1, "d", before, toyAction{Seat: 1, Kind: "claim"}); !errors.Is(err, errToy) {
+	if _, err := f.act(1, "d", before1, toyAction{Seat: 1, Kind: "claim"}); !errors.Is(err, errToy) {
 		t.Fatalf("retried illegal Act = %v, want the same refusal", err)
 	}
 	if _, err := f.act(2, "c3", before, toyAction{Seat: 2, Kind: "claim"}); err != nil {
@@ -535,19 +554,19 @@ func TestRateLimit(t *testing.T) {
 	f.join(4)
 	bad := toyAction{Seat: 1, Kind: "play", N: 1} // not seat 1's turn
 	for i := range 2 {
-		if _, err := f.act(1, fmt.Sprint(i), f.info().LastSeq, bad); !errors.Is(err, errToy) {
+		if _, err := f.act(1, fmt.Sprint(i), seqOf(t, f, 1), bad); !errors.Is(err, errToy) {
 			t.Fatalf("Act %d = %v, want the game's refusal", i, err)
 		}
 	}
-	if _, err := f.act(1, "2", f.info().LastSeq, bad); !errors.Is(err, host.ErrRateLimited) {
+	if _, err := f.act(1, "2", seqOf(t, f, 1), bad); !errors.Is(err, host.ErrRateLimited) {
 		t.Fatalf("third Act within a second = %v, want ErrRateLimited", err)
 	}
 	// Other seats have their own budget.
-	if _, err := f.act(0, "a", f.info().LastSeq, toyAction{Seat: 0, Kind: "play", N: 1}); err != nil {
+	if _, err := f.act(0, "a", seqOf(t, f, 0), toyAction{Seat: 0, Kind: "play", N: 1}); err != nil {
 		t.Fatalf("seat 0 Act = %v", err)
 	}
 	f.clk.Advance(time.Second)
-	if _, err := f.act(1, "3", f.info().LastSeq, bad); !errors.Is(err, errToy) {
+	if _, err := f.act(1, "3", seqOf(t, f, 1), bad); !errors.Is(err, errToy) {
 		t.Fatalf("Act after a second = %v, want the game's refusal", err)
 	}
 }
@@ -555,14 +574,17 @@ func TestRateLimit(t *testing.T) {
 func TestStoreFailureLeavesTableUnchanged(t *testing.T) {
 	f := newFixture(t, defaultSettings, 1, host.Config[toyAction, toyView, string]{})
 	f.join(4)
-	head := f.info().LastSeq
+	head, public := seqOf(t, f, 0), f.info().LastSeq
 	entries := len(f.store.Entries(f.id))
 	f.store.SetFail(func() error { return errors.New("disk full") })
 	if _, err := f.act(0, "a", head, toyAction{Seat: 0, Kind: "play", N: 3}); !errors.Is(err, host.ErrUnavailable) {
 		t.Fatalf("Act with a failing store = %v, want ErrUnavailable", err)
 	}
-	if got := f.info().LastSeq; got != head {
-		t.Fatalf("log moved from %d to %d", head, got)
+	if got := f.info().LastSeq; got != public {
+		t.Fatalf("log moved from %d to %d", public, got)
+	}
+	if got := seqOf(t, f, 0); got != head {
+		t.Fatalf("seat 0's events moved from %d to %d", head, got)
 	}
 	f.store.SetFail(nil)
 	if v := viewOf(t, f, 0); v.Total != 0 {
@@ -613,8 +635,10 @@ func TestSlowStreamDoesNotBlock(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatalf("Follow = %v", err)
 	}
-	if !slices.IsSorted(got) || len(slices.Compact(slices.Clone(got))) != len(got) {
-		t.Fatalf("seqs out of order or repeated: %v", got)
+	for i := 1; i < len(got); i++ {
+		if got[i] != got[i-1]+1 {
+			t.Fatalf("seqs not contiguous: %v", got)
+		}
 	}
 	if len(got) == 0 {
 		t.Fatal("no events")

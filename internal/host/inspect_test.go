@@ -59,7 +59,7 @@ func TestSeedAndInspect(t *testing.T) {
 	}
 	// A refused write rebuilds the game: the new game is seeded too.
 	f.store.SetFail(func() error { return errors.New("disk full") })
-	if _, err := f.act(0, "a", f.info().LastSeq, toyAction{Seat: 0, Kind: "play", N: 3}); !errors.Is(err, host.ErrUnavailable) {
+	if _, err := f.act(0, "a", f.seq(0), toyAction{Seat: 0, Kind: "play", N: 3}); !errors.Is(err, host.ErrUnavailable) {
 		t.Fatalf("Act with a failing store = %v, want ErrUnavailable", err)
 	}
 	f.store.SetFail(nil)

@@ -8,9 +8,14 @@ import (
 
 // Follow streams a seat's events to send: a snapshot of the seat's view
 // first when afterSeq is 0, then every event the seat may see with a
-// sequence number above the snapshot's (or above afterSeq), in order. It
-// returns nil after the game's last event, the error of send, ctx.Err() or
+// sequence number above the snapshot's (or above afterSeq), in order. The
+// numbers are the seat's own: 1, 2, 3, ... over what it may see. It returns
+// nil after the game's last event, the error of send, ctx.Err() or
 // ErrClosed.
+//
+// During a claim dwell the game is ahead of what was published, so a
+// snapshot waits for the dwell to end - for every seat alike, except one
+// the open window still waits for, whose view holds nothing new.
 //
 // Send runs in the caller's goroutine, so a slow client slows only its own
 // stream: the table goes on appending to its log, and the stream catches up
@@ -24,30 +29,50 @@ func (h *Host[A, V, B]) Follow(ctx context.Context, id, token string, afterSeq u
 		seat    int
 		snap    *Snapshot[V]
 		revoked <-chan struct{}
+		wait    <-chan struct{} // the end of the claim dwell that holds the snapshot back
 	}
-	o, err := call(ctx, t, func() (opened, error) {
-		s, err := t.seatOf(token)
+	var o opened
+	for {
+		o, err = call(ctx, t, func() (opened, error) {
+			s, err := t.seatOf(token)
+			if err != nil {
+				return opened{}, err
+			}
+			head := t.count(s)
+			if afterSeq > head {
+				return opened{}, fmt.Errorf("after seq %d, newest %d: %w", afterSeq, head, ErrSeqAhead)
+			}
+			if t.seats[s].conns >= t.h.cfg.MaxSeatStreams {
+				return opened{}, fmt.Errorf("seat %d has %d: %w", s, t.seats[s].conns, ErrTooManyStreams)
+			}
+			var snap *Snapshot[V]
+			if afterSeq == 0 {
+				if t.hold.on && !t.awaited(s) {
+					return opened{wait: t.hold.ends}, nil
+				}
+				snap = &Snapshot[V]{Seq: head, View: t.game.View(s)}
+			}
+			// The snapshot is taken before the return notice, which the
+			// stream then delivers as an event.
+			if err := t.streamOpened(s); err != nil {
+				t.seats[s].conns--
+				return opened{}, err
+			}
+			return opened{seat: s, snap: snap, revoked: t.seats[s].revoked}, nil
+		})
 		if err != nil {
-			return opened{}, err
+			return err
 		}
-		head := t.head()
-		if afterSeq > head {
-			return opened{}, fmt.Errorf("after seq %d, newest %d: %w", afterSeq, head, ErrSeqAhead)
+		if o.wait == nil {
+			break
 		}
-		var snap *Snapshot[V]
-		if afterSeq == 0 {
-			snap = &Snapshot[V]{Seq: head, View: t.game.View(s)}
+		select {
+		case <-o.wait:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.stopped:
+			return ErrClosed
 		}
-		// The snapshot is taken before the return notice, which the stream
-		// then delivers as an event.
-		if err := t.streamOpened(s); err != nil {
-			t.seats[s].conns--
-			return opened{}, err
-		}
-		return opened{s, snap, t.seats[s].revoked}, nil
-	})
-	if err != nil {
-		return err
 	}
 	defer t.post(func() { t.streamClosed(o.seat) })
 	cursor := afterSeq
@@ -57,44 +82,46 @@ func (h *Host[A, V, B]) Follow(ctx context.Context, id, token string, afterSeq u
 		}
 		cursor = o.snap.Seq
 	}
-	return t.feed(ctx, cursor, 0, o.revoked,
-		func(e *Event[B]) bool { return e.To.Sees(o.seat) },
+	return t.feed(ctx, o.seat, cursor, 0, o.revoked,
 		func(e *Event[B]) error { return send(Item[V, B]{Event: e}) })
 }
 
 // Watch streams a table's public events to send, each once the table's
-// spectator delay has passed since it happened, starting after afterSeq. It
-// returns like Follow.
+// spectator delay has passed since it happened, starting after afterSeq (in
+// the spectators' numbering of the public events). It returns like Follow.
 func (h *Host[A, V, B]) Watch(ctx context.Context, id string, afterSeq uint64, send func(*Event[B]) error) error {
 	t, err := h.table(id)
 	if err != nil {
 		return err
 	}
-	if head := t.head(); afterSeq > head {
+	if head := t.info().LastSeq; afterSeq > head {
 		return fmt.Errorf("after seq %d, newest %d: %w", afterSeq, head, ErrSeqAhead)
 	}
-	return t.feed(ctx, afterSeq, t.set.SpectatorDelay, nil,
-		func(e *Event[B]) bool { return !e.To.Private }, send)
+	return t.feed(ctx, -1, afterSeq, t.set.SpectatorDelay, nil, send)
 }
 
-// feed sends the log's events after cursor that pass keep, waiting for new
-// ones, until the game is over and everything was sent. A stream whose
-// player left (revoked closed) ends with ErrWrongToken at once: the seat
-// may have a new player by then.
-func (t *table[A, V, B]) feed(ctx context.Context, cursor uint64, delay time.Duration, revoked <-chan struct{}, keep func(*Event[B]) bool, send func(*Event[B]) error) error {
+// feed sends the events of one viewer (a seat, or -1 for the public) after
+// its seq cursor, numbered in its own numbering, waiting for new ones,
+// until the game is over and everything was sent. A stream whose player
+// left (revoked closed) ends with ErrWrongToken at once: the seat may have
+// a new player by then.
+func (t *table[A, V, B]) feed(ctx context.Context, viewer int, cursor uint64, delay time.Duration, revoked <-chan struct{}, send func(*Event[B]) error) error {
 	for {
 		t.mu.RLock()
-		// The log only grows and its events never change, so the slice
-		// may be read after the lock is released.
-		batch := t.events[cursor:]
-		done, changed := t.done, t.changed
+		// The log and the viewers' indexes only grow and never change, so
+		// the slices may be read after the lock is released.
+		var batch []int32
+		if viewer < 0 {
+			batch = t.public[cursor:]
+		} else {
+			batch = t.seen[viewer][cursor:]
+		}
+		events, done, changed := t.events, t.done, t.changed
 		t.mu.RUnlock()
-		for i := range batch {
-			e := &batch[i]
-			cursor = e.Seq
-			if !keep(e) {
-				continue
-			}
+		for _, i := range batch {
+			e := events[i]
+			cursor++
+			e.Seq = cursor
 			select {
 			case <-revoked:
 				return ErrWrongToken
@@ -105,7 +132,7 @@ func (t *table[A, V, B]) feed(ctx context.Context, cursor uint64, delay time.Dur
 					return err
 				}
 			}
-			if err := send(e); err != nil {
+			if err := send(&e); err != nil {
 				return err
 			}
 		}

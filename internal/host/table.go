@@ -18,12 +18,20 @@ import (
 // maxEntropy bounds the entropy a player may send when joining.
 const maxEntropy = 64
 
+// maxName bounds a player's name.
+const maxName = 64
+
 // retryDelay is how long a table waits before it retries a step that the
 // store refused and that no client is waiting for (a bot's move, a timeout).
 const retryDelay = time.Second
 
 // table is one hosted table. Everything but the fields under mu belongs to
 // the goroutine that runs run(); other goroutines reach it through inbox.
+//
+// Every change goes the same way: check, build the entries that record it,
+// commit them to the store, then apply them (applyAction, applyNotice,
+// applyRelease). Recovery replays the stored entries through the same apply
+// functions, so a recovered table is the table that was.
 type table[A comparable, V, B any] struct {
 	h     *Host[A, V, B]
 	rec   TableRecord
@@ -43,15 +51,20 @@ type table[A comparable, V, B any] struct {
 	newGame  NewGame[A, V, B]
 	actions  []A // every accepted action, to rebuild the game
 	state    State
+	players  bool // a player held a seat at the start: the claim dwell applies
 	seats    []seat[A, V]
-	epoch    uint64 // counts steps that published events: a new decision point
+	epoch    uint64 // counts steps that published game events: a new decision point
 	timer    clock.Timer
 	timerGen uint64
 	timerKey waitKey
+	hold     hold[B]
+	replay   bool // replaying stored entries: no timers
 
 	// Shared with streams and readers.
 	mu      sync.RWMutex
-	events  []Event[B]    // append-only; events[i].Seq == i+1
+	events  []Event[B]    // the table's log, in order; Seq is unset here
+	seen    [][]int32     // seen[s][n-1] is the index in events of seat s's event n
+	public  []int32       // the same for the public events: the spectators' numbering
 	changed chan struct{} // closed and replaced on every append
 	done    bool          // the game is over: no more events
 	snap    Info
@@ -61,6 +74,16 @@ type waitKey struct {
 	kind  WaitKind
 	epoch uint64
 	armed bool
+}
+
+// hold is a claim dwell in progress: the events of the steps taken since
+// the window opened wait in outs until it ends.
+type hold[B any] struct {
+	on    bool
+	outs  []Out[B]
+	ends  chan struct{} // closed when the hold ends; snapshots wait for it
+	gen   uint64
+	timer clock.Timer
 }
 
 type seat[A comparable, V any] struct {
@@ -74,7 +97,7 @@ type seat[A comparable, V any] struct {
 	conns    int       // open streams
 	graceGen uint64
 	grace    clock.Timer
-	lastSeen uint64        // newest game event this seat may see
+	lastSeen uint64        // the seat's seq of the newest game event it may see
 	revoked  chan struct{} // closed when the player leaves: its streams end
 	bucket   *Bucket
 	dedupe   map[string]answer[A]
@@ -97,11 +120,13 @@ func newTable[A comparable, V, B any](h *Host[A, V, B], rec TableRecord, g Game[
 		ctx: ctx, cancel: cancel,
 		game: g, newGame: newGame, state: Waiting,
 		seats:   make([]seat[A, V], rec.Settings.Seats),
+		seen:    make([][]int32, rec.Settings.Seats),
 		changed: make(chan struct{}),
 	}
 	for i := range t.seats {
 		t.seats[i].bucket = NewBucket(h.cfg.SeatRate)
 		t.seats[i].dedupe = map[string]answer[A]{}
+		t.seats[i].revoked = make(chan struct{})
 	}
 	t.refresh()
 	return t
@@ -117,6 +142,7 @@ func (t *table[A, V, B]) run() {
 			t.refresh()
 		case <-t.quit:
 			t.stopTimer()
+			t.stopDwell()
 			for i := range t.seats {
 				t.stopGrace(i)
 			}
@@ -148,15 +174,16 @@ func (t *table[A, V, B]) refresh() {
 		in.Seats[i] = SeatInfo{Taken: s.taken, Name: s.name, Bot: s.botOn, Connected: s.conns > 0}
 	}
 	t.mu.Lock()
-	in.LastSeq = uint64(len(t.events))
+	in.LastSeq = uint64(len(t.public))
 	t.snap = in
 	t.mu.Unlock()
 }
 
-func (t *table[A, V, B]) head() uint64 {
+// count is how many events seat s may see so far: its newest seq.
+func (t *table[A, V, B]) count(s int) uint64 {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	return uint64(len(t.events))
+	return uint64(len(t.seen[s]))
 }
 
 // seatOf finds the seat of a token. It compares the token's hash with every
@@ -183,7 +210,7 @@ func (t *table[A, V, B]) seatOf(token string) (int, error) {
 // commit stores entries; nothing may change before it succeeds.
 func (t *table[A, V, B]) commit(entries ...Entry[A]) error {
 	if err := t.store.Append(t.ctx, t.rec.ID, entries...); err != nil {
-		return fmt.Errorf("%w: store: %v", ErrUnavailable, err)
+		return fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
 	return nil
 }
@@ -196,18 +223,46 @@ func (t *table[A, V, B]) notice(kind NoticeKind, seat int) Entry[A] {
 	return Entry[A]{At: t.clk.Now(), Kind: EntryNotice, Actor: seat, Notice: n}
 }
 
-// publish appends events to the log and wakes the streams.
+// dwell is the claim dwell in force.
+func (t *table[A, V, B]) dwell() time.Duration {
+	if !t.players {
+		return 0
+	}
+	return t.set.ClaimDwell
+}
+
+// emit publishes a step's game events, or holds them: while a claim dwell
+// is in progress, and from an event that opens one.
+func (t *table[A, V, B]) emit(at time.Time, outs []Out[B]) {
+	if t.hold.on {
+		t.hold.outs = append(t.hold.outs, outs...)
+		return
+	}
+	for i, o := range outs {
+		if o.Dwell && t.dwell() > 0 {
+			t.publish(at, outs[:i+1])
+			t.hold = hold[B]{on: true, outs: slices.Clone(outs[i+1:]), ends: make(chan struct{}), gen: t.hold.gen + 1}
+			if !t.replay {
+				t.armDwell()
+			}
+			return
+		}
+	}
+	t.publish(at, outs)
+}
+
+// publish appends events to the log, numbers them for their viewers and
+// wakes the streams.
 func (t *table[A, V, B]) publish(at time.Time, outs []Out[B], notices ...Entry[A]) {
 	if len(outs) == 0 && len(notices) == 0 {
 		return
 	}
 	t.mu.Lock()
 	for _, o := range outs {
-		seq := uint64(len(t.events)) + 1
-		t.events = append(t.events, Event[B]{Seq: seq, At: at, To: o.To, Body: o.Body})
+		t.appendEvent(Event[B]{At: at, To: o.To, Body: o.Body})
 		for i := range t.seats {
 			if o.To.Sees(i) {
-				t.seats[i].lastSeen = seq
+				t.seats[i].lastSeen = uint64(len(t.seen[i]))
 			}
 		}
 	}
@@ -219,7 +274,7 @@ func (t *table[A, V, B]) publish(at time.Time, outs []Out[B], notices ...Entry[A
 			// other seats who had something to claim.
 			to = Only(n.Seat)
 		}
-		t.events = append(t.events, Event[B]{Seq: uint64(len(t.events)) + 1, At: e.At, To: to, Notice: &n})
+		t.appendEvent(Event[B]{At: e.At, To: to, Notice: &n})
 	}
 	close(t.changed)
 	t.changed = make(chan struct{})
@@ -229,21 +284,99 @@ func (t *table[A, V, B]) publish(at time.Time, outs []Out[B], notices ...Entry[A
 	}
 }
 
+// appendEvent logs one event and gives it the next number of each viewer.
+// The caller holds mu.
+func (t *table[A, V, B]) appendEvent(e Event[B]) {
+	i := int32(len(t.events))
+	t.events = append(t.events, e)
+	if !e.To.Private {
+		t.public = append(t.public, i)
+	}
+	for s := range t.seen {
+		if e.To.Sees(s) {
+			t.seen[s] = append(t.seen[s], i)
+		}
+	}
+}
+
 // step applies an action, stores it and publishes its events. On error
-// nothing changed.
-func (t *table[A, V, B]) step(actor int, a A) error {
+// nothing changed. extra entries (a timeout notice) are stored with it.
+func (t *table[A, V, B]) step(actor int, a A, requestID string, extra ...Entry[A]) error {
 	outs, err := t.game.Apply(a)
 	if err != nil {
 		return err
 	}
-	now := t.clk.Now()
-	if err := t.commit(Entry[A]{At: now, Kind: EntryAction, Actor: actor, Action: a}); err != nil {
+	e := Entry[A]{At: t.clk.Now(), Kind: EntryAction, Actor: actor, Action: a, RequestID: requestID}
+	if err := t.commit(append([]Entry[A]{e}, extra...)...); err != nil {
 		t.rebuild()
 		return err
 	}
-	t.actions = append(t.actions, a)
-	t.publish(now, outs)
+	t.applyAction(e, outs)
+	for _, x := range extra {
+		t.applyNotice(x)
+	}
 	return nil
+}
+
+// applyAction records an action the game has applied and emits its events.
+func (t *table[A, V, B]) applyAction(e Entry[A], outs []Out[B]) {
+	t.actions = append(t.actions, e.Action)
+	t.emit(e.At, outs)
+	if e.RequestID != "" && e.Actor >= 0 && e.Actor < len(t.seats) {
+		t.remember(e.Actor, e.RequestID, e.Action, t.count(e.Actor), nil)
+	}
+}
+
+// applyNotice changes what a notice records and publishes it. Side effects
+// outside the table's state (streams, timers, bots) are the live caller's.
+func (t *table[A, V, B]) applyNotice(e Entry[A]) {
+	n := e.Notice
+	var st *seat[A, V]
+	if n.Seat >= 0 && n.Seat < len(t.seats) {
+		st = &t.seats[n.Seat]
+	}
+	switch n.Kind {
+	case NoticeJoined:
+		st.taken, st.name, st.hash, st.entropy = true, n.Name, e.TokenHash, slices.Clone(e.Entropy)
+		st.revoked = make(chan struct{})
+	case NoticeLeft:
+		if t.state == Waiting {
+			// Streams of the old player still count until they end.
+			*st = seat[A, V]{bucket: st.bucket, dedupe: map[string]answer[A]{}, conns: st.conns, revoked: make(chan struct{})}
+		} else {
+			st.left, st.hash = true, [32]byte{}
+		}
+	case NoticeStarted:
+		t.state = Playing
+		t.players = slices.ContainsFunc(t.seats, func(s seat[A, V]) bool { return s.taken })
+		t.seed(t.game) // before the first step, also when replaying
+	case NoticeBotTookOver:
+		st.botOn = true
+		if t.h.cfg.Bot != nil {
+			st.bot = t.h.cfg.Bot()
+		}
+	case NoticePlayerReturned:
+		st.botOn, st.bot = false, nil
+	}
+	t.publish(e.At, nil, e)
+}
+
+// release ends a claim dwell: the held events are published.
+func (t *table[A, V, B]) release() error {
+	e := Entry[A]{At: t.clk.Now(), Kind: EntryRelease, Actor: System}
+	if err := t.commit(e); err != nil {
+		return err
+	}
+	t.applyRelease(e)
+	return nil
+}
+
+func (t *table[A, V, B]) applyRelease(e Entry[A]) {
+	outs := t.hold.outs
+	t.stopDwell()
+	close(t.hold.ends)
+	t.hold = hold[B]{gen: t.hold.gen}
+	t.emit(e.At, outs) // may open the next dwell
 }
 
 // rebuild replays the accepted actions into a new game: after a refused
@@ -270,9 +403,68 @@ func (t *table[A, V, B]) rebuild() {
 	t.game = g
 }
 
+// replayAll rebuilds a stored table from its entries, before its goroutine
+// starts.
+func (t *table[A, V, B]) replayAll(entries []Entry[A]) error {
+	t.replay = true
+	defer func() { t.replay = false }()
+	for i, e := range entries {
+		if err := t.replayEntry(e); err != nil {
+			return fmt.Errorf("entry %d (%v): %w: %w", i, e.Kind, ErrCorruptLog, err)
+		}
+	}
+	t.refresh()
+	return nil
+}
+
+func (t *table[A, V, B]) replayEntry(e Entry[A]) error {
+	switch e.Kind {
+	case EntryAction:
+		outs, err := t.game.Apply(e.Action)
+		if err != nil {
+			return err
+		}
+		t.applyAction(e, outs)
+	case EntryNotice:
+		if s := e.Notice.Seat; s < -1 || s >= len(t.seats) || s == -1 && e.Notice.Kind != NoticeStarted {
+			return fmt.Errorf("notice %v of seat %d", e.Notice.Kind, s)
+		}
+		t.applyNotice(e)
+	case EntryRelease:
+		if !t.hold.on {
+			return errors.New("release without a claim dwell")
+		}
+		t.applyRelease(e)
+	default:
+		return fmt.Errorf("entry kind %d", e.Kind)
+	}
+	return nil
+}
+
+// resume starts a recovered table's clocks: the grace of every player's
+// seat (no stream is open yet), the claim dwell in progress, and the timer
+// of what the game waits for.
+func (t *table[A, V, B]) resume() {
+	if t.state != Playing {
+		return
+	}
+	for i, s := range t.seats {
+		if s.taken && !s.left && !s.botOn {
+			t.armGrace(i)
+		}
+	}
+	if t.hold.on {
+		t.armDwell()
+	}
+	t.settle()
+}
+
 func (t *table[A, V, B]) join(name string, entropy []byte) (int, string, error) {
 	if len(entropy) > maxEntropy {
 		return 0, "", fmt.Errorf("%d bytes of entropy, at most %d: %w", len(entropy), maxEntropy, ErrBadRequest)
+	}
+	if len(name) > maxName {
+		return 0, "", fmt.Errorf("name of %d bytes, at most %d: %w", len(name), maxName, ErrBadRequest)
 	}
 	if t.state != Waiting {
 		return 0, "", ErrAlreadyStarted
@@ -292,10 +484,7 @@ func (t *table[A, V, B]) join(name string, entropy []byte) (int, string, error) 
 	if err := t.commit(e); err != nil {
 		return 0, "", err
 	}
-	st := &t.seats[s]
-	st.taken, st.name, st.hash, st.entropy = true, name, hash, e.Entropy
-	st.revoked = make(chan struct{})
-	t.publish(e.At, nil, e)
+	t.applyNotice(e)
 	t.log.Info("seat joined", zap.Int("seat", s), zap.String("name", name))
 	if !slices.ContainsFunc(t.seats, func(s seat[A, V]) bool { return !s.taken }) {
 		if err := t.start(); err != nil {
@@ -319,20 +508,17 @@ func (t *table[A, V, B]) leave(token string) error {
 			return err
 		}
 		close(st.revoked)
-		// Streams of the old player still count until they end.
-		t.seats[s] = seat[A, V]{bucket: st.bucket, dedupe: map[string]answer[A]{}, conns: st.conns}
-		t.publish(e.At, nil, e)
+		t.applyNotice(e)
 	case Playing:
 		left := t.notice(NoticeLeft, s)
 		bot := t.notice(NoticeBotTookOver, s)
 		if err := t.commit(left, bot); err != nil {
 			return err
 		}
-		st.left, st.hash = true, [32]byte{}
 		close(st.revoked)
 		t.stopGrace(s)
-		t.botOn(s)
-		t.publish(left.At, nil, left, bot)
+		t.applyNotice(left)
+		t.applyNotice(bot)
 		t.settle()
 	case Finished:
 		return ErrGameOver
@@ -372,26 +558,17 @@ func (t *table[A, V, B]) start() error {
 	if err := t.commit(entries...); err != nil {
 		return err
 	}
-	t.state = Playing
-	t.seed(t.game)
+	for _, e := range entries {
+		t.applyNotice(e)
+	}
 	for i := range t.seats {
-		if !t.seats[i].taken {
-			t.botOn(i)
-		} else if t.seats[i].conns == 0 {
+		if t.seats[i].taken && t.seats[i].conns == 0 {
 			t.armGrace(i)
 		}
 	}
-	t.publish(entries[0].At, nil, entries...)
 	t.log.Info("table started")
 	t.settle()
 	return nil
-}
-
-func (t *table[A, V, B]) botOn(s int) {
-	t.seats[s].botOn = true
-	if t.h.cfg.Bot != nil {
-		t.seats[s].bot = t.h.cfg.Bot()
-	}
 }
 
 // act runs a seat's request: authentication, rate limit, dedupe, then the
@@ -415,20 +592,30 @@ func (t *table[A, V, B]) act(r Request[A]) (uint64, error) {
 		return prev.seq, prev.err
 	}
 	seq, err := t.tryAct(s, r)
-	if !errors.Is(err, ErrUnavailable) {
-		t.remember(s, r, seq, err)
+	if err != nil && !errors.Is(err, ErrUnavailable) {
+		t.remember(s, r.RequestID, r.Action, seq, err)
 	}
 	return seq, err
 }
 
-func (t *table[A, V, B]) remember(s int, r Request[A], seq uint64, err error) {
+func (t *table[A, V, B]) remember(s int, id string, a A, seq uint64, err error) {
 	st := &t.seats[s]
 	if len(st.order) >= t.h.cfg.DedupeWindow {
 		delete(st.dedupe, st.order[0])
 		st.order = st.order[1:]
 	}
-	st.dedupe[r.RequestID] = answer[A]{action: r.Action, seq: seq, err: err}
-	st.order = append(st.order, r.RequestID)
+	st.dedupe[id] = answer[A]{action: a, seq: seq, err: err}
+	st.order = append(st.order, id)
+}
+
+// awaited reports whether a claim dwell in progress waits for seat s: the
+// window is still open in the game and s has not answered.
+func (t *table[A, V, B]) awaited(s int) bool {
+	if !t.hold.on || len(t.hold.outs) > 0 {
+		return false
+	}
+	p := t.game.Pending()
+	return p.Kind == WaitClaim && slices.Contains(p.Seats, s)
 }
 
 func (t *table[A, V, B]) tryAct(s int, r Request[A]) (uint64, error) {
@@ -438,12 +625,16 @@ func (t *table[A, V, B]) tryAct(s int, r Request[A]) (uint64, error) {
 	case Finished:
 		return 0, ErrGameOver
 	}
-	head := t.head()
-	if r.LastSeq > head {
+	if head := t.count(s); r.LastSeq > head {
 		return 0, fmt.Errorf("last seq %d, newest %d: %w", r.LastSeq, head, ErrSeqAhead)
 	}
 	if newest := t.seats[s].lastSeen; r.LastSeq < newest {
 		return 0, &StaleSeqError{Last: r.LastSeq, Newest: newest}
+	}
+	if t.hold.on && !t.awaited(s) {
+		// The same answer whether or not the window waits for others, and
+		// whatever the game has done since it opened.
+		return 0, fmt.Errorf("seat %d: %w", s, ErrWindowOpen)
 	}
 	if t.seats[s].botOn {
 		// The player is back (it acts without a stream, or before its
@@ -452,24 +643,42 @@ func (t *table[A, V, B]) tryAct(s int, r Request[A]) (uint64, error) {
 			return 0, err
 		}
 	}
-	if err := t.step(s, r.Action); err != nil {
+	if err := t.step(s, r.Action, r.RequestID); err != nil {
 		return 0, fmt.Errorf("seat %d: %w", s, err)
 	}
+	seq := t.count(s)
 	t.settle()
-	return t.head(), nil
+	return seq, nil
 }
 
 // settle plays what needs no player - system steps and bot moves - then
-// arms the timer for what the game waits for.
+// arms the timer for what the game waits for. During a claim dwell only the
+// window's answers are taken.
 func (t *table[A, V, B]) settle() {
 	for range 100000 {
+		if t.hold.on {
+			p := t.game.Pending()
+			if !t.awaitedAny(p) {
+				t.stopTimer() // the dwell's own timer ends the hold
+				return
+			}
+			if i := slices.IndexFunc(p.Seats, func(s int) bool { return t.seats[s].botOn }); i >= 0 {
+				if err := t.botMove(p.Seats[i]); err != nil {
+					t.retryLater(err)
+					return
+				}
+				continue
+			}
+			t.arm(p)
+			return
+		}
 		if t.game.Over() {
 			t.finish()
 			return
 		}
 		p := t.game.Pending()
 		if p.Kind == WaitSystem && (t.set.RoundPause == 0 || len(t.actions) == 0) {
-			if err := t.step(System, t.game.Default(System)); err != nil {
+			if err := t.step(System, t.game.Default(System), ""); err != nil {
 				t.retryLater(err)
 				return
 			}
@@ -488,12 +697,18 @@ func (t *table[A, V, B]) settle() {
 	t.log.Error("settle: game does not wait for anyone after 100000 automatic steps")
 }
 
+// awaitedAny reports whether the claim dwell in progress still waits for
+// answers (p is the game's Pending).
+func (t *table[A, V, B]) awaitedAny(p Pending) bool {
+	return len(t.hold.outs) == 0 && p.Kind == WaitClaim && len(p.Seats) > 0
+}
+
 func (t *table[A, V, B]) botMove(s int) error {
 	var err error
 	if b := t.seats[s].bot; b != nil {
 		var a A
 		if a, err = b.Act(s, t.game.View(s)); err == nil {
-			if err = t.step(s, a); err == nil {
+			if err = t.step(s, a, ""); err == nil {
 				return nil
 			}
 		}
@@ -502,7 +717,7 @@ func (t *table[A, V, B]) botMove(s int) error {
 		}
 		t.log.Warn("bot move refused, playing the default", zap.Int("seat", s), zap.Error(err))
 	}
-	if err = t.step(s, t.game.Default(s)); err != nil {
+	if err = t.step(s, t.game.Default(s), ""); err != nil {
 		return fmt.Errorf("default move of seat %d: %w", s, err)
 	}
 	return nil
@@ -559,6 +774,35 @@ func (t *table[A, V, B]) stopTimer() {
 	t.timerKey = waitKey{}
 }
 
+// armDwell starts the clock of the claim dwell in progress.
+func (t *table[A, V, B]) armDwell() { t.armDwellAfter(t.dwell()) }
+
+func (t *table[A, V, B]) armDwellAfter(d time.Duration) {
+	t.stopDwell()
+	gen := t.hold.gen
+	t.hold.timer = t.clk.AfterFunc(d, func() { t.post(func() { t.dwellOver(gen) }) })
+}
+
+func (t *table[A, V, B]) stopDwell() {
+	if t.hold.timer != nil {
+		t.hold.timer.Stop()
+		t.hold.timer = nil
+	}
+}
+
+func (t *table[A, V, B]) dwellOver(gen uint64) {
+	if !t.hold.on || gen != t.hold.gen {
+		return
+	}
+	t.hold.timer = nil
+	if err := t.release(); err != nil {
+		t.log.Error("end claim dwell", zap.Error(err))
+		t.armDwellAfter(retryDelay)
+		return
+	}
+	t.settle()
+}
+
 // expire plays the default action of every seat the game still waits for.
 func (t *table[A, V, B]) expire(gen uint64) {
 	if gen != t.timerGen || t.state != Playing {
@@ -567,7 +811,7 @@ func (t *table[A, V, B]) expire(gen uint64) {
 	t.timer, t.timerKey = nil, waitKey{}
 	p, epoch := t.game.Pending(), t.epoch
 	if p.Kind == WaitSystem {
-		if err := t.step(System, t.game.Default(System)); err != nil {
+		if err := t.step(System, t.game.Default(System), ""); err != nil {
 			t.retryLater(err)
 			return
 		}
@@ -576,15 +820,9 @@ func (t *table[A, V, B]) expire(gen uint64) {
 		if t.epoch != epoch || !slices.Contains(t.game.Pending().Seats, s) {
 			continue
 		}
-		if err := t.step(s, t.game.Default(s)); err != nil {
+		if err := t.step(s, t.game.Default(s), "", t.notice(NoticeTimedOut, s)); err != nil {
 			t.retryLater(err)
 			return
-		}
-		e := t.notice(NoticeTimedOut, s)
-		if err := t.commit(e); err != nil {
-			t.log.Error("store timeout notice", zap.Error(err))
-		} else {
-			t.publish(e.At, nil, e)
 		}
 		t.log.Info("seat timed out", zap.Int("seat", s), zap.Stringer("wait", p.Kind))
 	}
@@ -601,8 +839,9 @@ func (t *table[A, V, B]) finish() {
 	t.done = true
 	close(t.changed)
 	t.changed = make(chan struct{})
+	n := len(t.events)
 	t.mu.Unlock()
-	t.log.Info("game over", zap.Uint64("events", t.head()))
+	t.log.Info("game over", zap.Int("events", n))
 }
 
 // streamOpened and streamClosed track a seat's connection, which decides
@@ -634,8 +873,7 @@ func (t *table[A, V, B]) playerReturned(s int) error {
 	if err := t.commit(e); err != nil {
 		return err
 	}
-	st.botOn, st.bot = false, nil
-	t.publish(e.At, nil, e)
+	t.applyNotice(e)
 	t.log.Info("player returned", zap.Int("seat", s))
 	t.settle()
 	return nil
@@ -673,8 +911,7 @@ func (t *table[A, V, B]) graceExpired(s int, gen uint64) {
 		t.armGrace(s)
 		return
 	}
-	t.botOn(s)
-	t.publish(e.At, nil, e)
+	t.applyNotice(e)
 	t.log.Info("bot took over a disconnected seat", zap.Int("seat", s))
 	t.settle()
 }

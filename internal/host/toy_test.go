@@ -9,11 +9,13 @@ import (
 
 // toy is a tiny turn-based game for testing the host. Each round starts with
 // a system deal that gives every seat a private secret. Seats then take
-// turns playing 1..3 points; after each play the next seat may claim the
-// turn (playing next) or pass. A round ends at 10 points; the game after
-// rounds rounds.
+// turns playing 1..3 points; every play opens a claim window (Out.Dwell) in
+// which the seat after the next may claim the turn (so that it plays next)
+// or pass - unless the game was made without offers, when nobody may. A
+// round ends at 10 points; the game after rounds rounds.
 type toy struct {
 	rounds  int
+	offers  bool // plays make claim offers
 	round   int
 	dealt   bool
 	total   int
@@ -39,8 +41,18 @@ type toyView struct {
 var errToy = errors.New("toy: illegal action")
 
 func newToy(rounds int) host.NewGame[toyAction, toyView, string] {
+	return newToyOffers(rounds, true, nil)
+}
+
+// newToyOffers makes toys with or without claim offers; each new game is
+// also stored in *last, when last is set.
+func newToyOffers(rounds int, offers bool, last **toy) host.NewGame[toyAction, toyView, string] {
 	return func() (host.Game[toyAction, toyView, string], error) {
-		return &toy{rounds: rounds, claimer: -1}, nil
+		g := &toy{rounds: rounds, offers: offers, claimer: -1}
+		if last != nil {
+			*last = g
+		}
+		return g, nil
 	}
 }
 
@@ -94,8 +106,11 @@ func (g *toy) Apply(a toyAction) ([]host.Out[string], error) {
 			return outs, nil
 		}
 		g.turn = (g.turn + 1) % 4
-		g.claimer = (g.turn + 1) % 4
-		outs = append(outs, host.Out[string]{To: host.Only(g.claimer), Body: "offer"})
+		if g.offers {
+			g.claimer = (g.turn + 1) % 4
+			outs = append(outs, host.Out[string]{To: host.Only(g.claimer), Body: "offer"})
+		}
+		outs[len(outs)-1].Dwell = true // the window is open
 		return outs, nil
 	}
 	return nil, fmt.Errorf("%w: seat %d %s", errToy, a.Seat, a.Kind)

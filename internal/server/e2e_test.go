@@ -42,8 +42,20 @@ func baseConfig() server.Config {
 
 func startEnv(t *testing.T, cfg server.Config) *env {
 	t.Helper()
+	e, stop := startStoppableEnv(t, cfg)
+	t.Cleanup(stop)
+	return e
+}
+
+// startStoppableEnv starts a server that first recovers the tables of its
+// store, and returns it with the function that stops it (once).
+func startStoppableEnv(t *testing.T, cfg server.Config) (*env, func()) {
+	t.Helper()
 	srv, err := server.New(cfg)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.Recover(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
@@ -58,15 +70,18 @@ func startEnv(t *testing.T, cfg server.Config) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		conn.Close()
-		srv.Close()
-		g.Stop()
-		if err := <-served; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
-	return &env{srv: srv, tables: pb.NewTableServiceClient(conn), judge: pb.NewJudgeServiceClient(conn)}
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			conn.Close()
+			srv.Close()
+			g.Stop()
+			if err := <-served; err != nil {
+				t.Errorf("Serve: %v", err)
+			}
+		})
+	}
+	return &env{srv: srv, tables: pb.NewTableServiceClient(conn), judge: pb.NewJudgeServiceClient(conn)}, stop
 }
 
 func ctxT(t *testing.T) context.Context {
@@ -203,8 +218,11 @@ func (p *player) play(ctx context.Context, afterSeq uint64, stopAfter int) error
 
 // checkPrivacy fails if a seat received anything of another seat's
 // concealed tiles or of the unrevealed wall: private bodies must be its own,
-// the tiles of draws are its own, and its snapshot shows only its hand.
-func checkPrivacy(t *testing.T, seat uint32, snap *pb.Snapshot, evs []*pb.Event) {
+// the tiles of draws are its own, and its snapshot shows only its hand. Its
+// numbers must follow each other without a gap from from (the snapshot's
+// seq or the after_seq the stream started from): a seat's numbering counts
+// only what it receives, so it tells nothing of what others received.
+func checkPrivacy(t *testing.T, seat uint32, from uint64, snap *pb.Snapshot, evs []*pb.Event) {
 	t.Helper()
 	if snap != nil {
 		v := snap.GetView()
@@ -215,9 +233,9 @@ func checkPrivacy(t *testing.T, seat uint32, snap *pb.Snapshot, evs []*pb.Event)
 			t.Errorf("seat %d sees a drawn tile in another seat's turn", seat)
 		}
 	}
-	var last uint64
+	last := from
 	for _, ev := range evs {
-		if ev.GetSeq() <= last {
+		if ev.GetSeq() != last+1 {
 			t.Errorf("seat %d: seq %d after %d", seat, ev.GetSeq(), last)
 		}
 		last = ev.GetSeq()
@@ -261,7 +279,7 @@ func TestFourClientsPlayWholeGame(t *testing.T) {
 	}
 	total := 0
 	for _, p := range players {
-		checkPrivacy(t, p.seat, p.snap, p.events)
+		checkPrivacy(t, p.seat, p.snap.GetSeq(), p.snap, p.events)
 		last := p.events[len(p.events)-1]
 		if last.GetGameEnded() == nil {
 			t.Errorf("seat %d's last event is %v, want game_ended", p.seat, last)
@@ -449,7 +467,12 @@ func testRefusedRequests(t *testing.T, cfg server.Config) {
 	for i := range views {
 		views[i] = e.snapshotOf(t, id, toks[i])
 	}
-	head := before.GetLastSeq()
+	// Each seat's newest seq, in its own numbering.
+	var seqs [4]uint64
+	for i := range seqs {
+		seqs[i] = views[i].GetSeq()
+	}
+	head := seqs[0]
 	// Seat 0 is the dealer and holds its drawn tile.
 	drawn := views[0].GetView().GetDrawn()
 	discard := &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: drawn}
@@ -469,8 +492,8 @@ func testRefusedRequests(t *testing.T, cfg server.Config) {
 		{"wrong token", act(id, "bogus", head, "r2", discard), codes.PermissionDenied, pb.ErrorReason_ERROR_REASON_WRONG_TOKEN},
 		{"other table's token", act(id, otherTok, head, "r3", discard), codes.PermissionDenied, pb.ErrorReason_ERROR_REASON_WRONG_TOKEN},
 		{"unknown table", act("no-such-table", toks[0], head, "r4", discard), codes.NotFound, pb.ErrorReason_ERROR_REASON_TABLE_NOT_FOUND},
-		{"out of turn", act(id, toks[1], head, "r5", &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: "1m"}), codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_NOT_YOUR_TURN},
-		{"pass without a claim window", act(id, toks[2], head, "r6", &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}), codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_CLAIM_WINDOW_CLOSED},
+		{"out of turn", act(id, toks[1], seqs[1], "r5", &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: "1m"}), codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_NOT_YOUR_TURN},
+		{"pass without a claim window", act(id, toks[2], seqs[2], "r6", &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}), codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_CLAIM_WINDOW_CLOSED},
 		{"discard of a tile not held", act(id, toks[0], head, "r7", &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: notHeld}), codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_ILLEGAL_ACTION},
 		{"stale seq", act(id, toks[0], head-1, "r8", discard), codes.Aborted, pb.ErrorReason_ERROR_REASON_STALE_SEQ},
 		{"seq ahead", act(id, toks[0], head+10, "r9", discard), codes.OutOfRange, pb.ErrorReason_ERROR_REASON_SEQ_AHEAD},
@@ -480,7 +503,7 @@ func testRefusedRequests(t *testing.T, cfg server.Config) {
 		{"chi with one tile", act(id, toks[0], head, "r13", &pb.Action{Type: pb.ActionType_ACTION_TYPE_CHI, Tiles: "3m"}), codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_BAD_TILE},
 		{"no action", act(id, toks[0], head, "r14", nil), codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
 		{"unspecified action", act(id, toks[0], head, "r15", &pb.Action{}), codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
-		{"tiles on a pass", act(id, toks[2], head, "r16", &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS, Tile: "1m"}), codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
+		{"tiles on a pass", act(id, toks[2], seqs[2], "r16", &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS, Tile: "1m"}), codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
 		{"no request id", act(id, toks[0], head, "", discard), codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
 	} {
 		wantStatus(t, tc.name, tc.err, tc.code, tc.reason)
@@ -501,8 +524,8 @@ func testRefusedRequests(t *testing.T, cfg server.Config) {
 
 	// Nothing changed.
 	after := e.table(t, id)
-	if after.GetLastSeq() != head {
-		t.Fatalf("refused requests moved the table from seq %d to %d", head, after.GetLastSeq())
+	if after.GetLastSeq() != before.GetLastSeq() {
+		t.Fatalf("refused requests moved the table from seq %d to %d", before.GetLastSeq(), after.GetLastSeq())
 	}
 	for i := range views {
 		if v := e.snapshotOf(t, id, toks[i]); !proto.Equal(v, views[i]) {
@@ -519,16 +542,16 @@ func testRefusedRequests(t *testing.T, cfg server.Config) {
 	if err != nil || r2.GetSeq() != r1.GetSeq() {
 		t.Fatalf("retry = %v, %v; want seq %d", r2, err, r1.GetSeq())
 	}
-	if got := e.table(t, id).GetLastSeq(); got != r1.GetSeq() {
-		t.Fatalf("after a retried discard the table is at %d, want %d", got, r1.GetSeq())
+	if got := e.snapshotOf(t, id, toks[0]).GetSeq(); got != r1.GetSeq() {
+		t.Fatalf("after a retried discard seat 0 is at %d, want %d", got, r1.GetSeq())
 	}
 	if n := len(e.snapshotOf(t, id, toks[0]).GetView().GetSeats()[0].GetDiscards()); n != 1 {
 		t.Fatalf("seat 0 has %d discards after a retried discard, want 1", n)
 	}
 	_, err = e.tables.Act(ctx, &pb.ActRequest{TableId: id, SeatToken: toks[0], LastSeq: r1.GetSeq(), RequestId: "once", Action: &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}})
 	wantStatus(t, "request id reused", err, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_REQUEST_ID_REUSED)
-	// Seat 0's old seq is stale now for seat 2, which got the offer.
-	_, err = e.tables.Act(ctx, &pb.ActRequest{TableId: id, SeatToken: toks[2], LastSeq: head, RequestId: "p", Action: &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}})
+	// Seat 2's old seq is stale now: it got the discard and an offer.
+	_, err = e.tables.Act(ctx, &pb.ActRequest{TableId: id, SeatToken: toks[2], LastSeq: seqs[2], RequestId: "p", Action: &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}})
 	wantStatus(t, "pass on a stale view", err, codes.Aborted, pb.ErrorReason_ERROR_REASON_STALE_SEQ)
 }
 
@@ -638,4 +661,53 @@ func missingTile(t *testing.T, v *pb.View) string {
 	}
 	t.Fatalf("hand %s holds every candidate", held)
 	return ""
+}
+
+// TestLimits checks the bounds on what clients may open: tables, streams
+// per seat and per connection, and that unknown enum values are refused
+// before anything is made.
+func TestLimits(t *testing.T) {
+	cfg := baseConfig()
+	cfg.MaxTables, cfg.MaxSeatStreams, cfg.MaxConnStreams = 2, 2, 3
+	e := startEnv(t, cfg)
+	ctx := ctxT(t)
+	_, err := e.tables.CreateTable(ctx, &pb.CreateTableRequest{Settings: &pb.TableSettings{Rules: pb.RulePreset(99)}})
+	wantStatus(t, "unknown rule preset", err, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST)
+	id, _ := e.create(t, nil)
+	e.create(t, nil)
+	_, err = e.tables.CreateTable(ctx, &pb.CreateTableRequest{})
+	wantStatus(t, "third open table", err, codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_TOO_MANY_TABLES)
+	_, err = e.tables.JoinTable(ctx, &pb.JoinTableRequest{TableId: id, Name: string(make([]byte, 65))})
+	wantStatus(t, "long name", err, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST)
+	_, err = e.tables.JoinTable(ctx, &pb.JoinTableRequest{TableId: id, Entropy: make([]byte, 65)})
+	wantStatus(t, "long entropy", err, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST)
+	_, tok := e.join(t, id)
+	open := func() error {
+		st, err := e.tables.StreamEvents(ctx, &pb.StreamEventsRequest{TableId: id, SeatToken: tok})
+		if err != nil {
+			return err
+		}
+		_, err = st.Recv()
+		return err
+	}
+	for i := range 2 {
+		if err := open(); err != nil {
+			t.Fatalf("stream %d: %v", i, err)
+		}
+	}
+	wantStatus(t, "third stream of a seat", open(), codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_TOO_MANY_STREAMS)
+	// The connection has two streams open; a spectator stream is its third
+	// and a fourth is refused.
+	sp, err := e.tables.Spectate(ctx, &pb.SpectateRequest{TableId: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sp.Recv(); err != nil { // the first join notice
+		t.Fatal(err)
+	}
+	sp2, err := e.tables.Spectate(ctx, &pb.SpectateRequest{TableId: id})
+	if err == nil {
+		_, err = sp2.Recv()
+	}
+	wantStatus(t, "fourth stream of a connection", err, codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_TOO_MANY_STREAMS)
 }

@@ -19,13 +19,14 @@ const ErrorDomain = "authority.mahjong"
 
 // The adapter's own errors; the host's and the engine's pass through.
 var (
-	ErrMalformed    = errors.New("malformed request")
-	ErrBadTile      = errors.New("bad tile")
-	ErrNotYourTurn  = errors.New("not this seat's turn")
-	ErrClaimClosed  = errors.New("no claim window open for this seat")
-	ErrIllegal      = errors.New("action not allowed now")
-	ErrRateLimited  = errors.New("too many requests on this connection")
-	ErrEngineBroken = errors.New("engine refused its own default action")
+	ErrMalformed      = errors.New("malformed request")
+	ErrBadTile        = errors.New("bad tile")
+	ErrNotYourTurn    = errors.New("not this seat's turn")
+	ErrClaimClosed    = errors.New("no claim window open for this seat")
+	ErrIllegal        = errors.New("action not allowed now")
+	ErrRateLimited    = errors.New("too many requests on this connection")
+	ErrTooManyStreams = errors.New("too many open streams on this connection")
+	ErrEngineBroken   = errors.New("engine refused its own default action")
 )
 
 // fieldError says which request field is wrong.
@@ -56,6 +57,7 @@ var mappings = []mapping{
 	{host.ErrMissingToken, codes.Unauthenticated, pb.ErrorReason_ERROR_REASON_MISSING_TOKEN},
 	{host.ErrWrongToken, codes.PermissionDenied, pb.ErrorReason_ERROR_REASON_WRONG_TOKEN},
 	{ErrNotYourTurn, codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_NOT_YOUR_TURN},
+	{host.ErrWindowOpen, codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_NOT_YOUR_TURN},
 	{ErrClaimClosed, codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_CLAIM_WINDOW_CLOSED},
 	{ErrIllegal, codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_ILLEGAL_ACTION},
 	{host.ErrTableFull, codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_TABLE_FULL},
@@ -67,7 +69,10 @@ var mappings = []mapping{
 	{host.ErrSeqAhead, codes.OutOfRange, pb.ErrorReason_ERROR_REASON_SEQ_AHEAD},
 	{host.ErrRateLimited, codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_RATE_LIMITED},
 	{ErrRateLimited, codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_RATE_LIMITED},
-	{host.ErrUnavailable, codes.Unavailable, pb.ErrorReason_ERROR_REASON_UNAVAILABLE},
+	{host.ErrTooManyStreams, codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_TOO_MANY_STREAMS},
+	{ErrTooManyStreams, codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_TOO_MANY_STREAMS},
+	{host.ErrTooManyTables, codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_TOO_MANY_TABLES},
+	{host.ErrUnavailable, codes.Unavailable, pb.ErrorReason_ERROR_REASON_STORAGE_UNAVAILABLE},
 	{host.ErrClosed, codes.Unavailable, pb.ErrorReason_ERROR_REASON_UNAVAILABLE},
 }
 

@@ -13,11 +13,13 @@ import (
 
 // fakeEngine is a tiny stand-in for the table engine with the same event
 // vocabulary: rounds are dealt from the wall the host passes in, seats draw
-// and discard in turn, every discard opens a claim window for the seat
-// across (which may only pass), and a round ends in an exhaustive draw after
-// drawsPerRound draws. It lets the server be tested end to end on its own.
+// and discard in turn, every discard opens a claim window for one seat
+// (which may only pass; the seat across unless offerTo says otherwise), and
+// a round ends in an exhaustive draw after drawsPerRound draws. It lets the
+// server be tested end to end on its own.
 type fakeEngine struct {
 	rounds, drawsPerRound int
+	offerTo               func(discarder table.Seat) (table.Seat, bool)
 
 	phase   table.Phase
 	round   int
@@ -36,8 +38,14 @@ type fakeEngine struct {
 var errFake = errors.New("fake engine: refused")
 
 func newFake(rounds, draws int) server.NewEngine {
+	return newFakeOffers(rounds, draws, func(d table.Seat) (table.Seat, bool) { return (d + 2) % table.NumSeats, true })
+}
+
+// newFakeOffers makes fakes whose discards offer a claim to the seat
+// offerTo names, if any.
+func newFakeOffers(rounds, draws int, offerTo func(discarder table.Seat) (table.Seat, bool)) server.NewEngine {
 	return func(cfg table.Config) (server.Engine, error) {
-		f := &fakeEngine{rounds: rounds, drawsPerRound: draws, phase: table.BetweenRounds}
+		f := &fakeEngine{rounds: rounds, drawsPerRound: draws, phase: table.BetweenRounds, offerTo: offerTo}
 		for i := range f.scores {
 			f.scores[i] = cfg.Rules.StartScore
 		}
@@ -112,22 +120,33 @@ func (f *fakeEngine) Step(a table.Action) ([]table.Event, error) {
 		}
 		f.has = false
 		f.ponds[a.Seat] = append(f.ponds[a.Seat], table.DiscardView{Tile: a.Tile, Tsumogiri: tsumogiri})
-		f.claimer, f.phase = (a.Seat+2)%table.NumSeats, table.ClaimWindow
-		return []table.Event{
+		evs := []table.Event{
 			{To: table.Everyone, Body: table.Discarded{Seat: a.Seat, Tile: a.Tile, Tsumogiri: tsumogiri}},
 			{To: table.Only(a.Seat), Body: table.Fishing{Seat: a.Seat, Shanten: 3}},
-			{To: table.Only(f.claimer), Body: table.ClaimOffer{Seat: f.claimer}},
-		}, nil
+		}
+		claimer, ok := f.offerTo(a.Seat)
+		if !ok {
+			// Nobody may claim: the window closes at once.
+			return append(evs, f.afterWindow()...), nil
+		}
+		f.claimer, f.phase = claimer, table.ClaimWindow
+		return append(evs, table.Event{To: table.Only(f.claimer), Body: table.ClaimOffer{Seat: f.claimer}}), nil
 	case a.Type == table.Pass:
 		if f.phase != table.ClaimWindow || a.Seat != f.claimer {
 			return nil, fmt.Errorf("%w: seat %d passes without an offer", errFake, a.Seat)
 		}
-		if f.next == f.drawsPerRound {
-			return f.endRound(), nil
-		}
-		return f.draw(f.toAct.Next()), nil
+		return f.afterWindow(), nil
 	}
 	return nil, fmt.Errorf("%w: %v", errFake, a.Type)
+}
+
+// afterWindow goes on after a claim window: the next draw or the end of
+// the round.
+func (f *fakeEngine) afterWindow() []table.Event {
+	if f.next == f.drawsPerRound {
+		return f.endRound()
+	}
+	return f.draw(f.toAct.Next())
 }
 
 func (f *fakeEngine) endRound() []table.Event {

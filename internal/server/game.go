@@ -7,6 +7,7 @@ import (
 
 	"github.com/mahjong-authority/authority/internal/fair"
 	"github.com/mahjong-authority/authority/internal/host"
+	"github.com/mahjong-authority/authority/internal/judge"
 	"github.com/mahjong-authority/authority/internal/record"
 	"github.com/mahjong-authority/authority/internal/table"
 	"github.com/mahjong-authority/authority/internal/wall"
@@ -97,7 +98,42 @@ func (g *game) Apply(a table.Action) ([]host.Out[table.Body], error) {
 			}
 		}
 	}
+	markWindow(a, outs)
 	return outs, nil
+}
+
+// markWindow marks, after a discard or a kan, the last of the events that
+// open the claim window - the discard or the kan, the indicators it turns,
+// the discarder's fishing state and the offers - for the host's claim
+// dwell. It marks whether or not the engine made any offer: when nobody
+// may claim, the engine resolves the window in the same step, and its
+// events (the next draw, the accepted riichi, the end of the round) wait
+// behind the mark like those of a window that was answered.
+func markWindow(a table.Action, outs []host.Out[table.Body]) {
+	switch a.Type {
+	case table.Discard, table.Riichi, table.ClosedKan, table.AddedKan:
+	default:
+		return
+	}
+	n := 0
+	for n < len(outs) && opensWindow(outs[n].Body) {
+		n++
+	}
+	if n > 0 {
+		outs[n-1].Dwell = true
+	}
+}
+
+// opensWindow reports whether an event belongs to the opening of a claim
+// window, rather than to its resolution.
+func opensWindow(b table.Body) bool {
+	switch b := b.(type) {
+	case table.Discarded, table.Fishing, table.ClaimOffer, table.DoraRevealed:
+		return true
+	case table.Called:
+		return b.Meld.Type == judge.ClosedKan || b.Meld.Type == judge.AddedKan
+	}
+	return false
 }
 
 // isClaim reports whether an action answers a claim window.

@@ -152,17 +152,20 @@ func (p *player) simple(ctx context.Context, afterSeq uint64) error {
 }
 
 // TestRealFourClientsPrivacy plays a whole east-only game on the real
-// engine with four gRPC clients and checks every event each seat received:
-// never another seat's concealed tiles or an unrevealed wall tile.
+// engine with four gRPC clients and a claim dwell after every discard, and
+// checks every event each seat received: never another seat's concealed
+// tiles or an unrevealed wall tile, and numbers without gaps.
 func TestRealFourClientsPrivacy(t *testing.T) {
 	e := startEnv(t, realConfig())
-	id, _ := e.create(t, &pb.TableSettings{Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU, Seed: seed(7)})
+	id, _ := e.create(t, &pb.TableSettings{Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU, Seed: seed(7), ClaimDwell: durationpb.New(time.Millisecond)})
 	players := make([]*player, 4)
 	var before uint64
 	for i := range players {
 		if i == 3 {
 			// The fourth join starts the game: every seat follows from
-			// before it, so that each sees every event of the game.
+			// before it, so that each sees every event of the game. Until
+			// then every event is public, so the spectators' number is
+			// every seat's.
 			before = e.table(t, id).GetLastSeq()
 		}
 		seat, tok := e.join(t, id)
@@ -182,7 +185,7 @@ func TestRealFourClientsPrivacy(t *testing.T) {
 	var s7 [32]byte
 	copy(s7[:], seed(7))
 	for _, p := range players {
-		checkPrivacy(t, p.seat, p.snap, p.events)
+		checkPrivacy(t, p.seat, before, p.snap, p.events)
 		checkAgainstWalls(t, s7, id, table.TenhouTonpuu.Aka, p.seat, p.events)
 		if p.events[len(p.events)-1].GetGameEnded() == nil {
 			t.Errorf("seat %d did not see the game end", p.seat)

@@ -33,6 +33,7 @@ type Defaults struct {
 	SpectatorDelay  time.Duration
 	DisconnectGrace time.Duration
 	RoundPause      time.Duration
+	ClaimDwell      time.Duration // for tables created without claim_dwell
 }
 
 // StandardDefaults are the defaults of the authority binary.
@@ -42,6 +43,7 @@ var StandardDefaults = Defaults{
 	SpectatorDelay:  10 * time.Second,
 	DisconnectGrace: 30 * time.Second,
 	RoundPause:      3 * time.Second,
+	ClaimDwell:      time.Second,
 }
 
 // Config configures a Server. NewEngine and NewWall are required.
@@ -55,6 +57,11 @@ type Config struct {
 	SeatRate  host.Rate                                 // per seat, on Act
 	ConnRate  host.Rate                                 // per connection, on every table or judge RPC
 	Defaults  Defaults
+	// MaxTables bounds the tables not finished (0: no bound).
+	MaxTables int
+	// MaxSeatStreams bounds one seat's open streams (default 4);
+	// MaxConnStreams one connection's (default 16).
+	MaxSeatStreams, MaxConnStreams int
 }
 
 // Server implements TableService and JudgeService.
@@ -76,12 +83,29 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = clock.Real
 	}
+	if cfg.MaxConnStreams <= 0 {
+		cfg.MaxConnStreams = 16
+	}
 	h := host.New(host.Config[table.Action, table.View, table.Body]{
 		Clock: cfg.Clock, Log: cfg.Log, Store: cfg.Store, Bot: cfg.Bot, SeatRate: cfg.SeatRate,
+		MaxTables: cfg.MaxTables, MaxSeatStreams: cfg.MaxSeatStreams,
 	})
 	s := &Server{cfg: cfg, host: h}
 	s.table = tableService{s: s}
 	return s, nil
+}
+
+// Recover resumes every table of the configured store (see
+// host.Host.Recover); call it once before serving. It returns how many
+// tables it resumed.
+func (s *Server) Recover(ctx context.Context) (int, error) {
+	return s.host.Recover(ctx, func(rec host.TableRecord) (host.NewGame[table.Action, table.View, table.Body], error) {
+		m, err := decodeMeta(rec.Meta)
+		if err != nil {
+			return nil, err
+		}
+		return s.gameFor(m)
+	})
 }
 
 // Host returns the server's host, for in-process tools and tests.
@@ -96,7 +120,7 @@ func (s *Server) Register(g grpc.ServiceRegistrar) {
 // Options are the gRPC server options the services rely on: the
 // per-connection rate limit.
 func (s *Server) Options() []grpc.ServerOption {
-	lim := connLimits{rate: s.cfg.ConnRate, clk: s.cfg.Clock}
+	lim := connLimits{rate: s.cfg.ConnRate, clk: s.cfg.Clock, streams: s.cfg.MaxConnStreams}
 	return []grpc.ServerOption{
 		grpc.StatsHandler(lim),
 		grpc.ChainUnaryInterceptor(lim.unary),
@@ -111,15 +135,17 @@ func (s *Server) Close() { s.host.Close() }
 // connection's context when it opens, and every RPC of this API takes a
 // token from it.
 type connLimits struct {
-	rate host.Rate
-	clk  clock.Clock
+	rate    host.Rate
+	clk     clock.Clock
+	streams int // open streams a connection may have
 }
 
 type connKey struct{}
 
 type connBucket struct {
-	mu sync.Mutex
-	b  *host.Bucket
+	mu      sync.Mutex
+	b       *host.Bucket
+	streams int
 }
 
 func (l connLimits) TagConn(ctx context.Context, _ *stats.ConnTagInfo) context.Context {
@@ -162,6 +188,22 @@ func (l connLimits) stream(srv any, ss grpc.ServerStream, info *grpc.StreamServe
 	if err := l.allow(ss.Context(), info.FullMethod); err != nil {
 		return err
 	}
+	cb, ok := ss.Context().Value(connKey{}).(*connBucket)
+	if !ok || !strings.HasPrefix(info.FullMethod, servicePrefix) {
+		return next(srv, ss)
+	}
+	cb.mu.Lock()
+	if cb.streams >= l.streams {
+		cb.mu.Unlock()
+		return toStatus(fmt.Errorf("%s: %d open: %w", info.FullMethod, l.streams, ErrTooManyStreams))
+	}
+	cb.streams++
+	cb.mu.Unlock()
+	defer func() {
+		cb.mu.Lock()
+		cb.streams--
+		cb.mu.Unlock()
+	}()
 	return next(srv, ss)
 }
 

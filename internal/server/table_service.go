@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -80,8 +81,7 @@ func (t *tableService) create(ctx context.Context, req *pb.CreateTableRequest) (
 	if set == nil {
 		set = &pb.TableSettings{}
 	}
-	rules, ok := presets[set.GetRules()]
-	if !ok {
+	if _, ok := presets[set.GetRules()]; !ok {
 		return nil, fieldError("settings.rules", fmt.Errorf("%v: %w", set.GetRules(), ErrMalformed))
 	}
 	d := t.s.cfg.Defaults
@@ -103,32 +103,41 @@ func (t *tableService) create(ctx context.Context, req *pb.CreateTableRequest) (
 			return nil, err
 		}
 	}
-	var seed [32]byte
+	// Unset, the claim dwell takes the default; an explicit zero is kept
+	// (bot load tests switch it off).
+	hs.ClaimDwell = d.ClaimDwell
+	if cd := set.GetClaimDwell(); cd != nil {
+		if hs.ClaimDwell, err = duration("settings.claim_dwell", cd, 0, maxTimer); err != nil {
+			return nil, err
+		}
+	}
+	m := tableMeta{Seeded: len(set.GetSeed()) > 0}
 	switch len(set.GetSeed()) {
 	case 0:
-		if seed, err = randomSeed(); err != nil {
+		if m.Seed, err = randomSeed(); err != nil {
 			return nil, err
 		}
 	case 32:
-		copy(seed[:], set.GetSeed())
+		copy(m.Seed[:], set.GetSeed())
 	default:
 		return nil, fieldError("settings.seed", fmt.Errorf("want 32 bytes, have %d: %w", len(set.GetSeed()), ErrMalformed))
 	}
-	// The settings as given (the seed only if the creator chose it) and
-	// the commitment to the seed are the table's description; the seed
-	// never leaves the server before the game is over.
-	commit := fair.SeedCommitment(seed)
-	meta, err := proto.Marshal(&pb.Table{Settings: set, SeedCommitment: commit[:]})
+	// The settings as given, without the seed, and the commitment to the
+	// seed are the table's description; the seed never leaves the server
+	// before the game is over.
+	m.Commitment = fair.SeedCommitment(m.Seed)
+	given := proto.Clone(set).(*pb.TableSettings)
+	given.Seed = nil
+	if m.Settings, err = proto.Marshal(given); err != nil {
+		return nil, err
+	}
+	newGame, err := t.s.gameFor(m)
 	if err != nil {
 		return nil, err
 	}
-	newEngine, newWall := t.s.cfg.NewEngine, t.s.cfg.NewWall
-	newGame := func() (Game, error) {
-		eng, err := newEngine(table.Config{Rules: rules})
-		if err != nil {
-			return nil, err
-		}
-		return makeGame(eng, newWall, rules, seed), nil
+	meta, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
 	}
 	info, owner, err := t.s.host.Create(ctx, hs, meta, newGame)
 	if err != nil {
@@ -137,15 +146,50 @@ func (t *tableService) create(ctx context.Context, req *pb.CreateTableRequest) (
 	return &pb.CreateTableResponse{Table: tableToPB(info), OwnerToken: owner}, nil
 }
 
+// tableMeta is what the server keeps of a table beside the host's record,
+// stored with it: enough to make its game again after a restart.
+type tableMeta struct {
+	Settings   []byte   `json:"settings"`   // pb.TableSettings as the creator sent them, without the seed
+	Seed       [32]byte `json:"seed"`       // the server seed, chosen or drawn; secret until the game is over
+	Seeded     bool     `json:"seeded"`     // the creator chose the seed
+	Commitment [32]byte `json:"commitment"` // fair.SeedCommitment of Seed, published
+}
+
+func decodeMeta(b []byte) (tableMeta, error) {
+	var m tableMeta
+	if err := json.Unmarshal(b, &m); err != nil {
+		return m, fmt.Errorf("table meta: %w", err)
+	}
+	return m, nil
+}
+
+// gameFor makes the games of a table: the engine for its rule preset, and
+// walls from its seed.
+func (s *Server) gameFor(m tableMeta) (host.NewGame[table.Action, table.View, table.Body], error) {
+	set := &pb.TableSettings{}
+	if err := proto.Unmarshal(m.Settings, set); err != nil {
+		return nil, fmt.Errorf("table settings: %w", err)
+	}
+	rules, ok := presets[set.GetRules()]
+	if !ok {
+		return nil, fieldError("settings.rules", fmt.Errorf("%v: %w", set.GetRules(), ErrMalformed))
+	}
+	newEngine, newWall, seed := s.cfg.NewEngine, s.cfg.NewWall, m.Seed
+	return func() (Game, error) {
+		eng, err := newEngine(table.Config{Rules: rules})
+		if err != nil {
+			return nil, err
+		}
+		return makeGame(eng, newWall, rules, seed), nil
+	}, nil
+}
+
 // tableToPB describes a table; the seed is left out.
 func tableToPB(in host.Info) *pb.Table {
-	desc := &pb.Table{}
-	_ = proto.Unmarshal(in.Meta, desc) // written by create; cannot fail
-	set := desc.GetSettings()
-	if set == nil {
-		set = &pb.TableSettings{}
-	}
-	seeded := len(set.GetSeed()) > 0
+	set := &pb.TableSettings{}
+	m, _ := decodeMeta(in.Meta) // written by create; cannot fail
+	_ = proto.Unmarshal(m.Settings, set)
+	seeded := m.Seeded
 	set.Seed = nil
 	s := in.Settings
 	set.TurnTime = durationpb.New(s.TurnTime)
@@ -153,6 +197,7 @@ func tableToPB(in host.Info) *pb.Table {
 	set.SpectatorDelay = durationpb.New(s.SpectatorDelay)
 	set.DisconnectGrace = durationpb.New(s.DisconnectGrace)
 	set.RoundPause = durationpb.New(s.RoundPause)
+	set.ClaimDwell = durationpb.New(s.ClaimDwell)
 	if set.Rules == pb.RulePreset_RULE_PRESET_UNSPECIFIED {
 		set.Rules = pb.RulePreset_RULE_PRESET_TENHOU_HANCHAN
 	}
@@ -163,7 +208,7 @@ func tableToPB(in host.Info) *pb.Table {
 		LastSeq:        in.LastSeq,
 		CreateTime:     timestamppb.New(in.Created),
 		Seeded:         seeded,
-		SeedCommitment: desc.GetSeedCommitment(),
+		SeedCommitment: m.Commitment[:],
 	}
 	for i, st := range in.Seats {
 		out.Seats = append(out.Seats, &pb.SeatInfo{Seat: uint32(i), Taken: st.Taken, Name: st.Name, Bot: st.Bot, Connected: st.Connected})

@@ -204,7 +204,8 @@ const (
 	ErrorReason_ERROR_REASON_MISSING_TOKEN ErrorReason = 4
 	// PERMISSION_DENIED: the token is not one of this table's.
 	ErrorReason_ERROR_REASON_WRONG_TOKEN ErrorReason = 5
-	// FAILED_PRECONDITION: it is not this seat's turn.
+	// FAILED_PRECONDITION: it is not this seat's turn (also: any action but
+	// the answer of a seat with a claim offer, during a claim dwell).
 	ErrorReason_ERROR_REASON_NOT_YOUR_TURN ErrorReason = 6
 	// FAILED_PRECONDITION: there is no claim window open for this seat.
 	ErrorReason_ERROR_REASON_CLAIM_WINDOW_CLOSED ErrorReason = 7
@@ -226,10 +227,18 @@ const (
 	ErrorReason_ERROR_REASON_REQUEST_ID_REUSED ErrorReason = 15
 	// OUT_OF_RANGE: after_seq or last_seq is past the newest event.
 	ErrorReason_ERROR_REASON_SEQ_AHEAD ErrorReason = 16
-	// UNAVAILABLE: the store refused the write or the server is stopping.
+	// UNAVAILABLE: the server is stopping.
 	ErrorReason_ERROR_REASON_UNAVAILABLE ErrorReason = 17
 	// FAILED_PRECONDITION: seats are empty and the table does not fill them.
 	ErrorReason_ERROR_REASON_SEATS_EMPTY ErrorReason = 18
+	// UNAVAILABLE: the store refused the write (a full disk); nothing
+	// changed. Retry with the same request id.
+	ErrorReason_ERROR_REASON_STORAGE_UNAVAILABLE ErrorReason = 19
+	// RESOURCE_EXHAUSTED: too many open streams for the seat or on the
+	// connection.
+	ErrorReason_ERROR_REASON_TOO_MANY_STREAMS ErrorReason = 20
+	// RESOURCE_EXHAUSTED: the server holds as many open tables as it may.
+	ErrorReason_ERROR_REASON_TOO_MANY_TABLES ErrorReason = 21
 )
 
 // Enum value maps for ErrorReason.
@@ -254,6 +263,9 @@ var (
 		16: "ERROR_REASON_SEQ_AHEAD",
 		17: "ERROR_REASON_UNAVAILABLE",
 		18: "ERROR_REASON_SEATS_EMPTY",
+		19: "ERROR_REASON_STORAGE_UNAVAILABLE",
+		20: "ERROR_REASON_TOO_MANY_STREAMS",
+		21: "ERROR_REASON_TOO_MANY_TABLES",
 	}
 	ErrorReason_value = map[string]int32{
 		"ERROR_REASON_UNSPECIFIED":         0,
@@ -275,6 +287,9 @@ var (
 		"ERROR_REASON_SEQ_AHEAD":           16,
 		"ERROR_REASON_UNAVAILABLE":         17,
 		"ERROR_REASON_SEATS_EMPTY":         18,
+		"ERROR_REASON_STORAGE_UNAVAILABLE": 19,
+		"ERROR_REASON_TOO_MANY_STREAMS":    20,
+		"ERROR_REASON_TOO_MANY_TABLES":     21,
 	}
 )
 
@@ -325,7 +340,13 @@ type TableSettings struct {
 	// How long a seat may stay without an event stream before a bot plays it.
 	DisconnectGrace *durationpb.Duration `protobuf:"bytes,7,opt,name=disconnect_grace,json=disconnectGrace,proto3" json:"disconnect_grace,omitempty"`
 	// Pause between the end of a round and the next deal.
-	RoundPause    *durationpb.Duration `protobuf:"bytes,8,opt,name=round_pause,json=roundPause,proto3" json:"round_pause,omitempty"`
+	RoundPause *durationpb.Duration `protobuf:"bytes,8,opt,name=round_pause,json=roundPause,proto3" json:"round_pause,omitempty"`
+	// The least time between a discard (or a kan that may be robbed) and the
+	// next step anyone sees, whether or not a seat could claim: seats learn
+	// nothing from the claim window that they would not see at a real table.
+	// Unset takes the server's default; an explicit 0s switches it off (bot
+	// load tests). It applies only when a player holds a seat at the start.
+	ClaimDwell    *durationpb.Duration `protobuf:"bytes,9,opt,name=claim_dwell,json=claimDwell,proto3" json:"claim_dwell,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -412,6 +433,13 @@ func (x *TableSettings) GetDisconnectGrace() *durationpb.Duration {
 func (x *TableSettings) GetRoundPause() *durationpb.Duration {
 	if x != nil {
 		return x.RoundPause
+	}
+	return nil
+}
+
+func (x *TableSettings) GetClaimDwell() *durationpb.Duration {
+	if x != nil {
+		return x.ClaimDwell
 	}
 	return nil
 }
@@ -503,7 +531,8 @@ type Table struct {
 	Settings *TableSettings         `protobuf:"bytes,2,opt,name=settings,proto3" json:"settings,omitempty"`
 	State    TableState             `protobuf:"varint,3,opt,name=state,proto3,enum=mahjong.authority.v1.TableState" json:"state,omitempty"`
 	Seats    []*SeatInfo            `protobuf:"bytes,4,rep,name=seats,proto3" json:"seats,omitempty"`
-	// The newest event's sequence number.
+	// The newest public event's sequence number, in the spectators'
+	// numbering (Spectate).
 	LastSeq    uint64                 `protobuf:"varint,5,opt,name=last_seq,json=lastSeq,proto3" json:"last_seq,omitempty"`
 	CreateTime *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=create_time,json=createTime,proto3" json:"create_time,omitempty"`
 	// The settings had a seed.
@@ -1192,7 +1221,8 @@ type StreamEventsRequest struct {
 	state     protoimpl.MessageState `protogen:"open.v1"`
 	TableId   string                 `protobuf:"bytes,1,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"`
 	SeatToken string                 `protobuf:"bytes,2,opt,name=seat_token,json=seatToken,proto3" json:"seat_token,omitempty"`
-	// 0: start with a snapshot; otherwise resume after this event.
+	// 0: start with a snapshot; otherwise resume after this event (the
+	// seat's own numbering).
 	AfterSeq      uint64 `protobuf:"varint,3,opt,name=after_seq,json=afterSeq,proto3" json:"after_seq,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1249,7 +1279,7 @@ func (x *StreamEventsRequest) GetAfterSeq() uint64 {
 	return 0
 }
 
-// Snapshot is a seat's view as of event seq.
+// Snapshot is a seat's view as of its event seq.
 type Snapshot struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Seq           uint64                 `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`
@@ -1305,8 +1335,10 @@ func (x *Snapshot) GetView() *View {
 // Event is one entry of a table's event log.
 type Event struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Numbers every event of the table from 1; a seat sees only some of them,
-	// so its sequence has gaps, but never goes back.
+	// Numbers the events of one viewer 1, 2, 3, ... without gaps: a seat's
+	// stream counts what that seat may see (public events and its own
+	// private ones), the spectator stream counts the public events. Nobody
+	// can tell from it how many events others received.
 	Seq  uint64                 `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`
 	Time *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=time,proto3" json:"time,omitempty"`
 	// Types that are valid to be assigned to Body:
@@ -1684,7 +1716,7 @@ type ActRequest struct {
 	state     protoimpl.MessageState `protogen:"open.v1"`
 	TableId   string                 `protobuf:"bytes,1,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"`
 	SeatToken string                 `protobuf:"bytes,2,opt,name=seat_token,json=seatToken,proto3" json:"seat_token,omitempty"`
-	// The newest event seq the client has seen.
+	// The newest event seq the seat has seen, in its own numbering.
 	LastSeq uint64 `protobuf:"varint,3,opt,name=last_seq,json=lastSeq,proto3" json:"last_seq,omitempty"`
 	// Client-chosen id (1..64 bytes); a retry with the same id is applied once.
 	RequestId     string  `protobuf:"bytes,4,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
@@ -1761,7 +1793,8 @@ func (x *ActRequest) GetAction() *Action {
 // ActResponse confirms an action.
 type ActResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The newest event seq after the action.
+	// The seat's newest event seq after the action, its own events included
+	// unless a claim dwell holds them back.
 	Seq           uint64 `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1806,9 +1839,10 @@ func (x *ActResponse) GetSeq() uint64 {
 
 // SpectateRequest follows a table's public events.
 type SpectateRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	TableId       string                 `protobuf:"bytes,1,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"`
-	AfterSeq      uint64                 `protobuf:"varint,2,opt,name=after_seq,json=afterSeq,proto3" json:"after_seq,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	TableId string                 `protobuf:"bytes,1,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"`
+	// Resume after this public event (the spectators' numbering).
+	AfterSeq      uint64 `protobuf:"varint,2,opt,name=after_seq,json=afterSeq,proto3" json:"after_seq,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2031,7 +2065,7 @@ var File_mahjong_authority_v1_table_service_proto protoreflect.FileDescriptor
 
 const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\n" +
-	"(mahjong/authority/v1/table_service.proto\x12\x14mahjong.authority.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1fmahjong/authority/v1/game.proto\"\xb9\x03\n" +
+	"(mahjong/authority/v1/table_service.proto\x12\x14mahjong.authority.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1fmahjong/authority/v1/game.proto\"\xf5\x03\n" +
 	"\rTableSettings\x126\n" +
 	"\x05rules\x18\x01 \x01(\x0e2 .mahjong.authority.v1.RulePresetR\x05rules\x126\n" +
 	"\tturn_time\x18\x02 \x01(\v2\x19.google.protobuf.DurationR\bturnTime\x128\n" +
@@ -2042,7 +2076,9 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\x0fspectator_delay\x18\x06 \x01(\v2\x19.google.protobuf.DurationR\x0espectatorDelay\x12D\n" +
 	"\x10disconnect_grace\x18\a \x01(\v2\x19.google.protobuf.DurationR\x0fdisconnectGrace\x12:\n" +
 	"\vround_pause\x18\b \x01(\v2\x19.google.protobuf.DurationR\n" +
-	"roundPause\"x\n" +
+	"roundPause\x12:\n" +
+	"\vclaim_dwell\x18\t \x01(\v2\x19.google.protobuf.DurationR\n" +
+	"claimDwell\"x\n" +
 	"\bSeatInfo\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\rR\x04seat\x12\x14\n" +
 	"\x05taken\x18\x02 \x01(\bR\x05taken\x12\x12\n" +
@@ -2166,7 +2202,7 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\x19RECORD_FORMAT_UNSPECIFIED\x10\x00\x12\x18\n" +
 	"\x14RECORD_FORMAT_NATIVE\x10\x01\x12\x18\n" +
 	"\x14RECORD_FORMAT_TENHOU\x10\x02\x12\x16\n" +
-	"\x12RECORD_FORMAT_MJAI\x10\x03*\xe1\x04\n" +
+	"\x12RECORD_FORMAT_MJAI\x10\x03*\xcc\x05\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\"\n" +
 	"\x1eERROR_REASON_MALFORMED_REQUEST\x10\x01\x12\x19\n" +
@@ -2187,7 +2223,10 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\x1eERROR_REASON_REQUEST_ID_REUSED\x10\x0f\x12\x1a\n" +
 	"\x16ERROR_REASON_SEQ_AHEAD\x10\x10\x12\x1c\n" +
 	"\x18ERROR_REASON_UNAVAILABLE\x10\x11\x12\x1c\n" +
-	"\x18ERROR_REASON_SEATS_EMPTY\x10\x122\xc1\a\n" +
+	"\x18ERROR_REASON_SEATS_EMPTY\x10\x12\x12$\n" +
+	" ERROR_REASON_STORAGE_UNAVAILABLE\x10\x13\x12!\n" +
+	"\x1dERROR_REASON_TOO_MANY_STREAMS\x10\x14\x12 \n" +
+	"\x1cERROR_REASON_TOO_MANY_TABLES\x10\x152\xc1\a\n" +
 	"\fTableService\x12b\n" +
 	"\vCreateTable\x12(.mahjong.authority.v1.CreateTableRequest\x1a).mahjong.authority.v1.CreateTableResponse\x12_\n" +
 	"\n" +
@@ -2274,63 +2313,64 @@ var file_mahjong_authority_v1_table_service_proto_depIdxs = []int32{
 	29, // 3: mahjong.authority.v1.TableSettings.spectator_delay:type_name -> google.protobuf.Duration
 	29, // 4: mahjong.authority.v1.TableSettings.disconnect_grace:type_name -> google.protobuf.Duration
 	29, // 5: mahjong.authority.v1.TableSettings.round_pause:type_name -> google.protobuf.Duration
-	4,  // 6: mahjong.authority.v1.Table.settings:type_name -> mahjong.authority.v1.TableSettings
-	1,  // 7: mahjong.authority.v1.Table.state:type_name -> mahjong.authority.v1.TableState
-	5,  // 8: mahjong.authority.v1.Table.seats:type_name -> mahjong.authority.v1.SeatInfo
-	30, // 9: mahjong.authority.v1.Table.create_time:type_name -> google.protobuf.Timestamp
-	4,  // 10: mahjong.authority.v1.CreateTableRequest.settings:type_name -> mahjong.authority.v1.TableSettings
-	6,  // 11: mahjong.authority.v1.CreateTableResponse.table:type_name -> mahjong.authority.v1.Table
-	6,  // 12: mahjong.authority.v1.ListTablesResponse.tables:type_name -> mahjong.authority.v1.Table
-	6,  // 13: mahjong.authority.v1.GetTableResponse.table:type_name -> mahjong.authority.v1.Table
-	6,  // 14: mahjong.authority.v1.JoinTableResponse.table:type_name -> mahjong.authority.v1.Table
-	6,  // 15: mahjong.authority.v1.StartTableResponse.table:type_name -> mahjong.authority.v1.Table
-	31, // 16: mahjong.authority.v1.Snapshot.view:type_name -> mahjong.authority.v1.View
-	30, // 17: mahjong.authority.v1.Event.time:type_name -> google.protobuf.Timestamp
-	32, // 18: mahjong.authority.v1.Event.round_started:type_name -> mahjong.authority.v1.RoundStarted
-	33, // 19: mahjong.authority.v1.Event.dealt:type_name -> mahjong.authority.v1.Dealt
-	34, // 20: mahjong.authority.v1.Event.drew:type_name -> mahjong.authority.v1.Drew
-	35, // 21: mahjong.authority.v1.Event.discarded:type_name -> mahjong.authority.v1.Discarded
-	36, // 22: mahjong.authority.v1.Event.fishing:type_name -> mahjong.authority.v1.Fishing
-	37, // 23: mahjong.authority.v1.Event.claim_offer:type_name -> mahjong.authority.v1.ClaimOffer
-	38, // 24: mahjong.authority.v1.Event.riichi_accepted:type_name -> mahjong.authority.v1.RiichiAccepted
-	39, // 25: mahjong.authority.v1.Event.called:type_name -> mahjong.authority.v1.Called
-	40, // 26: mahjong.authority.v1.Event.dora_revealed:type_name -> mahjong.authority.v1.DoraRevealed
-	41, // 27: mahjong.authority.v1.Event.won:type_name -> mahjong.authority.v1.Won
-	42, // 28: mahjong.authority.v1.Event.round_ended:type_name -> mahjong.authority.v1.RoundEnded
-	43, // 29: mahjong.authority.v1.Event.game_ended:type_name -> mahjong.authority.v1.GameEnded
-	44, // 30: mahjong.authority.v1.Event.seat_notice:type_name -> mahjong.authority.v1.SeatNotice
-	45, // 31: mahjong.authority.v1.Event.turn_offer:type_name -> mahjong.authority.v1.TurnOffer
-	20, // 32: mahjong.authority.v1.StreamEventsResponse.snapshot:type_name -> mahjong.authority.v1.Snapshot
-	21, // 33: mahjong.authority.v1.StreamEventsResponse.event:type_name -> mahjong.authority.v1.Event
-	46, // 34: mahjong.authority.v1.ActRequest.action:type_name -> mahjong.authority.v1.Action
-	21, // 35: mahjong.authority.v1.SpectateResponse.event:type_name -> mahjong.authority.v1.Event
-	2,  // 36: mahjong.authority.v1.ExportGameRequest.format:type_name -> mahjong.authority.v1.RecordFormat
-	2,  // 37: mahjong.authority.v1.ExportGameResponse.format:type_name -> mahjong.authority.v1.RecordFormat
-	7,  // 38: mahjong.authority.v1.TableService.CreateTable:input_type -> mahjong.authority.v1.CreateTableRequest
-	9,  // 39: mahjong.authority.v1.TableService.ListTables:input_type -> mahjong.authority.v1.ListTablesRequest
-	11, // 40: mahjong.authority.v1.TableService.GetTable:input_type -> mahjong.authority.v1.GetTableRequest
-	13, // 41: mahjong.authority.v1.TableService.JoinTable:input_type -> mahjong.authority.v1.JoinTableRequest
-	15, // 42: mahjong.authority.v1.TableService.LeaveTable:input_type -> mahjong.authority.v1.LeaveTableRequest
-	17, // 43: mahjong.authority.v1.TableService.StartTable:input_type -> mahjong.authority.v1.StartTableRequest
-	19, // 44: mahjong.authority.v1.TableService.StreamEvents:input_type -> mahjong.authority.v1.StreamEventsRequest
-	23, // 45: mahjong.authority.v1.TableService.Act:input_type -> mahjong.authority.v1.ActRequest
-	25, // 46: mahjong.authority.v1.TableService.Spectate:input_type -> mahjong.authority.v1.SpectateRequest
-	27, // 47: mahjong.authority.v1.TableService.ExportGame:input_type -> mahjong.authority.v1.ExportGameRequest
-	8,  // 48: mahjong.authority.v1.TableService.CreateTable:output_type -> mahjong.authority.v1.CreateTableResponse
-	10, // 49: mahjong.authority.v1.TableService.ListTables:output_type -> mahjong.authority.v1.ListTablesResponse
-	12, // 50: mahjong.authority.v1.TableService.GetTable:output_type -> mahjong.authority.v1.GetTableResponse
-	14, // 51: mahjong.authority.v1.TableService.JoinTable:output_type -> mahjong.authority.v1.JoinTableResponse
-	16, // 52: mahjong.authority.v1.TableService.LeaveTable:output_type -> mahjong.authority.v1.LeaveTableResponse
-	18, // 53: mahjong.authority.v1.TableService.StartTable:output_type -> mahjong.authority.v1.StartTableResponse
-	22, // 54: mahjong.authority.v1.TableService.StreamEvents:output_type -> mahjong.authority.v1.StreamEventsResponse
-	24, // 55: mahjong.authority.v1.TableService.Act:output_type -> mahjong.authority.v1.ActResponse
-	26, // 56: mahjong.authority.v1.TableService.Spectate:output_type -> mahjong.authority.v1.SpectateResponse
-	28, // 57: mahjong.authority.v1.TableService.ExportGame:output_type -> mahjong.authority.v1.ExportGameResponse
-	48, // [48:58] is the sub-list for method output_type
-	38, // [38:48] is the sub-list for method input_type
-	38, // [38:38] is the sub-list for extension type_name
-	38, // [38:38] is the sub-list for extension extendee
-	0,  // [0:38] is the sub-list for field type_name
+	29, // 6: mahjong.authority.v1.TableSettings.claim_dwell:type_name -> google.protobuf.Duration
+	4,  // 7: mahjong.authority.v1.Table.settings:type_name -> mahjong.authority.v1.TableSettings
+	1,  // 8: mahjong.authority.v1.Table.state:type_name -> mahjong.authority.v1.TableState
+	5,  // 9: mahjong.authority.v1.Table.seats:type_name -> mahjong.authority.v1.SeatInfo
+	30, // 10: mahjong.authority.v1.Table.create_time:type_name -> google.protobuf.Timestamp
+	4,  // 11: mahjong.authority.v1.CreateTableRequest.settings:type_name -> mahjong.authority.v1.TableSettings
+	6,  // 12: mahjong.authority.v1.CreateTableResponse.table:type_name -> mahjong.authority.v1.Table
+	6,  // 13: mahjong.authority.v1.ListTablesResponse.tables:type_name -> mahjong.authority.v1.Table
+	6,  // 14: mahjong.authority.v1.GetTableResponse.table:type_name -> mahjong.authority.v1.Table
+	6,  // 15: mahjong.authority.v1.JoinTableResponse.table:type_name -> mahjong.authority.v1.Table
+	6,  // 16: mahjong.authority.v1.StartTableResponse.table:type_name -> mahjong.authority.v1.Table
+	31, // 17: mahjong.authority.v1.Snapshot.view:type_name -> mahjong.authority.v1.View
+	30, // 18: mahjong.authority.v1.Event.time:type_name -> google.protobuf.Timestamp
+	32, // 19: mahjong.authority.v1.Event.round_started:type_name -> mahjong.authority.v1.RoundStarted
+	33, // 20: mahjong.authority.v1.Event.dealt:type_name -> mahjong.authority.v1.Dealt
+	34, // 21: mahjong.authority.v1.Event.drew:type_name -> mahjong.authority.v1.Drew
+	35, // 22: mahjong.authority.v1.Event.discarded:type_name -> mahjong.authority.v1.Discarded
+	36, // 23: mahjong.authority.v1.Event.fishing:type_name -> mahjong.authority.v1.Fishing
+	37, // 24: mahjong.authority.v1.Event.claim_offer:type_name -> mahjong.authority.v1.ClaimOffer
+	38, // 25: mahjong.authority.v1.Event.riichi_accepted:type_name -> mahjong.authority.v1.RiichiAccepted
+	39, // 26: mahjong.authority.v1.Event.called:type_name -> mahjong.authority.v1.Called
+	40, // 27: mahjong.authority.v1.Event.dora_revealed:type_name -> mahjong.authority.v1.DoraRevealed
+	41, // 28: mahjong.authority.v1.Event.won:type_name -> mahjong.authority.v1.Won
+	42, // 29: mahjong.authority.v1.Event.round_ended:type_name -> mahjong.authority.v1.RoundEnded
+	43, // 30: mahjong.authority.v1.Event.game_ended:type_name -> mahjong.authority.v1.GameEnded
+	44, // 31: mahjong.authority.v1.Event.seat_notice:type_name -> mahjong.authority.v1.SeatNotice
+	45, // 32: mahjong.authority.v1.Event.turn_offer:type_name -> mahjong.authority.v1.TurnOffer
+	20, // 33: mahjong.authority.v1.StreamEventsResponse.snapshot:type_name -> mahjong.authority.v1.Snapshot
+	21, // 34: mahjong.authority.v1.StreamEventsResponse.event:type_name -> mahjong.authority.v1.Event
+	46, // 35: mahjong.authority.v1.ActRequest.action:type_name -> mahjong.authority.v1.Action
+	21, // 36: mahjong.authority.v1.SpectateResponse.event:type_name -> mahjong.authority.v1.Event
+	2,  // 37: mahjong.authority.v1.ExportGameRequest.format:type_name -> mahjong.authority.v1.RecordFormat
+	2,  // 38: mahjong.authority.v1.ExportGameResponse.format:type_name -> mahjong.authority.v1.RecordFormat
+	7,  // 39: mahjong.authority.v1.TableService.CreateTable:input_type -> mahjong.authority.v1.CreateTableRequest
+	9,  // 40: mahjong.authority.v1.TableService.ListTables:input_type -> mahjong.authority.v1.ListTablesRequest
+	11, // 41: mahjong.authority.v1.TableService.GetTable:input_type -> mahjong.authority.v1.GetTableRequest
+	13, // 42: mahjong.authority.v1.TableService.JoinTable:input_type -> mahjong.authority.v1.JoinTableRequest
+	15, // 43: mahjong.authority.v1.TableService.LeaveTable:input_type -> mahjong.authority.v1.LeaveTableRequest
+	17, // 44: mahjong.authority.v1.TableService.StartTable:input_type -> mahjong.authority.v1.StartTableRequest
+	19, // 45: mahjong.authority.v1.TableService.StreamEvents:input_type -> mahjong.authority.v1.StreamEventsRequest
+	23, // 46: mahjong.authority.v1.TableService.Act:input_type -> mahjong.authority.v1.ActRequest
+	25, // 47: mahjong.authority.v1.TableService.Spectate:input_type -> mahjong.authority.v1.SpectateRequest
+	27, // 48: mahjong.authority.v1.TableService.ExportGame:input_type -> mahjong.authority.v1.ExportGameRequest
+	8,  // 49: mahjong.authority.v1.TableService.CreateTable:output_type -> mahjong.authority.v1.CreateTableResponse
+	10, // 50: mahjong.authority.v1.TableService.ListTables:output_type -> mahjong.authority.v1.ListTablesResponse
+	12, // 51: mahjong.authority.v1.TableService.GetTable:output_type -> mahjong.authority.v1.GetTableResponse
+	14, // 52: mahjong.authority.v1.TableService.JoinTable:output_type -> mahjong.authority.v1.JoinTableResponse
+	16, // 53: mahjong.authority.v1.TableService.LeaveTable:output_type -> mahjong.authority.v1.LeaveTableResponse
+	18, // 54: mahjong.authority.v1.TableService.StartTable:output_type -> mahjong.authority.v1.StartTableResponse
+	22, // 55: mahjong.authority.v1.TableService.StreamEvents:output_type -> mahjong.authority.v1.StreamEventsResponse
+	24, // 56: mahjong.authority.v1.TableService.Act:output_type -> mahjong.authority.v1.ActResponse
+	26, // 57: mahjong.authority.v1.TableService.Spectate:output_type -> mahjong.authority.v1.SpectateResponse
+	28, // 58: mahjong.authority.v1.TableService.ExportGame:output_type -> mahjong.authority.v1.ExportGameResponse
+	49, // [49:59] is the sub-list for method output_type
+	39, // [39:49] is the sub-list for method input_type
+	39, // [39:39] is the sub-list for extension type_name
+	39, // [39:39] is the sub-list for extension extendee
+	0,  // [0:39] is the sub-list for field type_name
 }
 
 func init() { file_mahjong_authority_v1_table_service_proto_init() }

@@ -58,14 +58,18 @@ type TableServiceClient interface {
 	// taken.
 	StartTable(ctx context.Context, in *StartTableRequest, opts ...grpc.CallOption) (*StartTableResponse, error)
 	// StreamEvents follows one seat: first a snapshot of the seat's view (when
-	// after_seq is 0), then every event the seat may see, in order. With
-	// after_seq set it resumes after that event: nothing missed, nothing
-	// repeated. The stream ends after the game's last event.
+	// after_seq is 0), then every event the seat may see, in order, numbered
+	// 1, 2, 3, ... in the seat's own numbering. With after_seq set it resumes
+	// after that event: nothing missed, nothing repeated, also after a
+	// restart of the server. The stream ends after the game's last event.
+	// During a claim dwell a snapshot waits for the dwell to end.
 	StreamEvents(ctx context.Context, in *StreamEventsRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[StreamEventsResponse], error)
 	// Act plays one action for the seat of the token. A retried request_id is
-	// applied once and answered the same; an action decided on a stale view
-	// (last_seq older than the newest game event the seat can see) is refused
-	// with ABORTED. A refused action never changes the table.
+	// applied once and answered the same (also after a restart, for the last
+	// 256 ids of the seat); an action decided on a stale view (last_seq older
+	// than the newest game event the seat can see) is refused with ABORTED.
+	// The answer comes once the action is stored durably. A refused action
+	// never changes the table.
 	Act(ctx context.Context, in *ActRequest, opts ...grpc.CallOption) (*ActResponse, error)
 	// Spectate follows a table's public events, delayed by the table's
 	// spectator delay. It starts from the first event, or after after_seq.
@@ -230,14 +234,18 @@ type TableServiceServer interface {
 	// taken.
 	StartTable(context.Context, *StartTableRequest) (*StartTableResponse, error)
 	// StreamEvents follows one seat: first a snapshot of the seat's view (when
-	// after_seq is 0), then every event the seat may see, in order. With
-	// after_seq set it resumes after that event: nothing missed, nothing
-	// repeated. The stream ends after the game's last event.
+	// after_seq is 0), then every event the seat may see, in order, numbered
+	// 1, 2, 3, ... in the seat's own numbering. With after_seq set it resumes
+	// after that event: nothing missed, nothing repeated, also after a
+	// restart of the server. The stream ends after the game's last event.
+	// During a claim dwell a snapshot waits for the dwell to end.
 	StreamEvents(*StreamEventsRequest, grpc.ServerStreamingServer[StreamEventsResponse]) error
 	// Act plays one action for the seat of the token. A retried request_id is
-	// applied once and answered the same; an action decided on a stale view
-	// (last_seq older than the newest game event the seat can see) is refused
-	// with ABORTED. A refused action never changes the table.
+	// applied once and answered the same (also after a restart, for the last
+	// 256 ids of the seat); an action decided on a stale view (last_seq older
+	// than the newest game event the seat can see) is refused with ABORTED.
+	// The answer comes once the action is stored durably. A refused action
+	// never changes the table.
 	Act(context.Context, *ActRequest) (*ActResponse, error)
 	// Spectate follows a table's public events, delayed by the table's
 	// spectator delay. It starts from the first event, or after after_seq.

@@ -1,0 +1,314 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/protobuf/types/known/durationpb"
+
+	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/bot"
+	"github.com/mahjong-authority/authority/internal/client"
+	"github.com/mahjong-authority/authority/internal/host"
+	"github.com/mahjong-authority/authority/internal/server"
+	"github.com/mahjong-authority/authority/internal/store"
+	"github.com/mahjong-authority/authority/internal/table"
+)
+
+// process is a running authority binary.
+type process struct {
+	cmd    *exec.Cmd
+	stderr *strings.Builder
+	mu     *sync.Mutex
+	exited chan error
+}
+
+// startAuthority runs the binary and waits until it serves.
+func startAuthority(t *testing.T, bin, addr string, args ...string) *process {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"--listen", addr}, args...)...)
+	pipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &process{cmd: cmd, stderr: &strings.Builder{}, mu: &sync.Mutex{}, exited: make(chan error, 1)}
+	go func() {
+		sc := bufio.NewScanner(pipe)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			p.mu.Lock()
+			p.stderr.WriteString(sc.Text() + "\n")
+			p.mu.Unlock()
+		}
+		p.exited <- cmd.Wait()
+	}()
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if _, err := healthpb.NewHealthClient(conn).Check(ctx, &healthpb.HealthCheckRequest{}, grpc.WaitForReady(true)); err != nil {
+		t.Fatalf("server did not come up: %v\n%s", err, p.log())
+	}
+	return p
+}
+
+func (p *process) log() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stderr.String()
+}
+
+// seatRun is what one bot client did: every action the server
+// acknowledged, in order, and how its stream went.
+type seatRun struct {
+	acked  []table.Action
+	final  []int
+	ended  bool
+	stats  client.Stats
+	err    error
+	events int
+}
+
+// TestCrashRecovery is the crash test: the real binary with a data
+// directory, several tables of four bot clients each over gRPC, kill -9 in
+// the middle of their rounds, a restart on the same data, and the clients
+// reconnecting (after_seq) and retrying (same request id) on their own
+// until every game ends. Then every game must be over, every action the
+// server acknowledged must be in the table's log exactly once (and the log
+// must hold no player action that was not acknowledged), and the final
+// scores must be those of a replay of each log through the engine.
+func TestCrashRecovery(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the server binary")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "authority")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := lis.Addr().String()
+	lis.Close()
+	data := filepath.Join(dir, "data")
+	args := []string{"--data", data, "--round-pause", "1ms", "--claim-dwell", "1ms", "--turn-time", "20s", "--claim-time", "20s",
+		"--disconnect-grace", "5m", "--seat-rate", "10000", "--seat-burst", "10000", "--conn-rate", "10000", "--conn-burst", "10000"}
+	p := startAuthority(t, bin, addr, args...)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	admin, err := client.Dial(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	const tables = 4
+	var ids [tables]string
+	var runs [tables][table.NumSeats]*seatRun
+	var wg sync.WaitGroup
+	var clients []*client.Client
+	defer func() {
+		for _, c := range clients {
+			c.Close()
+		}
+	}()
+	for i := range tables {
+		tb, _, err := admin.CreateTable(ctx, &pb.TableSettings{Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU, Seed: seedOf(i), ClaimDwell: durationpb.New(time.Millisecond)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[i] = tb.GetTableId()
+		var seats [table.NumSeats]client.Seat
+		var cs [table.NumSeats]*client.Client
+		for s := range seats {
+			if cs[s], err = client.Dial(addr); err != nil {
+				t.Fatal(err)
+			}
+			clients = append(clients, cs[s])
+			if seats[s], err = cs[s].JoinTable(ctx, ids[i], fmt.Sprint("bot", s)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for s, st := range seats {
+			r := &seatRun{}
+			runs[i][s] = r
+			wg.Go(func() { playBot(ctx, cs[s].Follow(st, client.Options{Contiguous: true}), r) })
+		}
+	}
+
+	// Kill the server once every table is well into its game.
+	for {
+		ready := 0
+		for _, id := range ids {
+			tb, err := admin.GetTable(ctx, id)
+			if err != nil {
+				t.Fatalf("GetTable: %v", err)
+			}
+			if tb.GetState() == pb.TableState_TABLE_STATE_FINISHED {
+				t.Fatalf("table %s finished before the crash: the test would prove nothing", id)
+			}
+			if tb.GetLastSeq() > 150 {
+				ready++
+			}
+		}
+		if ready == tables {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := p.cmd.Process.Kill(); err != nil { // SIGKILL
+		t.Fatal(err)
+	}
+	<-p.exited
+	t.Logf("killed the server")
+
+	p = startAuthority(t, bin, addr, args...)
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		t.Fatalf("the games did not end after the restart\n%s", p.log())
+	}
+	for _, line := range strings.Split(p.log(), "\n") {
+		if strings.Contains(line, `"recovered"`) {
+			t.Logf("restart: %s", line)
+		}
+	}
+	for i, id := range ids {
+		tb, err := admin.GetTable(ctx, id)
+		if err != nil || tb.GetState() != pb.TableState_TABLE_STATE_FINISHED {
+			t.Fatalf("table %s after the games: %v, %v", id, tb, err)
+		}
+		for s, r := range runs[i] {
+			if r.err != nil || !r.ended {
+				t.Fatalf("table %d seat %d: ended %v, %v", i, s, r.ended, r.err)
+			}
+			if r.stats.Faults > 0 {
+				t.Fatalf("table %d seat %d saw %d inconsistencies", i, s, r.stats.Faults)
+			}
+		}
+	}
+	// Stop the server gracefully and read the logs it left.
+	if err := p.cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-p.exited; err != nil {
+		t.Fatalf("server exit: %v\n%s", err, p.log())
+	}
+	st, err := store.Open[table.Action](filepath.Join(data, "authority.db"), server.ActionCodec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	logs := map[string][]host.Entry[table.Action]{}
+	if err := st.Load(ctx, func(rec host.TableRecord, es []host.Entry[table.Action]) error {
+		logs[rec.ID] = es
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	reconnects := 0
+	for i, id := range ids {
+		es := logs[id]
+		var logged [table.NumSeats][]table.Action
+		eng, err := table.New(table.Config{Rules: table.TenhouTonpuu})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var final []int
+		for _, e := range es {
+			if e.Kind != host.EntryAction {
+				continue
+			}
+			if e.Actor >= 0 {
+				if e.RequestID == "" {
+					t.Fatalf("table %d: seat %d was played by the server (%v): a timeout or a bot", i, e.Actor, e.Action)
+				}
+				logged[e.Actor] = append(logged[e.Actor], e.Action)
+			}
+			evs, err := eng.Step(e.Action)
+			if err != nil {
+				t.Fatalf("table %d: replay of %v: %v", i, e.Action, err)
+			}
+			for _, ev := range evs {
+				if g, ok := ev.Body.(table.GameEnded); ok {
+					final = g.Scores[:]
+				}
+			}
+		}
+		for s, r := range runs[i] {
+			reconnects += r.stats.Reconnects
+			if !slices.Equal(logged[s], r.acked) {
+				t.Fatalf("table %d seat %d: the log holds %d actions, the client had %d acknowledged:\nlog  %v\nacks %v", i, s, len(logged[s]), len(r.acked), logged[s], r.acked)
+			}
+			if !slices.Equal(r.final, final) {
+				t.Fatalf("table %d seat %d: final scores %v, the replayed log gives %v", i, s, r.final, final)
+			}
+		}
+		t.Logf("table %d: %d entries, final %v", i, len(es), final)
+	}
+	if reconnects == 0 {
+		t.Fatal("no client reconnected: the crash happened after the games")
+	}
+}
+
+// playBot plays one seat with the efficient bot through a client session
+// until its game ends, recording what the server acknowledged.
+func playBot(ctx context.Context, s *client.Session, r *seatRun) {
+	defer s.Close()
+	defer func() { r.stats = s.Stats() }()
+	var b bot.Efficient
+	for {
+		u, err := s.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			r.ended = true
+			return
+		}
+		if err != nil {
+			r.err = err
+			return
+		}
+		r.events++
+		if g, ok := u.Event.Body.(table.GameEnded); ok {
+			r.final = g.Scores[:]
+		}
+		a, ok := b.Act(s.View())
+		if !ok {
+			continue
+		}
+		if _, err := s.Act(ctx, a); err == nil {
+			r.acked = append(r.acked, a)
+		}
+	}
+}
+
+func seedOf(i int) []byte {
+	s := make([]byte, 32)
+	s[0], s[1] = byte(i), 0xc5
+	return s
+}

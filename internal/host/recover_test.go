@@ -1,0 +1,139 @@
+package host_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/mahjong-authority/authority/internal/clock"
+	"github.com/mahjong-authority/authority/internal/host"
+)
+
+// TestRecover stops a host in the middle of a claim dwell and starts a new
+// one on the same store: the table, its tokens, every seat's numbered
+// events, a remembered request id, the bot and the dwell are back, and the
+// game plays on to its end.
+func TestRecover(t *testing.T) {
+	store := host.NewMemoryStore[toyAction]()
+	bots := func() host.Bot[toyAction, toyView] { return maxBot{} }
+	set := host.Settings{Seats: 4, TurnTime: 10 * time.Second, ClaimTime: 5 * time.Second, ClaimDwell: 2 * time.Second, FillWithBots: true}
+	f := &fixture{t: t, clk: clock.NewFake(time.Unix(1_700_000_000, 0)), store: store}
+	f.h = host.New(host.Config[toyAction, toyView, string]{Clock: f.clk, Store: store, Bot: bots})
+	info, owner, err := f.h.Create(context.Background(), set, []byte("meta"), newToy(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.id, f.owner = info.ID, owner
+	f.join(3)
+	if err := f.h.Start(context.Background(), f.id, owner); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var before [3]*recorder
+	for s := range before {
+		before[s] = record(ctx, f.h, f.id, f.tokens[s], 1)
+	}
+	// Seat 0 plays; seat 2 passes the offer; seat 1 plays and the dwell of
+	// its window is running when the host stops.
+	seq0, err := f.act(0, "r1", f.seq(0), toyAction{Seat: 0, Kind: "play", N: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.act(2, "r2", f.seq(2), toyAction{Seat: 2, Kind: "pass"}); err != nil {
+		t.Fatal(err)
+	}
+	f.clk.Advance(2 * time.Second)
+	if _, err := f.act(1, "r3", f.seq(1), toyAction{Seat: 1, Kind: "play", N: 1}); err != nil {
+		t.Fatal(err)
+	}
+	var heads [3]uint64
+	var seen [3][]string
+	for s := range heads {
+		heads[s] = f.seq(s)
+		for uint64(len(before[s].got()))+1 < heads[s] {
+			time.Sleep(time.Millisecond)
+		}
+		seen[s] = before[s].got()
+	}
+	cancel()
+	f.h.Close()
+
+	clk := clock.NewFake(f.clk.Now().Add(time.Minute))
+	h := host.New(host.Config[toyAction, toyView, string]{Clock: clk, Store: store, Bot: bots})
+	defer h.Close()
+	n, err := h.Recover(context.Background(), func(rec host.TableRecord) (host.NewGame[toyAction, toyView, string], error) {
+		if string(rec.Meta) != "meta" || rec.Settings != set {
+			t.Errorf("record %+v", rec)
+		}
+		return newToy(2), nil
+	})
+	if err != nil || n != 1 {
+		t.Fatalf("Recover = %d, %v; want 1 table", n, err)
+	}
+	f.h, f.clk = h, clk
+	in := f.info()
+	if in.State != host.Playing || !in.Seats[3].Bot || in.Seats[0].Bot || in.Seats[0].Name != "p0" {
+		t.Fatalf("recovered table %+v", in)
+	}
+	for s := range heads {
+		if got := f.seq(s); got != heads[s] {
+			t.Fatalf("seat %d at %d after recovery, was at %d", s, got, heads[s])
+		}
+	}
+	// A retry of an acknowledged request is answered as before.
+	if got, err := f.act(0, "r1", 0, toyAction{Seat: 0, Kind: "play", N: 2}); err != nil || got != seq0 {
+		t.Fatalf("retried r1 = %d, %v; want %d", got, err, seq0)
+	}
+	// The dwell is still on, restarted in full.
+	if _, err := f.act(2, "r4", f.seq(2), toyAction{Seat: 2, Kind: "play", N: 1}); !errors.Is(err, host.ErrWindowOpen) {
+		t.Fatalf("act during the recovered dwell = %v, want ErrWindowOpen", err)
+	}
+	// Every seat resumes after the last event it had.
+	var after [3]*recorder
+	actx, acancel := context.WithCancel(context.Background())
+	defer acancel()
+	for s := range after {
+		after[s] = record(actx, h, f.id, f.tokens[s], heads[s])
+	}
+	clk.Advance(2 * time.Second)
+	play(t, f, 0, 1, 2)
+	for s := range after {
+		if err := <-after[s].done; err != nil {
+			t.Fatalf("seat %d's resumed stream: %v", s, err)
+		}
+		// A stream from the start on the new host has the old events with
+		// the old numbers, then the resumed ones.
+		full := record(context.Background(), h, f.id, f.tokens[s], 1)
+		if err := <-full.done; err != nil {
+			t.Fatal(err)
+		}
+		if want := append(slices.Clone(seen[s]), after[s].got()...); !slices.Equal(full.got(), want) {
+			t.Fatalf("seat %d from the start:\n%v\nwant\n%v", s, full.got(), want)
+		}
+	}
+	if f.info().State != host.Finished {
+		t.Fatalf("state %v, want finished", f.info().State)
+	}
+}
+
+// TestRecoverRefusesBrokenLog: a log that does not replay is an error, not
+// a half-built table.
+func TestRecoverRefusesBrokenLog(t *testing.T) {
+	store := host.NewMemoryStore[toyAction]()
+	ctx := context.Background()
+	if err := store.Create(ctx, host.TableRecord{ID: "t1", Settings: host.Settings{Seats: 4}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Append(ctx, "t1", host.Entry[toyAction]{Kind: host.EntryAction, Actor: 0, Action: toyAction{Kind: "play", N: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	h := host.New(host.Config[toyAction, toyView, string]{Store: store})
+	defer h.Close()
+	_, err := h.Recover(ctx, func(host.TableRecord) (host.NewGame[toyAction, toyView, string], error) { return newToy(1), nil })
+	if !errors.Is(err, host.ErrCorruptLog) {
+		t.Fatalf("Recover of a log that plays before the deal = %v, want ErrCorruptLog", err)
+	}
+}

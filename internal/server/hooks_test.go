@@ -1,0 +1,12 @@
+package server
+
+import (
+	"context"
+
+	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+)
+
+// CreateForTest runs the CreateTable handler without a connection.
+func CreateForTest(ctx context.Context, s *Server, req *pb.CreateTableRequest) (*pb.CreateTableResponse, error) {
+	return s.table.CreateTable(ctx, req)
+}
