@@ -38,11 +38,6 @@ type Wall struct {
 	Tiles      [Size]tile.Tile
 	Seed       [32]byte
 	Commitment [32]byte
-
-	// stamp is a keyed digest of what New made (tiles, seed and set), so
-	// that Check knows New's walls, if unchanged since, without shuffling
-	// again; zero on walls New did not make.
-	stamp uint64
 }
 
 // DealPos is the position of the n-th tile (0..12) dealt to the seat that is

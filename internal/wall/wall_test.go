@@ -101,35 +101,6 @@ func TestCheck(t *testing.T) {
 	}
 }
 
-// New's stamp lets Check accept its walls without shuffling again, and
-// only those: a wall made otherwise is shuffled again, and a changed one
-// fails.
-func TestCheckStamp(t *testing.T) {
-	w := New([32]byte{7}, true)
-	if w.stamp == 0 {
-		t.Fatal("New left no stamp")
-	}
-	if err := w.Check(true); err != nil {
-		t.Errorf("Check of New's wall = %v", err)
-	}
-	plain := Wall{Tiles: w.Tiles, Seed: w.Seed}
-	if err := plain.Check(true); err != nil {
-		t.Errorf("Check of an unstamped copy = %v", err)
-	}
-	other := New([32]byte{8}, true)
-	other.Seed = w.Seed
-	if err := other.Check(true); !errors.Is(err, ErrNotSet) {
-		t.Errorf("Check of another seed's shuffle = %v, want ErrNotSet", err)
-	}
-	forged := w
-	forged.Tiles[10], forged.Tiles[20] = forged.Tiles[20], forged.Tiles[10]
-	if forged.Tiles[10] != forged.Tiles[20] {
-		if err := forged.Check(true); !errors.Is(err, ErrNotSet) {
-			t.Errorf("Check of a stamped wall changed since = %v, want ErrNotSet", err)
-		}
-	}
-}
-
 func TestLayout(t *testing.T) {
 	seen := map[int]bool{}
 	mark := func(what string, p int) {
