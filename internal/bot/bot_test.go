@@ -102,3 +102,53 @@ func TestEfficientWins(t *testing.T) {
 		t.Errorf("efficient bots: %d wins and %d riichi in %d rounds, want a win in most rounds", wins, riichis, rounds)
 	}
 }
+
+// Efficient's Decide makes the choice Act makes from the View, at every
+// decision of whole games (some of them against random players, who call,
+// so that kuikae and open hands are met too).
+func TestDecideIsAct(t *testing.T) {
+	var views [4]table.View
+	for g := range uint64(6) {
+		tb, _ := table.New(table.Config{Rules: table.TenhouHanchan})
+		bots := [4]bot.Bot{bot.Efficient{}, bot.Efficient{}, bot.Efficient{}, bot.Efficient{}}
+		if g%2 == 1 {
+			bots[1], bots[3] = bot.NewRandom(g), bot.NewRandom(g+100)
+		}
+		next := walls(g)
+		decisions := 0
+		for tb.Phase() != table.GameOver {
+			if tb.Phase() == table.BetweenRounds {
+				w := next()
+				if _, err := tb.Step(table.Action{Type: table.Deal, Wall: &w}); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			for s := range table.Seat(4) {
+				if _, ok := bots[s].(bot.Efficient); !ok {
+					continue
+				}
+				tb.ViewInto(s, &views[s])
+				want, wantOK := bot.Efficient{}.Act(&views[s])
+				got, gotOK := bot.Efficient{}.Decide(tb, s)
+				if got != want || gotOK != wantOK {
+					t.Fatalf("game %d seat %d: Decide = %v, %v; Act = %v, %v", g, s, got, gotOK, want, wantOK)
+				}
+				decisions++
+			}
+			for s := range table.Seat(4) {
+				if tb.Waiting(s) {
+					tb.ViewInto(s, &views[s])
+					a, _ := bots[s].Act(&views[s])
+					if _, err := tb.Step(a); err != nil {
+						t.Fatal(err)
+					}
+					break
+				}
+			}
+		}
+		if decisions < 1000 {
+			t.Errorf("game %d: %d decisions compared, want many", g, decisions)
+		}
+	}
+}

@@ -113,6 +113,26 @@ type Claimant struct {
 	Hand   []tile.Tile // concealed tiles
 	CanRon bool        // the table's verdict on a ron: waits, furiten, yaku
 	Riichi bool        // a riichi hand may only ron
+	// Counts, when set, are Hand's tiles by kind, which a table keeps
+	// anyway: Offers then passes over a hand that holds neither two of the
+	// tile's kind nor (the next seat) a chi shape without reading Hand.
+	Counts *tile.Counts
+}
+
+// mayCall reports whether counts c could make any call on a discard of
+// kind k: two of it for a pon (or three for a kan), or, for the next seat,
+// both other kinds of a run with it.
+func mayCall(c *tile.Counts, k tile.Kind, chi bool) bool {
+	if c[k] >= 2 {
+		return true
+	}
+	if !chi || k >= 27 {
+		return false
+	}
+	n := k % 9 // 0 for a one
+	return n >= 2 && c[k-2] > 0 && c[k-1] > 0 ||
+		n >= 1 && n <= 7 && c[k-1] > 0 && c[k+1] > 0 ||
+		n <= 6 && c[k+1] > 0 && c[k+2] > 0
 }
 
 // maxOptions bounds the options of one seat: ron, two pon choices, an open
@@ -161,62 +181,78 @@ func (o *Offer) add(opt Option) {
 func Offers(ctx *Context, seats *[4]Claimant) [4]Offer {
 	var out [4]Offer
 	for i := range seats {
-		s := Seat(i)
-		if s == ctx.From {
-			continue
-		}
-		c := &seats[i]
-		o := &out[i]
-		if c.CanRon {
-			o.add(Option{Call: Ron})
-		}
-		if ctx.Source != Discard || !ctx.Calls || c.Riichi {
-			continue
-		}
-		var have faceCounts
-		for _, t := range c.Hand {
-			have.add(t)
-		}
-		k := ctx.Tile.Kind()
-		plain, red := have.of(k)
-		// Pon: two of the kind; a red five in hand may or may not be used.
-		if plain >= 2 {
-			offerCall(o, c.Hand, ctx.Tile, Option{Call: Pon, Tiles: [3]tile.Tile{tile.Plain(k), tile.Plain(k)}})
-		}
-		if plain >= 1 && red >= 1 {
-			offerCall(o, c.Hand, ctx.Tile, Option{Call: Pon, Tiles: [3]tile.Tile{redOf(k), tile.Plain(k)}})
-		}
-		if ctx.Kan && plain+red == 3 {
-			opt := Option{Call: OpenKan}
-			n := 0
-			for _, t := range c.Hand {
-				if t.Kind() == k {
-					opt.Tiles[n] = t
-					n++
-				}
-			}
-			sort3(&opt.Tiles)
-			o.add(opt)
-		}
-		if s == ctx.From.Next() && k < 27 {
-			shapes, n := chiShapes(k)
-			for _, sh := range shapes[:n] {
-				as, na := have.faces(sh[0])
-				bs, nb := have.faces(sh[1])
-				for _, a := range as[:na] {
-					for _, b := range bs[:nb] {
-						offerCall(o, c.Hand, ctx.Tile, Option{Call: Chi, Tiles: [3]tile.Tile{a, b}})
-					}
-				}
-			}
+		if Seat(i) != ctx.From {
+			out[i] = SeatOffer(ctx, Seat(i), &seats[i])
 		}
 	}
 	return out
 }
 
+// SeatOffer is Offers for seat s alone (not ctx.From), for a caller that
+// knows the other seats have nothing to claim.
+func SeatOffer(ctx *Context, s Seat, c *Claimant) Offer {
+	var o Offer
+	if c.CanRon {
+		o.add(Option{Call: Ron})
+	}
+	if ctx.Source != Discard || !ctx.Calls || c.Riichi {
+		return o
+	}
+	k := ctx.Tile.Kind()
+	if c.Counts != nil && !mayCall(c.Counts, k, s == ctx.From.Next()) {
+		return o
+	}
+	var have faceCounts
+	for _, t := range c.Hand {
+		have.add(t)
+	}
+	plain, red := have.of(k)
+	// Pon: two of the kind; a red five in hand may or may not be used.
+	if plain >= 2 {
+		offerCall(&o, c.Hand, ctx.Tile, Option{Call: Pon, Tiles: [3]tile.Tile{tile.Plain(k), tile.Plain(k)}})
+	}
+	if plain >= 1 && red >= 1 {
+		offerCall(&o, c.Hand, ctx.Tile, Option{Call: Pon, Tiles: [3]tile.Tile{redOf(k), tile.Plain(k)}})
+	}
+	if ctx.Kan && plain+red == 3 {
+		opt := Option{Call: OpenKan}
+		n := 0
+		for _, t := range c.Hand {
+			if t.Kind() == k {
+				opt.Tiles[n] = t
+				n++
+			}
+		}
+		sort3(&opt.Tiles)
+		o.add(opt)
+	}
+	if s == ctx.From.Next() && k < 27 {
+		shapes, n := chiShapes(k)
+		for _, sh := range shapes[:n] {
+			as, na := have.faces(sh[0])
+			if na == 0 {
+				continue
+			}
+			bs, nb := have.faces(sh[1])
+			for _, a := range as[:na] {
+				for _, b := range bs[:nb] {
+					offerCall(&o, c.Hand, ctx.Tile, Option{Call: Chi, Tiles: [3]tile.Tile{a, b}})
+				}
+			}
+		}
+	}
+	return o
+}
+
 // offerCall adds a chi or pon unless it would leave the hand nothing it may
 // discard (Tenhou refuses such calls).
 func offerCall(o *Offer, hand []tile.Tile, called tile.Tile, opt Option) {
+	if len(hand) >= 11 {
+		// Nine tiles or more are left after the call, and the forbidden
+		// kinds (two at most) cannot hold more than eight.
+		o.add(opt)
+		return
+	}
 	forbidden := Forbidden(opt, called)
 	used := [2]bool{}
 	for _, t := range hand {

@@ -2,6 +2,7 @@ package claims
 
 import (
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -106,9 +107,20 @@ func TestOffers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got := Offers(&tt.ctx, &tt.seats)
+		// The same with the hands' counts, which let Offers skip hands.
+		counted := tt.seats
+		var counts [4]tile.Counts
+		for s := range counted {
+			counts[s] = tile.CountsOf(counted[s].Hand)
+			counted[s].Counts = &counts[s]
+		}
+		gotCounted := Offers(&tt.ctx, &counted)
 		for s := range got {
 			if g := offerString(&got[s]); g != tt.want[s] {
 				t.Errorf("%s: Offers() seat %d = %q, want %q", tt.name, s, g, tt.want[s])
+			}
+			if g := offerString(&gotCounted[s]); g != tt.want[s] {
+				t.Errorf("%s: Offers() with counts: seat %d = %q, want %q", tt.name, s, g, tt.want[s])
 			}
 		}
 	}
@@ -244,5 +256,44 @@ func TestOffersNoAlloc(t *testing.T) {
 	seats := [4]Claimant{{}, {Hand: tile.MustParse("2355m06m9p123s")}, {Hand: tile.MustParse("44m")}, {}}
 	if n := testing.AllocsPerRun(100, func() { _ = Offers(&ctx, &seats) }); n != 0 {
 		t.Errorf("Offers allocates %v times, want 0", n)
+	}
+}
+
+// Counts change nothing but speed: on random hands Offers gives the same
+// with and without them.
+func TestOffersCounts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var set []tile.Tile
+	for k := range tile.Kind(tile.NumKinds) {
+		for c := range 4 {
+			x := tile.Plain(k)
+			if c == 0 && (k == tile.M5 || k == tile.P5 || k == tile.S5) {
+				x = redOf(k)
+			}
+			set = append(set, x)
+		}
+	}
+	for range 20000 {
+		rng.Shuffle(len(set), func(i, j int) { set[i], set[j] = set[j], set[i] })
+		// Hands of 13 tiles or fewer (after calls), all from one set; the
+		// discard is the next tile, and the tiles are near each other by
+		// chance only, so the hands are made of few kinds to meet calls.
+		var seats, counted [4]Claimant
+		var counts [4]tile.Counts
+		n := 0
+		for s := range seats {
+			size := []int{1, 4, 7, 10, 13}[rng.IntN(5)]
+			seats[s].Hand = set[n : n+size]
+			n += size
+			seats[s].Riichi = rng.IntN(8) == 0
+			counted[s] = seats[s]
+			counts[s] = tile.CountsOf(seats[s].Hand)
+			counted[s].Counts = &counts[s]
+		}
+		ctx := Context{Source: Discard, From: Seat(rng.IntN(4)), Tile: set[n], Calls: rng.IntN(8) != 0, Kan: rng.IntN(4) != 0}
+		want, got := Offers(&ctx, &seats), Offers(&ctx, &counted)
+		if got != want {
+			t.Fatalf("Offers(%+v) with counts = %v, without %v", ctx, got, want)
+		}
 	}
 }

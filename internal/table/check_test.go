@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/mahjong-authority/authority/internal/judge"
 	"github.com/mahjong-authority/authority/internal/tile"
 )
 
@@ -61,6 +62,73 @@ func checkStep(t testing.TB, tb *Table, evs []Event, lastSeq *uint64) {
 		for _, a := range tb.Legal(s) {
 			if err := tb.check(a); err != nil {
 				t.Fatalf("Legal(%d) lists %v, which Step refuses: %v", s, a, err)
+			}
+		}
+		checkBrief(t, tb, s, &v)
+	}
+}
+
+// checkBrief fails when seat s's Brief or DiscardAction says something
+// other than its View and Legal list.
+func checkBrief(t testing.TB, tb *Table, s Seat, v *View) {
+	t.Helper()
+	b := tb.Brief(s)
+	want := Brief{Seat: s, Phase: tb.phase, Waiting: tb.Waiting(s)}
+	if s < NumSeats && want.Waiting {
+		switch tb.phase {
+		case Turn:
+			want.Counts = tile.CountsOf(v.Hand)
+			if v.HasDrawn {
+				want.Counts[v.Drawn.Kind()]++
+				want.Drawn, want.HasDrawn = v.Drawn, true
+			}
+			want.Riichi = v.Seats[s].Riichi
+			want.Shanten = tb.r.seats[s].judgeShanten
+			if v.HasDrawn {
+				// The hand before the draw, as the judge counts it.
+				c := want.Counts
+				c[v.Drawn.Kind()]--
+				want.Shanten = judge.Shanten(&c)
+			}
+		case ClaimWindow:
+			want.ClaimTile, _ = tb.ClaimTile()
+		}
+		for _, a := range v.Legal {
+			switch a.Type {
+			case Tsumo:
+				want.Tsumo = true
+			case Ron:
+				want.Ron = true
+			case Discard:
+				want.Discards = want.Discards.With(a.Tile.Kind())
+			}
+		}
+	}
+	if b != want {
+		t.Fatalf("Brief(%d) = %+v, want %+v", s, b, want)
+	}
+	for k := range tile.Kind(tile.NumKinds) {
+		for _, typ := range []ActionType{Discard, Riichi} {
+			got, ok := tb.DiscardAction(s, k, typ == Riichi)
+			var first Action
+			found := false
+			for _, a := range v.Legal {
+				if a.Type == Discard && a.Tile.Kind() == k {
+					first, found = a, true
+					break
+				}
+			}
+			if found && typ == Riichi {
+				found = false
+				for _, a := range v.Legal {
+					if a.Type == Riichi && a.Tile == first.Tile && a.Tsumogiri == first.Tsumogiri {
+						first, found = a, true
+						break
+					}
+				}
+			}
+			if ok != found || ok && got != first {
+				t.Fatalf("DiscardAction(%d, %v, %v) = %v, %v; Legal lists %v", s, k, typ == Riichi, got, ok, v.Legal)
 			}
 		}
 	}

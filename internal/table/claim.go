@@ -54,8 +54,10 @@ func (t *Table) checkAnswer(a Action) (claims.Option, error) {
 	return opt, nil
 }
 
+// answer records an answer that check accepted (Answer checks it again:
+// a refused one changes nothing).
 func (t *Table) answer(a Action) {
-	opt, _ := t.checkAnswer(a)
+	opt, _ := t.answerOption(a)
 	_ = t.r.window.Answer(claims.Seat(a.Seat), opt)
 	if t.r.window.Done() {
 		t.resolve()
@@ -63,9 +65,12 @@ func (t *Table) answer(a Action) {
 }
 
 // resolve ends the claim window: rons, an abort, a call, or play goes on.
-func (t *Table) resolve() {
+func (t *Table) resolve() { t.settle(t.r.window.Resolve()) }
+
+// settle goes on after a claim window resolved to res (the zero
+// Resolution when nobody could claim anything).
+func (t *Table) settle(res claims.Resolution) {
 	r := &t.r
-	res := r.window.Resolve()
 	if res.TripleRon {
 		t.abort(EndTripleRon, [NumSeats][]tile.Tile{})
 		return

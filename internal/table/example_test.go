@@ -55,3 +55,30 @@ func Example() {
 	// [*] won seat=1 ron from=0 hand=23344m567p34566s win=5m han=2 fu=30 yaku=[pinfu:1 tanyao:1] points=2000 deltas=[-2000 2000 0 0]
 	// [*] round ended win deltas=[-2000 2000 0 0] scores=[23000 27000 25000 25000] sticks=0 honba=0
 }
+
+// A host that is done with each step's events before the next step (it
+// sends them on at once) hands the table one buffer to reuse: StepInto
+// appends to it, and steps allocate no room for events.
+func ExampleTable_StepInto() {
+	t, err := table.New(table.Config{Rules: table.TenhouHanchan})
+	if err != nil {
+		panic(err)
+	}
+	w := wall.New([32]byte{1}, true)
+	var evs []table.Event
+	evs, _ = t.StepInto(evs[:0], table.Action{Type: table.Deal, Wall: &w})
+	fmt.Println(len(evs), "events for the deal")
+	// The dealer throws the tile it drew.
+	drawn := t.Brief(0).Drawn
+	evs, _ = t.StepInto(evs[:0], table.Action{Seat: 0, Type: table.Discard, Tile: drawn, Tsumogiri: true})
+	for _, e := range evs {
+		if e.To.Sees(1) {
+			fmt.Println(e)
+		}
+	}
+	// Output:
+	// 7 events for the deal
+	// [*] discarded seat=0 3p tsumogiri
+	// [*] drew seat=1 wall=68
+	// [1] drew seat=1 6s wall=68
+}

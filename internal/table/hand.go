@@ -1,28 +1,66 @@
 package table
 
 import (
+	"math/bits"
+
 	"github.com/mahjong-authority/authority/internal/judge"
 	"github.com/mahjong-authority/authority/internal/tile"
 )
 
 // tileLess orders tiles by kind, a red five before the plain fives, as
 // tile.Sort does.
-func tileLess(a, b tile.Tile) bool {
-	if a.Kind() != b.Kind() {
-		return a.Kind() < b.Kind()
-	}
-	return a.Red() && !b.Red()
-}
+func tileLess(a, b tile.Tile) bool { return sortKey(a) < sortKey(b) }
+
+// sortKey is twice the kind, plus one for a tile that is not red: the
+// order of tileLess as one number.
+func sortKey(x tile.Tile) uint8 { return uint8(x.Kind())<<1 | uint8(^x>>7)&1 }
 
 // add puts x into the hand, keeping it sorted.
 func (p *seatState) add(x tile.Tile) {
 	i := len(p.hand)
 	p.hand = append(p.hand, x)
-	for ; i > 0 && tileLess(x, p.hand[i-1]); i-- {
+	key := sortKey(x)
+	for ; i > 0 && key < sortKey(p.hand[i-1]); i-- {
 		p.hand[i] = p.hand[i-1]
 	}
 	p.hand[i] = x
-	p.counts[x.Kind()]++
+	k := x.Kind()
+	p.counts[k]++
+	p.held = p.held.With(k)
+	if p.counts[k] >= 2 {
+		p.pairs = p.pairs.With(k)
+	}
+}
+
+// dealHand makes the 13 tiles ts p's hand (empty before), sorted by
+// counting them under their sort keys: cheaper than 13 insertions.
+func (p *seatState) dealHand(ts *[13]tile.Tile) {
+	var n [2 * 64]uint8 // copies per sort key (keys are below 68)
+	var present [2]uint64
+	for _, x := range ts {
+		key := sortKey(x) & 127
+		n[key]++
+		present[key>>6] |= 1 << (key & 63)
+	}
+	p.hand = p.handBuf[:0]
+	for w, bits64 := range present {
+		for ; bits64 != 0; bits64 &= bits64 - 1 {
+			key := 64*w + bits.TrailingZeros64(bits64)
+			x := tile.Plain(tile.Kind(key >> 1))
+			if key&1 == 0 { // a red five (see sortKey)
+				x = [3]tile.Tile{tile.RedM5, tile.RedP5, tile.RedS5}[x.Kind()/9%3]
+			}
+			for range n[key] {
+				p.hand = append(p.hand, x)
+			}
+			k := x.Kind()
+			p.counts[k] += n[key]
+			p.held = p.held.With(k)
+			if p.counts[k] >= 2 {
+				p.pairs = p.pairs.With(k)
+			}
+		}
+	}
 }
 
 // remove takes one copy of exactly x out of the hand; it reports whether
@@ -31,11 +69,48 @@ func (p *seatState) remove(x tile.Tile) bool {
 	for i, y := range p.hand {
 		if y == x {
 			p.hand = append(p.hand[:i], p.hand[i+1:]...)
-			p.counts[x.Kind()]--
+			k := x.Kind()
+			p.counts[k]--
+			if p.counts[k] < 2 {
+				p.pairs = p.pairs.Without(k)
+				if p.counts[k] == 0 {
+					p.held = p.held.Without(k)
+				}
+			}
 			return true
 		}
 	}
 	return false
+}
+
+// chiKinds returns the kinds p could chi: those whose other two kinds of
+// some run p holds, within a suit. It works on the bits of the kinds held
+// (kind k is bit k), shifted so that bit k lines up with k's neighbours.
+func (p *seatState) chiKinds() tile.KindSet {
+	h := uint64(p.held)
+	return tile.KindSet(h>>1&(h>>2)&runLow | // k+1 and k+2: k numbers 1..7
+		h<<1&(h>>1)&runMid | // k-1 and k+1: 2..8
+		h<<2&(h<<1)&runHigh) // k-2 and k-1: 3..9
+}
+
+// The kinds of the three suits numbered 1..7, 2..8 and 3..9.
+const (
+	runLow  = 0x7f | 0x7f<<9 | 0x7f<<18
+	runMid  = runLow << 1
+	runHigh = runLow << 2
+)
+
+// holds reports whether the hand holds exactly x: a kind it holds, and for
+// a five, the red or plain face asked.
+func (p *seatState) holds(x tile.Tile) bool {
+	k := x.Kind()
+	switch {
+	case k >= tile.NumKinds || p.counts[k] == 0:
+		return false
+	case k != tile.M5 && k != tile.P5 && k != tile.S5:
+		return !x.Red()
+	}
+	return p.has(x) > 0
 }
 
 // has counts the copies of exactly x in the hand.
@@ -72,14 +147,19 @@ func (p *seatState) closed() bool {
 // updateWaits recomputes the shanten and the waits of a 3n+1 hand: the
 // judge runs once per change of the hand, not once per question.
 func (p *seatState) updateWaits() {
-	p.shanten, p.waits = tenpai(p, &p.counts)
+	p.judgeShanten = judge.Shanten(&p.counts)
+	p.shanten, p.waits = tenpaiOf(p, &p.counts, p.judgeShanten)
 }
 
 // tenpai returns the shanten and the waits of the 3n+1 tiles c held by p. A
 // kind p holds all four of does not count as a wait (Tenhou: such a hand is
 // not tenpai on it).
 func tenpai(p *seatState, c *tile.Counts) (int, tile.KindSet) {
-	sh := judge.Shanten(c)
+	return tenpaiOf(p, c, judge.Shanten(c))
+}
+
+// tenpaiOf is tenpai for a hand whose judge.Shanten is sh.
+func tenpaiOf(p *seatState, c *tile.Counts, sh int) (int, tile.KindSet) {
 	if sh != 0 {
 		return sh, 0
 	}

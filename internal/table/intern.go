@@ -89,9 +89,16 @@ func discardedBody(s Seat, x tile.Tile, tsumogiri, riichi bool) Body {
 	return interned.discarded[s][faceOf(x)][b2i(tsumogiri)][b2i(riichi)]
 }
 
-func fishingBody(f Fishing) Body {
-	if f.Waits != 0 || f.Shanten < minShant || f.Shanten > maxShant {
-		return f
+// fishingBody returns the body of f: interned when the hand is not tenpai;
+// when it is, the body of the seat's last tenpai Fishing if that said the
+// same (a riichi hand says the same every turn), or a new one.
+func (t *Table) fishingBody(f Fishing) Body {
+	if f.Waits == 0 && f.Shanten >= minShant && f.Shanten <= maxShant {
+		return interned.fishing[f.Seat][f.Shanten-minShant][b2i(f.Furiten)]
 	}
-	return interned.fishing[f.Seat][f.Shanten-minShant][b2i(f.Furiten)]
+	last := &t.lastFishing[f.Seat]
+	if last.body == nil || last.f != f {
+		last.f, last.body = f, f
+	}
+	return last.body
 }

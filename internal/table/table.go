@@ -64,8 +64,14 @@ type Table struct {
 
 	out       []Event     // the block the returned events are cut from
 	stepStart int         // where the events of the step being applied start in out
+	into      bool        // out is StepInto's dst: it grows by append
 	acts      []Action    // the block the actions of claim offers are cut from
 	tiles     []tile.Tile // the block the tiles of events are cut from
+
+	lastFishing [NumSeats]struct { // each seat's last tenpai Fishing, boxed
+		f    Fishing
+		body Body
+	}
 }
 
 // round is the state of the round being played.
@@ -111,6 +117,8 @@ type seatState struct {
 	hand    []tile.Tile // concealed, sorted, drawn tile included
 	handBuf [14]tile.Tile
 	counts  tile.Counts
+	held    tile.KindSet // kinds with counts of 1 or more
+	pairs   tile.KindSet // kinds with counts of 2 or more
 	melds   []Meld
 	meldBuf [4]Meld
 	jmelds  [4]judge.Meld // the judge's view of melds
@@ -127,6 +135,9 @@ type seatState struct {
 	shanten int          // of the 3n+1 hand
 	waits   tile.KindSet // of the 3n+1 hand, without kinds it holds all four of
 	forbid  tile.KindSet // kuikae: kinds it may not discard right now
+	// judgeShanten is judge.Shanten of the 3n+1 hand, which differs from
+	// shanten only for a hand waiting only on kinds it holds all four of.
+	judgeShanten int
 
 	nagashi bool // every discard a terminal or honour, none called
 
@@ -188,6 +199,23 @@ func (t *Table) Step(a Action) ([]Event, error) {
 	return t.out[t.stepStart:len(t.out):len(t.out)], nil
 }
 
+// StepInto is Step appending the events to dst, the caller's buffer: a
+// host that is done with a step's events before its next step (it sends
+// them on at once) passes the same buffer each time, dst[:0], and steps
+// allocate no room for events. What the events carry (hands, offers) is
+// still the caller's to keep. On error dst is returned as it was.
+func (t *Table) StepInto(dst []Event, a Action) ([]Event, error) {
+	if err := t.check(a); err != nil {
+		return dst, err
+	}
+	block := t.out
+	t.out, t.stepStart, t.into = dst, len(dst), true
+	t.apply(a)
+	dst = t.out
+	t.out, t.into = block, false
+	return dst, nil
+}
+
 // eventBlock is how many events the returned slices share a block of;
 // the actions and tiles events carry come from blocks of their own.
 const (
@@ -196,18 +224,8 @@ const (
 	tileBlock  = 512
 )
 
-// copyActions returns a copy of as cut from a block the table never writes
+// copyTiles returns a copy of ts cut from a block the table never writes
 // again behind it (no spare room either), so events may carry it.
-func (t *Table) copyActions(as []Action) []Action {
-	if len(t.acts)+len(as) > cap(t.acts) {
-		t.acts = make([]Action, 0, max(actBlock, len(as)))
-	}
-	start := len(t.acts)
-	t.acts = append(t.acts, as...)
-	return t.acts[start:len(t.acts):len(t.acts)]
-}
-
-// copyTiles is copyActions for tiles.
 func (t *Table) copyTiles(ts []tile.Tile) []tile.Tile {
 	if len(t.tiles)+len(ts) > cap(t.tiles) {
 		t.tiles = make([]tile.Tile, 0, max(tileBlock, len(ts)))
@@ -219,7 +237,7 @@ func (t *Table) copyTiles(ts []tile.Tile) []tile.Tile {
 
 func (t *Table) emit(to Audience, b Body) {
 	t.seq++
-	if len(t.out) == cap(t.out) {
+	if len(t.out) == cap(t.out) && !t.into {
 		// A new block; the step's events so far move with it.
 		step := t.out[t.stepStart:]
 		t.out = append(make([]Event, 0, max(eventBlock, 2*len(step))), step...)
@@ -293,9 +311,11 @@ func (t *Table) deal(w *wall.Wall) {
 		p.hand = p.handBuf[:0]
 		p.melds = p.meldBuf[:0]
 		p.nagashi = true
-		for n := range 13 {
-			p.add(w.Tiles[wall.DealPos(off, n)])
+		var dealt [13]tile.Tile
+		for n := range dealt {
+			dealt[n] = w.Tiles[wall.DealPos(off, n)]
 		}
+		p.dealHand(&dealt)
 		p.updateWaits()
 	}
 	t.emit(Everyone, RoundStarted{

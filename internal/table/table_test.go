@@ -2,6 +2,7 @@ package table
 
 import (
 	"errors"
+	"math/rand/v2"
 	"reflect"
 	"testing"
 
@@ -251,5 +252,142 @@ func TestVerifyCatches(t *testing.T) {
 		if err := tb.Verify(); err == nil {
 			t.Errorf("%s: Verify() = nil, want an error", c.name)
 		}
+	}
+}
+
+// chiKinds, on the kinds a seat holds, says what the counts say: both other
+// kinds of some run with the discard, within its suit.
+func TestChiKinds(t *testing.T) {
+	tests := []struct {
+		hand string
+		k    tile.Kind
+		want bool
+	}{
+		{"23m", tile.M1, true},
+		{"23m", tile.M4, true},
+		{"13m", tile.M2, true},
+		{"24m", tile.M5, false},
+		{"89m", tile.M7, true},
+		{"89m1p", tile.P1 - 1, false}, // 9m: no 10m
+		{"9m1p", tile.P2, false},      // runs stay in their suit
+		{"12p", tile.P3, true},
+		{"12s", tile.S3, true},
+		{"89s", tile.S7, true},
+		{"12z", tile.West, false}, // honours make no runs
+		{"2m", tile.M1, false},
+	}
+	for _, tt := range tests {
+		var p seatState
+		p.hand = p.handBuf[:0]
+		for _, x := range tile.MustParse(tt.hand) {
+			p.add(x)
+		}
+		if got := p.chiKinds().Has(tt.k); got != tt.want {
+			t.Errorf("chiKinds(%s).Has(%v) = %v, want %v", tt.hand, tt.k, got, tt.want)
+		}
+	}
+	// Every kind against random hands, by brute force on the counts.
+	set := wall.Set(true)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 2000 {
+		rng.Shuffle(len(set), func(i, j int) { set[i], set[j] = set[j], set[i] })
+		var p seatState
+		p.hand = p.handBuf[:0]
+		for _, x := range set[:1+rng.IntN(13)] {
+			p.add(x)
+		}
+		for k := range tile.Kind(tile.NumKinds) {
+			want := false
+			if k < 27 {
+				n := int(k.Number())
+				for lo := n - 2; lo <= n; lo++ { // the run lo, lo+1, lo+2
+					if lo < 1 || lo+2 > 9 {
+						continue
+					}
+					ok := true
+					for m := lo; m <= lo+2; m++ {
+						if m != n && p.counts[int(k)+m-n] == 0 {
+							ok = false
+						}
+					}
+					want = want || ok
+				}
+			}
+			if got := p.chiKinds().Has(k); got != want {
+				t.Fatalf("chiKinds(%s).Has(%v) = %v, want %v", tile.Format(p.hand), k, got, want)
+			}
+			for _, x := range []tile.Tile{tile.Plain(k), tile.RedM5, tile.RedP5, tile.RedS5} {
+				if got, want := p.holds(x), p.has(x) > 0; got != want {
+					t.Fatalf("holds(%s, %v) = %v, want %v", tile.Format(p.hand), x, got, want)
+				}
+			}
+		}
+	}
+}
+
+// tileLess is tile.Sort's order on every pair of faces.
+func TestTileLess(t *testing.T) {
+	set := wall.Set(true)
+	for _, a := range set {
+		for _, b := range set {
+			ts := []tile.Tile{b, a}
+			tile.Sort(ts)
+			want := ts[0] == a && a != b
+			if got := tileLess(a, b); got != want {
+				t.Fatalf("tileLess(%v, %v) = %v, want %v", a, b, got, want)
+			}
+		}
+	}
+}
+
+// StepInto gives the events Step gives, into the caller's buffer, and
+// leaves it as it was on error.
+func TestStepInto(t *testing.T) {
+	a, _ := New(Config{Rules: TenhouHanchan})
+	b, _ := New(Config{Rules: TenhouHanchan})
+	rng := rand.New(rand.NewPCG(11, 12))
+	var buf []Event
+	rounds := 0
+	for steps := 0; a.Phase() != GameOver; steps++ {
+		if steps > 200_000 {
+			t.Fatal("the game did not end")
+		}
+		var act Action
+		if a.Phase() == BetweenRounds {
+			var seed [32]byte
+			seed[0], seed[1] = byte(rounds), 0xaa
+			w := wall.New(seed, true)
+			act = Action{Type: Deal, Wall: &w}
+			rounds++
+		} else {
+			for s := range Seat(NumSeats) {
+				if legal := a.Legal(s); len(legal) > 0 {
+					act = pick(rng, legal)
+					break
+				}
+			}
+		}
+		// A refused action first: the buffer comes back as it was.
+		kept := append(buf[:0], Event{Seq: 99})
+		if got, err := b.StepInto(kept, Action{Seat: NumSeats, Type: Discard}); err == nil || len(got) != 1 || got[0].Seq != 99 {
+			t.Fatalf("StepInto of a refused action = %v, %v; want the buffer back and an error", got, err)
+		}
+		want, err := a.Step(act)
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf, err = b.StepInto(buf[:0], act)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(want) == 0 && len(buf) == 0 {
+			continue
+		}
+		if !reflect.DeepEqual(want, buf) {
+			t.Fatalf("step %d %v: Step gave %v, StepInto %v", steps, act, want, buf)
+		}
+	}
+	if a.Scores() != b.Scores() {
+		t.Errorf("final scores %v (Step) and %v (StepInto)", a.Scores(), b.Scores())
 	}
 }

@@ -47,7 +47,7 @@ func (t *Table) checkDiscard(a Action) error {
 	switch {
 	case !x.Valid() || x.Kind() >= tile.NumKinds:
 		return refuse(a, ErrBadAction, "no such tile")
-	case p.has(x) == 0:
+	case !p.holds(x):
 		return refuse(a, ErrIllegal, "%v is not in the hand", x)
 	case a.Tsumogiri && (!r.hasDrawn || x != r.drawn):
 		return refuse(a, ErrIllegal, "%v is not the tile just drawn", x)
@@ -260,7 +260,7 @@ func (t *Table) discard(s Seat, a Action) {
 	if !same {
 		p.updateWaits()
 	}
-	t.emit(Only(s), fishingBody(Fishing{Seat: s, Shanten: p.shanten, Waits: p.waits, Furiten: p.furiten()}))
+	t.emit(Only(s), t.fishingBody(Fishing{Seat: s, Shanten: p.shanten, Waits: p.waits, Furiten: p.furiten()}))
 	r.riichiPending, r.riichiDouble = riichi, riichi && first
 	t.openDiscardWindow(s, x)
 }
@@ -294,23 +294,38 @@ func (t *Table) riichiSeats() int {
 func (t *Table) openWindow(ctx *claims.Context) {
 	r := &t.r
 	r.src, r.claimTile, r.claimFrom = ctx.Source, ctx.Tile, Seat(ctx.From)
-	if !t.anyClaim(ctx) {
-		r.window.Open(ctx.From, [NumSeats]claims.Offer{})
-		t.resolve()
-		return
-	}
-	var cl [NumSeats]claims.Claimant
-	for o := range cl {
+	// A quick filter on the seats' kind sets first: a seat may claim
+	// ctx.Tile only when it waits on it, or, when calls are allowed, holds
+	// two of its kind, or is the next seat and holds the rest of a run
+	// with it. Only such seats are asked for their offers.
+	k := ctx.Tile.Kind()
+	calls := ctx.Source == claims.Discard && ctx.Calls
+	next := Seat(ctx.From).Next()
+	var offers [NumSeats]claims.Offer
+	asked, offered := false, false
+	for o := range r.seats {
+		p := &r.seats[o]
 		if Seat(o) == r.claimFrom {
 			continue
 		}
-		p := &r.seats[o]
-		cl[o] = claims.Claimant{Hand: p.hand, Riichi: p.riichi, CanRon: t.canRon(Seat(o), ctx.Tile, ctx.Source)}
+		call := calls && !p.riichi && (p.pairs.Has(k) || Seat(o) == next && p.chiKinds().Has(k))
+		if !call && !p.waits.Has(k) {
+			continue
+		}
+		cl := claims.Claimant{Hand: p.hand, Counts: &p.counts, Riichi: p.riichi, CanRon: t.canRon(Seat(o), ctx.Tile, ctx.Source)}
+		offers[o] = claims.SeatOffer(ctx, claims.Seat(o), &cl)
+		asked, offered = true, offered || offers[o].Len() > 0
 	}
-	offers := claims.Offers(ctx, &cl)
+	if !asked {
+		// The usual case: nobody waits on the tile or may call it. No
+		// window opens (the window is read in the ClaimWindow phase only,
+		// and by missedRon for seats that wait on the tile).
+		t.settle(claims.Resolution{})
+		return
+	}
 	r.window.Open(ctx.From, offers)
-	if r.window.Done() {
-		t.resolve()
+	if !offered {
+		t.settle(claims.Resolution{})
 		return
 	}
 	t.phase = ClaimWindow
@@ -318,43 +333,8 @@ func (t *Table) openWindow(ctx *claims.Context) {
 		if offers[o].Len() == 0 {
 			continue
 		}
-		var buf [12]Action
-		acts := buf[:0]
-		for _, opt := range offers[o].Options() {
-			acts = append(acts, t.optionAction(Seat(o), opt))
-		}
-		acts = append(acts, Action{Seat: Seat(o), Type: Pass})
-		t.emit(Only(Seat(o)), ClaimOffer{Seat: Seat(o), Options: t.copyActions(acts)})
+		t.emit(Only(Seat(o)), ClaimOffer{Seat: Seat(o), Options: t.offerActions(Seat(o), &offers[o])})
 	}
-}
-
-// anyClaim is a quick filter before the full offers: whether any seat
-// could possibly claim ctx.Tile (it waits on it, or, when calls are allowed,
-// holds two of its kind, or is the next seat and holds a neighbour).
-func (t *Table) anyClaim(ctx *claims.Context) bool {
-	k := ctx.Tile.Kind()
-	for o := range t.r.seats {
-		if Seat(o) == Seat(ctx.From) {
-			continue
-		}
-		p := &t.r.seats[o]
-		if p.waits.Has(k) {
-			return true
-		}
-		if ctx.Source != claims.Discard || !ctx.Calls || p.riichi {
-			continue
-		}
-		if p.counts[k] >= 2 {
-			return true
-		}
-		if Seat(o) == Seat(ctx.From).Next() && k < 27 {
-			n := k.Number()
-			if n > 1 && p.counts[k-1] > 0 || n < 9 && p.counts[k+1] > 0 {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // canRon reports whether seat o may ron x now, keeping the judge's result.
@@ -450,6 +430,22 @@ func (t *Table) breakIppatsu() {
 	for i := range t.r.seats {
 		t.r.seats[i].ippatsu = false
 	}
+}
+
+// offerActions returns the actions of seat s's offer and Pass, cut from a
+// block the table never writes again behind them (no spare room either),
+// so the ClaimOffer event may carry them.
+func (t *Table) offerActions(s Seat, offer *claims.Offer) []Action {
+	n := offer.Len() + 1
+	if len(t.acts)+n > cap(t.acts) {
+		t.acts = make([]Action, 0, max(actBlock, n))
+	}
+	start := len(t.acts)
+	for _, opt := range offer.Options() {
+		t.acts = append(t.acts, t.optionAction(s, opt))
+	}
+	t.acts = append(t.acts, Action{Seat: s, Type: Pass})
+	return t.acts[start:len(t.acts):len(t.acts)]
 }
 
 // optionAction is the Action that answers with opt.

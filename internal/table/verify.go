@@ -3,6 +3,7 @@ package table
 import (
 	"fmt"
 
+	"github.com/mahjong-authority/authority/internal/judge"
 	"github.com/mahjong-authority/authority/internal/tile"
 	"github.com/mahjong-authority/authority/internal/wall"
 )
@@ -57,6 +58,18 @@ func (t *Table) Verify() error {
 		if c != p.counts {
 			return fmt.Errorf("seat %d: counts %s, hand %s", s, p.counts.String(), tile.FormatInOrder(p.hand))
 		}
+		var held, pairs tile.KindSet
+		for k, n := range c {
+			if n >= 1 {
+				held = held.With(tile.Kind(k))
+			}
+			if n >= 2 {
+				pairs = pairs.With(tile.Kind(k))
+			}
+		}
+		if held != p.held || pairs != p.pairs {
+			return fmt.Errorf("seat %d: kinds held %s and paired %s, hand %s", s, p.held, p.pairs, tile.FormatInOrder(p.hand))
+		}
 		for i, m := range p.melds {
 			for _, x := range m.Tiles[:m.Len()] {
 				have[face(x)]++
@@ -87,6 +100,9 @@ func (t *Table) Verify() error {
 		if size == 13 {
 			if sh, w := tenpai(p, &p.counts); sh != p.shanten || w != p.waits {
 				return fmt.Errorf("seat %d: cached shanten %d waits %s, judge says %d %s", s, p.shanten, p.waits, sh, w)
+			}
+			if sh := judge.Shanten(&p.counts); sh != p.judgeShanten {
+				return fmt.Errorf("seat %d: cached judge shanten %d, judge says %d", s, p.judgeShanten, sh)
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 	mrand "math/rand/v2"
+	"sync"
 
 	"github.com/mahjong-authority/authority/internal/tile"
 )
@@ -14,6 +15,20 @@ import (
 // Set order is what Shuffle permutes and what stacked walls fill unknown
 // positions from.
 func Set(aka bool) [Size]tile.Tile {
+	if aka {
+		return sets[1]
+	}
+	return sets[0]
+}
+
+// sets are the two sets, plain and with red fives, made once: every wall
+// starts from one.
+var sets = [2][Size]tile.Tile{makeSet(false), makeSet(true)}
+
+// setFaces are the sets' tile counts, for Check.
+var setFaces = [2]faces{countsOf(&sets[0]), countsOf(&sets[1])}
+
+func makeSet(aka bool) [Size]tile.Tile {
 	var s [Size]tile.Tile
 	for k := range tile.NumKinds {
 		for c := range 4 {
@@ -38,13 +53,19 @@ func Set(aka bool) [Size]tile.Tile {
 // (TestShuffleGolden).
 func New(seed [32]byte, aka bool) Wall {
 	w := Wall{Tiles: Set(aka), Seed: seed}
-	r := mrand.NewChaCha8(seed)
+	// The generator's state does not fit the stack (it escapes), so
+	// generators are reused rather than allocated for every wall.
+	r := generators.Get().(*mrand.ChaCha8)
+	r.Seed(seed)
 	for i := Size - 1; i > 0; i-- {
 		j := Uniform(r.Uint64, uint64(i+1))
 		w.Tiles[i], w.Tiles[j] = w.Tiles[j], w.Tiles[i]
 	}
+	generators.Put(r)
 	return w
 }
+
+var generators = sync.Pool{New: func() any { return new(mrand.ChaCha8) }}
 
 // Uniform returns a number in [0, n) without bias, from 64-bit outputs of
 // next, by Lemire's multiply-and-reject method: take x = next(), form the
@@ -52,13 +73,16 @@ func New(seed [32]byte, aka bool) Wall {
 // are below 2^64 mod n, in which case draw again. n must be positive.
 // Each draw that is rejected consumes one more output.
 func Uniform(next func() uint64, n uint64) uint64 {
-	threshold := -n % n // 2^64 mod n
-	for {
-		hi, lo := bits.Mul64(next(), n)
-		if lo >= threshold {
-			return hi
+	hi, lo := bits.Mul64(next(), n)
+	// 2^64 mod n is below n: the division that computes it is needed
+	// only when the low word is below n, which is rare.
+	if lo < n {
+		threshold := -n % n
+		for lo < threshold {
+			hi, lo = bits.Mul64(next(), n)
 		}
 	}
+	return hi
 }
 
 // NewSeed returns a seed from the operating system's cryptographic source,
@@ -74,13 +98,16 @@ func NewSeed() ([32]byte, error) {
 // Check reports whether w holds exactly the tiles of the set for aka, each
 // once, and, when w has a seed, whether it is the wall New makes from it.
 func (w *Wall) Check(aka bool) error {
-	if want := setCounts(aka); countsOf(&w.Tiles) != want {
+	// New's walls are the set's tiles: a wall equal to the shuffle of its
+	// seed needs no count.
+	if w.Seed != ([32]byte{}) && New(w.Seed, aka).Tiles == w.Tiles {
+		return nil
+	}
+	if countsOf(&w.Tiles) != setCounts(aka) {
 		return fmt.Errorf("%w: tiles are not the %s set", ErrNotSet, setName(aka))
 	}
 	if w.Seed != ([32]byte{}) {
-		if New(w.Seed, aka).Tiles != w.Tiles {
-			return fmt.Errorf("%w: tiles are not the shuffle of the wall's seed", ErrNotSet)
-		}
+		return fmt.Errorf("%w: tiles are not the shuffle of the wall's seed", ErrNotSet)
 	}
 	return nil
 }
@@ -113,8 +140,10 @@ func countsOf(ts *[Size]tile.Tile) faces {
 }
 
 func setCounts(aka bool) faces {
-	s := Set(aka)
-	return countsOf(&s)
+	if aka {
+		return setFaces[1]
+	}
+	return setFaces[0]
 }
 
 func isFive(k tile.Kind) bool { return k == tile.M5 || k == tile.P5 || k == tile.S5 }

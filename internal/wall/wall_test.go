@@ -2,6 +2,7 @@ package wall
 
 import (
 	"errors"
+	"math/bits"
 	mrand "math/rand/v2"
 	"testing"
 
@@ -213,6 +214,30 @@ func TestStackErrors(t *testing.T) {
 	}
 	if err := s.Put(Size, tile.Plain(tile.M2)); !errors.Is(err, ErrPosition) {
 		t.Errorf("Put(Size): error = %v, want ErrPosition", err)
+	}
+}
+
+// Uniform skips the division of Lemire's method when the low word is at
+// least n; the draws must stay exactly those of the plain method.
+func TestUniformPlain(t *testing.T) {
+	plain := func(next func() uint64, n uint64) uint64 {
+		threshold := -n % n
+		for {
+			hi, lo := bits.Mul64(next(), n)
+			if lo >= threshold {
+				return hi
+			}
+		}
+	}
+	var seed [32]byte
+	a, b := mrand.NewChaCha8(seed), mrand.NewChaCha8(seed)
+	// Large n make rejections likely, so both branches are exercised.
+	for _, n := range []uint64{1, 2, 3, 136, 1<<63 + 1, 1<<64 - 3, 3 << 62} {
+		for range 1000 {
+			if x, y := Uniform(a.Uint64, n), plain(b.Uint64, n); x != y {
+				t.Fatalf("Uniform(n=%d) = %d, want %d", n, x, y)
+			}
+		}
 	}
 }
 
