@@ -49,10 +49,10 @@ type table[A comparable, V, B any] struct {
 	// Owned by the table's goroutine.
 	game     Game[A, V, B]
 	newGame  NewGame[A, V, B]
-	actions  []A    // the actions accepted since gameSnap, to rebuild the game
-	gameSnap []byte // the game's state at the latest snapshot taken (nil: none, rebuild from the start)
-	acted    uint64 // actions accepted since the start
-	logged   uint64 // entries stored
+	actions  []A     // the actions accepted since gameSnap, to rebuild the game
+	gameSnap []byte  // the game's state at the latest snapshot taken (nil: none, rebuild from the start)
+	acted    uint64  // actions accepted since the start
+	logged   uint64  // entries stored
 	chain    archive // the event segments of the snapshots taken, stored or pending
 	saved    archive // those of chain the store took
 	pending  []pendingSnap
@@ -69,9 +69,9 @@ type table[A comparable, V, B any] struct {
 	// Shared with streams and readers. A table recovered from a snapshot
 	// holds in memory only the events logged after it; those before it
 	// (arch) are read back from the store.
-	arch    archive       // fixed before the table runs
-	base    uint64        // the events in arch: events[0] is the table's event base
-	cache   segCache[B]   // decoded segments of arch
+	arch    archive     // fixed before the table runs
+	base    uint64      // the events in arch: events[0] is the table's event base
+	cache   segCache[B] // decoded segments of arch
 	mu      sync.RWMutex
 	events  []Event[B]    // the table's log from event base on, in order; Seq is unset here
 	seen    [][]int32     // seen[s][n-1-arch.count(s)] is the index in the table's log of seat s's event n
