@@ -214,7 +214,7 @@ type GameFor[A comparable, V, B any] func(rec TableRecord) (NewGame[A, V, B], er
 // previous process resume with after_seq. Call it once, before serving.
 // It returns how many tables it resumed.
 func (h *Host[A, V, B]) Recover(ctx context.Context, gameFor GameFor[A, V, B]) (int, error) {
-	n := 0
+	n, fromSnap, replayed := 0, 0, 0
 	err := h.cfg.Store.Load(ctx, func(rec TableRecord, snap *TableSnapshot, entries []Entry[A]) error {
 		newGame, err := gameFor(rec)
 		if err != nil {
@@ -224,6 +224,10 @@ func (h *Host[A, V, B]) Recover(ctx context.Context, gameFor GameFor[A, V, B]) (
 		if err != nil {
 			return fmt.Errorf("table %s: %w", rec.ID, err)
 		}
+		if len(t.arch.segs) > 0 {
+			fromSnap++
+		}
+		replayed += int(t.logged - t.arch.last())
 		if err := h.add(t); err != nil {
 			return err
 		}
@@ -234,7 +238,7 @@ func (h *Host[A, V, B]) Recover(ctx context.Context, gameFor GameFor[A, V, B]) (
 	if err != nil {
 		return n, fmt.Errorf("recover: %w", err)
 	}
-	h.cfg.Log.Info("tables recovered", zap.Int("tables", n))
+	h.cfg.Log.Info("tables recovered", zap.Int("tables", n), zap.Int("from_snapshots", fromSnap), zap.Int("entries_replayed", replayed))
 	return n, nil
 }
 

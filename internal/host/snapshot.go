@@ -96,6 +96,14 @@ func (a *archive) events() uint64 {
 	return a.segs[len(a.segs)-1].events
 }
 
+// last is the log position of the archive's last snapshot, 0 if none.
+func (a *archive) last() uint64 {
+	if len(a.segs) == 0 {
+		return 0
+	}
+	return a.segs[len(a.segs)-1].at
+}
+
 // count is how many events of viewer v the archive holds.
 func (a *archive) count(v int) uint64 {
 	if len(a.segs) == 0 {

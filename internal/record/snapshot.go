@@ -237,3 +237,6 @@ func readStrings(r *pack.Reader) []string {
 	}
 	return ss
 }
+
+// Rounds is how many rounds the recorder has recorded to their end.
+func (r *Recorder) Rounds() int { return len(r.g.Rounds) }

@@ -43,7 +43,12 @@ func botGameLog(b *testing.B) (host.TableRecord, []host.Entry[table.Action]) {
 	}
 	var rec host.TableRecord
 	var es []host.Entry[table.Action]
-	_ = mem.Load(ctx, func(r host.TableRecord, e []host.Entry[table.Action]) error { rec, es = r, e; return nil })
+	_ = mem.Load(ctx, func(r host.TableRecord, _ *host.TableSnapshot, _ []host.Entry[table.Action]) error {
+		rec = r
+		var err error
+		es, err = mem.LoadEntries(ctx, r.ID, 0)
+		return err
+	})
 	return rec, es
 }
 
