@@ -57,11 +57,11 @@ type Config struct {
 	// Snapshot method of *table.Table) are snapshotted at every round
 	// boundary, so that recovery replays only the round in progress.
 	RestoreEngine RestoreEngine
-	Store     host.Store[table.Action]                  // default in memory
-	Bot       func() host.Bot[table.Action, table.View] // default: the timeout action
-	SeatRate  host.Rate                                 // per seat, on Act
-	ConnRate  host.Rate                                 // per connection, on every table or judge RPC
-	Defaults  Defaults
+	Store         host.Store[table.Action]                  // default in memory
+	Bot           func() host.Bot[table.Action, table.View] // default: the timeout action
+	SeatRate      host.Rate                                 // per seat, on Act
+	ConnRate      host.Rate                                 // per connection, on every table or judge RPC
+	Defaults      Defaults
 	// MaxTables bounds the tables not finished (0: no bound).
 	MaxTables int
 	// MaxSeatStreams bounds one seat's open streams (default 4);
