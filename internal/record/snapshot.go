@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 
@@ -29,16 +30,28 @@ const (
 	maxRecEvents  = 1 << 11
 	maxRecString  = 1 << 10
 	maxRecBody    = 1 << 10
+	maxRecRound   = 1 << 20
 )
 
 // AppendBinary appends the recorder's state to b: the record of the
 // rounds played so far, in a compact binary form (tiles in their MPSZ
-// strings, each round's events as package table encodes them). It fails
-// during a round: only a recorder between rounds (or after the game) has
-// nothing half-built.
+// strings, each round's events as package table encodes them). Each round
+// is encoded once, when the first snapshot after its end is taken, so a
+// snapshot costs the rounds finished since the last one, whatever the
+// length of the game. It fails during a round: only a recorder between
+// rounds (or after the game) has nothing half-built.
 func (r *Recorder) AppendBinary(b []byte) ([]byte, error) {
 	if r.cur != nil || len(r.ans) > 0 {
 		return b, fmt.Errorf("%w: a round is being played", ErrRecorderState)
+	}
+	total := r.lazy + len(r.g.Rounds)
+	var err error
+	var round []byte
+	for ; r.nSaved < total; r.nSaved++ {
+		if round, err = appendRound(round[:0], &r.g.Rounds[r.nSaved-r.lazy]); err != nil {
+			return b, fmt.Errorf("%w: round %d: %w", ErrRecorderState, r.nSaved, err)
+		}
+		r.saved = pack.AppendBytes(r.saved, round)
 	}
 	g := &r.g
 	b = append(b, recorderVersion)
@@ -58,14 +71,8 @@ func (r *Recorder) AppendBinary(b []byte) ([]byte, error) {
 	b = pack.AppendString(b, g.SeedCommitment)
 	b = pack.AppendString(b, g.ServerSeed)
 	b = appendStrings(b, g.Entropy)
-	b = pack.AppendUint(b, uint64(len(g.Rounds)))
-	var err error
-	for i := range g.Rounds {
-		if b, err = appendRound(b, &g.Rounds[i]); err != nil {
-			return b, fmt.Errorf("%w: round %d: %w", ErrRecorderState, i, err)
-		}
-	}
-	return b, nil
+	b = pack.AppendUint(b, uint64(total))
+	return append(b, r.saved...), nil
 }
 
 func appendRound(b []byte, rd *Round) ([]byte, error) {
@@ -103,7 +110,10 @@ func appendRound(b []byte, rd *Round) ([]byte, error) {
 }
 
 // RestoreRecorder returns the recorder whose state AppendBinary wrote; it
-// goes on recording from the next round.
+// goes on recording from the next round. The rounds already recorded stay
+// encoded until Game needs them, so a restore costs little however long
+// the game; their framing is checked here, their contents when Game
+// decodes them.
 func RestoreRecorder(b []byte) (*Recorder, error) {
 	r := pack.NewReader(b)
 	if v := r.Byte("version"); r.Err() == nil && v != recorderVersion {
@@ -125,11 +135,10 @@ func RestoreRecorder(b []byte) (*Recorder, error) {
 	g.SeedCommitment = r.String("seed commitment", maxRecString)
 	g.ServerSeed = r.String("server seed", maxRecString)
 	g.Entropy = readStrings(r)
-	g.Rounds = make([]Round, r.Count("rounds", maxRecRounds))
-	for i := range g.Rounds {
-		if err := readRound(r, &g.Rounds[i]); err != nil {
-			return nil, fmt.Errorf("%w: round %d: %w", ErrRecorderState, i, err)
-		}
+	n := r.Count("rounds", maxRecRounds)
+	start := len(b) - r.Len()
+	for range n {
+		r.Bytes("round", maxRecRound)
 	}
 	if err := r.Done(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrRecorderState, err)
@@ -137,7 +146,47 @@ func RestoreRecorder(b []byte) (*Recorder, error) {
 	if rec.over != (g.FinalScores != nil) {
 		return nil, fmt.Errorf("%w: over %t with final scores %v", ErrRecorderState, rec.over, g.FinalScores)
 	}
+	g.Rounds = []Round{}
+	rec.saved, rec.nSaved, rec.lazy = bytes.Clone(b[start:]), n, n
 	return rec, nil
+}
+
+// Err reports why the rounds a recorder was restored with did not decode,
+// nil if they did (or have not been asked for yet).
+func (r *Recorder) Err() error { return r.err }
+
+// decodeSaved decodes the rounds a restored recorder keeps encoded.
+func (r *Recorder) decodeSaved() {
+	if r.lazy == 0 {
+		return
+	}
+	rounds := make([]Round, r.lazy, r.lazy+len(r.g.Rounds))
+	rd := pack.NewReader(r.saved)
+	for i := range rounds {
+		raw := rd.Bytes("round", maxRecRound)
+		if rd.Err() != nil {
+			r.err = fmt.Errorf("%w: round %d: %w", ErrRecorderState, i, rd.Err())
+			break
+		}
+		rr := pack.NewReader(raw)
+		if err := readRound(rr, &rounds[i]); err != nil {
+			r.err = fmt.Errorf("%w: round %d: %w", ErrRecorderState, i, err)
+			break
+		}
+		if err := rr.Done(); err != nil {
+			r.err = fmt.Errorf("%w: round %d: %w", ErrRecorderState, i, err)
+			break
+		}
+	}
+	r.lazy = 0
+	if r.err != nil {
+		// The record lacks the rounds, and so will the next snapshot: its
+		// round count then disagrees with the engine's, and the host
+		// rebuilds the table from its log, recorder included.
+		r.nSaved, r.saved = 0, nil
+		return
+	}
+	r.g.Rounds = append(rounds, r.g.Rounds...)
 }
 
 func readRound(r *pack.Reader, rd *Round) error {
@@ -239,4 +288,4 @@ func readStrings(r *pack.Reader) []string {
 }
 
 // Rounds is how many rounds the recorder has recorded to their end.
-func (r *Recorder) Rounds() int { return len(r.g.Rounds) }
+func (r *Recorder) Rounds() int { return r.lazy + len(r.g.Rounds) }

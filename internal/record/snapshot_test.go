@@ -3,8 +3,10 @@ package record
 import (
 	"errors"
 	"reflect"
+	"slices"
 	"testing"
 
+	"github.com/mahjong-authority/authority/internal/pack"
 	"github.com/mahjong-authority/authority/internal/replay"
 	"github.com/mahjong-authority/authority/internal/table"
 )
@@ -79,9 +81,65 @@ func TestRestoreRecorderRefuses(t *testing.T) {
 	if _, err := RestoreRecorder(good); err != nil {
 		t.Fatalf("RestoreRecorder(good) = %v", err)
 	}
-	for _, bad := range [][]byte{nil, {9}, good[:len(good)-1], append(good, 0)} {
+	// withLast is good with its last byte (the round count, 0) replaced.
+	withLast := func(b ...byte) []byte { return append(slices.Clone(good[:len(good)-1]), b...) }
+	for _, bad := range [][]byte{nil, {9}, good[:len(good)-1], withLast(0, 0), withLast(1)} {
 		if _, err := RestoreRecorder(bad); !errors.Is(err, ErrRecorderState) {
 			t.Errorf("RestoreRecorder(%v) = %v, want ErrRecorderState", bad, err)
 		}
 	}
+	// One round, framed well but not a round: the restore takes it, Game
+	// leaves it out and Err says why.
+	oneBad := withLast(append([]byte{1}, pack.AppendBytes(nil, []byte{1, 2, 3})...)...)
+	rec2, err := RestoreRecorder(oneBad)
+	if err != nil {
+		t.Fatalf("RestoreRecorder(a bad round) = %v", err)
+	}
+	if g := rec2.Game(); len(g.Rounds) != 0 || !errors.Is(rec2.Err(), ErrRecorderState) {
+		t.Fatalf("Game of a bad round: %d rounds, Err %v", len(g.Rounds), rec2.Err())
+	}
+}
+
+// FuzzRestoreRecorder: no input makes RestoreRecorder or Game panic, and a
+// recorder restored without error saves itself to the same record.
+func FuzzRestoreRecorder(f *testing.F) {
+	lines := readLines(f)
+	c, err := replay.Decode(lines[0])
+	if err != nil {
+		f.Fatal(err)
+	}
+	rules, _ := replay.Rules(c.Rules)
+	rec := NewRecorder(c.ID, rules, c.StartScores)
+	rounds := 0
+	replay.Watch(c, func(s replay.Step) {
+		if s.Err != nil || rounds >= 2 {
+			return
+		}
+		rec.Step(s.Action, s.Events)
+		if b, err := rec.AppendBinary(nil); err == nil && rec.Rounds() > rounds {
+			rounds = rec.Rounds()
+			f.Add(b)
+		}
+	})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, err := RestoreRecorder(b)
+		if err != nil {
+			return
+		}
+		g := r.Game()
+		if r.Err() != nil {
+			return
+		}
+		again, err := r.AppendBinary(nil)
+		if err != nil {
+			t.Fatalf("AppendBinary of a restored recorder: %v", err)
+		}
+		r2, err := RestoreRecorder(again)
+		if err != nil {
+			t.Fatalf("RestoreRecorder of its own save: %v", err)
+		}
+		if g2 := r2.Game(); r2.Err() != nil || !reflect.DeepEqual(g, g2) {
+			t.Fatalf("saved and restored again: %+v, %v; want %+v", g2, r2.Err(), g)
+		}
+	})
 }
