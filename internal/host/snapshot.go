@@ -71,7 +71,6 @@ const (
 	maxSegments = 1 << 16
 	maxEvents   = 1 << 24
 	maxBody     = 1 << 16
-	maxGame     = 1 << 26
 )
 
 // archive is the index of a table's saved event segments, in order: the
@@ -173,11 +172,6 @@ func (t *table[A, V, B]) capture() {
 	if !ok || !sn.Boundary() {
 		return
 	}
-	game, err := sn.AppendSnapshot(nil)
-	if err != nil {
-		t.log.Error("snapshot of the game", zap.Error(err))
-		return
-	}
 	t.mu.RLock()
 	total := t.base + uint64(len(t.events))
 	from := t.chain.events() - t.base
@@ -189,7 +183,7 @@ func (t *table[A, V, B]) capture() {
 		return
 	}
 	chain := t.chain.with(segment{at: t.logged, events: total, counts: counts})
-	state, err := t.encodeState(chain, game)
+	state, game, err := t.encodeState(chain, sn)
 	if err != nil {
 		t.log.Error("snapshot of the table", zap.Error(err))
 		return
@@ -222,10 +216,11 @@ func (t *table[A, V, B]) flush() {
 
 // encodeState encodes the host's state of the table, with the game's:
 // version, CRC-32C of the rest, then the log position, the table's state,
-// each seat, the archive and the game.
-func (t *table[A, V, B]) encodeState(chain archive, game []byte) ([]byte, error) {
+// each seat, the archive and, to the end, the game's state, which it also
+// returns (a part of the state, which nothing changes).
+func (t *table[A, V, B]) encodeState(chain archive, sn Snapshotter) (state, game []byte, err error) {
 	c := t.h.cfg.Codec
-	b := make([]byte, 5, 256+len(game))
+	b := make([]byte, 5, 256+len(t.gameSnap)+4096)
 	b[0] = stateVersion
 	b = pack.AppendUint(b, t.logged)
 	b = append(b, byte(t.state))
@@ -276,9 +271,12 @@ func (t *table[A, V, B]) encodeState(chain archive, game []byte) ([]byte, error)
 			b = pack.AppendUint(b, n)
 		}
 	}
-	b = pack.AppendBytes(b, game)
+	start := len(b)
+	if b, err = sn.AppendSnapshot(b); err != nil {
+		return nil, nil, fmt.Errorf("game: %w", err)
+	}
 	binary.BigEndian.PutUint32(b[1:5], crc32.Checksum(b[5:], castagnoli))
-	return b, nil
+	return b, b[start:len(b):len(b)], nil
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -390,7 +388,7 @@ func (t *table[A, V, B]) restoreState(snap *TableSnapshot) error {
 			chain.segs[i], prev = sg, sg
 		}
 	}
-	game := r.Bytes("game", maxGame)
+	game := r.Fixed("game", r.Len())
 	if err := r.Done(); err != nil {
 		return err
 	}

@@ -279,7 +279,7 @@ func (g *game) Boundary() bool {
 }
 
 // AppendSnapshot appends the game's snapshot: a version byte, the engine's
-// snapshot and the recorder's state, each prefixed with its length.
+// snapshot prefixed with its length, and to the end the recorder's state.
 func (g *game) AppendSnapshot(dst []byte) ([]byte, error) {
 	se, ok := g.eng.(snapshotEngine)
 	if !ok || !g.Boundary() {
@@ -293,13 +293,12 @@ func (g *game) AppendSnapshot(dst []byte) ([]byte, error) {
 	if err != nil {
 		return dst, fmt.Errorf("game snapshot: %w", err)
 	}
-	rec, err := g.rec.AppendBinary(nil)
-	if err != nil {
-		return dst, fmt.Errorf("game snapshot: %w", err)
-	}
 	dst = append(dst, gameSnapshotVersion)
 	dst = pack.AppendBytes(dst, eng)
-	return pack.AppendBytes(dst, rec), nil
+	if dst, err = g.rec.AppendBinary(dst); err != nil {
+		return dst, fmt.Errorf("game snapshot: %w", err)
+	}
+	return dst, nil
 }
 
 // Restore sets a new game, seeded, to a snapshot AppendSnapshot wrote.
@@ -311,7 +310,8 @@ func (g *game) Restore(state []byte) error {
 	if v := r.Byte("version"); r.Err() == nil && v != gameSnapshotVersion {
 		return fmt.Errorf("game snapshot: version %d", v)
 	}
-	engRaw, recRaw := r.Bytes("engine", maxSnapshotPart), r.Bytes("record", maxSnapshotPart)
+	engRaw := r.Bytes("engine", maxSnapshotPart)
+	recRaw := r.Fixed("record", r.Len())
 	if err := r.Done(); err != nil {
 		return fmt.Errorf("game snapshot: %w", err)
 	}
