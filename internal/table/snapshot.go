@@ -243,7 +243,7 @@ const snapshotVersion = 1
 // AppendBinary appends the snapshot's compact encoding to b
 // (encoding.BinaryAppender): a version byte, then every field, integers
 // as varints and tiles as bytes. A snapshot between rounds of an
-// east-south game is about 600 bytes, most of them the last round's wall
+// east-south game is about 400 bytes, most of them the last round's wall
 // and ponds.
 func (s *Snapshot) AppendBinary(b []byte) ([]byte, error) {
 	b = append(b, snapshotVersion)
