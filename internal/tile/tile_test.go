@@ -189,3 +189,15 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestRedOf(t *testing.T) {
+	for k := Kind(0); k < NumKinds; k++ {
+		r := RedOf(k)
+		if r.Kind() != k || r.Red() != k.HasRed() || !r.Valid() {
+			t.Errorf("RedOf(%v) = %v, HasRed %v", k, r, k.HasRed())
+		}
+	}
+	if RedOf(P5) != RedP5 || RedOf(M5) != RedM5 || RedOf(S5) != RedS5 {
+		t.Error("RedOf of the fives is not the red five")
+	}
+}
