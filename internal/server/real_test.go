@@ -14,30 +14,17 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
-	"github.com/mahjong-authority/authority/internal/bot"
 	"github.com/mahjong-authority/authority/internal/clock"
 	"github.com/mahjong-authority/authority/internal/fair"
-	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/server"
+	"github.com/mahjong-authority/authority/internal/servertest"
 	"github.com/mahjong-authority/authority/internal/table"
 	"github.com/mahjong-authority/authority/internal/tile"
 	"github.com/mahjong-authority/authority/internal/wall"
 )
 
 // realConfig runs the server on the real table engine, walls and bots.
-func realConfig() server.Config {
-	return server.Config{
-		NewEngine: func(cfg table.Config) (server.Engine, error) {
-			t, err := table.New(cfg)
-			if err != nil {
-				return nil, err
-			}
-			return t, nil
-		},
-		NewWall: wall.New,
-		Bot:     func() host.Bot[table.Action, table.View] { return server.TableBot{Bot: bot.Efficient{}} },
-	}
-}
+func realConfig() server.Config { return servertest.Config() }
 
 // TestRealBotTable runs a table of four bots on the real engine to the end
 // and follows it as a spectator.
