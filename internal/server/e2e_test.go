@@ -273,6 +273,14 @@ func TestFourClientsPlayWholeGame(t *testing.T) {
 func TestBotTableAndSpectator(t *testing.T) {
 	e := startEnv(t, baseConfig())
 	id, owner := e.create(t, &pb.TableSettings{FillWithBots: true, Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU})
+	e.spectateGame(t, id, owner)
+}
+
+// spectateGame starts a table of bots and follows it as a spectator to the
+// end of its game: the last event must be game_ended, and none may be
+// private. It returns the events.
+func (e *env) spectateGame(t *testing.T, id, owner string) []*pb.Event {
+	t.Helper()
 	ctx := ctxT(t)
 	st, err := e.tables.Spectate(ctx, &pb.SpectateRequest{TableId: id})
 	if err != nil {
@@ -300,6 +308,7 @@ func TestBotTableAndSpectator(t *testing.T) {
 			t.Fatalf("spectator received private event %v", ev)
 		}
 	}
+	return evs
 }
 
 // TestResumeAfterDisconnect drops a seat's stream mid-round and resumes it

@@ -24,13 +24,7 @@ var actionTypes = map[pb.ActionType]table.ActionType{
 	pb.ActionType_ACTION_TYPE_NINE_TERMINALS: table.NineTerminals,
 }
 
-var pbActionTypes = func() map[table.ActionType]pb.ActionType {
-	m := map[table.ActionType]pb.ActionType{}
-	for k, v := range actionTypes {
-		m[v] = k
-	}
-	return m
-}()
+var pbActionTypes = invert(actionTypes)
 
 // ActionType returns the table's action type of t; false for an unknown
 // type (and for the unspecified zero).
@@ -117,13 +111,7 @@ var meldTypes = map[judge.MeldType]pb.MeldType{
 	judge.ClosedKan: pb.MeldType_MELD_TYPE_CLOSED_KAN,
 }
 
-var judgeMeldTypes = func() map[pb.MeldType]judge.MeldType {
-	m := map[pb.MeldType]judge.MeldType{}
-	for k, v := range meldTypes {
-		m[v] = k
-	}
-	return m
-}()
+var judgeMeldTypes = invert(meldTypes)
 
 // MeldToPB is the wire form of a declared meld: its tiles sorted, the
 // called tile (none for a closed kan) and the added tile of an added kan.

@@ -13,13 +13,7 @@ var phases = map[table.Phase]pb.Phase{
 	table.GameOver:      pb.Phase_PHASE_GAME_OVER,
 }
 
-var tablePhases = func() map[pb.Phase]table.Phase {
-	m := map[pb.Phase]table.Phase{}
-	for k, v := range phases {
-		m[v] = k
-	}
-	return m
-}()
+var tablePhases = invert(phases)
 
 // ViewToPB is the wire form of a seat's view (the snapshot that starts its
 // stream). Its Seq is not part of it: the snapshot carries the viewer's own.

@@ -150,5 +150,15 @@ func hashOf(field string, b []byte) ([32]byte, error) {
 	return h, nil
 }
 
+// invert returns the map from m's values to its keys: the enums are mapped
+// once, one way, and inverted for the other.
+func invert[K, V comparable](m map[K]V) map[V]K {
+	out := make(map[V]K, len(m))
+	for k, v := range m {
+		out[v] = k
+	}
+	return out
+}
+
 // prefix adds the enclosing field to the error of a nested message.
 func prefix(field string, err error) error { return fmt.Errorf("%s: %w", field, err) }
