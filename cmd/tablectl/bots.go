@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -82,13 +81,8 @@ Flags:
 
 func parseBots(args []string, stderr io.Writer) (botsOptions, error) {
 	o := botsOptions{}
-	fs := flag.NewFlagSet("bots", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, botsUsage)
-		fs.PrintDefaults()
-	}
-	fs.StringVar(&o.addr, "addr", "127.0.0.1:7400", "server `address`")
+	fs := newFlags("bots", botsUsage, stderr)
+	addrFlag(fs, &o.addr)
 	fs.IntVar(&o.tables, "tables", 1, "tables played at once")
 	fs.IntVar(&o.games, "games", 1, "games each table plays, one after another")
 	fs.StringVar(&o.kind, "bot", "efficient", "the bots: efficient or random")
@@ -278,14 +272,11 @@ func derive(o botsOptions, what string, i, g int) [32]byte {
 
 func (o botsOptions) settings(i, g int) *pb.TableSettings {
 	set := &pb.TableSettings{
-		Rules:      pb.RulePreset_RULE_PRESET_TENHOU_HANCHAN,
+		Rules:      rulePreset(o.rules),
 		TurnTime:   durationpb.New(o.turn),
 		ClaimTime:  durationpb.New(o.claim),
 		RoundPause: durationpb.New(o.pause),
 		ClaimDwell: durationpb.New(o.dwell),
-	}
-	if o.rules == "tonpuu" {
-		set.Rules = pb.RulePreset_RULE_PRESET_TENHOU_TONPUU
 	}
 	if o.seed != "" {
 		s := derive(o, "table", i, g)

@@ -13,6 +13,7 @@ import (
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/table"
+	"github.com/mahjong-authority/authority/internal/wire"
 )
 
 // Options tune a session. The zero value follows a seat from a snapshot
@@ -323,7 +324,7 @@ func (s *Session) Act(ctx context.Context, a table.Action) (uint64, error) {
 	s.requests++
 	req := &pb.ActRequest{
 		TableId: s.seat.TableID, SeatToken: s.seat.Token, LastSeq: s.last,
-		RequestId: fmt.Sprintf("%s-%d", s.idPrefix, s.requests), Action: ActionToPB(a),
+		RequestId: fmt.Sprintf("%s-%d", s.idPrefix, s.requests), Action: wire.ActionToPB(a),
 	}
 	for n := 0; ; n++ {
 		r, err := s.c.Tables.Act(ctx, req)
