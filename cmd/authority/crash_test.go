@@ -156,7 +156,7 @@ func TestCrashRecovery(t *testing.T) {
 		for s, st := range seats {
 			r := &seatRun{}
 			runs[i][s] = r
-			wg.Go(func() { playBot(ctx, cs[s].Follow(st, client.Options{Contiguous: true}), r) })
+			wg.Go(func() { playBot(ctx, cs[s].Follow(st, client.Options{}), r) })
 		}
 	}
 

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -40,7 +39,6 @@ type botsOptions struct {
 	seed          string
 	timeout       time.Duration
 	every         time.Duration
-	contiguous    bool
 	dwell         time.Duration
 }
 
@@ -68,7 +66,7 @@ goes to stderr; the last line of stdout is the summary:
 games counts the games that ended for all four clients; actions the accepted
 Act calls; errors every failed RPC (a refused or retried Act, a dropped or
 refused stream, a failed create or join) and every inconsistency a client
-saw (a sequence number repeated, going back or (--contiguous, the default) skipped;
+saw (a sequence number repeated, going back or skipped;
 an event that does not fit the seat's view). act latency is the round trip
 of an Act call; event latency is from the server's timestamp of an event to
 its receipt, for events logged while the stream was open (not those caught
@@ -83,13 +81,8 @@ Flags:
 
 func parseBots(args []string, stderr io.Writer) (botsOptions, error) {
 	o := botsOptions{}
-	fs := flag.NewFlagSet("bots", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, botsUsage)
-		fs.PrintDefaults()
-	}
-	fs.StringVar(&o.addr, "addr", "127.0.0.1:7400", "server `address`")
+	fs := newFlags("bots", botsUsage, stderr)
+	addrFlag(fs, &o.addr)
 	fs.IntVar(&o.tables, "tables", 1, "tables played at once")
 	fs.IntVar(&o.games, "games", 1, "games each table plays, one after another")
 	fs.StringVar(&o.kind, "bot", "efficient", "the bots: efficient or random")
@@ -100,7 +93,6 @@ func parseBots(args []string, stderr io.Writer) (botsOptions, error) {
 	fs.StringVar(&o.seed, "seed", "", "make the tables and random bots reproducible from this `string` (default: random)")
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Minute, "give up after this long")
 	fs.DurationVar(&o.every, "progress", 2*time.Second, "interval of the progress lines")
-	fs.BoolVar(&o.contiguous, "contiguous", true, "the server numbers each stream 1, 2, 3, ...: count any gap as an error")
 	fs.DurationVar(&o.dwell, "claim-dwell", 0, "least pause after every discard (0: none, as bots need no protection)")
 	if err := fs.Parse(args); err != nil {
 		return o, errUsage
@@ -280,14 +272,11 @@ func derive(o botsOptions, what string, i, g int) [32]byte {
 
 func (o botsOptions) settings(i, g int) *pb.TableSettings {
 	set := &pb.TableSettings{
-		Rules:      pb.RulePreset_RULE_PRESET_TENHOU_HANCHAN,
+		Rules:      rulePreset(o.rules),
 		TurnTime:   durationpb.New(o.turn),
 		ClaimTime:  durationpb.New(o.claim),
 		RoundPause: durationpb.New(o.pause),
 		ClaimDwell: durationpb.New(o.dwell),
-	}
-	if o.rules == "tonpuu" {
-		set.Rules = pb.RulePreset_RULE_PRESET_TENHOU_TONPUU
 	}
 	if o.seed != "" {
 		s := derive(o, "table", i, g)
@@ -327,7 +316,7 @@ func playGame(ctx context.Context, o botsOptions, i, g int, clients *[table.NumS
 	rounds := 0
 	for s, st := range seats {
 		wg.Go(func() {
-			r := playSeat(ctx, o, clients[st.Seat].Follow(st, client.Options{Contiguous: o.contiguous}), o.newBot(i, g, s), m, fmt.Sprintf("table %d game %d seat %d", i, g, st.Seat))
+			r := playSeat(ctx, o, clients[st.Seat].Follow(st, client.Options{}), o.newBot(i, g, s), m, fmt.Sprintf("table %d game %d seat %d", i, g, st.Seat))
 			ended[s] = r.ended
 			if s == 0 {
 				rounds, final = r.rounds, r.final

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/mahjong-authority/authority/internal/servertest"
 )
 
 // runBotsOn runs `tablectl bots` and returns its summary (the last line of
@@ -28,7 +30,7 @@ func runBotsOn(t *testing.T, args ...string) (botsSummary, string, error) {
 // TestBotsPlaysTables plays three tables of two games each over gRPC: every
 // game ends and nothing goes wrong.
 func TestBotsPlaysTables(t *testing.T) {
-	addr, _ := startServer(t)
+	addr := servertest.Start(t, servertest.Config()).Addr
 	for _, kind := range []string{"efficient", "random"} {
 		sum, stderr, err := runBotsOn(t, "--addr", addr, "--tables", "3", "--games", "2", "--rules", "tonpuu", "--bot", kind, "--seed", "test", "--progress", "100ms")
 		if err != nil {
@@ -49,7 +51,7 @@ func TestBotsPlaysTables(t *testing.T) {
 // TestBotsSeedReproduces plays the same seeded table twice: the same
 // rounds and actions.
 func TestBotsSeedReproduces(t *testing.T) {
-	addr, _ := startServer(t)
+	addr := servertest.Start(t, servertest.Config()).Addr
 	var sums [2]botsSummary
 	for i := range sums {
 		var err error

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -35,22 +34,20 @@ var exportFormats = map[string]struct {
 	"mjai":   {pb.RecordFormat_RECORD_FORMAT_MJAI, ".mjson"},
 }
 
+const exportUsage = `usage: tablectl export --table ID [--addr HOST:PORT] [--format tenhou|mjai|native]
+       tablectl export [--format tenhou|mjai|native] [--out DIR] < games.jsonl
+`
+
 // runExport exports one table's game through the API (--table), or every
 // game of records on stdin (native records or replay-contract games), each
 // replayed through the table first.
 func runExport(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("export", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("export", exportUsage, stderr)
 	format := fs.String("format", "native", "tenhou, mjai or native")
 	id := fs.String("table", "", "export this table's game from the server at --addr (otherwise read records from stdin)")
 	addr := fs.String("addr", "127.0.0.1:7400", "the server's address")
 	timeout := fs.Duration("timeout", 10*time.Second, "how long to wait for the server")
 	out := fs.String("out", "", "write one file per game into this directory (<id>.jsonl, .json or .mjson) instead of stdout")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tablectl export --table ID [--addr HOST:PORT] [--format tenhou|mjai|native]")
-		fmt.Fprintln(stderr, "       tablectl export [--format tenhou|mjai|native] [--out DIR] < games.jsonl")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}

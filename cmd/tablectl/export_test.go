@@ -4,22 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"net"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
-
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
-	"github.com/mahjong-authority/authority/internal/bot"
-	"github.com/mahjong-authority/authority/internal/host"
-	"github.com/mahjong-authority/authority/internal/server"
-	"github.com/mahjong-authority/authority/internal/table"
-	"github.com/mahjong-authority/authority/internal/wall"
+	"github.com/mahjong-authority/authority/internal/servertest"
 )
 
 const sharedGames = "../../testdata/replays/tenhou-games.jsonl"
@@ -98,28 +90,8 @@ func TestExportUsage(t *testing.T) {
 // TestExportFromServer runs a server in-process, plays a table of bots to
 // the end, exports its game with tablectl and verifies the record.
 func TestExportFromServer(t *testing.T) {
-	srv, err := server.New(server.Config{
-		NewEngine: func(cfg table.Config) (server.Engine, error) { return table.New(cfg) },
-		NewWall:   wall.New,
-		Bot:       func() host.Bot[table.Action, table.View] { return server.TableBot{Bot: bot.Efficient{}} },
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := grpc.NewServer(srv.Options()...)
-	srv.Register(g)
-	go g.Serve(lis)
-	t.Cleanup(func() { srv.Close(); g.Stop() })
-	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	c := pb.NewTableServiceClient(conn)
+	srv := servertest.Start(t, servertest.Config())
+	c := pb.NewTableServiceClient(srv.Dial())
 	ctx := context.Background()
 	cr, err := c.CreateTable(ctx, &pb.CreateTableRequest{Settings: &pb.TableSettings{Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU, FillWithBots: true}})
 	if err != nil {
@@ -139,7 +111,7 @@ func TestExportFromServer(t *testing.T) {
 		}
 	}
 	var out, errOut bytes.Buffer
-	if err := run([]string{"export", "--table", id, "--addr", lis.Addr().String()}, nil, &out, &errOut); err != nil {
+	if err := run([]string{"export", "--table", id, "--addr", srv.Addr}, nil, &out, &errOut); err != nil {
 		t.Fatalf("export --table: %v (%s)", err, errOut.String())
 	}
 	var vout bytes.Buffer
@@ -151,11 +123,11 @@ func TestExportFromServer(t *testing.T) {
 	}
 	for _, f := range []string{"tenhou", "mjai"} {
 		out.Reset()
-		if err := run([]string{"export", "--table", id, "--addr", lis.Addr().String(), "--format", f}, nil, &out, &errOut); err != nil || out.Len() == 0 {
+		if err := run([]string{"export", "--table", id, "--addr", srv.Addr, "--format", f}, nil, &out, &errOut); err != nil || out.Len() == 0 {
 			t.Errorf("export --format %s: %v, %d bytes", f, err, out.Len())
 		}
 	}
-	if err := run([]string{"export", "--table", "nope", "--addr", lis.Addr().String()}, nil, &out, &errOut); err == nil {
+	if err := run([]string{"export", "--table", "nope", "--addr", srv.Addr}, nil, &out, &errOut); err == nil {
 		t.Errorf("export of an unknown table: no error")
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"reflect"
@@ -21,18 +20,17 @@ func init() {
 	}
 }
 
+const judgeUsage = `usage: tablectl judge < questions.jsonl > answers.jsonl
+Each line is a hand to score (with win_tile) or a tenpai question (without);
+see ../shared/contracts/judge-jsonl.md for the fields. A tenpai question
+about a hand of winning size (14 tiles less 3 per meld) answers waits "".
+`
+
 // runJudge answers one JSON object per line of stdin with one JSON object
 // per line of stdout, in order. A bad line gets an error object and the run
 // goes on; only failing to read stdin or write stdout stops it.
 func runJudge(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("judge", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tablectl judge < questions.jsonl > answers.jsonl")
-		fmt.Fprintln(stderr, "Each line is a hand to score (with win_tile) or a tenpai question (without);")
-		fmt.Fprintln(stderr, "see ../shared/contracts/judge-jsonl.md for the fields. A tenpai question")
-		fmt.Fprintln(stderr, "about a hand of winning size (14 tiles less 3 per meld) answers waits \"\".")
-	}
+	fs := newFlags("judge", judgeUsage, stderr)
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}

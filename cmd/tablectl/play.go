@@ -4,11 +4,8 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"strconv"
 	"strings"
 	"time"
@@ -43,13 +40,8 @@ Flags:
 
 func parsePlay(args []string, stderr io.Writer) (playOptions, error) {
 	var o playOptions
-	fs := flag.NewFlagSet("play", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, playUsage)
-		fs.PrintDefaults()
-	}
-	fs.StringVar(&o.addr, "addr", "127.0.0.1:7400", "server `address`")
+	fs := newFlags("play", playUsage, stderr)
+	addrFlag(fs, &o.addr)
 	fs.StringVar(&o.name, "name", "player", "your name at the table")
 	fs.StringVar(&o.rules, "rules", "hanchan", "hanchan (east-south) or tonpuu (east only)")
 	fs.StringVar(&o.seed, "seed", "", "play the walls of this `string` (the same seed, the same tiles)")
@@ -73,25 +65,17 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	c, err := client.Dial(o.addr)
+	ctx, c, closing, err := connect(o.addr)
 	if err != nil {
 		return err
 	}
-	defer c.Close()
+	defer closing()
 	seat, err := takeSeat(ctx, c, o)
 	if err != nil {
 		return err
 	}
-	n := &names{viewer: seat.Seat}
-	if tb, err := c.GetTable(ctx, seat.TableID); err == nil {
-		for i, si := range tb.GetSeats() {
-			if i < table.NumSeats {
-				n.name[i] = seatName(si)
-			}
-		}
-	}
+	tb, _ := c.GetTable(ctx, seat.TableID) // without it, seats go by number
+	n := tableNames(tb, seat.Seat)
 	fmt.Fprintf(stdout, "Table %s: you are seat %d (%s).\n", seat.TableID, seat.Seat, o.name)
 	s := c.Follow(seat, client.Options{})
 	defer s.Close()
@@ -103,13 +87,6 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	return err
 }
 
-func seatName(si *pb.SeatInfo) string {
-	if si.GetBot() && !si.GetTaken() {
-		return "bot"
-	}
-	return si.GetName()
-}
-
 // takeSeat creates a table whose empty seats the server's bots take, joins
 // it and starts it; or joins the table of --table.
 func takeSeat(ctx context.Context, c *client.Client, o playOptions) (client.Seat, error) {
@@ -117,11 +94,8 @@ func takeSeat(ctx context.Context, c *client.Client, o playOptions) (client.Seat
 		return c.JoinTable(ctx, o.tableID, o.name)
 	}
 	set := &pb.TableSettings{
-		Rules: pb.RulePreset_RULE_PRESET_TENHOU_HANCHAN, FillWithBots: true,
+		Rules: rulePreset(o.rules), FillWithBots: true,
 		TurnTime: durationpb.New(o.turn), ClaimTime: durationpb.New(o.claim), RoundPause: durationpb.New(o.pause),
-	}
-	if o.rules == "tonpuu" {
-		set.Rules = pb.RulePreset_RULE_PRESET_TENHOU_TONPUU
 	}
 	if o.seed != "" {
 		s := derive(botsOptions{seed: o.seed}, "play", 0, 0)
@@ -162,9 +136,7 @@ func playLoop(ctx context.Context, s *client.Session, in io.Reader, out io.Write
 			io.WriteString(out, joinedLines(s.View(), n))
 		} else {
 			e := u.Event
-			if no := e.Notice; no != nil && no.GetKind() == pb.SeatNotice_KIND_JOINED && no.GetSeat() < table.NumSeats {
-				n.name[no.GetSeat()] = no.GetName()
-			}
+			n.learn(e)
 			switch b := e.Body.(type) {
 			case table.Discarded:
 				about = fmt.Sprintf("%s discarded %v", n.short(b.Seat), b.Tile)

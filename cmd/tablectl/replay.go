@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 
@@ -17,12 +16,7 @@ func init() {
 // runReplay is ../shared/contracts/replay-jsonl.md: one game per input
 // line, one outcome per output line.
 func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tablectl replay < games.jsonl")
-		fs.PrintDefaults()
-	}
+	fs := newFlags("replay", "usage: tablectl replay < games.jsonl\n", stderr)
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}

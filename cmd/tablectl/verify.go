@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -23,13 +22,8 @@ var errVerify = errors.New("verify: not every record verified")
 // runVerify checks native records (a file or stdin, one per line) with
 // record.Verify and writes one report per game.
 func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("verify", "usage: tablectl verify [--json] [record.jsonl]   (stdin without a file)\n", stderr)
 	asJSON := fs.Bool("json", false, "write each report as a JSON object")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tablectl verify [--json] [record.jsonl]   (stdin without a file)")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil || fs.NArg() > 1 {
 		fs.Usage()
 		return errUsage

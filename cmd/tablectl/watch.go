@@ -3,13 +3,9 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 
-	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/client"
 	"github.com/mahjong-authority/authority/internal/table"
 )
@@ -23,16 +19,14 @@ type watchOptions struct {
 	board         bool
 }
 
+const watchUsage = `usage: tablectl watch --addr HOST:PORT --table ID [flags]
+Follows a table's public events (behind the table's spectator delay) to the end of its game.
+`
+
 func parseWatch(args []string, stderr io.Writer) (watchOptions, error) {
 	var o watchOptions
-	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tablectl watch --addr HOST:PORT --table ID [flags]")
-		fmt.Fprintln(stderr, "Follows a table's public events (behind the table's spectator delay) to the end of its game.")
-		fs.PrintDefaults()
-	}
-	fs.StringVar(&o.addr, "addr", "127.0.0.1:7400", "server `address`")
+	fs := newFlags("watch", watchUsage, stderr)
+	addrFlag(fs, &o.addr)
 	fs.StringVar(&o.tableID, "table", "", "the table `id` to watch")
 	fs.BoolVar(&o.board, "board", true, "draw the board after every discard and call (else only the event lines)")
 	if err := fs.Parse(args); err != nil {
@@ -51,23 +45,16 @@ func runWatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	c, err := client.Dial(o.addr)
+	ctx, c, closing, err := connect(o.addr)
 	if err != nil {
 		return err
 	}
-	defer c.Close()
+	defer closing()
 	tb, err := c.GetTable(ctx, o.tableID)
 	if err != nil {
 		return err
 	}
-	n := &names{viewer: client.Spectator}
-	for i, si := range tb.GetSeats() {
-		if i < table.NumSeats {
-			n.name[i] = seatName(si)
-		}
-	}
+	n := tableNames(tb, client.Spectator)
 	fmt.Fprintf(stdout, "Watching table %s (%s, spectator delay %v).\n", o.tableID, tb.GetState(), tb.GetSettings().GetSpectatorDelay().AsDuration())
 	w := c.Watch(o.tableID, client.Options{})
 	defer w.Close()
@@ -86,9 +73,7 @@ func watchLoop(ctx context.Context, w *client.Session, out io.Writer, n *names, 
 			return err
 		}
 		e := u.Event
-		if no := e.Notice; no != nil && no.GetKind() == pb.SeatNotice_KIND_JOINED && no.GetSeat() < table.NumSeats {
-			n.name[no.GetSeat()] = no.GetName()
-		}
+		n.learn(e)
 		io.WriteString(out, eventLines(e, n))
 		switch e.Body.(type) {
 		case table.Discarded, table.Called:

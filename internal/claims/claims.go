@@ -212,7 +212,7 @@ func SeatOffer(ctx *Context, s Seat, c *Claimant) Offer {
 		offerCall(&o, c.Hand, ctx.Tile, Option{Call: Pon, Tiles: [3]tile.Tile{tile.Plain(k), tile.Plain(k)}})
 	}
 	if plain >= 1 && red >= 1 {
-		offerCall(&o, c.Hand, ctx.Tile, Option{Call: Pon, Tiles: [3]tile.Tile{redOf(k), tile.Plain(k)}})
+		offerCall(&o, c.Hand, ctx.Tile, Option{Call: Pon, Tiles: [3]tile.Tile{tile.RedOf(k), tile.Plain(k)}})
 	}
 	if ctx.Kan && plain+red == 3 {
 		opt := Option{Call: OpenKan}
@@ -335,7 +335,7 @@ func (f *faceCounts) add(t tile.Tile) {
 
 func (f *faceCounts) of(k tile.Kind) (plain, red int) {
 	plain = int(f.plain[k])
-	if isFive(k) {
+	if k.HasRed() {
 		red = int(f.red[k/9])
 	}
 	return plain, red
@@ -349,24 +349,10 @@ func (f *faceCounts) faces(k tile.Kind) (faces [2]tile.Tile, n int) {
 		n++
 	}
 	if red > 0 {
-		faces[n] = redOf(k)
+		faces[n] = tile.RedOf(k)
 		n++
 	}
 	return faces, n
-}
-
-func isFive(k tile.Kind) bool { return k == tile.M5 || k == tile.P5 || k == tile.S5 }
-
-func redOf(k tile.Kind) tile.Tile {
-	switch k {
-	case tile.M5:
-		return tile.RedM5
-	case tile.P5:
-		return tile.RedP5
-	case tile.S5:
-		return tile.RedS5
-	}
-	return tile.Plain(k)
 }
 
 // sort3 sorts three tiles by kind, a red five before its plain copies.

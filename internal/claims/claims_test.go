@@ -267,8 +267,8 @@ func TestOffersCounts(t *testing.T) {
 	for k := range tile.Kind(tile.NumKinds) {
 		for c := range 4 {
 			x := tile.Plain(k)
-			if c == 0 && (k == tile.M5 || k == tile.P5 || k == tile.S5) {
-				x = redOf(k)
+			if c == 0 && k.HasRed() {
+				x = tile.RedOf(k)
 			}
 			set = append(set, x)
 		}

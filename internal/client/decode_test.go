@@ -6,33 +6,7 @@ import (
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/client"
-	"github.com/mahjong-authority/authority/internal/table"
-	"github.com/mahjong-authority/authority/internal/tile"
 )
-
-func TestActionRoundTrip(t *testing.T) {
-	m := func(s string) tile.Tile { return tile.MustParse(s)[0] }
-	for _, a := range []table.Action{
-		{Seat: 2, Type: table.Discard, Tile: m("0p")},
-		{Seat: 2, Type: table.Discard, Tile: m("7z"), Tsumogiri: true},
-		{Seat: 2, Type: table.Riichi, Tile: m("9s"), Tsumogiri: true},
-		{Seat: 2, Type: table.Chi, Tiles: [2]tile.Tile{m("4m"), m("0m")}},
-		{Seat: 2, Type: table.Pon, Tiles: [2]tile.Tile{m("1z"), m("1z")}},
-		{Seat: 2, Type: table.ClosedKan, Tile: m("3p")},
-		{Seat: 2, Type: table.AddedKan, Tile: m("5s")},
-		{Seat: 2, Type: table.OpenKan},
-		{Seat: 2, Type: table.Ron},
-		{Seat: 2, Type: table.Tsumo},
-		{Seat: 2, Type: table.Pass},
-		{Seat: 2, Type: table.NineTerminals},
-	} {
-		w := client.ActionToPB(a)
-		got, err := client.ActionFromPB(w, 2)
-		if err != nil || got != a {
-			t.Errorf("ActionFromPB(ActionToPB(%v)) = %v, %v (wire %v); want it back", a, got, err, w)
-		}
-	}
-}
 
 func TestDecodeRefusesMalformed(t *testing.T) {
 	scores := []int32{1, 2, 3, 4}

@@ -10,7 +10,7 @@ const (
 	SeqOK     SeqFault = iota
 	SeqRepeat          // the same number again: the event was already delivered
 	SeqBack            // a smaller number: the stream went back
-	SeqGap             // numbers were skipped (only with contiguous numbering)
+	SeqGap             // numbers were skipped: an event was lost
 )
 
 var seqFaultNames = [...]string{"ok", "repeat", "back", "gap"}
@@ -26,24 +26,17 @@ func (f SeqFault) String() string {
 // the number of the event received, prev the number of the event (or
 // snapshot) before it on the stream, 0 at the start.
 //
-// The numbering the server uses decides what a gap is:
-//
-//   - table-wide numbering (contiguous false, the server's numbering
-//     today): a seat sees a subsequence of the table's events, so numbers
-//     skip; only a repeat or a step back is a fault.
-//   - per-seat numbering (contiguous true): each seat's stream and the
-//     spectator stream are numbered 1, 2, 3, ... with no holes, so ANY gap
-//     (seq != prev+1) is a fault as well: an event was lost.
-//
-// Session.Options.Contiguous chooses; switch it on once the server numbers
-// per seat.
-func CheckSeq(prev, seq uint64, contiguous bool) SeqFault {
+// The server numbers each seat's stream, and the spectator stream, 1, 2,
+// 3, ... over what that viewer may see, with no holes (a hole would tell a
+// seat that another seat got a private event), so any gap (seq != prev+1)
+// is a fault: an event was lost.
+func CheckSeq(prev, seq uint64) SeqFault {
 	switch {
 	case seq == prev:
 		return SeqRepeat
 	case seq < prev:
 		return SeqBack
-	case contiguous && seq != prev+1:
+	case seq != prev+1:
 		return SeqGap
 	}
 	return SeqOK

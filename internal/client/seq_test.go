@@ -17,23 +17,18 @@ import (
 
 func TestCheckSeq(t *testing.T) {
 	for _, c := range []struct {
-		prev, seq  uint64
-		contiguous bool
-		want       client.SeqFault
+		prev, seq uint64
+		want      client.SeqFault
 	}{
-		{0, 1, false, client.SeqOK},
-		{0, 1, true, client.SeqOK},
-		{5, 6, true, client.SeqOK},
-		{5, 9, false, client.SeqOK},
-		{5, 9, true, client.SeqGap},
-		{0, 3, true, client.SeqGap},
-		{5, 5, false, client.SeqRepeat},
-		{5, 5, true, client.SeqRepeat},
-		{5, 4, false, client.SeqBack},
-		{5, 4, true, client.SeqBack},
+		{0, 1, client.SeqOK},
+		{5, 6, client.SeqOK},
+		{5, 9, client.SeqGap},
+		{0, 3, client.SeqGap},
+		{5, 5, client.SeqRepeat},
+		{5, 4, client.SeqBack},
 	} {
-		if got := client.CheckSeq(c.prev, c.seq, c.contiguous); got != c.want {
-			t.Errorf("CheckSeq(%d, %d, %v) = %v, want %v", c.prev, c.seq, c.contiguous, got, c.want)
+		if got := client.CheckSeq(c.prev, c.seq); got != c.want {
+			t.Errorf("CheckSeq(%d, %d) = %v, want %v", c.prev, c.seq, got, c.want)
 		}
 	}
 }
@@ -70,7 +65,7 @@ func (s *scripted) StreamEvents(req *pb.StreamEventsRequest, st pb.TableService_
 
 // TestSessionCountsSequenceFaults runs a session against a server that
 // repeats an event, goes back and skips: repeats and steps back are
-// counted and dropped, a gap counts only with contiguous numbering.
+// counted and dropped, a gap is counted and the event applied.
 func TestSessionCountsSequenceFaults(t *testing.T) {
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -81,9 +76,9 @@ func TestSessionCountsSequenceFaults(t *testing.T) {
 	go g.Serve(lis)
 	defer g.Stop()
 	c := dial(t, lis.Addr().String())
-	for _, contiguous := range []bool{false, true} {
+	{
 		var faults []error
-		s := c.Follow(client.Seat{TableID: "t", Token: "x"}, client.Options{Contiguous: contiguous, OnFault: func(err error) { faults = append(faults, err) }})
+		s := c.Follow(client.Seat{TableID: "t", Token: "x"}, client.Options{OnFault: func(err error) { faults = append(faults, err) }})
 		var got []uint64
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		for {
@@ -101,14 +96,12 @@ func TestSessionCountsSequenceFaults(t *testing.T) {
 		cancel()
 		want := []uint64{6, 7, 10, 11}
 		if len(got) != len(want) || got[0] != 6 || got[1] != 7 || got[2] != 10 || got[3] != 11 {
-			t.Errorf("contiguous %v: delivered %v, want %v", contiguous, got, want)
+			t.Errorf("delivered %v, want %v", got, want)
 		}
-		wantFaults := 2
-		if contiguous {
-			wantFaults = 3
-		}
+		// 6 again (repeat), 4 (back), 10 after 7 (gap).
+		const wantFaults = 3
 		if n := s.Stats().Faults; n != wantFaults || len(faults) != n {
-			t.Errorf("contiguous %v: %d faults (%v), want %d", contiguous, n, faults, wantFaults)
+			t.Errorf("%d faults (%v), want %d", n, faults, wantFaults)
 		}
 		var se *client.SeqError
 		if !errors.As(faults[0], &se) || se.Fault != client.SeqRepeat {

@@ -13,14 +13,12 @@ import (
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/table"
+	"github.com/mahjong-authority/authority/internal/wire"
 )
 
 // Options tune a session. The zero value follows a seat from a snapshot
-// with table-wide sequence numbers and DefaultBackoff.
+// with DefaultBackoff.
 type Options struct {
-	// Contiguous says the server numbers each stream 1, 2, 3, ... without
-	// gaps (per-seat numbering): then any gap is a fault. See CheckSeq.
-	Contiguous bool
 	// AfterSeq starts the stream after this event: a seat then gets no
 	// snapshot, and its view is built from the next deal on (events before
 	// it are delivered but not checked against the view).
@@ -290,7 +288,7 @@ func (s *Session) event(ev *pb.Event, now time.Time) (Update, bool) {
 	}
 	// The one sequence check (see CheckSeq): a repeat or a step back is
 	// dropped, never applied twice; a gap is counted and the event applied.
-	switch f := CheckSeq(s.last, e.Seq, s.opts.Contiguous); f {
+	switch f := CheckSeq(s.last, e.Seq); f {
 	case SeqRepeat, SeqBack:
 		s.fault(&SeqError{Fault: f, Prev: s.last, Seq: e.Seq})
 		return Update{}, false
@@ -326,7 +324,7 @@ func (s *Session) Act(ctx context.Context, a table.Action) (uint64, error) {
 	s.requests++
 	req := &pb.ActRequest{
 		TableId: s.seat.TableID, SeatToken: s.seat.Token, LastSeq: s.last,
-		RequestId: fmt.Sprintf("%s-%d", s.idPrefix, s.requests), Action: ActionToPB(a),
+		RequestId: fmt.Sprintf("%s-%d", s.idPrefix, s.requests), Action: wire.ActionToPB(a),
 	}
 	for n := 0; ; n++ {
 		r, err := s.c.Tables.Act(ctx, req)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net"
 	"reflect"
 	"slices"
 	"sync"
@@ -19,92 +18,16 @@ import (
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/bot"
 	"github.com/mahjong-authority/authority/internal/client"
-	"github.com/mahjong-authority/authority/internal/host"
-	"github.com/mahjong-authority/authority/internal/server"
+	"github.com/mahjong-authority/authority/internal/servertest"
 	"github.com/mahjong-authority/authority/internal/table"
-	"github.com/mahjong-authority/authority/internal/wall"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// testServer is the authority in process on a real TCP listener, on the
-// real engine, walls and bots, with every timer off unless a test sets it.
-// Restart stops serving (every connection drops) and serves the same
-// tables again on the same address, as a restarted server with its data.
-type testServer struct {
-	srv    *server.Server
-	addr   string
-	g      *grpc.Server
-	served chan error
-}
-
-func realConfig() server.Config {
-	return server.Config{
-		NewEngine: func(cfg table.Config) (server.Engine, error) {
-			t, err := table.New(cfg)
-			if err != nil {
-				return nil, err
-			}
-			return t, nil
-		},
-		NewWall: wall.New,
-		Bot:     func() host.Bot[table.Action, table.View] { return server.TableBot{Bot: bot.Efficient{}} },
-	}
-}
-
-func startServer(t *testing.T) *testServer {
-	t.Helper()
-	srv, err := server.New(realConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := &testServer{srv: srv, addr: "127.0.0.1:0"}
-	ts.serve(t)
-	t.Cleanup(func() {
-		ts.stop(t)
-		srv.Close()
-	})
-	return ts
-}
-
-func (ts *testServer) serve(t *testing.T) {
-	t.Helper()
-	var lis net.Listener
-	var err error
-	for range 100 { // the old listener's port may take a moment to free
-		if lis, err = net.Listen("tcp", ts.addr); err == nil {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts.addr = lis.Addr().String()
-	ts.g = grpc.NewServer(ts.srv.Options()...)
-	ts.srv.Register(ts.g)
-	ts.served = make(chan error, 1)
-	go func() { ts.served <- ts.g.Serve(lis) }()
-}
-
-func (ts *testServer) stop(t *testing.T) {
-	t.Helper()
-	if ts.g == nil {
-		return
-	}
-	ts.g.Stop()
-	if err := <-ts.served; err != nil {
-		t.Errorf("Serve: %v", err)
-	}
-	ts.g = nil
-}
-
-func (ts *testServer) restart(t *testing.T, down time.Duration) {
-	t.Helper()
-	ts.stop(t)
-	time.Sleep(down)
-	ts.serve(t)
-}
+// startServer runs the authority in process on the real engine, walls and
+// bots, with every timer off unless a test sets it; Restart drops every
+// connection and serves the same tables again on the same address.
+func startServer(t *testing.T) *servertest.Server { return servertest.Start(t, servertest.Config()) }
 
 func dial(t *testing.T, addr string, opts ...grpc.DialOption) *client.Client {
 	t.Helper()
@@ -252,7 +175,7 @@ func checkRecords(t *testing.T, recs [table.NumSeats]record) {
 // nothing moves in between).
 func TestSessionsPlayWholeGame(t *testing.T) {
 	ts := startServer(t)
-	c := dial(t, ts.addr)
+	c := dial(t, ts.Addr)
 	seats := newTable(t, c, 1)
 	compared := 0
 	recs := playAll(t, c, seats, func(seat table.Seat, s *client.Session, _ int, _ client.Update) error {
@@ -313,7 +236,7 @@ func replayed(t *testing.T, c *client.Client, seat client.Seat, afterSeq uint64)
 // exactly what an unbroken stream delivers.
 func TestSessionResumesAfterDrop(t *testing.T) {
 	ts := startServer(t)
-	c := dial(t, ts.addr)
+	c := dial(t, ts.Addr)
 	seats := newTable(t, c, 2)
 	recs := playAll(t, c, seats, func(seat table.Seat, s *client.Session, n int, _ client.Update) error {
 		if seat == 1 && n%7 == 3 {
@@ -337,14 +260,14 @@ func TestSessionResumesAfterDrop(t *testing.T) {
 // with nothing missed or repeated.
 func TestSessionSurvivesServerRestart(t *testing.T) {
 	ts := startServer(t)
-	c := dial(t, ts.addr)
+	c := dial(t, ts.Addr)
 	seats := newTable(t, c, 3)
 	var mu sync.Mutex
 	restarts := 0
 	recs := playAll(t, c, seats, func(seat table.Seat, _ *client.Session, n int, _ client.Update) error {
 		if seat == 2 && (n == 40 || n == 200) {
 			mu.Lock()
-			ts.restart(t, 300*time.Millisecond)
+			ts.Restart(300 * time.Millisecond)
 			restarts++
 			mu.Unlock()
 		}
@@ -385,7 +308,7 @@ func TestActRetriesSameRequest(t *testing.T) {
 		}
 		return err
 	}
-	c := dial(t, ts.addr, grpc.WithUnaryInterceptor(lose))
+	c := dial(t, ts.Addr, grpc.WithUnaryInterceptor(lose))
 	seats := newTable(t, c, 4)
 	recs := playAll(t, c, seats, nil)
 	checkRecords(t, recs)
@@ -408,7 +331,7 @@ func TestActRetriesSameRequest(t *testing.T) {
 // events only, the whole game, a consistent view at the end.
 func TestWatchFollowsTable(t *testing.T) {
 	ts := startServer(t)
-	c := dial(t, ts.addr)
+	c := dial(t, ts.Addr)
 	ctx := ctxT(t)
 	tb, owner, err := c.CreateTable(ctx, &pb.TableSettings{Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU, Seed: seed(5), FillWithBots: true})
 	if err != nil {

@@ -26,7 +26,9 @@ import (
 )
 
 // Game is one game. The JSON fields up to Partial are the replay
-// contract's; the others extend it.
+// contract's; the others extend it. Unlike Round it cannot embed the
+// contract's type: its rounds are this package's, and its JSON puts
+// table_id and names right after the id.
 type Game struct {
 	ID          string           `json:"id"`
 	TableID     string           `json:"table_id,omitempty"` // the authority's table id, bound into every commitment
@@ -44,21 +46,10 @@ type Game struct {
 	Entropy        []string `json:"entropy,omitempty"`
 }
 
-// Round is one round. The JSON fields up to Result are the replay
-// contract's; WallSeed and Commitment extend it.
+// Round is one round: the replay contract's (its JSON fields come first)
+// with the authority's extensions.
 type Round struct {
-	RoundWind      string    `json:"round_wind"`
-	Dealer         int       `json:"dealer"`
-	Honba          int       `json:"honba"`
-	RiichiSticks   int       `json:"riichi_sticks"`
-	Scores         [4]int    `json:"scores"`
-	Hands          [4]string `json:"hands"`
-	Draws          string    `json:"draws"`
-	DoraIndicators string    `json:"dora_indicators"`
-	UraIndicators  string    `json:"ura_indicators"`
-	Rinshan        string    `json:"rinshan"`
-	Actions        []Action  `json:"actions"`
-	Result         Result    `json:"result"`
+	replay.Round
 	// WallSeed is the round's wall seed and Commitment the commitment
 	// the seats received before the deal, both hex; empty for a stacked
 	// wall (a replayed record has no seeds).
@@ -74,19 +65,10 @@ type Round struct {
 }
 
 // Result is a round's result.
-type Result struct {
-	Deltas [4]int `json:"deltas"`
-}
+type Result = replay.Result
 
 // Action is one recorded action, as the replay contract writes it.
-type Action struct {
-	Seat      int    `json:"seat"`
-	Type      string `json:"type"`
-	Tile      string `json:"tile,omitempty"`
-	Tiles     string `json:"tiles,omitempty"`
-	Called    string `json:"called,omitempty"`
-	Tsumogiri bool   `json:"tsumogiri,omitempty"`
-}
+type Action = replay.Act
 
 // ErrSyntax is what every error of Read and Decode matches.
 var ErrSyntax = errors.New("record: malformed record")
@@ -155,7 +137,8 @@ func Marshal(g *Game) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
-// Contract returns g as the replayer reads it.
+// Contract returns g as the replayer reads it. It shares g's rounds'
+// actions.
 func (g *Game) Contract() *replay.Game {
 	out := &replay.Game{
 		ID: g.ID, Rules: g.Rules, StartScores: g.StartScores,
@@ -163,21 +146,13 @@ func (g *Game) Contract() *replay.Game {
 		Rounds: make([]replay.Round, len(g.Rounds)),
 	}
 	for i := range g.Rounds {
-		r := &g.Rounds[i]
-		c := &out.Rounds[i]
-		c.RoundWind, c.Dealer, c.Honba, c.RiichiSticks, c.Scores = r.RoundWind, r.Dealer, r.Honba, r.RiichiSticks, r.Scores
-		c.Hands, c.Draws, c.DoraIndicators, c.UraIndicators, c.Rinshan = r.Hands, r.Draws, r.DoraIndicators, r.UraIndicators, r.Rinshan
-		c.Result.Deltas = r.Result.Deltas
-		c.Actions = make([]replay.Act, len(r.Actions))
-		for j, a := range r.Actions {
-			c.Actions[j] = replay.Act(a)
-		}
+		out.Rounds[i] = g.Rounds[i].Round
 	}
 	return out
 }
 
 // FromContract returns a replay-contract game as a record without seeds
-// or events.
+// or events. It shares c's rounds' actions.
 func FromContract(c *replay.Game) *Game {
 	g := &Game{
 		ID: c.ID, Rules: c.Rules, StartScores: c.StartScores,
@@ -185,15 +160,7 @@ func FromContract(c *replay.Game) *Game {
 		Rounds: make([]Round, len(c.Rounds)),
 	}
 	for i := range c.Rounds {
-		cr := &c.Rounds[i]
-		r := &g.Rounds[i]
-		r.RoundWind, r.Dealer, r.Honba, r.RiichiSticks, r.Scores = cr.RoundWind, cr.Dealer, cr.Honba, cr.RiichiSticks, cr.Scores
-		r.Hands, r.Draws, r.DoraIndicators, r.UraIndicators, r.Rinshan = cr.Hands, cr.Draws, cr.DoraIndicators, cr.UraIndicators, cr.Rinshan
-		r.Result.Deltas = cr.Result.Deltas
-		r.Actions = make([]Action, len(cr.Actions))
-		for j, a := range cr.Actions {
-			r.Actions[j] = Action(a)
-		}
+		g.Rounds[i].Round = c.Rounds[i]
 	}
 	return g
 }

@@ -188,10 +188,10 @@ func (r *Recorder) act(a Action) {
 
 func (r *Recorder) event(e table.Event) {
 	if rs, ok := e.Body.(table.RoundStarted); ok {
-		r.cur = &Round{
+		r.cur = &Round{Round: replay.Round{
 			RoundWind: rs.RoundWind.String(), Dealer: int(rs.Dealer), Honba: rs.Honba,
 			RiichiSticks: rs.RiichiSticks, Scores: rs.Scores, Actions: []Action{},
-		}
+		}}
 		if rs.Commitment != ([32]byte{}) {
 			r.cur.Commitment = hex.EncodeToString(rs.Commitment[:])
 		}

@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"strconv"
@@ -18,18 +17,7 @@ func TestDebugTrace(t *testing.T) {
 	}
 	id, rs, _ := strings.Cut(spec, ":")
 	want, _ := strconv.Atoi(rs)
-	f, err := os.Open("../../testdata/replays/tenhou-games.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		g, err := Decode(sc.Bytes())
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, g := range loadGames(t) {
 		if g.ID != id {
 			continue
 		}

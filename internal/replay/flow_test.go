@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"bufio"
 	"encoding/json"
 	"os"
 	"slices"
@@ -29,23 +28,16 @@ func TestFlow(t *testing.T) {
 	if os.Getenv("REPLAY_FLOW") == "" {
 		t.Skip("set REPLAY_FLOW=1")
 	}
-	f, err := os.Open("../../testdata/replays/tenhou-games.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<24)
 	rounds, bad := 0, 0
-	for sc.Scan() {
-		g, err := Decode(sc.Bytes())
+	for _, line := range gameLines(t) {
+		g, err := Decode(line)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var raw struct {
 			Rounds []recordInfo `json:"rounds"`
 		}
-		if err := json.Unmarshal(sc.Bytes(), &raw); err != nil {
+		if err := json.Unmarshal(line, &raw); err != nil {
 			t.Fatal(err)
 		}
 		rules, _ := Rules(g.Rules)

@@ -33,7 +33,8 @@ type GameRules struct {
 	Length  string `json:"length"`
 }
 
-// Round is one recorded round.
+// Round is one recorded round. Package record's rounds embed it, adding
+// the fields of the authority's own records.
 type Round struct {
 	RoundWind      string    `json:"round_wind"`
 	Dealer         int       `json:"dealer"`
@@ -46,19 +47,23 @@ type Round struct {
 	UraIndicators  string    `json:"ura_indicators"`
 	Rinshan        string    `json:"rinshan"`
 	Actions        []Act     `json:"actions"`
-	Result         struct {
-		Deltas [4]int `json:"deltas"`
-	} `json:"result"`
+	Result         Result    `json:"result"`
 }
 
-// Act is one recorded action.
+// Result is a recorded round's result.
+type Result struct {
+	Deltas [4]int `json:"deltas"`
+}
+
+// Act is one recorded action, as the contract writes it: the fields its
+// type does not use are left out.
 type Act struct {
 	Seat      int    `json:"seat"`
 	Type      string `json:"type"`
-	Tile      string `json:"tile"`
-	Tiles     string `json:"tiles"`
-	Called    string `json:"called"`
-	Tsumogiri bool   `json:"tsumogiri"`
+	Tile      string `json:"tile,omitempty"`
+	Tiles     string `json:"tiles,omitempty"`
+	Called    string `json:"called,omitempty"`
+	Tsumogiri bool   `json:"tsumogiri,omitempty"`
 }
 
 // Outcome is the replay of one game, the JSON object the contract writes.

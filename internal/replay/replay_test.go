@@ -11,17 +11,27 @@ import (
 
 const gamesFile = "../../testdata/replays/tenhou-games.jsonl"
 
-func loadGames(t testing.TB) []*Game {
+// gameLines returns the lines of the shared games file, one game each.
+func gameLines(t testing.TB) [][]byte {
 	t.Helper()
 	data, err := os.ReadFile(gamesFile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var games []*Game
+	var lines [][]byte
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<24)
 	for sc.Scan() {
-		g, err := Decode(sc.Bytes())
+		lines = append(lines, bytes.Clone(sc.Bytes()))
+	}
+	return lines
+}
+
+func loadGames(t testing.TB) []*Game {
+	t.Helper()
+	var games []*Game
+	for _, l := range gameLines(t) {
+		g, err := Decode(l)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/table"
 	"github.com/mahjong-authority/authority/internal/tile"
+	"github.com/mahjong-authority/authority/internal/wire"
 )
 
 func TestActionFromPB(t *testing.T) {
@@ -51,9 +52,9 @@ func FuzzActionFromPB(f *testing.F) {
 			}
 			return
 		}
-		back, err := actionFromPB(actionToPB(a), 1)
+		back, err := actionFromPB(wire.ActionToPB(a), 1)
 		if err != nil || back != a {
-			t.Fatalf("round trip of %+v via %v = %+v, %v", a, actionToPB(a), back, err)
+			t.Fatalf("round trip of %+v via %v = %+v, %v", a, wire.ActionToPB(a), back, err)
 		}
 	})
 }

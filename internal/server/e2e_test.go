@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"slices"
 	"sync"
 	"testing"
@@ -15,7 +14,6 @@ import (
 	"go.uber.org/goleak"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/durationpb"
@@ -24,6 +22,7 @@ import (
 	"github.com/mahjong-authority/authority/internal/clock"
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/server"
+	"github.com/mahjong-authority/authority/internal/servertest"
 	"github.com/mahjong-authority/authority/internal/tile"
 )
 
@@ -51,37 +50,13 @@ func startEnv(t *testing.T, cfg server.Config) *env {
 // store, and returns it with the function that stops it (once).
 func startStoppableEnv(t *testing.T, cfg server.Config) (*env, func()) {
 	t.Helper()
-	srv, err := server.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := srv.Recover(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := grpc.NewServer(srv.Options()...)
-	srv.Register(g)
-	served := make(chan error, 1)
-	go func() { served <- g.Serve(lis) }()
-	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var once sync.Once
+	s := servertest.Start(t, cfg)
+	conn := s.Dial()
 	stop := func() {
-		once.Do(func() {
-			conn.Close()
-			srv.Close()
-			g.Stop()
-			if err := <-served; err != nil {
-				t.Errorf("Serve: %v", err)
-			}
-		})
+		conn.Close()
+		s.Close()
 	}
-	return &env{srv: srv, tables: pb.NewTableServiceClient(conn), judge: pb.NewJudgeServiceClient(conn)}, stop
+	return &env{srv: s.Server, tables: pb.NewTableServiceClient(conn), judge: pb.NewJudgeServiceClient(conn)}, stop
 }
 
 func ctxT(t *testing.T) context.Context {
@@ -298,6 +273,14 @@ func TestFourClientsPlayWholeGame(t *testing.T) {
 func TestBotTableAndSpectator(t *testing.T) {
 	e := startEnv(t, baseConfig())
 	id, owner := e.create(t, &pb.TableSettings{FillWithBots: true, Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU})
+	e.spectateGame(t, id, owner)
+}
+
+// spectateGame starts a table of bots and follows it as a spectator to the
+// end of its game: the last event must be game_ended, and none may be
+// private. It returns the events.
+func (e *env) spectateGame(t *testing.T, id, owner string) []*pb.Event {
+	t.Helper()
 	ctx := ctxT(t)
 	st, err := e.tables.Spectate(ctx, &pb.SpectateRequest{TableId: id})
 	if err != nil {
@@ -325,6 +308,7 @@ func TestBotTableAndSpectator(t *testing.T) {
 			t.Fatalf("spectator received private event %v", ev)
 		}
 	}
+	return evs
 }
 
 // TestResumeAfterDisconnect drops a seat's stream mid-round and resumes it

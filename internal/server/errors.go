@@ -12,6 +12,7 @@ import (
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/tile"
+	"github.com/mahjong-authority/authority/internal/wire"
 )
 
 // ErrorDomain is the domain of every google.rpc.ErrorInfo this API sends.
@@ -20,7 +21,7 @@ const ErrorDomain = "authority.mahjong"
 // The adapter's own errors; the host's and the engine's pass through.
 var (
 	ErrMalformed      = errors.New("malformed request")
-	ErrBadTile        = errors.New("bad tile")
+	ErrBadTile        = wire.ErrBadTile // "bad tile": the conversions of package wire say it too
 	ErrNotYourTurn    = errors.New("not this seat's turn")
 	ErrClaimClosed    = errors.New("no claim window open for this seat")
 	ErrIllegal        = errors.New("action not allowed now")

@@ -13,6 +13,7 @@ import (
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/table"
 	"github.com/mahjong-authority/authority/internal/wall"
+	"github.com/mahjong-authority/authority/internal/wire"
 )
 
 // fuzzTiles are tile strings for the fuzzer's actions, good and bad.
@@ -91,7 +92,7 @@ func FuzzTableServiceAct(f *testing.F) {
 			}
 			var a *pb.Action
 			if legal := eng.Legal(table.Seat(seat % 4)); b1 < 160 && len(legal) > 0 {
-				a = actionToPB(legal[int(b2)%len(legal)])
+				a = wire.ActionToPB(legal[int(b2)%len(legal)])
 			} else {
 				a = &pb.Action{Type: pb.ActionType(b1 % 14), Tile: fuzzTiles[b2%16], Tiles: fuzzTiles[b2/16]}
 				if b1 == 255 {

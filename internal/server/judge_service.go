@@ -7,6 +7,7 @@ import (
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/judgeq"
+	"github.com/mahjong-authority/authority/internal/wire"
 )
 
 // judgeService answers judge questions with the fields, checks and
@@ -62,7 +63,7 @@ func answerJudge(req *pb.JudgeRequest) (*pb.JudgeResponse, error) {
 	}
 	out := &pb.JudgeResponse{
 		Win: true, Han: int32(r.Han), Fu: int32(r.Fu), Yakuman: int32(r.Yakuman),
-		Yaku: yakuToPB(r.Yaku()), Limit: r.Limit.String(), Total: int32(r.Total),
+		Yaku: wire.YakuToPB(r.Yaku()), Limit: r.Limit.String(), Total: int32(r.Total),
 		Points: &pb.JudgePoints{},
 	}
 	if p := a.Points.Ron; p != nil {

@@ -14,67 +14,30 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
-	"github.com/mahjong-authority/authority/internal/bot"
 	"github.com/mahjong-authority/authority/internal/clock"
 	"github.com/mahjong-authority/authority/internal/fair"
-	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/server"
+	"github.com/mahjong-authority/authority/internal/servertest"
 	"github.com/mahjong-authority/authority/internal/table"
 	"github.com/mahjong-authority/authority/internal/tile"
 	"github.com/mahjong-authority/authority/internal/wall"
 )
 
 // realConfig runs the server on the real table engine, walls and bots.
-func realConfig() server.Config {
-	return server.Config{
-		NewEngine: func(cfg table.Config) (server.Engine, error) {
-			t, err := table.New(cfg)
-			if err != nil {
-				return nil, err
-			}
-			return t, nil
-		},
-		NewWall: wall.New,
-		Bot:     func() host.Bot[table.Action, table.View] { return server.TableBot{Bot: bot.Efficient{}} },
-	}
-}
+func realConfig() server.Config { return servertest.Config() }
 
 // TestRealBotTable runs a table of four bots on the real engine to the end
 // and follows it as a spectator.
 func TestRealBotTable(t *testing.T) {
 	e := startEnv(t, realConfig())
 	id, owner := e.create(t, &pb.TableSettings{FillWithBots: true, Seed: seed(1)})
-	ctx := ctxT(t)
-	st, err := e.tables.Spectate(ctx, &pb.SpectateRequest{TableId: id})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := e.tables.StartTable(ctx, &pb.StartTableRequest{TableId: id, Token: owner}); err != nil {
-		t.Fatalf("StartTable: %v", err)
-	}
-	var evs []*pb.Event
-	for {
-		r, err := st.Recv()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatalf("Spectate: %v", err)
-		}
-		evs = append(evs, r.GetEvent())
-	}
+	evs := e.spectateGame(t, id, owner)
 	last := evs[len(evs)-1]
-	if last.GetGameEnded() == nil {
-		t.Fatalf("last public event %v, want game_ended", last)
-	}
 	sum, wins := 0, 0
 	for _, s := range last.GetGameEnded().GetScores() {
 		sum += int(s)
 	}
 	for _, ev := range evs {
-		if ev.GetDealt() != nil || ev.GetFishing() != nil || ev.GetClaimOffer() != nil || ev.GetTurnOffer() != nil || ev.GetDrew().GetTile() != "" {
-			t.Fatalf("spectator received private event %v", ev)
-		}
 		if ev.GetWon() != nil {
 			wins++
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/mahjong-authority/authority/internal/fair"
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/table"
+	"github.com/mahjong-authority/authority/internal/wire"
 )
 
 // Request limits: everything a client sends is bounded before it touches a
@@ -303,7 +304,7 @@ func (t *tableService) StreamEvents(req *pb.StreamEventsRequest, stream pb.Table
 		func(it host.Item[table.View, table.Body]) error {
 			var resp pb.StreamEventsResponse
 			if it.Snapshot != nil {
-				resp.Item = &pb.StreamEventsResponse_Snapshot{Snapshot: &pb.Snapshot{Seq: it.Snapshot.Seq, View: viewToPB(it.Snapshot.View)}}
+				resp.Item = &pb.StreamEventsResponse_Snapshot{Snapshot: &pb.Snapshot{Seq: it.Snapshot.Seq, View: wire.ViewToPB(it.Snapshot.View)}}
 			} else {
 				e, err := eventToPB(it.Event)
 				if err != nil {

@@ -48,7 +48,7 @@ func (p *seatState) dealHand(ts *[13]tile.Tile) {
 			key := 64*w + bits.TrailingZeros64(bits64)
 			x := tile.Plain(tile.Kind(key >> 1))
 			if key&1 == 0 { // a red five (see sortKey)
-				x = [3]tile.Tile{tile.RedM5, tile.RedP5, tile.RedS5}[x.Kind()/9%3]
+				x = tile.RedOf(x.Kind())
 			}
 			for range n[key] {
 				p.hand = append(p.hand, x)

@@ -36,7 +36,7 @@ func faceOf(x tile.Tile) int {
 
 func tileOfFace(f int) tile.Tile {
 	if f >= tile.NumKinds {
-		return [3]tile.Tile{tile.RedM5, tile.RedP5, tile.RedS5}[f-tile.NumKinds]
+		return tile.RedOf(tile.M5 + 9*tile.Kind(f-tile.NumKinds))
 	}
 	return tile.Plain(tile.Kind(f))
 }

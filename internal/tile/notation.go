@@ -169,3 +169,19 @@ func compare(a, b Tile) int {
 
 // Sort sorts tiles in place in the order Format writes them.
 func Sort(ts []Tile) { slices.SortFunc(ts, compare) }
+
+// WithoutOne returns a new slice of ts without its first copy of t (exactly
+// t: a red five is not a plain five), or all of ts if it holds none: the
+// tiles a call took from the hand are its meld's less the called one.
+func WithoutOne(ts []Tile, t Tile) []Tile {
+	out := make([]Tile, 0, len(ts))
+	skipped := false
+	for _, x := range ts {
+		if !skipped && x == t {
+			skipped = true
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
+}

@@ -205,6 +205,18 @@ const (
 	RedS5 = Tile(S5) | redBit
 )
 
+// HasRed reports whether kind k has a red tile: the fives of the suits.
+func (k Kind) HasRed() bool { return k == M5 || k == P5 || k == S5 }
+
+// RedOf returns the red five of kind k, or the plain tile of k when k has no
+// red tile.
+func RedOf(k Kind) Tile {
+	if k.HasRed() {
+		return Tile(k) | redBit
+	}
+	return Tile(k)
+}
+
 // Plain returns the ordinary (not red) tile of kind k.
 func Plain(k Kind) Tile { return Tile(k) }
 

@@ -189,3 +189,36 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestRedOf(t *testing.T) {
+	for k := Kind(0); k < NumKinds; k++ {
+		r := RedOf(k)
+		if r.Kind() != k || r.Red() != k.HasRed() || !r.Valid() {
+			t.Errorf("RedOf(%v) = %v, HasRed %v", k, r, k.HasRed())
+		}
+	}
+	if RedOf(P5) != RedP5 || RedOf(M5) != RedM5 || RedOf(S5) != RedS5 {
+		t.Error("RedOf of the fives is not the red five")
+	}
+}
+
+func TestWithoutOne(t *testing.T) {
+	for _, tc := range []struct{ ts, t, want string }{
+		{"1234m", "3m", "124m"},
+		{"555m", "5m", "55m"},
+		{"5055m", "0m", "555m"},
+		{"5055m", "5m", "055m"},
+		{"123p", "4p", "123p"},
+		{"", "1z", ""},
+	} {
+		got := WithoutOne(MustParse(tc.ts), MustParse(tc.t)[0])
+		if FormatInOrder(got) != FormatInOrder(MustParse(tc.want)) {
+			t.Errorf("WithoutOne(%s, %s) = %s, want %s", tc.ts, tc.t, FormatInOrder(got), tc.want)
+		}
+	}
+	ts := MustParse("111z")
+	WithoutOne(ts, ts[0])[0] = Plain(Chun)
+	if FormatInOrder(ts) != "111z" {
+		t.Errorf("WithoutOne changed its argument: %s", FormatInOrder(ts))
+	}
+}

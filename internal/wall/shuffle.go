@@ -33,8 +33,8 @@ func makeSet(aka bool) [Size]tile.Tile {
 	for k := range tile.NumKinds {
 		for c := range 4 {
 			t := tile.Plain(tile.Kind(k))
-			if aka && c == 0 && isFive(t.Kind()) {
-				t = redOf(t.Kind())
+			if aka && c == 0 && t.Kind().HasRed() {
+				t = tile.RedOf(t.Kind())
 			}
 			s[4*k+c] = t
 		}
@@ -144,16 +144,4 @@ func setCounts(aka bool) faces {
 		return setFaces[1]
 	}
 	return setFaces[0]
-}
-
-func isFive(k tile.Kind) bool { return k == tile.M5 || k == tile.P5 || k == tile.S5 }
-
-func redOf(k tile.Kind) tile.Tile {
-	switch k {
-	case tile.M5:
-		return tile.RedM5
-	case tile.P5:
-		return tile.RedP5
-	}
-	return tile.RedS5
 }

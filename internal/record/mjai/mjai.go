@@ -232,18 +232,7 @@ func full(tehais [][]string) bool {
 // many of the following events it wrote.
 func appendCall(out []Event, b table.Called, rest []table.Body) ([]Event, int) {
 	m, s := b.Meld, int(b.Seat)
-	own := func(n int) []string {
-		var ts []tile.Tile
-		skipped := false
-		for _, t := range m.Tiles[:n] {
-			if !skipped && t == m.Called {
-				skipped = true
-				continue
-			}
-			ts = append(ts, t)
-		}
-		return pais(ts)
-	}
+	own := func(n int) []string { return pais(tile.WithoutOne(m.Tiles[:n], m.Called)) }
 	switch m.Type {
 	case judge.Chi, judge.Pon:
 		typ := "chi"
@@ -254,15 +243,7 @@ func appendCall(out []Event, b table.Called, rest []table.Body) ([]Event, int) {
 	case judge.OpenKan:
 		return append(out, ev("daiminkan", "actor", s, "target", int(m.From), "pai", Pai(m.Called), "consumed", own(4))), 0
 	case judge.AddedKan:
-		var pon []tile.Tile
-		skipped := false
-		for _, t := range m.Tiles {
-			if !skipped && t == m.Added {
-				skipped = true
-				continue
-			}
-			pon = append(pon, t)
-		}
+		pon := tile.WithoutOne(m.Tiles[:], m.Added)
 		return append(out, ev("kakan", "actor", s, "pai", Pai(m.Added), "consumed", pais(pon))), 0
 	}
 	// Closed kan.

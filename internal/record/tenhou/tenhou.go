@@ -219,15 +219,7 @@ func rel(s, from table.Seat) int { return (int(from) - int(s) + 4) % 4 }
 // the called tile, plain ones first and a red five last, as Tenhou orders
 // the own tiles of a pon or kan.
 func ownCodes(m table.Meld, n int) []int {
-	own := make([]tile.Tile, 0, 3)
-	skipped := false
-	for _, t := range m.Tiles[:n] {
-		if !skipped && t == m.Called {
-			skipped = true
-			continue
-		}
-		own = append(own, t)
-	}
+	own := tile.WithoutOne(m.Tiles[:n], m.Called)
 	slices.SortStableFunc(own, func(x, y tile.Tile) int { return sortKey(x) - sortKey(y) })
 	codes := make([]int, len(own))
 	for i, t := range own {
