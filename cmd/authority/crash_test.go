@@ -160,7 +160,9 @@ func TestCrashRecovery(t *testing.T) {
 		}
 	}
 
-	// Kill the server once every table is well into its game.
+	// Kill the server once every table is well into its game: past its
+	// first round (129 to 143 public events in these four games), so that
+	// the restart restores each table from a snapshot.
 	for {
 		ready := 0
 		for _, id := range ids {
@@ -171,7 +173,7 @@ func TestCrashRecovery(t *testing.T) {
 			if tb.GetState() == pb.TableState_TABLE_STATE_FINISHED {
 				t.Fatalf("table %s finished before the crash: the test would prove nothing", id)
 			}
-			if tb.GetLastSeq() > 150 {
+			if tb.GetLastSeq() > 200 {
 				ready++
 			}
 		}
@@ -194,10 +196,20 @@ func TestCrashRecovery(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatalf("the games did not end after the restart\n%s", p.log())
 	}
+	restored := false
 	for _, line := range strings.Split(p.log(), "\n") {
-		if strings.Contains(line, `"recovered"`) {
+		if strings.Contains(line, `"recovered"`) || strings.Contains(line, "tables recovered") {
 			t.Logf("restart: %s", line)
 		}
+		if strings.Contains(line, "tables recovered") {
+			restored = strings.Contains(line, fmt.Sprintf(`"from_snapshots":%d`, tables))
+		}
+		if strings.Contains(line, "snapshot does not restore") {
+			t.Fatalf("restart: %s", line)
+		}
+	}
+	if !restored {
+		t.Fatalf("the restart did not restore every table from a snapshot:\n%s", p.log())
 	}
 	for i, id := range ids {
 		tb, err := admin.GetTable(ctx, id)
@@ -226,9 +238,10 @@ func TestCrashRecovery(t *testing.T) {
 	}
 	defer st.Close()
 	logs := map[string][]host.Entry[table.Action]{}
-	if err := st.Load(ctx, func(rec host.TableRecord, es []host.Entry[table.Action]) error {
+	if err := st.Load(ctx, func(rec host.TableRecord, _ *host.TableSnapshot, _ []host.Entry[table.Action]) error {
+		es, err := st.LoadEntries(ctx, rec.ID, 0)
 		logs[rec.ID] = es
-		return nil
+		return err
 	}); err != nil {
 		t.Fatal(err)
 	}

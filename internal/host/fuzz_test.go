@@ -49,7 +49,8 @@ func (r *recorder) got() []string {
 // now and then: nothing may panic, a refused request must leave the game,
 // the log and the store as they were, every seat's numbers run 1, 2, 3, ...
 // without gaps, and a host recovered from the store must rebuild the same
-// game and the same numbered events for every seat.
+// game and the same numbered events for every seat, from its latest
+// snapshot (the toy takes one after each round) and the entries after it.
 func FuzzAct(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 0, 0, 1, 3, 1, 2, 3, 0, 0})
 	f.Add([]byte{5, 5, 5, 5, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2})
@@ -60,7 +61,7 @@ func FuzzAct(f *testing.F) {
 func fuzzBody(t *testing.T, ops []byte) {
 	clk := clock.NewFake(time.Unix(1_700_000_000, 0))
 	store := host.NewMemoryStore[toyAction]()
-	h := host.New(host.Config[toyAction, toyView, string]{Clock: clk, Store: store})
+	h := host.New(host.Config[toyAction, toyView, string]{Clock: clk, Store: store, Codec: toyCodec{}})
 	defer h.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -164,7 +165,7 @@ func fuzzBody(t *testing.T, ops []byte) {
 		want[s] = recs[s].got()
 	}
 	var g2 *toy
-	h2 := host.New(host.Config[toyAction, toyView, string]{Clock: clock.NewFake(clk.Now()), Store: store})
+	h2 := host.New(host.Config[toyAction, toyView, string]{Clock: clock.NewFake(clk.Now()), Store: store, Codec: toyCodec{}})
 	defer h2.Close()
 	if n, err := h2.Recover(ctx, func(host.TableRecord) (host.NewGame[toyAction, toyView, string], error) {
 		return newToyOffers(2, true, &g2), nil

@@ -4,7 +4,9 @@
 // goroutine that owns each table, secret seat tokens, the event log with
 // sequence numbers and audiences, per-seat streams that resume without gaps
 // or repeats, retried requests applied once, stale decisions refused, turn
-// timers, bots for empty or abandoned seats, rate limits, and storage.
+// timers, bots for empty or abandoned seats, rate limits, and storage: a
+// log of every accepted step, snapshots at the game's round boundaries,
+// and recovery from them (snapshot.go).
 //
 // Keeping the rules out of this package keeps both sides small: the game
 // engine stays pure (no clock, no I/O, no goroutines), and the hosting

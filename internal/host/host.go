@@ -39,6 +39,10 @@ type Config[A comparable, V, B any] struct {
 	Log   *zap.Logger      // default zap.NewNop()
 	Store Store[A]         // default a new MemoryStore
 	Bot   func() Bot[A, V] // makes the bot of a seat; default plays Game.Default
+	// Codec, when set, lets the host snapshot games that are Snapshotters
+	// at their round boundaries, so that recovery replays only the log
+	// after the latest snapshot.
+	Codec Codec[A, B]
 	// SeatRate limits the actions of one seat.
 	SeatRate Rate
 	// DedupeWindow is how many request ids per seat are remembered; default 256.
@@ -203,25 +207,27 @@ type GameFor[A comparable, V, B any] func(rec TableRecord) (NewGame[A, V, B], er
 // Recover loads every table of the store and resumes it where its last
 // stored entry left it: the game, the event log with every viewer's
 // sequence numbers, seats and tokens, bots, the request ids of the dedupe
-// window and a claim dwell in progress are rebuilt by replaying the
-// entries; the timers start again in full. Streams of the previous process
-// resume with after_seq. Call it once, before serving. It returns how many
-// tables it resumed.
+// window and a claim dwell in progress come back as they were; the timers
+// start again in full. A table with a snapshot is restored from it and
+// the entries after it are replayed; one without, or whose snapshot does
+// not restore, is rebuilt by replaying its whole log. Streams of the
+// previous process resume with after_seq. Call it once, before serving.
+// It returns how many tables it resumed.
 func (h *Host[A, V, B]) Recover(ctx context.Context, gameFor GameFor[A, V, B]) (int, error) {
-	n := 0
-	err := h.cfg.Store.Load(ctx, func(rec TableRecord, entries []Entry[A]) error {
+	n, fromSnap, replayed := 0, 0, 0
+	err := h.cfg.Store.Load(ctx, func(rec TableRecord, snap *TableSnapshot, entries []Entry[A]) error {
 		newGame, err := gameFor(rec)
 		if err != nil {
 			return fmt.Errorf("table %s: %w", rec.ID, err)
 		}
-		g, err := newGame()
+		t, err := h.recoverTable(ctx, rec, newGame, snap, entries)
 		if err != nil {
 			return fmt.Errorf("table %s: %w", rec.ID, err)
 		}
-		t := newTable(h, rec, g, newGame)
-		if err := t.replayAll(entries); err != nil {
-			return fmt.Errorf("table %s: %w", rec.ID, err)
+		if len(t.arch.segs) > 0 {
+			fromSnap++
 		}
+		replayed += int(t.logged - t.arch.last())
 		if err := h.add(t); err != nil {
 			return err
 		}
@@ -232,8 +238,38 @@ func (h *Host[A, V, B]) Recover(ctx context.Context, gameFor GameFor[A, V, B]) (
 	if err != nil {
 		return n, fmt.Errorf("recover: %w", err)
 	}
-	h.cfg.Log.Info("tables recovered", zap.Int("tables", n))
+	h.cfg.Log.Info("tables recovered", zap.Int("tables", n), zap.Int("from_snapshots", fromSnap), zap.Int("entries_replayed", replayed))
 	return n, nil
+}
+
+// recoverTable rebuilds one stored table: from its snapshot and the
+// entries after it, or else from its whole log.
+func (h *Host[A, V, B]) recoverTable(ctx context.Context, rec TableRecord, newGame NewGame[A, V, B], snap *TableSnapshot, entries []Entry[A]) (*table[A, V, B], error) {
+	if snap != nil {
+		g, err := newGame()
+		if err != nil {
+			return nil, err
+		}
+		t := newTable(h, rec, g, newGame)
+		err = t.restore(snap, entries)
+		if err == nil {
+			return t, nil
+		}
+		h.cfg.Log.Warn("snapshot does not restore: replaying the whole log", zap.String("table", rec.ID),
+			zap.Uint64("entries", snap.Entries), zap.Error(err))
+		if entries, err = h.cfg.Store.LoadEntries(ctx, rec.ID, 0); err != nil {
+			return nil, fmt.Errorf("load log: %w", err)
+		}
+	}
+	g, err := newGame()
+	if err != nil {
+		return nil, err
+	}
+	t := newTable(h, rec, g, newGame)
+	if err := t.replayAll(entries); err != nil {
+		return nil, err
+	}
+	return t, nil
 }
 
 // List describes every table, oldest first.

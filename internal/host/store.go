@@ -9,23 +9,50 @@ import (
 	"time"
 )
 
-// Store keeps what a table needs to be rebuilt: its record and every entry
-// the host accepted, in order. The host appends an entry, and waits for the
+// Store keeps what a table needs to be rebuilt: its record, every entry
+// the host accepted, in order, and the snapshots the host takes at the
+// game's round boundaries. The host appends an entry, and waits for the
 // store to make it durable, before it publishes its events or acknowledges
 // the request that caused it; an append error refuses the request
 // (ErrUnavailable) and leaves the table as it was. Entries appended in one
 // call are stored together or not at all. Implementations must be safe for
 // concurrent use by many tables.
 //
+// Snapshots only make recovery faster: the log stays whole, and a table
+// whose snapshot is missing or unreadable is rebuilt from the log alone.
+//
 // The interface is the host's, small on purpose: an embedded store
 // (package store) implements it today, a networked one can tomorrow.
 type Store[A any] interface {
 	Create(ctx context.Context, rec TableRecord) error
 	Append(ctx context.Context, table string, entries ...Entry[A]) error
-	// Load calls f for every table, oldest first, with its record and
-	// entries in the order they were appended. It stops at f's first error
-	// and returns it.
-	Load(ctx context.Context, f func(rec TableRecord, entries []Entry[A]) error) error
+	// SaveSnapshot stores a snapshot of a table that covers its first
+	// s.Entries entries, all or nothing. It replaces the table's previous
+	// snapshot; the Events of every snapshot are kept (LoadEvents).
+	SaveSnapshot(ctx context.Context, table string, s TableSnapshot) error
+	// Load calls f for every table, oldest first, with its record, its
+	// latest snapshot (nil if it has none; its Events are not loaded) and
+	// the entries after the snapshot, in the order they were appended. It
+	// stops at f's first error and returns it.
+	Load(ctx context.Context, f func(rec TableRecord, snap *TableSnapshot, entries []Entry[A]) error) error
+	// LoadEntries returns a table's entries from the from-th on (0: the
+	// whole log): what recovery replays when a snapshot does not restore.
+	LoadEntries(ctx context.Context, table string, from uint64) ([]Entry[A], error)
+	// LoadEvents returns the Events of the table's snapshot that covered
+	// its first entries entries.
+	LoadEvents(ctx context.Context, table string, entries uint64) ([]byte, error)
+}
+
+// TableSnapshot is a table at a round boundary of its game, as the host
+// saves it: State is what recovery restores instead of replaying the
+// first Entries entries, Events the table's events since its previous
+// snapshot, which streams that resume from before the snapshot read back.
+// Both are the host's encoding (versioned); the store keeps them as they
+// are.
+type TableSnapshot struct {
+	Entries uint64
+	State   []byte
+	Events  []byte
 }
 
 // TableRecord is what a table was created with.
@@ -78,19 +105,28 @@ type MemoryStore[A any] struct {
 	order   []string
 	tables  map[string]TableRecord
 	entries map[string][]Entry[A]
-	// Fail, when set, makes every Create and Append fail with its result
-	// (for tests of a refusing store).
+	snaps   map[string]TableSnapshot     // the latest, without its Events
+	events  map[string]map[uint64][]byte // every snapshot's Events by Entries
+	// Fail, when set, makes every Create, Append and SaveSnapshot fail
+	// with its result (for tests of a refusing store).
 	Fail func() error
 }
 
 // NewMemoryStore returns an empty MemoryStore.
 func NewMemoryStore[A any]() *MemoryStore[A] {
-	return &MemoryStore[A]{tables: map[string]TableRecord{}, entries: map[string][]Entry[A]{}}
+	return &MemoryStore[A]{
+		tables: map[string]TableRecord{}, entries: map[string][]Entry[A]{},
+		snaps: map[string]TableSnapshot{}, events: map[string]map[uint64][]byte{},
+	}
 }
 
-// ErrNoTable is the error of a store asked to append to a table it does
-// not hold.
+// ErrNoTable is the error of a store asked about a table it does not
+// hold.
 var ErrNoTable = errors.New("store: no such table")
+
+// ErrNoSnapshot is the error of a store asked for the events of a snapshot
+// it does not hold, or told to save one past the table's log.
+var ErrNoSnapshot = errors.New("store: no such snapshot")
 
 // Create records a new table.
 func (s *MemoryStore[A]) Create(_ context.Context, rec TableRecord) error {
@@ -128,20 +164,71 @@ func (s *MemoryStore[A]) Append(_ context.Context, table string, entries ...Entr
 	return nil
 }
 
+// SaveSnapshot stores a snapshot of a table.
+func (s *MemoryStore[A]) SaveSnapshot(_ context.Context, table string, snap TableSnapshot) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.Fail != nil {
+		if err := s.Fail(); err != nil {
+			return err
+		}
+	}
+	if _, ok := s.tables[table]; !ok {
+		return fmt.Errorf("memory store: table %s: %w", table, ErrNoTable)
+	}
+	if n := uint64(len(s.entries[table])); snap.Entries > n {
+		return fmt.Errorf("memory store: table %s: snapshot of %d entries, log of %d: %w", table, snap.Entries, n, ErrNoSnapshot)
+	}
+	if s.events[table] == nil {
+		s.events[table] = map[uint64][]byte{}
+	}
+	s.events[table][snap.Entries] = slices.Clone(snap.Events)
+	s.snaps[table] = TableSnapshot{Entries: snap.Entries, State: slices.Clone(snap.State)}
+	return nil
+}
+
 // Load calls f for every table, oldest first.
-func (s *MemoryStore[A]) Load(_ context.Context, f func(TableRecord, []Entry[A]) error) error {
+func (s *MemoryStore[A]) Load(_ context.Context, f func(TableRecord, *TableSnapshot, []Entry[A]) error) error {
 	s.mu.Lock()
 	ids := slices.Clone(s.order)
 	s.mu.Unlock()
 	for _, id := range ids {
 		s.mu.Lock()
-		rec, es := s.tables[id], slices.Clone(s.entries[id])
+		rec, es := s.tables[id], s.entries[id]
+		var snap *TableSnapshot
+		if sn, ok := s.snaps[id]; ok {
+			snap = &TableSnapshot{Entries: sn.Entries, State: slices.Clone(sn.State)}
+			es = es[sn.Entries:]
+		}
+		es = slices.Clone(es)
 		s.mu.Unlock()
-		if err := f(rec, es); err != nil {
+		if err := f(rec, snap, es); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// LoadEntries returns a table's entries from the from-th on.
+func (s *MemoryStore[A]) LoadEntries(_ context.Context, table string, from uint64) ([]Entry[A], error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.tables[table]; !ok {
+		return nil, fmt.Errorf("memory store: table %s: %w", table, ErrNoTable)
+	}
+	es := s.entries[table]
+	return slices.Clone(es[min(from, uint64(len(es))):]), nil
+}
+
+// LoadEvents returns the Events of a table's snapshot.
+func (s *MemoryStore[A]) LoadEvents(_ context.Context, table string, entries uint64) ([]byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b, ok := s.events[table][entries]
+	if !ok {
+		return nil, fmt.Errorf("memory store: table %s: events of the snapshot at %d: %w", table, entries, ErrNoSnapshot)
+	}
+	return slices.Clone(b), nil
 }
 
 // Entries returns a copy of a table's log.
@@ -151,7 +238,37 @@ func (s *MemoryStore[A]) Entries(table string) []Entry[A] {
 	return slices.Clone(s.entries[table])
 }
 
-// SetFail sets or clears (nil) the failure of Create and Append.
+// Snapshot returns a table's latest snapshot (without its Events), ok
+// false if it has none.
+func (s *MemoryStore[A]) Snapshot(table string) (TableSnapshot, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sn, ok := s.snaps[table]
+	return sn, ok
+}
+
+// DropSnapshots forgets every snapshot of a table, as if it had none (for
+// tests of recovery from the log alone).
+func (s *MemoryStore[A]) DropSnapshots(table string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.snaps, table)
+	delete(s.events, table)
+}
+
+// SetSnapshotState replaces the State of a table's latest snapshot (for
+// tests of a snapshot that does not restore).
+func (s *MemoryStore[A]) SetSnapshotState(table string, state []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sn, ok := s.snaps[table]; ok {
+		sn.State = slices.Clone(state)
+		s.snaps[table] = sn
+	}
+}
+
+// SetFail sets or clears (nil) the failure of Create, Append and
+// SaveSnapshot.
 func (s *MemoryStore[A]) SetFail(f func() error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -106,33 +106,54 @@ func (h *Host[A, V, B]) Watch(ctx context.Context, id string, afterSeq uint64, s
 // left (revoked closed) ends with ErrWrongToken at once: the seat may have
 // a new player by then.
 func (t *table[A, V, B]) feed(ctx context.Context, viewer int, cursor uint64, delay time.Duration, revoked <-chan struct{}, send func(*Event[B]) error) error {
+	v := viewer // the viewer's place in the archive's counts
+	if v < 0 {
+		v = len(t.seats)
+	}
+	deliver := func(e Event[B]) error {
+		cursor++
+		e.Seq = cursor
+		select {
+		case <-revoked:
+			return ErrWrongToken
+		default:
+		}
+		if delay > 0 {
+			if err := t.sleepUntil(ctx, e.At.Add(delay)); err != nil {
+				return err
+			}
+		}
+		return send(&e)
+	}
 	for {
+		if cursor < t.arch.count(v) {
+			// Before the snapshot the table was recovered from: the events
+			// are in the store.
+			evs, err := t.archived(ctx, v, cursor)
+			if err != nil {
+				return err
+			}
+			for _, e := range evs {
+				if err := deliver(e); err != nil {
+					return err
+				}
+			}
+			continue
+		}
 		t.mu.RLock()
 		// The log and the viewers' indexes only grow and never change, so
 		// the slices may be read after the lock is released.
 		var batch []int32
+		off := cursor - t.arch.count(v)
 		if viewer < 0 {
-			batch = t.public[cursor:]
+			batch = t.public[off:]
 		} else {
-			batch = t.seen[viewer][cursor:]
+			batch = t.seen[viewer][off:]
 		}
-		events, done, changed := t.events, t.done, t.changed
+		events, base, done, changed := t.events, t.base, t.done, t.changed
 		t.mu.RUnlock()
 		for _, i := range batch {
-			e := events[i]
-			cursor++
-			e.Seq = cursor
-			select {
-			case <-revoked:
-				return ErrWrongToken
-			default:
-			}
-			if delay > 0 {
-				if err := t.sleepUntil(ctx, e.At.Add(delay)); err != nil {
-					return err
-				}
-			}
-			if err := send(&e); err != nil {
+			if err := deliver(events[uint64(i)-base]); err != nil {
 				return err
 			}
 		}

@@ -49,7 +49,13 @@ type table[A comparable, V, B any] struct {
 	// Owned by the table's goroutine.
 	game     Game[A, V, B]
 	newGame  NewGame[A, V, B]
-	actions  []A // every accepted action, to rebuild the game
+	actions  []A     // the actions accepted since gameSnap, to rebuild the game
+	gameSnap []byte  // the game's state at the latest snapshot taken (nil: none, rebuild from the start)
+	acted    uint64  // actions accepted since the start
+	logged   uint64  // entries stored
+	chain    archive // the event segments of the snapshots taken, stored or pending
+	saved    archive // those of chain the store took
+	pending  []pendingSnap
 	state    State
 	players  bool // a player held a seat at the start: the claim dwell applies
 	seats    []seat[A, V]
@@ -60,10 +66,15 @@ type table[A comparable, V, B any] struct {
 	hold     hold[B]
 	replay   bool // replaying stored entries: no timers
 
-	// Shared with streams and readers.
+	// Shared with streams and readers. A table recovered from a snapshot
+	// holds in memory only the events logged after it; those before it
+	// (arch) are read back from the store.
+	arch    archive     // fixed before the table runs
+	base    uint64      // the events in arch: events[0] is the table's event base
+	cache   segCache[B] // decoded segments of arch
 	mu      sync.RWMutex
-	events  []Event[B]    // the table's log, in order; Seq is unset here
-	seen    [][]int32     // seen[s][n-1] is the index in events of seat s's event n
+	events  []Event[B]    // the table's log from event base on, in order; Seq is unset here
+	seen    [][]int32     // seen[s][n-1-arch.count(s)] is the index in the table's log of seat s's event n
 	public  []int32       // the same for the public events: the spectators' numbering
 	changed chan struct{} // closed and replaced on every append
 	done    bool          // the game is over: no more events
@@ -140,6 +151,7 @@ func (t *table[A, V, B]) run() {
 		case f := <-t.inbox:
 			f()
 			t.refresh()
+			t.flush()
 		case <-t.quit:
 			t.stopTimer()
 			t.stopDwell()
@@ -174,7 +186,7 @@ func (t *table[A, V, B]) refresh() {
 		in.Seats[i] = SeatInfo{Taken: s.taken, Name: s.name, Bot: s.botOn, Connected: s.conns > 0}
 	}
 	t.mu.Lock()
-	in.LastSeq = uint64(len(t.public))
+	in.LastSeq = t.arch.count(len(t.seats)) + uint64(len(t.public))
 	t.snap = in
 	t.mu.Unlock()
 }
@@ -183,7 +195,7 @@ func (t *table[A, V, B]) refresh() {
 func (t *table[A, V, B]) count(s int) uint64 {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	return uint64(len(t.seen[s]))
+	return t.arch.count(s) + uint64(len(t.seen[s]))
 }
 
 // seatOf finds the seat of a token. It compares the token's hash with every
@@ -212,6 +224,7 @@ func (t *table[A, V, B]) commit(entries ...Entry[A]) error {
 	if err := t.store.Append(t.ctx, t.rec.ID, entries...); err != nil {
 		return fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
+	t.logged += uint64(len(entries))
 	return nil
 }
 
@@ -262,7 +275,7 @@ func (t *table[A, V, B]) publish(at time.Time, outs []Out[B], notices ...Entry[A
 		t.appendEvent(Event[B]{At: at, To: o.To, Body: o.Body})
 		for i := range t.seats {
 			if o.To.Sees(i) {
-				t.seats[i].lastSeen = uint64(len(t.seen[i]))
+				t.seats[i].lastSeen = t.arch.count(i) + uint64(len(t.seen[i]))
 			}
 		}
 	}
@@ -287,7 +300,7 @@ func (t *table[A, V, B]) publish(at time.Time, outs []Out[B], notices ...Entry[A
 // appendEvent logs one event and gives it the next number of each viewer.
 // The caller holds mu.
 func (t *table[A, V, B]) appendEvent(e Event[B]) {
-	i := int32(len(t.events))
+	i := int32(t.base) + int32(len(t.events))
 	t.events = append(t.events, e)
 	if !e.To.Private {
 		t.public = append(t.public, i)
@@ -315,12 +328,14 @@ func (t *table[A, V, B]) step(actor int, a A, requestID string, extra ...Entry[A
 	for _, x := range extra {
 		t.applyNotice(x)
 	}
+	t.capture()
 	return nil
 }
 
 // applyAction records an action the game has applied and emits its events.
 func (t *table[A, V, B]) applyAction(e Entry[A], outs []Out[B]) {
 	t.actions = append(t.actions, e.Action)
+	t.acted++
 	t.emit(e.At, outs)
 	if e.RequestID != "" && e.Actor >= 0 && e.Actor < len(t.seats) {
 		t.remember(e.Actor, e.RequestID, e.Action, t.count(e.Actor), nil)
@@ -368,6 +383,7 @@ func (t *table[A, V, B]) release() error {
 		return err
 	}
 	t.applyRelease(e)
+	t.capture()
 	return nil
 }
 
@@ -379,14 +395,24 @@ func (t *table[A, V, B]) applyRelease(e Entry[A]) {
 	t.emit(e.At, outs) // may open the next dwell
 }
 
-// rebuild replays the accepted actions into a new game: after a refused
-// write it undoes the action that the game had already applied.
+// rebuild makes the game again from the latest snapshot taken (or from
+// the start) and the actions accepted since: after a refused write it
+// undoes the action that the game had already applied.
 func (t *table[A, V, B]) rebuild() {
 	g, err := t.newGame()
 	if err == nil {
 		if t.state != Waiting {
 			t.seed(g)
 		}
+		if t.gameSnap != nil {
+			if sn, ok := g.(Snapshotter); !ok {
+				err = errors.New("the game takes no snapshots")
+			} else {
+				err = sn.Restore(t.gameSnap)
+			}
+		}
+	}
+	if err == nil {
 		for i, a := range t.actions {
 			if _, err = g.Apply(a); err != nil {
 				err = fmt.Errorf("replay action %d: %w", i, err)
@@ -418,6 +444,7 @@ func (t *table[A, V, B]) replayAll(entries []Entry[A]) error {
 }
 
 func (t *table[A, V, B]) replayEntry(e Entry[A]) error {
+	t.logged++
 	switch e.Kind {
 	case EntryAction:
 		outs, err := t.game.Apply(e.Action)
@@ -677,7 +704,7 @@ func (t *table[A, V, B]) settle() {
 			return
 		}
 		p := t.game.Pending()
-		if p.Kind == WaitSystem && (t.set.RoundPause == 0 || len(t.actions) == 0) {
+		if p.Kind == WaitSystem && (t.set.RoundPause == 0 || t.acted == 0) {
 			if err := t.step(System, t.game.Default(System), ""); err != nil {
 				t.retryLater(err)
 				return
@@ -839,9 +866,9 @@ func (t *table[A, V, B]) finish() {
 	t.done = true
 	close(t.changed)
 	t.changed = make(chan struct{})
-	n := len(t.events)
+	n := t.base + uint64(len(t.events))
 	t.mu.Unlock()
-	t.log.Info("game over", zap.Int("events", n))
+	t.log.Info("game over", zap.Uint64("events", n))
 }
 
 // streamOpened and streamClosed track a seat's connection, which decides

@@ -158,3 +158,46 @@ func (maxBot) Act(seat int, v toyView) (toyAction, error) {
 	}
 	return toyAction{Seat: seat, Kind: "claim"}, nil
 }
+
+// The toy takes snapshots between rounds: with a Codec configured, the
+// host saves one after every round.
+
+func (g *toy) Boundary() bool { return !g.dealt && g.round > 0 && g.claimer < 0 }
+
+func (g *toy) AppendSnapshot(dst []byte) ([]byte, error) {
+	if !g.Boundary() {
+		return dst, fmt.Errorf("%w: snapshot during a round", errToy)
+	}
+	return fmt.Appendf(dst, "%d %d %d %t %t", g.round, g.total, g.turn, g.over, g.offers), nil
+}
+
+func (g *toy) Restore(state []byte) error {
+	var h toy
+	if _, err := fmt.Sscanf(string(state), "%d %d %d %t %t", &h.round, &h.total, &h.turn, &h.over, &h.offers); err != nil {
+		return fmt.Errorf("%w: state %q: %v", errToy, state, err)
+	}
+	if g.round != 0 || h.round < 1 || h.round > g.rounds || h.over != (h.round == g.rounds) || h.offers != g.offers {
+		return fmt.Errorf("%w: state %q for a game of %d rounds", errToy, state, g.rounds)
+	}
+	g.round, g.total, g.turn, g.over = h.round, h.total, h.turn, h.over
+	return nil
+}
+
+// toyCodec encodes the toy's actions and events.
+type toyCodec struct{}
+
+func (toyCodec) AppendAction(dst []byte, a toyAction) []byte {
+	return fmt.Appendf(dst, "%d %s %d", a.Seat, a.Kind, a.N)
+}
+
+func (toyCodec) DecodeAction(b []byte) (toyAction, error) {
+	var a toyAction
+	if _, err := fmt.Sscanf(string(b), "%d %s %d", &a.Seat, &a.Kind, &a.N); err != nil {
+		return a, fmt.Errorf("toy action %q: %w", b, err)
+	}
+	return a, nil
+}
+
+func (toyCodec) AppendBody(dst []byte, b string) ([]byte, error) { return append(dst, b...), nil }
+
+func (toyCodec) DecodeBody(b []byte) (string, error) { return string(b), nil }

@@ -19,6 +19,15 @@ type Recorder struct {
 	info roundInfo      // what the round being played has gathered
 	ans  []table.Action // answers of the open claim window, in order
 	over bool
+
+	// Snapshots (snapshot.go): saved is the encoding of the first nSaved
+	// finished rounds, each encoded once; a restored recorder keeps its
+	// first lazy rounds only there (g.Rounds holds the rounds after them)
+	// until Game decodes them; err is why they did not decode.
+	saved  []byte
+	nSaved int
+	lazy   int
+	err    error
 }
 
 // roundInfo collects a round's ordered tile fields as they happen.
@@ -72,8 +81,11 @@ func (r *Recorder) Over() bool { return r.over }
 // Game returns the record of the rounds played to their end: the whole
 // game once it is over, otherwise its finished rounds marked Partial. The
 // round being played is never included, so nothing of it leaks. The
-// record shares nothing the recorder changes later.
+// record shares nothing the recorder changes later. A restored recorder
+// (RestoreRecorder) decodes the rounds it was restored with on the first
+// call; if they do not decode, the record lacks them and Err says why.
 func (r *Recorder) Game() *Game {
+	r.decodeSaved()
 	g := r.g
 	g.Rounds = slices.Clone(r.g.Rounds)
 	g.Names = slices.Clone(r.g.Names)

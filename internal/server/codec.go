@@ -76,3 +76,14 @@ func (ActionCodec) DecodeAction(b []byte) (table.Action, error) {
 	a.Wall = w
 	return a, nil
 }
+
+// Codec is what the host needs to snapshot riichi tables (host.Codec): the
+// actions of the dedupe window as ActionCodec writes them, and event
+// bodies as package table encodes them.
+type Codec struct{ ActionCodec }
+
+// AppendBody appends the encoding of b to dst.
+func (Codec) AppendBody(dst []byte, b table.Body) ([]byte, error) { return table.AppendBody(dst, b) }
+
+// DecodeBody decodes what AppendBody wrote.
+func (Codec) DecodeBody(b []byte) (table.Body, error) { return table.DecodeBody(b) }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"path/filepath"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -82,8 +83,8 @@ func TestStorageFault(t *testing.T) {
 }
 
 // TestRecoverRealGame stops a server on a bbolt store in the middle of a
-// claim dwell of a real game, opens the store again in a new server and
-// plays on: tokens work, every seat resumes after its last seq with the
+// claim dwell of a real game, opens the store again in a new server (which
+// restores the table from its latest snapshot) and plays on: tokens work, every seat resumes after its last seq with the
 // same numbers, a retried request is answered as before, the game ends,
 // every acknowledged request is in the log once, and the final scores are
 // those of a replay of the log through the engine.
@@ -105,8 +106,20 @@ func TestRecoverRealGame(t *testing.T) {
 	id, _ := e.create(t, &pb.TableSettings{Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU, Seed: seed(12), ClaimDwell: durationpb.New(time.Second)})
 	s := newStepper(t, e, id, clk)
 	s.dwell = time.Second
-	s.run(150)
-	// Stop right after a discard, with its dwell running.
+	// Play into the second round, then stop right after a discard, with
+	// its dwell running.
+	for rounds := 0; rounds < 2; {
+		if s.step() {
+			t.Fatal("the game ended before the stop")
+		}
+		rounds = 0
+		for _, ev := range s.seats[0].evs {
+			if ev.GetRoundStarted() != nil {
+				rounds++
+			}
+		}
+	}
+	s.run(40)
 	for s.last.GetAction().GetType() != pb.ActionType_ACTION_TYPE_DISCARD || clk.Pending() == 0 {
 		if s.step() {
 			t.Fatal("the game ended before the stop")
@@ -125,10 +138,23 @@ func TestRecoverRealGame(t *testing.T) {
 
 	st = openStore()
 	defer st.Close()
-	cfg.Store = st
+	// The game is past its first round: the table comes back from its
+	// latest snapshot and the entries after it.
+	var snap *host.TableSnapshot
+	if err := st.Load(context.Background(), func(rec host.TableRecord, sn *host.TableSnapshot, _ []host.Entry[table.Action]) error {
+		snap = sn
+		return nil
+	}); err != nil || snap == nil {
+		t.Fatalf("Load = %v with snapshot %v, want one", err, snap)
+	}
+	spy := &logReads{Store: st}
+	cfg.Store = spy
 	clk2 := clock.NewFake(clk.Now().Add(time.Hour))
 	cfg.Clock = clk2
 	e2 := startEnv(t, cfg)
+	if n := spy.n.Load(); n != 0 {
+		t.Fatalf("the recovery read the whole log %d times: the snapshot did not restore", n)
+	}
 	s.e, s.clk, s.discardAt = e2, clk2, clk2.Now() // the dwell starts again in full
 	if got, err := e2.tables.Act(ctxT(t), lastReq); err != nil || got.GetSeq() != answer.GetSeq() {
 		t.Fatalf("retry after the restart = %v, %v; want seq %d", got, err, answer.GetSeq())
@@ -157,12 +183,8 @@ func TestRecoverRealGame(t *testing.T) {
 		}
 	}
 	var entries []host.Entry[table.Action]
-	if err := st.Load(context.Background(), func(rec host.TableRecord, es []host.Entry[table.Action]) error {
-		if rec.ID == id {
-			entries = es
-		}
-		return nil
-	}); err != nil {
+	entries, err = st.LoadEntries(context.Background(), id, 0)
+	if err != nil {
 		t.Fatal(err)
 	}
 	var ids []string
@@ -197,6 +219,17 @@ func TestRecoverRealGame(t *testing.T) {
 	if err := rep.Err(); err != nil || g.Partial || rep.Verified != len(g.Rounds) || !rep.Chain || !rep.Replayed {
 		t.Fatalf("Verify(record after a restart) = %v: partial %v, %d of %d rounds, chain %v, replayed %v", err, g.Partial, rep.Verified, len(g.Rounds), rep.Chain, rep.Replayed)
 	}
+}
+
+// logReads is a store that counts the reads of whole logs.
+type logReads struct {
+	host.Store[table.Action]
+	n atomic.Int32
+}
+
+func (s *logReads) LoadEntries(ctx context.Context, id string, from uint64) ([]host.Entry[table.Action], error) {
+	s.n.Add(1)
+	return s.Store.LoadEntries(ctx, id, from)
 }
 
 func count(xs []string, x string) int {

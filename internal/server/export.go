@@ -16,16 +16,21 @@ import (
 // Record returns the record of the game so far: its finished rounds, the
 // whole game once it is over, with the server seed revealed only then.
 // The host calls it in the table's goroutine (Host.Inspect).
-func (g *game) Record() *record.Game {
+func (g *game) Record() (*record.Game, error) {
 	r := g.rec.Game()
+	if err := g.rec.Err(); err != nil {
+		return nil, err
+	}
 	if !r.Partial {
 		r.ServerSeed = hex.EncodeToString(g.server[:])
 	}
-	return r
+	return r, nil
 }
 
 // recorded is a hosted game that keeps a record.
-type recorded interface{ Record() *record.Game }
+type recorded interface {
+	Record() (*record.Game, error)
+}
 
 var errNoRecord = errors.New("the table keeps no record")
 
@@ -51,8 +56,9 @@ func (t *tableService) export(ctx context.Context, req *pb.ExportGameRequest) (*
 		if !ok {
 			return errNoRecord
 		}
-		g = rg.Record()
-		return nil
+		var err error
+		g, err = rg.Record()
+		return err
 	})
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"github.com/mahjong-authority/authority/internal/fair"
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/judge"
+	"github.com/mahjong-authority/authority/internal/pack"
 	"github.com/mahjong-authority/authority/internal/record"
 	"github.com/mahjong-authority/authority/internal/table"
 	"github.com/mahjong-authority/authority/internal/wall"
@@ -25,6 +26,18 @@ type Engine interface {
 // NewEngine makes the engine of a new table.
 type NewEngine func(cfg table.Config) (Engine, error)
 
+// RestoreEngine makes an engine from a snapshot that an engine of the same
+// config took between rounds (table.Restore).
+type RestoreEngine func(cfg table.Config, s table.Snapshot) (Engine, error)
+
+// snapshotEngine is an Engine that snapshots itself between rounds, as
+// *table.Table does: the tables of such an engine are snapshotted by the
+// host at every round boundary.
+type snapshotEngine interface {
+	Engine
+	Snapshot() (table.Snapshot, error)
+}
+
 // NewWall shuffles a round's wall from its seed.
 type NewWall func(seed [32]byte, aka bool) wall.Wall
 
@@ -33,6 +46,8 @@ type NewWall func(seed [32]byte, aka bool) wall.Wall
 // from the table's seed with its commitment, and records the game.
 type game struct {
 	eng     Engine
+	restore RestoreEngine // nil: no snapshots
+	rules   table.Rules
 	walls   NewWall
 	aka     bool
 	server  [32]byte // the server's secret seed
@@ -42,9 +57,9 @@ type game struct {
 	rec     *record.Recorder
 }
 
-func makeGame(eng Engine, walls NewWall, rules table.Rules, server [32]byte) *game {
+func makeGame(eng Engine, restore RestoreEngine, walls NewWall, rules table.Rules, server [32]byte) *game {
 	return &game{
-		eng: eng, walls: walls, aka: rules.Aka, server: server,
+		eng: eng, restore: restore, rules: rules, walls: walls, aka: rules.Aka, server: server,
 		seed: fair.TableSeed(server, [fair.Seats][]byte{}),
 		rec:  record.NewRecorder("", rules, [4]int{}),
 	}
@@ -242,3 +257,79 @@ func (g *game) Default(seat int) table.Action {
 }
 
 func (g *game) Over() bool { return g.eng.Phase() == table.GameOver }
+
+// The game's snapshots (host.Snapshotter): between rounds, the engine's
+// snapshot and the record so far; the table's seed and id come back
+// through Seed, which the host calls before Restore.
+
+// gameSnapshotVersion is the first byte of a game's snapshot.
+const gameSnapshotVersion = 1
+
+// maxSnapshotPart bounds each part of a game's snapshot.
+const maxSnapshotPart = 1 << 24
+
+// Boundary reports whether the game is between rounds (after the first)
+// or over, with an engine that snapshots itself.
+func (g *game) Boundary() bool {
+	if _, ok := g.eng.(snapshotEngine); !ok || g.restore == nil {
+		return false
+	}
+	ph := g.eng.Phase()
+	return ph == table.GameOver || ph == table.BetweenRounds && g.rounds > 0
+}
+
+// AppendSnapshot appends the game's snapshot: a version byte, the engine's
+// snapshot prefixed with its length, and to the end the recorder's state.
+func (g *game) AppendSnapshot(dst []byte) ([]byte, error) {
+	se, ok := g.eng.(snapshotEngine)
+	if !ok || !g.Boundary() {
+		return dst, errors.New("game snapshot: not at a round boundary")
+	}
+	s, err := se.Snapshot()
+	if err != nil {
+		return dst, fmt.Errorf("game snapshot: %w", err)
+	}
+	eng, err := s.MarshalBinary()
+	if err != nil {
+		return dst, fmt.Errorf("game snapshot: %w", err)
+	}
+	dst = append(dst, gameSnapshotVersion)
+	dst = pack.AppendBytes(dst, eng)
+	if dst, err = g.rec.AppendBinary(dst); err != nil {
+		return dst, fmt.Errorf("game snapshot: %w", err)
+	}
+	return dst, nil
+}
+
+// Restore sets a new game, seeded, to a snapshot AppendSnapshot wrote.
+func (g *game) Restore(state []byte) error {
+	if g.restore == nil {
+		return errors.New("game snapshot: the server restores no engines")
+	}
+	r := pack.NewReader(state)
+	if v := r.Byte("version"); r.Err() == nil && v != gameSnapshotVersion {
+		return fmt.Errorf("game snapshot: version %d", v)
+	}
+	engRaw := r.Bytes("engine", maxSnapshotPart)
+	recRaw := r.Fixed("record", r.Len())
+	if err := r.Done(); err != nil {
+		return fmt.Errorf("game snapshot: %w", err)
+	}
+	var s table.Snapshot
+	if err := s.UnmarshalBinary(engRaw); err != nil {
+		return fmt.Errorf("game snapshot: %w", err)
+	}
+	eng, err := g.restore(table.Config{Rules: g.rules}, s)
+	if err != nil {
+		return fmt.Errorf("game snapshot: %w", err)
+	}
+	rec, err := record.RestoreRecorder(recRaw)
+	if err != nil {
+		return fmt.Errorf("game snapshot: %w", err)
+	}
+	if rec.Rounds() != s.Rounds || rec.Over() != (s.Phase == table.GameOver) {
+		return fmt.Errorf("game snapshot: a record of %d rounds (over %t) for an engine after %d (%v)", rec.Rounds(), rec.Over(), s.Rounds, s.Phase)
+	}
+	g.eng, g.rec, g.rounds = eng, rec, uint32(s.Rounds)
+	return nil
+}

@@ -10,3 +10,8 @@ import (
 func CreateForTest(ctx context.Context, s *Server, req *pb.CreateTableRequest) (*pb.CreateTableResponse, error) {
 	return s.table.CreateTable(ctx, req)
 }
+
+// ExportForTest runs the ExportGame handler without a connection.
+func ExportForTest(ctx context.Context, s *Server, req *pb.ExportGameRequest) (*pb.ExportGameResponse, error) {
+	return s.table.ExportGame(ctx, req)
+}

@@ -52,11 +52,16 @@ type Config struct {
 	Clock     clock.Clock
 	NewEngine NewEngine
 	NewWall   NewWall
-	Store     host.Store[table.Action]                  // default in memory
-	Bot       func() host.Bot[table.Action, table.View] // default: the timeout action
-	SeatRate  host.Rate                                 // per seat, on Act
-	ConnRate  host.Rate                                 // per connection, on every table or judge RPC
-	Defaults  Defaults
+	// RestoreEngine makes an engine from its snapshot; default
+	// table.Restore. Tables whose engine snapshots itself (has the
+	// Snapshot method of *table.Table) are snapshotted at every round
+	// boundary, so that recovery replays only the round in progress.
+	RestoreEngine RestoreEngine
+	Store         host.Store[table.Action]                  // default in memory
+	Bot           func() host.Bot[table.Action, table.View] // default: the timeout action
+	SeatRate      host.Rate                                 // per seat, on Act
+	ConnRate      host.Rate                                 // per connection, on every table or judge RPC
+	Defaults      Defaults
 	// MaxTables bounds the tables not finished (0: no bound).
 	MaxTables int
 	// MaxSeatStreams bounds one seat's open streams (default 4);
@@ -86,8 +91,11 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxConnStreams <= 0 {
 		cfg.MaxConnStreams = 16
 	}
+	if cfg.RestoreEngine == nil {
+		cfg.RestoreEngine = func(c table.Config, s table.Snapshot) (Engine, error) { return table.Restore(c, s) }
+	}
 	h := host.New(host.Config[table.Action, table.View, table.Body]{
-		Clock: cfg.Clock, Log: cfg.Log, Store: cfg.Store, Bot: cfg.Bot, SeatRate: cfg.SeatRate,
+		Clock: cfg.Clock, Log: cfg.Log, Store: cfg.Store, Bot: cfg.Bot, SeatRate: cfg.SeatRate, Codec: Codec{},
 		MaxTables: cfg.MaxTables, MaxSeatStreams: cfg.MaxSeatStreams,
 	})
 	s := &Server{cfg: cfg, host: h}

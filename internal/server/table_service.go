@@ -175,13 +175,13 @@ func (s *Server) gameFor(m tableMeta) (host.NewGame[table.Action, table.View, ta
 	if !ok {
 		return nil, fieldError("settings.rules", fmt.Errorf("%v: %w", set.GetRules(), ErrMalformed))
 	}
-	newEngine, newWall, seed := s.cfg.NewEngine, s.cfg.NewWall, m.Seed
+	newEngine, restore, newWall, seed := s.cfg.NewEngine, s.cfg.RestoreEngine, s.cfg.NewWall, m.Seed
 	return func() (Game, error) {
 		eng, err := newEngine(table.Config{Rules: rules})
 		if err != nil {
 			return nil, err
 		}
-		return makeGame(eng, newWall, rules, seed), nil
+		return makeGame(eng, restore, newWall, rules, seed), nil
 	}, nil
 }
 

@@ -4,6 +4,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -21,15 +22,24 @@ import (
 var ErrClosed = errors.New("store: closed")
 
 // Bucket layout: "tables" holds one bucket per table id with the record
-// (JSON) under "record" and a bucket "log" of entries under big-endian
-// 8-byte keys from 1; "order" maps a big-endian sequence to table ids, the
-// order of creation.
+// (JSON) under "record", a bucket "log" of entries under big-endian
+// 8-byte keys from 1, the latest snapshot under "snapshot" (a version
+// byte, the big-endian 8-byte count of entries it covers, then its State)
+// and a bucket "events" of every snapshot's Events under the same 8-byte
+// count; "order" maps a big-endian sequence to table ids, the order of
+// creation. A file written before snapshots existed has neither: its
+// tables are rebuilt from their logs, and gain snapshots as they play.
 var (
 	bucketTables = []byte("tables")
 	bucketOrder  = []byte("order")
 	keyRecord    = []byte("record")
 	bucketLog    = []byte("log")
+	keySnapshot  = []byte("snapshot")
+	bucketEvents = []byte("events")
 )
+
+// snapshotVersion is the first byte of a stored snapshot record.
+const snapshotVersion = 1
 
 // maxBatch bounds how many requests one transaction commits.
 const maxBatch = 256
@@ -226,8 +236,39 @@ func (s *Bolt[A]) Append(ctx context.Context, table string, entries ...host.Entr
 	})
 }
 
-// Load calls f for every table in the order of creation.
-func (s *Bolt[A]) Load(ctx context.Context, f func(host.TableRecord, []host.Entry[A]) error) error {
+// SaveSnapshot stores a table's snapshot, replacing its previous one; its
+// Events are kept with those of the earlier snapshots.
+func (s *Bolt[A]) SaveSnapshot(ctx context.Context, table string, snap host.TableSnapshot) error {
+	rec := make([]byte, 0, 9+len(snap.State))
+	rec = append(rec, snapshotVersion)
+	rec = binary.BigEndian.AppendUint64(rec, snap.Entries)
+	rec = append(rec, snap.State...)
+	events := bytes.Clone(snap.Events)
+	if events == nil {
+		events = []byte{}
+	}
+	return s.do(ctx, func(tx *bolt.Tx) error {
+		tb := tx.Bucket(bucketTables).Bucket([]byte(table))
+		if tb == nil {
+			return fmt.Errorf("bolt store: table %s: %w", table, host.ErrNoTable)
+		}
+		if n := tb.Bucket(bucketLog).Sequence(); snap.Entries > n {
+			return fmt.Errorf("bolt store: table %s: snapshot of %d entries, log of %d: %w", table, snap.Entries, n, host.ErrNoSnapshot)
+		}
+		eb, err := tb.CreateBucketIfNotExists(bucketEvents)
+		if err != nil {
+			return err
+		}
+		if err := eb.Put(key(snap.Entries), events); err != nil {
+			return err
+		}
+		return tb.Put(keySnapshot, rec)
+	})
+}
+
+// Load calls f for every table in the order of creation, with its latest
+// snapshot and the entries after it.
+func (s *Bolt[A]) Load(ctx context.Context, f func(host.TableRecord, *host.TableSnapshot, []host.Entry[A]) error) error {
 	var ids []string
 	err := s.db.View(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketOrder).ForEach(func(_, v []byte) error {
@@ -242,19 +283,20 @@ func (s *Bolt[A]) Load(ctx context.Context, f func(host.TableRecord, []host.Entr
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		rec, entries, err := s.load(id)
+		rec, snap, entries, err := s.load(id)
 		if err != nil {
 			return err
 		}
-		if err := f(rec, entries); err != nil {
+		if err := f(rec, snap, entries); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (s *Bolt[A]) load(id string) (host.TableRecord, []host.Entry[A], error) {
+func (s *Bolt[A]) load(id string) (host.TableRecord, *host.TableSnapshot, []host.Entry[A], error) {
 	var rec host.TableRecord
+	var snap *host.TableSnapshot
 	var entries []host.Entry[A]
 	err := s.db.View(func(tx *bolt.Tx) error {
 		tb := tx.Bucket(bucketTables).Bucket([]byte(id))
@@ -264,20 +306,79 @@ func (s *Bolt[A]) load(id string) (host.TableRecord, []host.Entry[A], error) {
 		if err := json.Unmarshal(tb.Get(keyRecord), &rec); err != nil {
 			return fmt.Errorf("%w: record: %w", ErrCorrupt, err)
 		}
-		lb := tb.Bucket(bucketLog)
-		return lb.ForEach(func(k, v []byte) error {
-			e, err := decodeEntry(v, s.codec)
-			if err != nil {
-				return fmt.Errorf("entry %x: %w", k, err)
+		var from uint64
+		if raw := tb.Get(keySnapshot); raw != nil {
+			// A snapshot this store cannot read is no snapshot: the host
+			// replays the whole log.
+			if len(raw) >= 9 && raw[0] == snapshotVersion {
+				snap = &host.TableSnapshot{Entries: binary.BigEndian.Uint64(raw[1:9]), State: bytes.Clone(raw[9:])}
+				from = snap.Entries
 			}
-			entries = append(entries, e)
-			return nil
-		})
+		}
+		var err error
+		entries, err = s.entries(tb, from)
+		return err
 	})
 	if err != nil {
-		return rec, nil, fmt.Errorf("store: table %s: %w", id, err)
+		return rec, nil, nil, fmt.Errorf("store: table %s: %w", id, err)
 	}
-	return rec, entries, nil
+	return rec, snap, entries, nil
+}
+
+// entries decodes a table's entries from the from-th on.
+func (s *Bolt[A]) entries(tb *bolt.Bucket, from uint64) ([]host.Entry[A], error) {
+	var entries []host.Entry[A]
+	c := tb.Bucket(bucketLog).Cursor()
+	for k, v := c.Seek(key(from + 1)); k != nil; k, v = c.Next() {
+		e, err := decodeEntry(v, s.codec)
+		if err != nil {
+			return nil, fmt.Errorf("entry %x: %w", k, err)
+		}
+		entries = append(entries, e)
+	}
+	return entries, nil
+}
+
+// LoadEntries returns a table's entries from the from-th on.
+func (s *Bolt[A]) LoadEntries(_ context.Context, table string, from uint64) ([]host.Entry[A], error) {
+	var entries []host.Entry[A]
+	err := s.db.View(func(tx *bolt.Tx) error {
+		tb := tx.Bucket(bucketTables).Bucket([]byte(table))
+		if tb == nil {
+			return fmt.Errorf("table %s: %w", table, host.ErrNoTable)
+		}
+		var err error
+		entries, err = s.entries(tb, from)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	return entries, nil
+}
+
+// LoadEvents returns the Events of a table's snapshot.
+func (s *Bolt[A]) LoadEvents(_ context.Context, table string, entries uint64) ([]byte, error) {
+	var out []byte
+	err := s.db.View(func(tx *bolt.Tx) error {
+		tb := tx.Bucket(bucketTables).Bucket([]byte(table))
+		if tb == nil {
+			return fmt.Errorf("table %s: %w", table, host.ErrNoTable)
+		}
+		var raw []byte
+		if eb := tb.Bucket(bucketEvents); eb != nil {
+			raw = eb.Get(key(entries))
+		}
+		if raw == nil {
+			return fmt.Errorf("table %s: events of the snapshot at %d: %w", table, entries, host.ErrNoSnapshot)
+		}
+		out = bytes.Clone(raw)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	return out, nil
 }
 
 func key(n uint64) []byte {

@@ -56,7 +56,10 @@ func sampleEntries() []host.Entry[move] {
 
 func load(t *testing.T, s *store.Bolt[move]) (recs []host.TableRecord, logs [][]host.Entry[move]) {
 	t.Helper()
-	err := s.Load(context.Background(), func(rec host.TableRecord, es []host.Entry[move]) error {
+	err := s.Load(context.Background(), func(rec host.TableRecord, snap *host.TableSnapshot, es []host.Entry[move]) error {
+		if snap != nil {
+			t.Errorf("table %s has a snapshot", rec.ID)
+		}
 		recs, logs = append(recs, rec), append(logs, es)
 		return nil
 	})
@@ -185,12 +188,21 @@ func TestFaulty(t *testing.T) {
 	if err := f.Append(ctx, "t", host.Entry[move]{Kind: host.EntryRelease}); !errors.Is(err, full) {
 		t.Fatalf("Append with a fault = %v", err)
 	}
+	if err := f.SaveSnapshot(ctx, "t", host.TableSnapshot{}); !errors.Is(err, full) {
+		t.Fatalf("SaveSnapshot with a fault = %v", err)
+	}
 	f.SetFault(nil)
 	if err := f.Append(ctx, "t", host.Entry[move]{Kind: host.EntryRelease}); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(mem.Entries("t")); n != 1 || f.Refused() != 1 {
-		t.Fatalf("%d entries, %d refused; want 1 and 1", n, f.Refused())
+	if err := f.SaveSnapshot(ctx, "t", host.TableSnapshot{Entries: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := mem.Snapshot("t"); !ok {
+		t.Fatal("no snapshot saved")
+	}
+	if n := len(mem.Entries("t")); n != 1 || f.Refused() != 2 {
+		t.Fatalf("%d entries, %d refused; want 1 and 2", n, f.Refused())
 	}
 }
 
@@ -226,4 +238,74 @@ func FuzzDecodeEntry(f *testing.F) {
 			t.Fatalf("encoding of %+v is not stable: %x then %x", e, raw, again)
 		}
 	})
+}
+
+// TestSnapshots: Load gives the latest snapshot and the entries after it,
+// LoadEntries any part of the log, LoadEvents the events of every snapshot
+// saved, after a reopen too; a snapshot past the log is refused.
+func TestSnapshots(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a.db")
+	s := open(t, path)
+	ctx := context.Background()
+	if err := s.Create(ctx, host.TableRecord{ID: "t1", Settings: host.Settings{Seats: 4}}); err != nil {
+		t.Fatal(err)
+	}
+	es := sampleEntries()
+	if err := s.Append(ctx, "t1", es[:3]...); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveSnapshot(ctx, "t1", host.TableSnapshot{Entries: 2, State: []byte("state 2"), Events: []byte("events 2")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveSnapshot(ctx, "t1", host.TableSnapshot{Entries: 4, State: []byte("x")}); !errors.Is(err, host.ErrNoSnapshot) {
+		t.Fatalf("SaveSnapshot past the log = %v, want ErrNoSnapshot", err)
+	}
+	if err := s.SaveSnapshot(ctx, "nope", host.TableSnapshot{}); !errors.Is(err, host.ErrNoTable) {
+		t.Fatalf("SaveSnapshot of an unknown table = %v, want ErrNoTable", err)
+	}
+	if err := s.Append(ctx, "t1", es[3:]...); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveSnapshot(ctx, "t1", host.TableSnapshot{Entries: 4, State: []byte("state 4"), Events: []byte("events 4")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = open(t, path)
+	defer s.Close()
+	calls := 0
+	err := s.Load(ctx, func(rec host.TableRecord, snap *host.TableSnapshot, after []host.Entry[move]) error {
+		calls++
+		if snap == nil || snap.Entries != 4 || string(snap.State) != "state 4" || snap.Events != nil {
+			t.Fatalf("Load: snapshot %+v, want the one of 4 entries without its events", snap)
+		}
+		if len(after) != 1 || after[0].Kind != host.EntryRelease {
+			t.Fatalf("Load: entries after the snapshot %+v, want the release", after)
+		}
+		return nil
+	})
+	if err != nil || calls != 1 {
+		t.Fatalf("Load = %v after %d tables", err, calls)
+	}
+	for from, want := range map[uint64]int{0: 5, 2: 3, 5: 0, 9: 0} {
+		got, err := s.LoadEntries(ctx, "t1", from)
+		if err != nil || len(got) != want {
+			t.Errorf("LoadEntries(%d) = %d entries, %v; want %d", from, len(got), err, want)
+		}
+		if err == nil && want > 0 && got[0].Kind != es[from].Kind {
+			t.Errorf("LoadEntries(%d) starts with %v, want %v", from, got[0].Kind, es[from].Kind)
+		}
+	}
+	for at, want := range map[uint64]string{2: "events 2", 4: "events 4"} {
+		if got, err := s.LoadEvents(ctx, "t1", at); err != nil || string(got) != want {
+			t.Errorf("LoadEvents(%d) = %q, %v; want %q", at, got, err, want)
+		}
+	}
+	if _, err := s.LoadEvents(ctx, "t1", 3); !errors.Is(err, host.ErrNoSnapshot) {
+		t.Errorf("LoadEvents of no snapshot = %v, want ErrNoSnapshot", err)
+	}
+	if _, err := s.LoadEntries(ctx, "nope", 0); !errors.Is(err, host.ErrNoTable) {
+		t.Errorf("LoadEntries of an unknown table = %v, want ErrNoTable", err)
+	}
 }

@@ -7,8 +7,9 @@ import (
 	"github.com/mahjong-authority/authority/internal/host"
 )
 
-// Faulty wraps a store and refuses its writes while a fault is set: a full
-// disk or a lost connection, on demand. Reads pass through.
+// Faulty wraps a store and refuses its writes (Create, Append,
+// SaveSnapshot) while a fault is set: a full disk or a lost connection, on
+// demand. Reads pass through.
 type Faulty[A any] struct {
 	host.Store[A]
 
@@ -57,4 +58,12 @@ func (f *Faulty[A]) Append(ctx context.Context, table string, entries ...host.En
 		return err
 	}
 	return f.Store.Append(ctx, table, entries...)
+}
+
+// SaveSnapshot stores the snapshot unless a fault is set.
+func (f *Faulty[A]) SaveSnapshot(ctx context.Context, table string, s host.TableSnapshot) error {
+	if err := f.check(); err != nil {
+		return err
+	}
+	return f.Store.SaveSnapshot(ctx, table, s)
 }

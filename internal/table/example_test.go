@@ -82,3 +82,52 @@ func ExampleTable_StepInto() {
 	// [*] drew seat=1 wall=68
 	// [1] drew seat=1 6s wall=68
 }
+
+// Between rounds a table is a few numbers and the round it still shows: a
+// host saves its snapshot at every round boundary and restores the table
+// from it, instead of replaying the game from its first deal.
+func ExampleTable_Snapshot() {
+	t, err := table.New(table.Config{Rules: table.TenhouHanchan})
+	if err != nil {
+		panic(err)
+	}
+	w, err := wall.Stacked(&wall.Script{
+		Hands: [4][]tile.Tile{
+			tile.MustParse("19m19p19s1234567z"),
+			tile.MustParse("234m567p345s66s34m"),
+			tile.MustParse("2468p2468s77z88m9m"),
+			tile.MustParse("3579p1379s77m66z8p"),
+		},
+		Draws: tile.MustParse("5m"),
+		Dora:  tile.MustParse("9p"),
+	}, true)
+	if err != nil {
+		panic(err)
+	}
+	for _, a := range []table.Action{
+		{Type: table.Deal, Wall: &w},
+		{Seat: 0, Type: table.Discard, Tile: tile.MustParse("5m")[0]},
+		{Seat: 1, Type: table.Ron},
+	} {
+		if _, err := t.Step(a); err != nil {
+			panic(err)
+		}
+	}
+	snap, err := t.Snapshot()
+	if err != nil {
+		panic(err)
+	}
+	raw, _ := snap.MarshalBinary()
+	var saved table.Snapshot
+	if err := saved.UnmarshalBinary(raw); err != nil {
+		panic(err)
+	}
+	back, err := table.Restore(table.Config{Rules: table.TenhouHanchan}, saved)
+	if err != nil {
+		panic(err)
+	}
+	v := back.View(1)
+	fmt.Println(v.Phase, v.RoundWind, v.Number, v.Scores, v.Seq == t.View(1).Seq)
+	// Output:
+	// between_rounds E 2 [23000 27000 25000 25000] true
+}

@@ -51,6 +51,7 @@ type Table struct {
 	rules Rules
 	phase Phase
 	seq   uint64
+	start [NumSeats]int // the scores before the first round
 
 	scores [NumSeats]int
 	total  int       // scores plus sticks: constant over the game
@@ -165,6 +166,7 @@ func New(cfg Config) (*Table, error) {
 		}
 		t.total += v
 	}
+	t.start = t.scores
 	for s := range t.r.seats {
 		t.r.seats[s].pond = make([]DiscardView, 0, 32)
 	}

@@ -1,0 +1,588 @@
+package host
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"slices"
+	"sort"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/mahjong-authority/authority/internal/pack"
+)
+
+// Snapshots keep recovery fast. Recovery rebuilds a table by replaying its
+// log through the game; without snapshots a table late in its game replays
+// the whole game. So at each round boundary of a game that can save its
+// state there (Snapshotter), after the step that ended the round and its
+// events are published, the host saves a TableSnapshot: its own state
+// (seats, tokens, bots, every viewer's numbering, the dedupe window), the
+// game's, and the events logged since the previous snapshot. Recovery
+// restores the latest snapshot and replays only the entries after it.
+//
+// The events before the snapshot stay in the store, one segment per
+// snapshot, and a stream that resumes from before it (or a spectator who
+// starts from the beginning) reads them back segment by segment: the
+// state says how many events of each viewer every segment holds. A
+// snapshot that is missing or does not restore costs only time: the table
+// is rebuilt from the whole log, as before snapshots.
+
+// Snapshotter is a Game that can save its state at some points of play -
+// a riichi table between rounds - so that recovery replays only the log
+// after the latest one.
+type Snapshotter interface {
+	// Boundary reports whether the game may be snapshotted now.
+	Boundary() bool
+	// AppendSnapshot appends the game's state to dst; it fails unless
+	// Boundary.
+	AppendSnapshot(dst []byte) ([]byte, error)
+	// Restore sets a new game - just made, and seeded if it is a Seeder -
+	// to a state AppendSnapshot saved. On error the host drops the game.
+	Restore(state []byte) error
+}
+
+// Codec encodes a game's actions and event bodies for snapshots: the
+// dedupe window holds actions, and the saved events bodies.
+type Codec[A, B any] interface {
+	AppendAction(dst []byte, a A) []byte
+	DecodeAction(b []byte) (A, error)
+	AppendBody(dst []byte, b B) ([]byte, error)
+	DecodeBody(b []byte) (B, error)
+}
+
+// ErrSnapshot is what every error about a snapshot that does not restore
+// matches; recovery then replays the whole log.
+var ErrSnapshot = errors.New("host: snapshot does not restore")
+
+// The encodings' first bytes; a new layout takes the next number.
+const (
+	stateVersion   = 1
+	segmentVersion = 1
+)
+
+// Bounds of a decoded state, so that a corrupt one cannot ask for much.
+const (
+	maxSeats    = 64
+	maxSegments = 1 << 16
+	maxEvents   = 1 << 24
+	maxBody     = 1 << 16
+)
+
+// archive is the index of a table's saved event segments, in order: the
+// snapshot a segment was saved with (its key in the store) and how many
+// events, of the table and of each viewer (each seat, then the public),
+// the log holds up to its end.
+type archive struct {
+	segs []segment
+}
+
+type segment struct {
+	at     uint64   // the snapshot's Entries
+	events uint64   // events of the table up to the segment's end
+	counts []uint64 // events of each viewer up to the segment's end
+}
+
+// events is how many events of the table the archive holds.
+func (a *archive) events() uint64 {
+	if len(a.segs) == 0 {
+		return 0
+	}
+	return a.segs[len(a.segs)-1].events
+}
+
+// last is the log position of the archive's last snapshot, 0 if none.
+func (a *archive) last() uint64 {
+	if len(a.segs) == 0 {
+		return 0
+	}
+	return a.segs[len(a.segs)-1].at
+}
+
+// count is how many events of viewer v the archive holds.
+func (a *archive) count(v int) uint64 {
+	if len(a.segs) == 0 {
+		return 0
+	}
+	return a.segs[len(a.segs)-1].counts[v]
+}
+
+// with returns the archive with one segment more, sharing nothing with a.
+func (a archive) with(s segment) archive {
+	return archive{segs: append(slices.Clone(a.segs), s)}
+}
+
+// pendingSnap is a snapshot taken but not yet stored, and the archive it
+// makes once it is.
+type pendingSnap struct {
+	snap  TableSnapshot
+	chain archive
+}
+
+// segCache keeps a few decoded segments of a recovered table, for streams
+// reading its archive.
+type segCache[B any] struct {
+	mu   sync.Mutex
+	segs []cachedSeg[B] // most recent last
+}
+
+type cachedSeg[B any] struct {
+	i      int
+	events []Event[B]
+}
+
+// maxCached is how many decoded segments a table keeps.
+const maxCached = 4
+
+// viewers is the number of numberings: each seat's and the public one.
+func (t *table[A, V, B]) viewers() int { return len(t.seats) + 1 }
+
+// counts returns every viewer's event count; the caller holds mu.
+func (t *table[A, V, B]) countsLocked() []uint64 {
+	c := make([]uint64, t.viewers())
+	for s := range t.seats {
+		c[s] = t.arch.count(s) + uint64(len(t.seen[s]))
+	}
+	c[len(t.seats)] = t.arch.count(len(t.seats)) + uint64(len(t.public))
+	return c
+}
+
+// snapshots reports whether the host takes snapshots of this table's game.
+func (t *table[A, V, B]) snapshots() (Snapshotter, bool) {
+	if t.h.cfg.Codec == nil {
+		return nil, false
+	}
+	sn, ok := t.game.(Snapshotter)
+	return sn, ok
+}
+
+// capture takes a snapshot if a step has just left the game at a round
+// boundary with nothing held back, and queues it for the store: flush
+// saves it once the current request is answered. It is called after every
+// live step; replays take none.
+func (t *table[A, V, B]) capture() {
+	if t.replay || t.hold.on || len(t.actions) == 0 || t.state != Playing {
+		return
+	}
+	sn, ok := t.snapshots()
+	if !ok || !sn.Boundary() {
+		return
+	}
+	t.mu.RLock()
+	total := t.base + uint64(len(t.events))
+	from := t.chain.events() - t.base
+	seg, err := t.encodeSegment(t.events[from:])
+	counts := t.countsLocked()
+	t.mu.RUnlock()
+	if err != nil {
+		t.log.Error("snapshot of the events", zap.Error(err))
+		return
+	}
+	chain := t.chain.with(segment{at: t.logged, events: total, counts: counts})
+	state, game, err := t.encodeState(chain, sn)
+	if err != nil {
+		t.log.Error("snapshot of the table", zap.Error(err))
+		return
+	}
+	// The game restarts from here after a refused write, whether or not
+	// the snapshot is ever stored.
+	t.gameSnap, t.actions = game, nil
+	t.chain = chain
+	t.pending = append(t.pending, pendingSnap{snap: TableSnapshot{Entries: t.logged, State: state, Events: seg}, chain: chain})
+}
+
+// flush stores the snapshots taken. A store that refuses one costs
+// nothing but time: the next snapshot's segment starts after the last one
+// stored.
+func (t *table[A, V, B]) flush() {
+	for i, p := range t.pending {
+		start := t.clk.Now()
+		if err := t.store.SaveSnapshot(t.ctx, t.rec.ID, p.snap); err != nil {
+			t.log.Warn("store snapshot", zap.Uint64("entries", p.snap.Entries), zap.Error(err))
+			t.chain = t.saved
+			clear(t.pending[i:])
+			break
+		}
+		t.saved = p.chain
+		t.log.Debug("snapshot stored", zap.Uint64("entries", p.snap.Entries), zap.Int("bytes", len(p.snap.State)+len(p.snap.Events)),
+			zap.Duration("took", t.clk.Now().Sub(start)))
+	}
+	t.pending = t.pending[:0]
+}
+
+// encodeState encodes the host's state of the table, with the game's:
+// version, CRC-32C of the rest, then the log position, the table's state,
+// each seat, the archive and, to the end, the game's state, which it also
+// returns (a part of the state, which nothing changes).
+func (t *table[A, V, B]) encodeState(chain archive, sn Snapshotter) (state, game []byte, err error) {
+	c := t.h.cfg.Codec
+	b := make([]byte, 5, 256+len(t.gameSnap)+4096)
+	b[0] = stateVersion
+	b = pack.AppendUint(b, t.logged)
+	b = append(b, byte(t.state))
+	b = pack.AppendBool(b, t.players)
+	b = pack.AppendUint(b, t.epoch)
+	b = pack.AppendUint(b, t.acted)
+	b = pack.AppendUint(b, uint64(len(t.seats)))
+	var act []byte
+	for i := range t.seats {
+		s := &t.seats[i]
+		b = pack.AppendBool(b, s.taken)
+		b = pack.AppendBool(b, s.left)
+		b = pack.AppendBool(b, s.botOn)
+		b = pack.AppendString(b, s.name)
+		b = append(b, s.hash[:]...)
+		b = pack.AppendBytes(b, s.entropy)
+		b = pack.AppendUint(b, s.lastSeen)
+		// The dedupe window: the accepted requests (a refused one is not
+		// in the log either, so a replay would not remember it), ids
+		// front-coded (a client's ids share a prefix), seqs as deltas.
+		n := 0
+		for _, id := range s.order {
+			if s.dedupe[id].err == nil {
+				n++
+			}
+		}
+		b = pack.AppendUint(b, uint64(n))
+		prevID, prevSeq := "", uint64(0)
+		for _, id := range s.order {
+			ans := s.dedupe[id]
+			if ans.err != nil {
+				continue
+			}
+			common := commonPrefix(prevID, id)
+			b = pack.AppendUint(b, uint64(common))
+			b = pack.AppendString(b, id[common:])
+			act = c.AppendAction(act[:0], ans.action)
+			b = pack.AppendBytes(b, act)
+			b = binary.AppendVarint(b, int64(ans.seq-prevSeq))
+			prevID, prevSeq = id, ans.seq
+		}
+	}
+	b = pack.AppendUint(b, uint64(len(chain.segs)))
+	for _, sg := range chain.segs {
+		b = pack.AppendUint(b, sg.at)
+		b = pack.AppendUint(b, sg.events)
+		for _, n := range sg.counts {
+			b = pack.AppendUint(b, n)
+		}
+	}
+	start := len(b)
+	if b, err = sn.AppendSnapshot(b); err != nil {
+		return nil, nil, fmt.Errorf("game: %w", err)
+	}
+	binary.BigEndian.PutUint32(b[1:5], crc32.Checksum(b[5:], castagnoli))
+	return b, b[start:len(b):len(b)], nil
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && n < 255 && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// checked strips an encoding's version byte and checksum.
+func checked(b []byte, version byte, what string) ([]byte, error) {
+	if len(b) < 5 {
+		return nil, fmt.Errorf("%s of %d bytes", what, len(b))
+	}
+	if b[0] != version {
+		return nil, fmt.Errorf("%s version %d", what, b[0])
+	}
+	if sum := crc32.Checksum(b[5:], castagnoli); sum != binary.BigEndian.Uint32(b[1:5]) {
+		return nil, fmt.Errorf("%s checksum %08x, want %08x", what, sum, binary.BigEndian.Uint32(b[1:5]))
+	}
+	return b[5:], nil
+}
+
+// restore sets a new table, before its goroutine starts, to a snapshot
+// and replays the entries after it. Errors match ErrSnapshot or
+// ErrCorruptLog.
+func (t *table[A, V, B]) restore(snap *TableSnapshot, entries []Entry[A]) error {
+	if err := t.restoreState(snap); err != nil {
+		return fmt.Errorf("%w: %w", ErrSnapshot, err)
+	}
+	return t.replayAll(entries)
+}
+
+func (t *table[A, V, B]) restoreState(snap *TableSnapshot) error {
+	c := t.h.cfg.Codec
+	if c == nil {
+		return errors.New("no codec configured")
+	}
+	raw, err := checked(snap.State, stateVersion, "state")
+	if err != nil {
+		return err
+	}
+	r := pack.NewReader(raw)
+	logged := r.Uint("entries", 1<<62)
+	state := State(r.Byte("state"))
+	players := r.Bool("players")
+	epoch := r.Uint("epoch", 1<<62)
+	acted := r.Uint("actions", 1<<62)
+	if n := r.Count("seats", maxSeats); r.Err() == nil && n != len(t.seats) {
+		return fmt.Errorf("%d seats, the table has %d", n, len(t.seats))
+	}
+	seats := make([]seat[A, V], len(t.seats))
+	for i := range seats {
+		s := &seats[i]
+		s.taken, s.left, s.botOn = r.Bool("taken"), r.Bool("left"), r.Bool("bot")
+		s.name = r.String("name", maxName)
+		copy(s.hash[:], r.Fixed("token hash", 32))
+		if e := r.Bytes("entropy", maxEntropy); len(e) > 0 {
+			s.entropy = slices.Clone(e)
+		}
+		s.lastSeen = r.Uint("last seen", maxEvents)
+		n := r.Count("dedupe", t.h.cfg.DedupeWindow)
+		s.dedupe = make(map[string]answer[A], n)
+		prevID, prevSeq := "", uint64(0)
+		for range n {
+			common := r.Count("id prefix", len(prevID))
+			id := prevID[:common] + r.String("id", maxIDLen)
+			var a A
+			if raw := r.Bytes("action", maxAction); r.Err() == nil {
+				if a, err = c.DecodeAction(raw); err != nil {
+					return fmt.Errorf("seat %d: request %q: %w", i, id, err)
+				}
+			}
+			seq := prevSeq + uint64(r.Int("seq", -maxEvents, maxEvents))
+			if r.Err() != nil {
+				break
+			}
+			if _, dup := s.dedupe[id]; dup {
+				return fmt.Errorf("seat %d: request %q twice", i, id)
+			}
+			s.dedupe[id] = answer[A]{action: a, seq: seq}
+			s.order = append(s.order, id)
+			prevID, prevSeq = id, seq
+		}
+	}
+	var chain archive
+	if n := r.Count("segments", maxSegments); n > 0 {
+		chain.segs = make([]segment, n)
+		var prev segment
+		for i := range chain.segs {
+			sg := segment{at: r.Uint("segment", 1<<62), events: r.Uint("segment events", maxEvents), counts: make([]uint64, t.viewers())}
+			for v := range sg.counts {
+				sg.counts[v] = r.Uint("segment count", maxEvents)
+			}
+			if r.Err() != nil {
+				break
+			}
+			if i > 0 && sg.at <= prev.at || sg.events < prev.events || sg.at > logged {
+				return fmt.Errorf("segment %d at %d with %d events after one at %d with %d", i, sg.at, sg.events, prev.at, prev.events)
+			}
+			for v, n := range sg.counts {
+				if i > 0 && n < prev.counts[v] || n > sg.events {
+					return fmt.Errorf("segment %d: %d events of viewer %d", i, n, v)
+				}
+			}
+			chain.segs[i], prev = sg, sg
+		}
+	}
+	game := r.Fixed("game", r.Len())
+	if err := r.Done(); err != nil {
+		return err
+	}
+	switch {
+	case logged != snap.Entries:
+		return fmt.Errorf("state of entry %d saved as entry %d", logged, snap.Entries)
+	case state != Playing:
+		return fmt.Errorf("table %v", state)
+	case len(chain.segs) == 0 || chain.segs[len(chain.segs)-1].at != logged:
+		return errors.New("the snapshot's own segment is missing")
+	}
+	for i := range seats {
+		if seats[i].lastSeen > chain.count(i) {
+			return fmt.Errorf("seat %d saw event %d of %d", i, seats[i].lastSeen, chain.count(i))
+		}
+		for _, id := range seats[i].order {
+			if seats[i].dedupe[id].seq > chain.count(i) {
+				return fmt.Errorf("seat %d: request %q answered with seq %d of %d", i, id, seats[i].dedupe[id].seq, chain.count(i))
+			}
+		}
+	}
+	// The game: seeded as the table was when it started, then restored.
+	for i := range t.seats {
+		t.seats[i].taken, t.seats[i].entropy = seats[i].taken, seats[i].entropy
+	}
+	t.seed(t.game)
+	sn, ok := t.snapshots()
+	if !ok {
+		return errors.New("the game takes no snapshots")
+	}
+	if err := sn.Restore(game); err != nil {
+		return fmt.Errorf("game: %w", err)
+	}
+	for i := range t.seats {
+		st, s := &t.seats[i], &seats[i]
+		st.taken, st.left, st.botOn, st.name, st.hash, st.entropy = s.taken, s.left, s.botOn, s.name, s.hash, s.entropy
+		st.lastSeen, st.dedupe, st.order = s.lastSeen, s.dedupe, s.order
+		if st.botOn && t.h.cfg.Bot != nil {
+			st.bot = t.h.cfg.Bot()
+		}
+	}
+	t.state, t.players, t.epoch, t.acted, t.logged = state, players, epoch, acted, logged
+	t.gameSnap = slices.Clone(game)
+	t.arch, t.chain, t.saved = chain, chain, chain
+	t.base = chain.events()
+	return nil
+}
+
+// Bounds of a request id (the server allows 64 bytes) and of an encoded
+// action in a state.
+const (
+	maxIDLen  = 1 << 10
+	maxAction = 1 << 12
+)
+
+// encodeSegment encodes events: version, CRC-32C of the rest, the count,
+// then each event's time (as the change from the previous one's),
+// audience and body or notice.
+func (t *table[A, V, B]) encodeSegment(evs []Event[B]) ([]byte, error) {
+	c := t.h.cfg.Codec
+	b := make([]byte, 5, 16+24*len(evs))
+	b[0] = segmentVersion
+	b = pack.AppendUint(b, uint64(len(evs)))
+	var prev int64
+	var body []byte
+	var err error
+	for _, e := range evs {
+		at := e.At.UnixNano()
+		b = binary.AppendVarint(b, at-prev)
+		prev = at
+		to := uint64(0)
+		if e.To.Private {
+			to = uint64(e.To.Seat) + 1
+		}
+		b = pack.AppendUint(b, to)
+		if n := e.Notice; n != nil {
+			b = append(b, 1, byte(n.Kind))
+			b = pack.AppendInt(b, n.Seat)
+			b = pack.AppendString(b, n.Name)
+			continue
+		}
+		if body, err = c.AppendBody(body[:0], e.Body); err != nil {
+			return nil, err
+		}
+		b = append(b, 0)
+		b = pack.AppendBytes(b, body)
+	}
+	binary.BigEndian.PutUint32(b[1:5], crc32.Checksum(b[5:], castagnoli))
+	return b, nil
+}
+
+// decodeSegment decodes what encodeSegment wrote.
+func (t *table[A, V, B]) decodeSegment(raw []byte) ([]Event[B], error) {
+	c := t.h.cfg.Codec
+	raw, err := checked(raw, segmentVersion, "segment")
+	if err != nil {
+		return nil, err
+	}
+	r := pack.NewReader(raw)
+	n := r.Count("events", maxEvents)
+	evs := make([]Event[B], 0, min(n, len(raw)))
+	var at int64
+	for range n {
+		at += int64(r.Int("time", -1<<62, 1<<62))
+		e := Event[B]{At: time.Unix(0, at)}
+		if to := r.Count("audience", maxSeats); to > 0 {
+			e.To = Only(to - 1)
+		}
+		switch kind := r.Byte("kind"); kind {
+		case 1:
+			e.Notice = &Notice{Kind: NoticeKind(r.Byte("notice")), Seat: r.Int("seat", -1, maxSeats), Name: r.String("name", maxName)}
+		case 0:
+			raw := r.Bytes("body", maxBody)
+			if r.Err() != nil {
+				break
+			}
+			if e.Body, err = c.DecodeBody(raw); err != nil {
+				return nil, fmt.Errorf("event %d: %w", len(evs), err)
+			}
+		default:
+			r.Fail("event kind %d", kind)
+		}
+		if r.Err() != nil {
+			break
+		}
+		evs = append(evs, e)
+	}
+	if err := r.Done(); err != nil {
+		return nil, err
+	}
+	return evs, nil
+}
+
+// archived returns viewer v's events (v is a seat, or len(seats) for the
+// public) from its event cursor+1 to the end of the archive segment that
+// holds that event, read from the store. The archive is fixed when the
+// table is recovered, so no lock guards it.
+func (t *table[A, V, B]) archived(ctx context.Context, v int, cursor uint64) ([]Event[B], error) {
+	segs := t.arch.segs
+	i := sort.Search(len(segs), func(i int) bool { return segs[i].counts[v] > cursor })
+	if i == len(segs) {
+		return nil, fmt.Errorf("event %d of viewer %d is not archived", cursor+1, v)
+	}
+	evs, err := t.segment(ctx, i)
+	if err != nil {
+		return nil, fmt.Errorf("%w: archived events: %w", ErrUnavailable, err)
+	}
+	var first uint64
+	if i > 0 {
+		first = segs[i-1].counts[v]
+	}
+	out := make([]Event[B], 0, segs[i].counts[v]-first)
+	for _, e := range evs {
+		if v == len(t.seats) && !e.To.Private || v < len(t.seats) && e.To.Sees(v) {
+			out = append(out, e)
+		}
+	}
+	if uint64(len(out)) != segs[i].counts[v]-first {
+		return nil, fmt.Errorf("%w: archived events: segment %d has %d events of viewer %d, its index %d", ErrUnavailable, i, len(out), v, segs[i].counts[v]-first)
+	}
+	return out[cursor-first:], nil
+}
+
+// segment returns archive segment i decoded, from the cache or the store.
+func (t *table[A, V, B]) segment(ctx context.Context, i int) ([]Event[B], error) {
+	t.cache.mu.Lock()
+	for _, c := range t.cache.segs {
+		if c.i == i {
+			t.cache.mu.Unlock()
+			return c.events, nil
+		}
+	}
+	t.cache.mu.Unlock()
+	sg := t.arch.segs[i]
+	raw, err := t.store.LoadEvents(ctx, t.rec.ID, sg.at)
+	if err != nil {
+		return nil, err
+	}
+	evs, err := t.decodeSegment(raw)
+	if err != nil {
+		return nil, fmt.Errorf("segment of the snapshot at %d: %w", sg.at, err)
+	}
+	var start uint64
+	if i > 0 {
+		start = t.arch.segs[i-1].events
+	}
+	if uint64(len(evs)) != sg.events-start {
+		return nil, fmt.Errorf("segment of the snapshot at %d has %d events, its index %d", sg.at, len(evs), sg.events-start)
+	}
+	t.cache.mu.Lock()
+	if len(t.cache.segs) >= maxCached {
+		t.cache.segs = t.cache.segs[1:]
+	}
+	t.cache.segs = append(t.cache.segs, cachedSeg[B]{i: i, events: evs})
+	t.cache.mu.Unlock()
+	return evs, nil
+}
