@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+	"time"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/host"
@@ -155,6 +156,12 @@ func (discard) LoadEvents(context.Context, string, uint64) ([]byte, error) { ret
 func (discard) Load(context.Context, func(host.TableRecord, *host.TableSnapshot, []host.Entry[table.Action]) error) error {
 	return nil
 }
+func (discard) Finish(context.Context, string, time.Time) error { return nil }
+func (discard) LoadTable(_ context.Context, id string) (host.TableRecord, *host.TableSnapshot, []host.Entry[table.Action], error) {
+	return host.TableRecord{}, nil, nil, fmt.Errorf("table %s: %w", id, host.ErrNoTable)
+}
+func (discard) Delete(context.Context, string) error          { return nil }
+func (discard) Prune(context.Context, time.Time) (int, error) { return 0, nil }
 
 // BenchmarkSnapshotWrite is what snapshots cost per round. An op of
 // "take" plays a whole east-south game of four bots on a host whose store

@@ -43,9 +43,14 @@ const (
 type TableServiceClient interface {
 	// CreateTable opens a table and returns its owner token.
 	CreateTable(ctx context.Context, in *CreateTableRequest, opts ...grpc.CallOption) (*CreateTableResponse, error)
-	// ListTables lists the tables the server holds.
+	// ListTables lists, a page at a time, the tables the server holds in
+	// memory: every table not finished, and the finished ones until their
+	// retention passes (the server's --finished-ttl), newest first unless
+	// asked otherwise, optionally only those in some states.
 	ListTables(ctx context.Context, in *ListTablesRequest, opts ...grpc.CallOption) (*ListTablesResponse, error)
-	// GetTable describes one table.
+	// GetTable describes one table. A finished table that left memory is
+	// read back from the server's store, for as long as the store keeps it;
+	// without one it is NOT_FOUND with reason TABLE_EVICTED.
 	GetTable(ctx context.Context, in *GetTableRequest, opts ...grpc.CallOption) (*GetTableResponse, error)
 	// JoinTable takes a free seat and returns its secret seat token. The table
 	// starts by itself when the fourth seat is taken.
@@ -78,6 +83,8 @@ type TableServiceClient interface {
 	// over; before that only the rounds already played to their end (whose
 	// wall seeds are public by then), marked partial. Nothing of a round in
 	// progress is ever in it, and the server seed only once the game is over.
+	// Like GetTable, it reads a finished game that left memory back from the
+	// server's store.
 	ExportGame(ctx context.Context, in *ExportGameRequest, opts ...grpc.CallOption) (*ExportGameResponse, error)
 }
 
@@ -219,9 +226,14 @@ func (c *tableServiceClient) ExportGame(ctx context.Context, in *ExportGameReque
 type TableServiceServer interface {
 	// CreateTable opens a table and returns its owner token.
 	CreateTable(context.Context, *CreateTableRequest) (*CreateTableResponse, error)
-	// ListTables lists the tables the server holds.
+	// ListTables lists, a page at a time, the tables the server holds in
+	// memory: every table not finished, and the finished ones until their
+	// retention passes (the server's --finished-ttl), newest first unless
+	// asked otherwise, optionally only those in some states.
 	ListTables(context.Context, *ListTablesRequest) (*ListTablesResponse, error)
-	// GetTable describes one table.
+	// GetTable describes one table. A finished table that left memory is
+	// read back from the server's store, for as long as the store keeps it;
+	// without one it is NOT_FOUND with reason TABLE_EVICTED.
 	GetTable(context.Context, *GetTableRequest) (*GetTableResponse, error)
 	// JoinTable takes a free seat and returns its secret seat token. The table
 	// starts by itself when the fourth seat is taken.
@@ -254,6 +266,8 @@ type TableServiceServer interface {
 	// over; before that only the rounds already played to their end (whose
 	// wall seeds are public by then), marked partial. Nothing of a round in
 	// progress is ever in it, and the server seed only once the game is over.
+	// Like GetTable, it reads a finished game that left memory back from the
+	// server's store.
 	ExportGame(context.Context, *ExportGameRequest) (*ExportGameResponse, error)
 	mustEmbedUnimplementedTableServiceServer()
 }
