@@ -218,6 +218,9 @@ func (h *Host[A, V, B]) add(t *table[A, V, B]) error {
 	}
 	h.wg.Add(1)
 	h.mu.Unlock()
+	// Before the goroutine starts, which then owns the timer: the idle
+	// clock of a table waiting for players runs from now.
+	t.armEvict()
 	go func() {
 		defer h.wg.Done()
 		t.run()

@@ -155,7 +155,6 @@ func newTable[A comparable, V, B any](h *Host[A, V, B], rec TableRecord, g Game[
 func (t *table[A, V, B]) run() {
 	defer close(t.stopped)
 	defer t.cancel()
-	t.armEvict()
 	for {
 		select {
 		case f := <-t.inbox:
