@@ -281,7 +281,9 @@ func waitPending(t *testing.T, clk *clock.Fake, n int) {
 // store, and it is still read back.
 func TestFinishedTableReadBack(t *testing.T) {
 	st := host.NewMemoryStore[toyAction]()
-	gameFor := func(host.TableRecord) (host.NewGame[toyAction, toyView, string], error) { return newToy(lifeRounds), nil }
+	gameFor := func(host.TableRecord) (host.NewGame[toyAction, toyView, string], error) {
+		return newToy(lifeRounds), nil
+	}
 	cfg := host.Config[toyAction, toyView, string]{FinishedTTL: 10 * time.Minute, GameFor: gameFor, Codec: toyCodec{}}
 	h, clk, _ := lifeHost(t, st, time.Unix(1_700_000_000, 0), cfg)
 	f := fixtureOn(t, h, clk, st, lifeSettings, 1)
@@ -393,7 +395,9 @@ func seqOfItems(fl *follower) uint64 {
 func TestAbandonedTableClosed(t *testing.T) {
 	st := host.NewMemoryStore[toyAction]()
 	cfg := host.Config[toyAction, toyView, string]{IdleTTL: time.Hour, MaxTables: 2,
-		GameFor: func(host.TableRecord) (host.NewGame[toyAction, toyView, string], error) { return newToy(lifeRounds), nil }}
+		GameFor: func(host.TableRecord) (host.NewGame[toyAction, toyView, string], error) {
+			return newToy(lifeRounds), nil
+		}}
 	t0 := time.Unix(1_700_000_000, 0)
 	h, clk, logs := lifeHost(t, st, t0, cfg)
 	f := fixtureOn(t, h, clk, st, lifeSettings, 0)
@@ -466,7 +470,9 @@ func TestEvictionWaitsForTheStore(t *testing.T) {
 func TestRecoverLoadsOnlyUnfinished(t *testing.T) {
 	st := host.NewMemoryStore[toyAction]()
 	cfg := host.Config[toyAction, toyView, string]{Codec: toyCodec{},
-		GameFor: func(host.TableRecord) (host.NewGame[toyAction, toyView, string], error) { return newToy(lifeRounds), nil }}
+		GameFor: func(host.TableRecord) (host.NewGame[toyAction, toyView, string], error) {
+			return newToy(lifeRounds), nil
+		}}
 	h, clk, _ := lifeHost(t, st, time.Unix(1_700_000_000, 0), cfg)
 	ctx := context.Background()
 	var finished []string
@@ -520,7 +526,7 @@ func TestPruneStore(t *testing.T) {
 		return f.id
 	}
 	clk.Advance(time.Minute) // the first pruning, at 0
-	old := game()             // ends at 1m
+	old := game()            // ends at 1m
 	clk.Advance(90 * time.Minute)
 	young := game() // ends at 91m
 	waiting := fixtureOn(t, h, clk, st, lifeSettings, 0).id
