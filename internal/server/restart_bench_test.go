@@ -153,4 +153,3 @@ func BenchmarkRestartFinished(b *testing.B) {
 		}
 	})
 }
-
