@@ -59,6 +59,13 @@ func (h *Host[A, V, B]) unplace(t *table[A, V, B]) {
 	}
 }
 
+// published is the table's state as its description says.
+func (t *table[A, V, B]) published() State {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.snap.State
+}
+
 // List describes the tables the host holds in memory that q selects - every
 // table not finished, and the finished ones for FinishedTTL after their
 // game ended - in q's order, and reports whether more tables follow the
@@ -94,14 +101,14 @@ func (h *Host[A, V, B]) List(q ListQuery) ([]Info, bool) {
 	}
 	var out []Info
 	for ; i >= 0 && i < n; i += step {
-		in := h.index[i].t.info()
-		if !all && !want[in.State] {
+		t := h.index[i].t
+		if !all && !want[t.published()] {
 			continue
 		}
 		if q.Limit > 0 && len(out) == q.Limit {
 			return out, true
 		}
-		out = append(out, in)
+		out = append(out, t.info())
 	}
 	return out, false
 }
