@@ -66,8 +66,12 @@ type TableServiceClient interface {
 	// after_seq is 0), then every event the seat may see, in order, numbered
 	// 1, 2, 3, ... in the seat's own numbering. With after_seq set it resumes
 	// after that event: nothing missed, nothing repeated, also after a
-	// restart of the server. The stream ends after the game's last event.
-	// During a claim dwell a snapshot waits for the dwell to end.
+	// restart of the server. The stream ends after the game's last event,
+	// also when the finished table leaves memory meanwhile; a finished game
+	// that left memory is read back from the store, as for GetTable. The
+	// stream of a table closed because it never started ends with NOT_FOUND
+	// (TABLE_EVICTED). During a claim dwell a snapshot waits for the dwell
+	// to end.
 	StreamEvents(ctx context.Context, in *StreamEventsRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[StreamEventsResponse], error)
 	// Act plays one action for the seat of the token. A retried request_id is
 	// applied once and answered the same (also after a restart, for the last
@@ -78,6 +82,8 @@ type TableServiceClient interface {
 	Act(ctx context.Context, in *ActRequest, opts ...grpc.CallOption) (*ActResponse, error)
 	// Spectate follows a table's public events, delayed by the table's
 	// spectator delay. It starts from the first event, or after after_seq.
+	// Like StreamEvents, it goes on to the end of a game whose table leaves
+	// memory, and reads a finished game back from the store.
 	Spectate(ctx context.Context, in *SpectateRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[SpectateResponse], error)
 	// ExportGame writes a table's game record: the whole game once it is
 	// over; before that only the rounds already played to their end (whose
@@ -249,8 +255,12 @@ type TableServiceServer interface {
 	// after_seq is 0), then every event the seat may see, in order, numbered
 	// 1, 2, 3, ... in the seat's own numbering. With after_seq set it resumes
 	// after that event: nothing missed, nothing repeated, also after a
-	// restart of the server. The stream ends after the game's last event.
-	// During a claim dwell a snapshot waits for the dwell to end.
+	// restart of the server. The stream ends after the game's last event,
+	// also when the finished table leaves memory meanwhile; a finished game
+	// that left memory is read back from the store, as for GetTable. The
+	// stream of a table closed because it never started ends with NOT_FOUND
+	// (TABLE_EVICTED). During a claim dwell a snapshot waits for the dwell
+	// to end.
 	StreamEvents(*StreamEventsRequest, grpc.ServerStreamingServer[StreamEventsResponse]) error
 	// Act plays one action for the seat of the token. A retried request_id is
 	// applied once and answered the same (also after a restart, for the last
@@ -261,6 +271,8 @@ type TableServiceServer interface {
 	Act(context.Context, *ActRequest) (*ActResponse, error)
 	// Spectate follows a table's public events, delayed by the table's
 	// spectator delay. It starts from the first event, or after after_seq.
+	// Like StreamEvents, it goes on to the end of a game whose table leaves
+	// memory, and reads a finished game back from the store.
 	Spectate(*SpectateRequest, grpc.ServerStreamingServer[SpectateResponse]) error
 	// ExportGame writes a table's game record: the whole game once it is
 	// over; before that only the rounds already played to their end (whose
