@@ -178,6 +178,8 @@ func TestRiichiKanKeepsHand(t *testing.T) {
 		{"555m12345p678s99s", "5m", true},   // waits 36p either way
 		{"444m345m6789p1122z", "4m", false}, // 444m345m can be 3x34+45...: reading changes
 		{"777s123m456m999p1z", "7s", true},  // tanki 1z
+		{"78999m44055566s", "9m", false},    // waits 69m; after the kan, 6m only
+		{"11123m44055566s", "1m", false},    // waits 14m; after the kan, 4m only
 	}
 	for _, tt := range tests {
 		var p seatState
@@ -190,6 +192,28 @@ func TestRiichiKanKeepsHand(t *testing.T) {
 		p.add(k)
 		if got := riichiKanKeepsHand(&p, k.Kind()); got != tt.want {
 			t.Errorf("riichiKanKeepsHand(%s + %s) = %v, want %v (waits %v)", tt.hand, tt.kind, got, tt.want, p.waits)
+		}
+	}
+}
+
+func TestCountReadings(t *testing.T) {
+	tests := []struct {
+		tiles string
+		pair  bool
+		want  int
+	}{
+		{"111222333m44p", true, 2}, // three triplets, or three runs of 123m
+		{"111123m", false, 1},      // 111m 123m, whichever group is taken first
+		{"112233m", false, 1},      // 123m twice
+		{"11123m", true, 1},        // 11m 123m
+		{"1112m", true, 0},
+		{"", false, 1},
+		{"", true, 0},
+	}
+	for _, tt := range tests {
+		c := tile.CountsOf(tile.MustParse(tt.tiles))
+		if got := countReadings(&c, tt.pair); got != tt.want {
+			t.Errorf("countReadings(%s, %v) = %d, want %d", tt.tiles, tt.pair, got, tt.want)
 		}
 	}
 }
