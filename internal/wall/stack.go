@@ -53,9 +53,6 @@ func (s *Stack) Put(pos int, t tile.Tile) error {
 	return nil
 }
 
-// Known reports whether position pos has been placed.
-func (s *Stack) Known(pos int) bool { return pos >= 0 && pos < Size && s.known[pos] }
-
 // Wall returns the stacked wall: the placed tiles where they were put, and
 // every other position filled, in position order, with the tiles of the set
 // (see Set) not yet placed, in set order. It fails with ErrTooMany when the
