@@ -317,7 +317,7 @@ func joinedLines(v *table.View, n *names) string {
 			return "Waiting for the first deal.\n"
 		}
 	}
-	return fmt.Sprintf("\n=== %s: dealer %s, %s, %s (joined in progress) ===\n",
+	return fmt.Sprintf("\n=== %s: dealer %s, %s, %s ===\n",
 		roundName(v.RoundWind, v.Number), n.short(v.Dealer), plural(v.Honba, "honba", "honba"), plural(v.RiichiSticks, "riichi stick", "riichi sticks"))
 }
 

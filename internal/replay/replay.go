@@ -229,6 +229,7 @@ type driver struct {
 	roundNo int
 	end     *table.RoundEnded
 	final   [4]int
+	view    table.View // a spectator's, taken at every round's start
 }
 
 func (d *driver) step(a table.Action) error {
@@ -255,7 +256,8 @@ func (d *driver) step(a table.Action) error {
 // round plays one recorded round; it returns the step of a failure.
 func (d *driver) round(rd *Round) (int, table.RoundEnded, error) {
 	t := d.t
-	v := t.View(table.NumSeats) // a spectator's view: the table's public state
+	v := &d.view // a spectator's view: the table's public state
+	t.ViewInto(table.NumSeats, v)
 	if w, err := tile.ParseWind(rd.RoundWind); d.lenient && err == nil && w == v.RoundWind && rd.Dealer == int(v.Dealer) {
 		// Flow tests: the scores may differ.
 	} else if w, err := tile.ParseWind(rd.RoundWind); err != nil || w != v.RoundWind || rd.Dealer != int(v.Dealer) ||
@@ -399,34 +401,46 @@ func (d *driver) checkClaimed(x tile.Tile) error {
 }
 
 func stack(rd *Round, aka bool) (wall.Wall, error) {
-	var sc wall.Script
-	var err error
-	parse := func(what, s string) []tile.Tile {
-		if err != nil {
-			return nil
-		}
-		ts, perr := tile.Parse(s)
-		if perr != nil {
-			err = fmt.Errorf("%s: %w", what, perr)
-		}
-		return ts
-	}
 	if rd.Dealer < 0 || rd.Dealer >= table.NumSeats {
 		return wall.Wall{}, fmt.Errorf("dealer %d", rd.Dealer)
 	}
+	// Every field is parsed into one buffer, with room for a whole wall:
+	// a round allocates once for its tiles, and names its fields in
+	// errors only.
+	var sc wall.Script
+	buf := make([]tile.Tile, 0, wall.Size)
+	parse := func(s string) ([]tile.Tile, error) {
+		start := len(buf)
+		var err error
+		buf, err = tile.AppendParse(buf, s)
+		return buf[start:len(buf):len(buf)], err
+	}
 	for off := range table.NumSeats {
 		s := (rd.Dealer + off) % table.NumSeats
-		sc.Hands[off] = parse(fmt.Sprintf("hand %d", s), rd.Hands[s])
-		if err == nil && len(sc.Hands[off]) != 13 {
-			err = fmt.Errorf("hand %d: %d tiles, want 13", s, len(sc.Hands[off]))
+		ts, err := parse(rd.Hands[s])
+		switch {
+		case err != nil:
+			return wall.Wall{}, fmt.Errorf("hand %d: %w", s, err)
+		case len(ts) != 13:
+			return wall.Wall{}, fmt.Errorf("hand %d: %d tiles, want 13", s, len(ts))
 		}
+		sc.Hands[off] = ts
 	}
-	sc.Draws = parse("draws", rd.Draws)
-	sc.Rinshan = parse("rinshan", rd.Rinshan)
-	sc.Dora = parse("dora_indicators", rd.DoraIndicators)
-	sc.Ura = parse("ura_indicators", rd.UraIndicators)
-	if err != nil {
-		return wall.Wall{}, err
+	for _, f := range [...]struct {
+		what string
+		s    string
+		dst  *[]tile.Tile
+	}{
+		{"draws", rd.Draws, &sc.Draws},
+		{"rinshan", rd.Rinshan, &sc.Rinshan},
+		{"dora_indicators", rd.DoraIndicators, &sc.Dora},
+		{"ura_indicators", rd.UraIndicators, &sc.Ura},
+	} {
+		ts, err := parse(f.s)
+		if err != nil {
+			return wall.Wall{}, fmt.Errorf("%s: %w", f.what, err)
+		}
+		*f.dst = ts
 	}
 	return wall.Stacked(&sc, aka)
 }

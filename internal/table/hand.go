@@ -220,6 +220,3 @@ func sortTiles(ts []tile.Tile) {
 		}
 	}
 }
-
-// judgeShanten is the shanten of p's whole concealed hand.
-func judgeShanten(p *seatState) int { return judge.Shanten(&p.counts) }

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/mahjong-authority/authority/internal/claims"
+	"github.com/mahjong-authority/authority/internal/judge"
 	"github.com/mahjong-authority/authority/internal/tile"
 )
 
@@ -93,9 +94,10 @@ func (t *Table) turnActions(acts []Action, s Seat) []Action {
 	}
 	// A draw lowers shanten by one at most: a hand two away before its draw
 	// cannot be tenpai after any discard, and the judge is not asked; a
-	// hand tenpai before its draw is tenpai again after discarding it.
+	// hand tenpai before its draw is tenpai again after discarding it. In
+	// between, the 14 tiles must be tenpai or complete.
 	canRiichi := r.hasDrawn && p.shanten <= 1 && p.closed() && t.scores[s] >= 1000 && r.liveLeft() >= 4 &&
-		(p.shanten == 0 || judgeShanten(p) <= 0)
+		(p.shanten == 0 || judge.Shanten(&p.counts) <= 0)
 	var tested, riichiKinds tile.KindSet
 	for i := 0; i < len(p.hand); {
 		x := p.hand[i]

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/mahjong-authority/authority/internal/judge"
 	"github.com/mahjong-authority/authority/internal/tile"
 	"github.com/mahjong-authority/authority/internal/wall"
 )
@@ -178,6 +179,8 @@ func TestRiichiKanKeepsHand(t *testing.T) {
 		{"555m12345p678s99s", "5m", true},   // waits 36p either way
 		{"444m345m6789p1122z", "4m", false}, // 444m345m can be 3x34+45...: reading changes
 		{"777s123m456m999p1z", "7s", true},  // tanki 1z
+		{"78999m44055566s", "9m", false},    // waits 69m; after the kan, 6m only
+		{"11123m44055566s", "1m", false},    // waits 14m; after the kan, 4m only
 	}
 	for _, tt := range tests {
 		var p seatState
@@ -190,6 +193,131 @@ func TestRiichiKanKeepsHand(t *testing.T) {
 		p.add(k)
 		if got := riichiKanKeepsHand(&p, k.Kind()); got != tt.want {
 			t.Errorf("riichiKanKeepsHand(%s + %s) = %v, want %v (waits %v)", tt.hand, tt.kind, got, tt.want, p.waits)
+		}
+	}
+}
+
+// TestRiichiKanKeepsHandOracle holds riichiKanKeepsHand to the rule read
+// plainly, on random tenpai hands holding three of a kind k that draw the
+// fourth: the waits after the kan (all four k in it) are the waits before,
+// and for every wait every reading judge.Readings gives has a triplet of
+// k.
+func TestRiichiKanKeepsHandOracle(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	allowed, tried := 0, 0
+	for tried < 20000 {
+		k, c := randomTenpaiWithTriplet(rng)
+		var p seatState
+		p.hand = p.handBuf[:0]
+		for kk, n := range c {
+			for range n {
+				p.add(tile.Plain(tile.Kind(kk)))
+			}
+		}
+		p.updateWaits()
+		if p.shanten != 0 {
+			continue
+		}
+		tried++
+		want := true
+		after := c
+		after[k] = 0
+		if _, w := tenpai(&p, &after); w.Without(k) != p.waits {
+			want = false
+		}
+		var buf [8]judge.Reading
+		for w := range p.waits.All() {
+			full := c
+			full[w]++
+			for _, rd := range judge.Readings(&full, buf[:0]) {
+				trip := false
+				for _, g := range rd.Groups[:rd.N] {
+					trip = trip || g.Type == judge.Triplet && g.Kind == k
+				}
+				want = want && trip
+			}
+		}
+		p.add(tile.Plain(k))
+		if got := riichiKanKeepsHand(&p, k); got != want {
+			t.Fatalf("riichiKanKeepsHand(%v + %v) = %v, want %v (waits %v)", &c, k, got, want, p.waits)
+		}
+		if want {
+			allowed++
+		}
+	}
+	if allowed < 100 || allowed > tried-100 {
+		t.Errorf("%d kans allowed of %d: the hands do not test both answers", allowed, tried)
+	}
+}
+
+// randomTenpaiWithTriplet returns 13 tiles, three of them of kind k (a
+// number kind), made of four sets and a pair less one tile that is not a
+// k, so that the hand is usually tenpai.
+func randomTenpaiWithTriplet(rng *rand.Rand) (tile.Kind, tile.Counts) {
+	for {
+		var c tile.Counts
+		k := tile.Kind(rng.IntN(27))
+		c[k] = 3
+		ok := true
+		// Most groups near k, so that runs through k are common.
+		near := func() tile.Kind {
+			if rng.IntN(3) == 0 {
+				return tile.Kind(rng.IntN(tile.NumKinds))
+			}
+			lo := int(k) - int(k)%9
+			return tile.Kind(lo + rng.IntN(9))
+		}
+		for range 3 {
+			g := near()
+			if rng.IntN(3) == 0 || g >= 27 || g%9 > 6 {
+				c[g] += 3
+			} else {
+				c[g]++
+				c[g+1]++
+				c[g+2]++
+			}
+		}
+		c[near()] += 2
+		for kk, n := range c {
+			if n > 4 || tile.Kind(kk) == k && n != 3 {
+				ok = false
+			}
+		}
+		if !ok {
+			continue
+		}
+		var held []tile.Kind
+		for kk := range c.Kinds().All() {
+			if kk != k {
+				held = append(held, kk)
+			}
+		}
+		if len(held) == 0 {
+			continue
+		}
+		c[held[rng.IntN(len(held))]]--
+		return k, c
+	}
+}
+
+func TestCountReadings(t *testing.T) {
+	tests := []struct {
+		tiles string
+		pair  bool
+		want  int
+	}{
+		{"111222333m44p", true, 2}, // three triplets, or three runs of 123m
+		{"111123m", false, 1},      // 111m 123m, whichever group is taken first
+		{"112233m", false, 1},      // 123m twice
+		{"11123m", true, 1},        // 11m 123m
+		{"1112m", true, 0},
+		{"", false, 1},
+		{"", true, 0},
+	}
+	for _, tt := range tests {
+		c := tile.CountsOf(tile.MustParse(tt.tiles))
+		if got := countReadings(&c, tt.pair); got != tt.want {
+			t.Errorf("countReadings(%s, %v) = %d, want %d", tt.tiles, tt.pair, got, tt.want)
 		}
 	}
 }

@@ -157,7 +157,9 @@ func riichiKanKeepsHand(p *seatState, k tile.Kind) bool {
 	}
 	after := c13
 	after[k] = 0
-	if _, w := tenpai(p, &after); w != p.waits {
+	// After the kan all four k are in it: the hand no longer waits on k,
+	// whatever its shape says (tenpai counts only the melds already made).
+	if _, w := tenpai(p, &after); w.Without(k) != p.waits {
 		return false
 	}
 	for wk := range p.waits.All() {
@@ -175,7 +177,9 @@ func riichiKanKeepsHand(p *seatState, k tile.Kind) bool {
 // countReadings counts the distinct ways c splits into sets, plus one pair
 // when pair is set. Every reading with a triplet of k maps to one reading
 // of c without three k, so equal counts mean k is a triplet in every
-// reading.
+// reading. The groups that start at the lowest kind are chosen together
+// (a pair or not, a triplet or not, the rest runs), so each reading is
+// counted once, whatever the order of its groups.
 func countReadings(c *tile.Counts, pair bool) int {
 	k := 0
 	for k < tile.NumKinds && c[k] == 0 {
@@ -188,24 +192,31 @@ func countReadings(c *tile.Counts, pair bool) int {
 		return 1
 	}
 	n := 0
-	if pair && c[k] >= 2 {
-		c[k] -= 2
-		n += countReadings(c, false)
-		c[k] += 2
-	}
-	if c[k] >= 3 {
-		c[k] -= 3
-		n += countReadings(c, pair)
-		c[k] += 3
-	}
-	if k < 27 && k%9 <= 6 && c[k+1] > 0 && c[k+2] > 0 {
-		c[k]--
-		c[k+1]--
-		c[k+2]--
-		n += countReadings(c, pair)
-		c[k]++
-		c[k+1]++
-		c[k+2]++
+	have := c[k]
+	for pairs := uint8(0); pairs <= 1; pairs++ {
+		if pairs == 1 && !pair {
+			break
+		}
+		for trips := uint8(0); trips <= 1; trips++ {
+			if 2*pairs+3*trips > have {
+				continue
+			}
+			runs := have - 2*pairs - 3*trips
+			if runs > 0 && (k >= 27 || k%9 > 6 || c[k+1] < runs || c[k+2] < runs) {
+				continue
+			}
+			c[k] = 0
+			if runs > 0 {
+				c[k+1] -= runs
+				c[k+2] -= runs
+			}
+			n += countReadings(c, pair && pairs == 0)
+			c[k] = have
+			if runs > 0 {
+				c[k+1] += runs
+				c[k+2] += runs
+			}
+		}
 	}
 	return n
 }

@@ -29,27 +29,21 @@ func (t *Table) Verify() error {
 		return nil
 	}
 	r := &t.r
-	var have, want [tile.NumKinds + 3]int
-	face := func(x tile.Tile) int {
-		if x.Red() {
-			return tile.NumKinds + int(x.Kind()/9)
-		}
-		return int(x.Kind())
-	}
+	var have, want [faces]int
 	for _, x := range r.wall.Tiles {
-		want[face(x)]++
+		want[faceOf(x)]++
 	}
 	for pos := wall.LivePos(r.next); pos < wall.RinshanBase; pos++ {
-		have[face(r.wall.Tiles[pos])]++
+		have[faceOf(r.wall.Tiles[pos])]++
 	}
 	for pos := wall.RinshanPos(r.rinshan); pos < wall.Size; pos++ {
-		have[face(r.wall.Tiles[pos])]++
+		have[faceOf(r.wall.Tiles[pos])]++
 	}
 	for s := range r.seats {
 		p := &r.seats[s]
 		var c tile.Counts
 		for i, x := range p.hand {
-			have[face(x)]++
+			have[faceOf(x)]++
 			c[x.Kind()]++
 			if i > 0 && tileLess(x, p.hand[i-1]) {
 				return fmt.Errorf("seat %d: hand %s not sorted", s, tile.FormatInOrder(p.hand))
@@ -72,7 +66,7 @@ func (t *Table) Verify() error {
 		}
 		for i, m := range p.melds {
 			for _, x := range m.Tiles[:m.Len()] {
-				have[face(x)]++
+				have[faceOf(x)]++
 			}
 			if p.jmelds[i] != m.Meld {
 				return fmt.Errorf("seat %d: meld %d differs from the judge's copy", s, i)
@@ -80,7 +74,7 @@ func (t *Table) Verify() error {
 		}
 		for _, d := range p.pond {
 			if !d.Called {
-				have[face(d.Tile)]++
+				have[faceOf(d.Tile)]++
 			}
 			if !p.discarded.Has(d.Tile.Kind()) {
 				return fmt.Errorf("seat %d: discard %v missing from its furiten set", s, d.Tile)

@@ -8,7 +8,7 @@ import (
 )
 
 func ExampleNew() {
-	var seed [32]byte // production seeds come from wall.NewSeed
+	var seed [32]byte // production seeds come from package fair
 	w := wall.New(seed, true)
 	var dealer []tile.Tile
 	for n := range 13 {

@@ -1,7 +1,6 @@
 package wall
 
 import (
-	"crypto/rand"
 	"fmt"
 	"math/bits"
 	mrand "math/rand/v2"
@@ -83,16 +82,6 @@ func Uniform(next func() uint64, n uint64) uint64 {
 		}
 	}
 	return hi
-}
-
-// NewSeed returns a seed from the operating system's cryptographic source,
-// for production walls that nobody can predict.
-func NewSeed() ([32]byte, error) {
-	var s [32]byte
-	if _, err := rand.Read(s[:]); err != nil {
-		return s, fmt.Errorf("wall: read random seed: %w", err)
-	}
-	return s, nil
 }
 
 // Check reports whether w holds exactly the tiles of the set for aka, each

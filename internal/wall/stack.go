@@ -53,9 +53,6 @@ func (s *Stack) Put(pos int, t tile.Tile) error {
 	return nil
 }
 
-// Known reports whether position pos has been placed.
-func (s *Stack) Known(pos int) bool { return pos >= 0 && pos < Size && s.known[pos] }
-
 // Wall returns the stacked wall: the placed tiles where they were put, and
 // every other position filled, in position order, with the tiles of the set
 // (see Set) not yet placed, in set order. It fails with ErrTooMany when the
@@ -106,43 +103,57 @@ type Script struct {
 
 // Stack places the script's tiles at their layout positions.
 func (sc *Script) Stack() (*Stack, error) {
-	var s Stack
-	put := func(what string, ts []tile.Tile, room int, pos func(int) int) error {
-		if len(ts) > room {
-			return fmt.Errorf("%s: %d tiles for %d places: %w", what, len(ts), room, ErrTooLong)
-		}
-		for i, t := range ts {
-			if err := s.Put(pos(i), t); err != nil {
-				return fmt.Errorf("%s: %w", what, err)
-			}
-		}
-		return nil
+	s := new(Stack)
+	if err := sc.stackInto(s); err != nil {
+		return nil, err
 	}
+	return s, nil
+}
+
+// stackInto places the script's tiles on s. The names in its errors are
+// formatted only when one happens: replays stack a wall every round.
+func (sc *Script) stackInto(s *Stack) error {
 	for off, h := range sc.Hands {
-		if err := put(fmt.Sprintf("hand %d", off), h, 13, func(i int) int { return DealPos(off, i) }); err != nil {
-			return nil, err
+		if err := s.putAll(h, 13, func(i int) int { return DealPos(off, i) }); err != nil {
+			return fmt.Errorf("hand %d: %w", off, err)
 		}
 	}
-	if err := put("draws", sc.Draws, LiveSize(0), LivePos); err != nil {
-		return nil, err
+	for _, f := range [...]struct {
+		what string
+		ts   []tile.Tile
+		room int
+		pos  func(int) int
+	}{
+		{"draws", sc.Draws, LiveSize(0), LivePos},
+		{"rinshan", sc.Rinshan, MaxKans, RinshanPos},
+		{"dora indicators", sc.Dora, MaxDora, DoraPos},
+		{"ura indicators", sc.Ura, MaxDora, UraPos},
+	} {
+		if err := s.putAll(f.ts, f.room, f.pos); err != nil {
+			return fmt.Errorf("%s: %w", f.what, err)
+		}
 	}
-	if err := put("rinshan", sc.Rinshan, MaxKans, RinshanPos); err != nil {
-		return nil, err
+	return nil
+}
+
+// putAll puts ts[i] at pos(i), for at most room tiles.
+func (s *Stack) putAll(ts []tile.Tile, room int, pos func(int) int) error {
+	if len(ts) > room {
+		return fmt.Errorf("%d tiles for %d places: %w", len(ts), room, ErrTooLong)
 	}
-	if err := put("dora indicators", sc.Dora, MaxDora, DoraPos); err != nil {
-		return nil, err
+	for i, t := range ts {
+		if err := s.Put(pos(i), t); err != nil {
+			return err
+		}
 	}
-	if err := put("ura indicators", sc.Ura, MaxDora, UraPos); err != nil {
-		return nil, err
-	}
-	return &s, nil
+	return nil
 }
 
 // Stacked is the wall of a script, its unknown tiles filled as Stack.Wall
 // fills them.
 func Stacked(sc *Script, aka bool) (Wall, error) {
-	s, err := sc.Stack()
-	if err != nil {
+	var s Stack
+	if err := sc.stackInto(&s); err != nil {
 		return Wall{}, err
 	}
 	return s.Wall(aka)

@@ -34,15 +34,6 @@ type Field struct {
 	Value any
 }
 
-// Type returns the event's type.
-func (e Event) Type() string {
-	if len(e) > 0 && e[0].Key == "type" {
-		s, _ := e[0].Value.(string)
-		return s
-	}
-	return ""
-}
-
 // MarshalJSON writes the fields in order.
 func (e Event) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
