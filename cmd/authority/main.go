@@ -8,7 +8,12 @@
 //
 // Everything is embedded: without --data tables live in memory; with it
 // every accepted action is in DIR/authority.db (bbolt) before it is
-// acknowledged, and a restart resumes every table.
+// acknowledged, and a restart resumes every table not finished.
+//
+// A finished table stays in memory for --finished-ttl, one that never
+// starts for --idle-ttl without a join or a leave; then it leaves memory.
+// With --data a finished game stays in the store (for --keep-games, or
+// for ever) and is read back when a request names it.
 package main
 
 import (
@@ -57,6 +62,12 @@ type options struct {
 	connRate host.Rate
 	stopWait time.Duration
 	limits   limits
+	life     lifetimes
+}
+
+// lifetimes say how long tables stay in memory and games in the store.
+type lifetimes struct {
+	finished, idle, keepGames time.Duration
 }
 
 // limits bound what clients may open.
@@ -85,11 +96,22 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.Float64Var(&o.connRate.PerSecond, "conn-rate", 50, "requests per second a connection may send")
 	fs.IntVar(&o.connRate.Burst, "conn-burst", 100, "requests a connection may send at once")
 	fs.DurationVar(&o.stopWait, "stop-wait", 10*time.Second, "how long a graceful stop waits for calls in flight")
+	fs.DurationVar(&o.life.finished, "finished-ttl", 10*time.Minute, "how long a finished table stays in memory (0: for ever); with --data its game is read back from the store after that")
+	fs.DurationVar(&o.life.idle, "idle-ttl", time.Hour, "how long a table that has not started stays without a join or a leave before it is closed (0: for ever)")
+	fs.DurationVar(&o.life.keepGames, "keep-games", 0, "with --data, how long the store keeps a finished game (0: for ever)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"finished-ttl", o.life.finished}, {"idle-ttl", o.life.idle}, {"keep-games", o.life.keepGames}} {
+		if d.v < 0 {
+			return o, fmt.Errorf("--%s %v: want 0 or more", d.name, d.v)
+		}
 	}
 	return o, nil
 }
@@ -160,6 +182,9 @@ func serve(ctx context.Context, lis net.Listener, log *zap.Logger, o options) er
 		MaxTables:      o.limits.tables,
 		MaxSeatStreams: o.limits.seatStreams,
 		MaxConnStreams: o.limits.connStreams,
+		FinishedTTL:    o.life.finished,
+		IdleTTL:        o.life.idle,
+		KeepGames:      o.life.keepGames,
 	}
 	if o.data != "" {
 		st, err := openStore(o.data)
@@ -180,7 +205,8 @@ func serve(ctx context.Context, lis net.Listener, log *zap.Logger, o options) er
 		return err
 	}
 	if o.data != "" {
-		log.Info("recovered", zap.String("data", o.data), zap.Int("tables", n), zap.Duration("took", time.Since(start)))
+		log.Info("recovered", zap.String("data", o.data), zap.Int("tables", n), zap.Duration("took", time.Since(start)),
+			zap.Duration("keep_games", o.life.keepGames))
 	}
 	opts := append(srv.Options(),
 		grpc.KeepaliveParams(keepaliveParams),

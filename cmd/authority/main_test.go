@@ -34,6 +34,18 @@ func TestParse(t *testing.T) {
 	if _, err := parse([]string{"extra"}, io.Discard); err == nil {
 		t.Fatal("parse accepted a stray argument")
 	}
+	if o.life.finished != 10*time.Minute || o.life.idle != time.Hour || o.life.keepGames != 0 {
+		t.Fatalf("lifetimes by default %+v, want 10m, 1h, for ever", o.life)
+	}
+	o, err = parse([]string{"--finished-ttl", "1m", "--idle-ttl", "0", "--keep-games", "720h"}, io.Discard)
+	if err != nil || o.life != (lifetimes{finished: time.Minute, idle: 0, keepGames: 720 * time.Hour}) {
+		t.Fatalf("parse of lifetimes = %+v, %v", o.life, err)
+	}
+	for _, flag := range []string{"--finished-ttl", "--idle-ttl", "--keep-games"} {
+		if _, err := parse([]string{flag, "-1s"}, io.Discard); err == nil {
+			t.Errorf("parse accepted %s -1s", flag)
+		}
+	}
 	if err := run([]string{"--listen", "256.0.0.1:1"}, io.Discard); err == nil {
 		t.Fatal("run listened on a bad address")
 	}

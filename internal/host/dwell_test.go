@@ -181,7 +181,7 @@ func TestClaimDwellOffForBots(t *testing.T) {
 	if err := h.Start(context.Background(), info.ID, owner); err != nil {
 		t.Fatal(err)
 	}
-	if in, _ := h.Get(info.ID); in.State != host.Finished {
+	if in, _ := h.Get(context.Background(), info.ID); in.State != host.Finished {
 		t.Fatalf("bot table state %v without the clock moving, want finished", in.State)
 	}
 }

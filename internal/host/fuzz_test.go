@@ -96,7 +96,7 @@ func fuzzBody(t *testing.T, ops []byte) {
 			continue
 		}
 		barrier()
-		before, _ := h.Get(info.ID)
+		before, _ := h.Get(context.Background(), info.ID)
 		game, entries := *g, len(store.Entries(info.ID))
 		seat := int(ops[i] % 5) // 4 (or 5): a bad token
 		tok := "bogus"
@@ -114,7 +114,7 @@ func fuzzBody(t *testing.T, ops []byte) {
 			lastSeq = last[seat] - min(last[seat], uint64(ops[i+3]%3)) + uint64(ops[i+3]/128)
 		}
 		_, err := h.Act(ctx, info.ID, host.Request[toyAction]{Token: tok, LastSeq: lastSeq, RequestID: fmt.Sprint(ops[i+3] % 8), Action: a})
-		after, _ := h.Get(info.ID)
+		after, _ := h.Get(context.Background(), info.ID)
 		if after.LastSeq < before.LastSeq {
 			t.Fatalf("log went back from %d to %d", before.LastSeq, after.LastSeq)
 		}

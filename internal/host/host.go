@@ -5,9 +5,11 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -51,6 +53,26 @@ type Config[A comparable, V, B any] struct {
 	MaxTables int
 	// MaxSeatStreams bounds the open streams of one seat; default 4.
 	MaxSeatStreams int
+
+	// The life of a table in memory (lifecycle.go). FinishedTTL is how
+	// long a table stays after its game ended; IdleTTL how long a table
+	// that has not started stays without a seat taken or given up. Past
+	// them the table leaves memory: its goroutine and timers stop, its
+	// open streams end (those of a finished game after its last event).
+	// Zero keeps tables in memory for ever.
+	FinishedTTL, IdleTTL time.Duration
+	// KeepGames is how long the store keeps a finished game (Store.Prune,
+	// run every KeepGames, at most every hour); zero keeps them for ever.
+	KeepGames time.Duration
+	// ForgetEvicted deletes a table from the store when it leaves
+	// memory: for a store that is itself memory (the default), where
+	// nothing would otherwise ever leave.
+	ForgetEvicted bool
+	// GameFor, when set, makes the game of a stored table: the host then
+	// answers about a finished table it no longer holds by reading it back
+	// from the store, read-only, for each request. Recover uses it when
+	// given none.
+	GameFor GameFor[A, V, B]
 }
 
 // State is where a table is in its life.
@@ -97,9 +119,14 @@ type Host[A comparable, V, B any] struct {
 
 	mu     sync.RWMutex
 	tables map[string]*table[A, V, B]
-	order  []string
+	index  []placed[A, V, B] // the tables in memory by ListKey
+	gone   tombstones        // the tables that left memory lately
 	closed bool
+	quit   chan struct{} // closed by Close: streams stop waiting
 	wg     sync.WaitGroup
+	prune  clock.Timer // the next pruning of the store, under mu
+
+	unfinished atomic.Int64 // tables in memory whose game is not over
 }
 
 // New returns a Host.
@@ -119,7 +146,13 @@ func New[A comparable, V, B any](cfg Config[A, V, B]) *Host[A, V, B] {
 	if cfg.MaxSeatStreams <= 0 {
 		cfg.MaxSeatStreams = 4
 	}
-	return &Host[A, V, B]{cfg: cfg, tables: map[string]*table[A, V, B]{}}
+	h := &Host[A, V, B]{cfg: cfg, tables: map[string]*table[A, V, B]{}, quit: make(chan struct{})}
+	if cfg.KeepGames > 0 {
+		h.mu.Lock()
+		h.prune = cfg.Clock.AfterFunc(0, h.pruneStore)
+		h.mu.Unlock()
+	}
+	return h
 }
 
 // NewGame makes a table's game; the host calls it once at creation and again
@@ -148,11 +181,12 @@ func (h *Host[A, V, B]) Create(ctx context.Context, s Settings, meta []byte, new
 		return Info{}, "", fmt.Errorf("create table: %w: %v", ErrUnavailable, err)
 	}
 	t := newTable(h, rec, g, newGame)
+	info := t.info()
 	if err := h.add(t); err != nil {
 		return Info{}, "", err
 	}
 	h.cfg.Log.Info("table created", zap.String("table", rec.ID), zap.Int("seats", s.Seats))
-	return t.info(), owner, nil
+	return info, owner, nil
 }
 
 // roomForTable refuses a new table when MaxTables tables are not finished.
@@ -160,19 +194,7 @@ func (h *Host[A, V, B]) roomForTable() error {
 	if h.cfg.MaxTables <= 0 {
 		return nil
 	}
-	h.mu.RLock()
-	ts := make([]*table[A, V, B], 0, len(h.tables))
-	for _, t := range h.tables {
-		ts = append(ts, t)
-	}
-	h.mu.RUnlock()
-	open := 0
-	for _, t := range ts {
-		if t.info().State != Finished {
-			open++
-		}
-	}
-	if open >= h.cfg.MaxTables {
+	if open := h.unfinished.Load(); open >= int64(h.cfg.MaxTables) {
 		return fmt.Errorf("create table: %d open: %w", open, ErrTooManyTables)
 	}
 	return nil
@@ -190,9 +212,15 @@ func (h *Host[A, V, B]) add(t *table[A, V, B]) error {
 		return fmt.Errorf("table %s twice: %w", t.rec.ID, ErrBadRequest)
 	}
 	h.tables[t.rec.ID] = t
-	h.order = append(h.order, t.rec.ID)
+	h.place(t)
+	if t.state != Finished {
+		h.unfinished.Add(1)
+	}
 	h.wg.Add(1)
 	h.mu.Unlock()
+	// Before the goroutine starts, which then owns the timer: the idle
+	// clock of a table waiting for players runs from now.
+	t.armEvict()
 	go func() {
 		defer h.wg.Done()
 		t.run()
@@ -204,16 +232,24 @@ func (h *Host[A, V, B]) add(t *table[A, V, B]) error {
 // that recovers its tables gets their games back.
 type GameFor[A comparable, V, B any] func(rec TableRecord) (NewGame[A, V, B], error)
 
-// Recover loads every table of the store and resumes it where its last
-// stored entry left it: the game, the event log with every viewer's
+// Recover loads every table of the store whose game is not over and
+// resumes it where its last stored entry left it: the game, the event log with every viewer's
 // sequence numbers, seats and tokens, bots, the request ids of the dedupe
 // window and a claim dwell in progress come back as they were; the timers
 // start again in full. A table with a snapshot is restored from it and
 // the entries after it are replayed; one without, or whose snapshot does
 // not restore, is rebuilt by replaying its whole log. Streams of the
-// previous process resume with after_seq. Call it once, before serving.
-// It returns how many tables it resumed.
+// previous process resume with after_seq. The finished tables stay in the
+// store, not read: the host reads one back when a request names it
+// (Config.GameFor). Call it once, before serving. It returns how many
+// tables it resumed. A nil gameFor means Config.GameFor.
 func (h *Host[A, V, B]) Recover(ctx context.Context, gameFor GameFor[A, V, B]) (int, error) {
+	if gameFor == nil {
+		gameFor = h.cfg.GameFor
+	}
+	if gameFor == nil {
+		return 0, fmt.Errorf("recover: no GameFor: %w", ErrBadRequest)
+	}
 	n, fromSnap, replayed := 0, 0, 0
 	err := h.cfg.Store.Load(ctx, func(rec TableRecord, snap *TableSnapshot, entries []Entry[A]) error {
 		newGame, err := gameFor(rec)
@@ -272,24 +308,10 @@ func (h *Host[A, V, B]) recoverTable(ctx context.Context, rec TableRecord, newGa
 	return t, nil
 }
 
-// List describes every table, oldest first.
-func (h *Host[A, V, B]) List() []Info {
-	h.mu.RLock()
-	ts := make([]*table[A, V, B], 0, len(h.order))
-	for _, id := range h.order {
-		ts = append(ts, h.tables[id])
-	}
-	h.mu.RUnlock()
-	out := make([]Info, len(ts))
-	for i, t := range ts {
-		out[i] = t.info()
-	}
-	return out
-}
-
-// Get describes one table.
-func (h *Host[A, V, B]) Get(id string) (Info, error) {
-	t, err := h.table(id)
+// Get describes one table: one in memory, or a finished one read back
+// from the store.
+func (h *Host[A, V, B]) Get(ctx context.Context, id string) (Info, error) {
+	t, err := h.table(ctx, id)
 	if err != nil {
 		return Info{}, err
 	}
@@ -300,15 +322,11 @@ func (h *Host[A, V, B]) Get(id string) (Info, error) {
 // returns it with its secret token. The table starts when the last seat is
 // taken.
 func (h *Host[A, V, B]) Join(ctx context.Context, id, name string, entropy []byte) (int, string, error) {
-	t, err := h.table(id)
-	if err != nil {
-		return 0, "", err
-	}
 	type joined struct {
 		seat  int
 		token string
 	}
-	r, err := call(ctx, t, func() (joined, error) {
+	r, err := do(ctx, h, id, func(t *table[A, V, B]) (joined, error) {
 		seat, token, err := t.join(name, entropy)
 		return joined{seat, token}, err
 	})
@@ -318,21 +336,13 @@ func (h *Host[A, V, B]) Join(ctx context.Context, id, name string, entropy []byt
 // Leave gives a seat up: before the start the seat is free again; after it a
 // bot plays the seat to the end and the token stops working.
 func (h *Host[A, V, B]) Leave(ctx context.Context, id, token string) error {
-	t, err := h.table(id)
-	if err != nil {
-		return err
-	}
-	_, err = call(ctx, t, func() (struct{}, error) { return struct{}{}, t.leave(token) })
+	_, err := do(ctx, h, id, func(t *table[A, V, B]) (struct{}, error) { return struct{}{}, t.leave(token) })
 	return err
 }
 
 // Start starts a table; token is the owner token or a seat's.
 func (h *Host[A, V, B]) Start(ctx context.Context, id, token string) error {
-	t, err := h.table(id)
-	if err != nil {
-		return err
-	}
-	_, err = call(ctx, t, func() (struct{}, error) { return struct{}{}, t.startBy(token) })
+	_, err := do(ctx, h, id, func(t *table[A, V, B]) (struct{}, error) { return struct{}{}, t.startBy(token) })
 	return err
 }
 
@@ -347,32 +357,20 @@ type Request[A comparable] struct {
 // Act applies a seat's action and returns the seat's newest seq after it:
 // the action's own events included, unless a claim dwell holds them.
 func (h *Host[A, V, B]) Act(ctx context.Context, id string, r Request[A]) (uint64, error) {
-	t, err := h.table(id)
-	if err != nil {
-		return 0, err
-	}
-	return call(ctx, t, func() (uint64, error) { return t.act(r) })
+	return do(ctx, h, id, func(t *table[A, V, B]) (uint64, error) { return t.act(r) })
 }
 
 // Seat returns the seat a token belongs to, or an error if it belongs to
 // none of the table's seats.
 func (h *Host[A, V, B]) Seat(ctx context.Context, id, token string) (int, error) {
-	t, err := h.table(id)
-	if err != nil {
-		return 0, err
-	}
-	return call(ctx, t, func() (int, error) { return t.seatOf(token) })
+	return do(ctx, h, id, func(t *table[A, V, B]) (int, error) { return t.seatOf(token) })
 }
 
 // SeatSeq returns the newest seq of the seat a token belongs to, in the
 // seat's own numbering: what a client that lost its stream may resume
 // after, or send as an action's last seq.
 func (h *Host[A, V, B]) SeatSeq(ctx context.Context, id, token string) (uint64, error) {
-	t, err := h.table(id)
-	if err != nil {
-		return 0, err
-	}
-	return call(ctx, t, func() (uint64, error) {
+	return do(ctx, h, id, func(t *table[A, V, B]) (uint64, error) {
 		s, err := t.seatOf(token)
 		if err != nil {
 			return 0, err
@@ -381,7 +379,8 @@ func (h *Host[A, V, B]) SeatSeq(ctx context.Context, id, token string) (uint64, 
 	})
 }
 
-// Close stops every table. Streams end with ErrClosed.
+// Close stops every table and the pruning of the store. Streams end with
+// ErrClosed.
 func (h *Host[A, V, B]) Close() {
 	h.mu.Lock()
 	if h.closed {
@@ -389,6 +388,11 @@ func (h *Host[A, V, B]) Close() {
 		return
 	}
 	h.closed = true
+	close(h.quit)
+	if h.prune != nil {
+		h.prune.Stop()
+		h.prune = nil
+	}
 	ts := make([]*table[A, V, B], 0, len(h.tables))
 	for _, t := range h.tables {
 		ts = append(ts, t)
@@ -400,23 +404,53 @@ func (h *Host[A, V, B]) Close() {
 	h.wg.Wait()
 }
 
-func (h *Host[A, V, B]) table(id string) (*table[A, V, B], error) {
+// table returns the table id names: the one in memory, or else a finished
+// one read back from the store (read-only, this caller's own).
+func (h *Host[A, V, B]) table(ctx context.Context, id string) (*table[A, V, B], error) {
 	h.mu.RLock()
-	defer h.mu.RUnlock()
-	if h.closed {
+	closed, t, gone := h.closed, h.tables[id], h.gone.find(id)
+	h.mu.RUnlock()
+	switch {
+	case closed:
 		return nil, ErrClosed
+	case t != nil:
+		return t, nil
 	}
-	t, ok := h.tables[id]
-	if !ok {
-		return nil, fmt.Errorf("table %q: %w", id, ErrNotFound)
+	t, err := h.readBack(ctx, id)
+	if errors.Is(err, ErrNotFound) && gone != nil {
+		return nil, gone
 	}
-	return t, nil
+	return t, err
+}
+
+// do runs f on table id in the table's goroutine (see call). If the table
+// leaves memory before f ran, f runs on the table as the store keeps it.
+func do[R any, A comparable, V, B any](ctx context.Context, h *Host[A, V, B], id string, f func(t *table[A, V, B]) (R, error)) (R, error) {
+	t, err := h.table(ctx, id)
+	if err != nil {
+		var zero R
+		return zero, err
+	}
+	r, err := call(ctx, t, func() (R, error) { return f(t) })
+	if errors.Is(err, ErrEvicted) && !t.ro {
+		if t2, err2 := h.table(ctx, id); err2 == nil {
+			return call(ctx, t2, func() (R, error) { return f(t2) })
+		}
+	}
+	return r, err
 }
 
 // call runs f in the table's goroutine and waits for its result. If ctx ends
 // first, f may still run: a retry with the same request id then gets its
-// answer.
+// answer. On a table read back from the store, which nobody else sees,
+// f runs in the caller's goroutine. If the table stops first, call
+// returns why (ErrClosed, or an EvictedError).
 func call[R any, A comparable, V, B any](ctx context.Context, t *table[A, V, B], f func() (R, error)) (R, error) {
+	if t.ro {
+		r, err := f()
+		t.refresh()
+		return r, err
+	}
 	type result struct {
 		r   R
 		err error
@@ -432,7 +466,7 @@ func call[R any, A comparable, V, B any](ctx context.Context, t *table[A, V, B],
 	case <-ctx.Done():
 		return zero, ctx.Err()
 	case <-t.stopped:
-		return zero, ErrClosed
+		return zero, t.stopErr
 	}
 	select {
 	case res := <-ch:
@@ -440,7 +474,7 @@ func call[R any, A comparable, V, B any](ctx context.Context, t *table[A, V, B],
 	case <-ctx.Done():
 		return zero, ctx.Err()
 	case <-t.stopped:
-		return zero, ErrClosed
+		return zero, t.stopErr
 	}
 }
 

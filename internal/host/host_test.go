@@ -68,7 +68,7 @@ func (f *fixture) act(seat int, id string, last uint64, a toyAction) (uint64, er
 
 func (f *fixture) info() host.Info {
 	f.t.Helper()
-	in, err := f.h.Get(f.id)
+	in, err := f.h.Get(context.Background(), f.id)
 	if err != nil {
 		f.t.Fatalf("Get: %v", err)
 	}

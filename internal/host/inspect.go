@@ -29,12 +29,9 @@ func (t *table[A, V, B]) seed(g Game[A, V, B]) {
 
 // Inspect runs f on a table's game in the table's goroutine, so that f
 // reads a game nothing changes meanwhile; f must not keep the game, block,
-// or call the host. It returns f's error.
+// or call the host. A finished table that left memory is read back from
+// the store for f. It returns f's error.
 func (h *Host[A, V, B]) Inspect(ctx context.Context, id string, f func(Game[A, V, B]) error) error {
-	t, err := h.table(id)
-	if err != nil {
-		return err
-	}
-	_, err = call(ctx, t, func() (struct{}, error) { return struct{}{}, f(t.game) })
+	_, err := do(ctx, h, id, func(t *table[A, V, B]) (struct{}, error) { return struct{}{}, f(t.game) })
 	return err
 }

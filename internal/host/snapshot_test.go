@@ -183,7 +183,7 @@ func streams(t *testing.T, h *toyHost, id string, tokens [4]string, after uint64
 		<-r.done
 		out = append(out, r.got()[:n-after])
 	}
-	in, err := h.Get(id)
+	in, err := h.Get(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,13 @@ import (
 // Snapshots only make recovery faster: the log stays whole, and a table
 // whose snapshot is missing or unreadable is rebuilt from the log alone.
 //
+// A table whose game is over is marked finished (Finish): recovery leaves
+// it in the store (Load skips it), and the host reads it back on demand
+// (LoadTable) to answer about a finished table it no longer holds in
+// memory. Delete and Prune are the store's retention: a table abandoned
+// before it started is deleted, and finished games may be pruned after a
+// while.
+//
 // The interface is the host's, small on purpose: an embedded store
 // (package store) implements it today, a networked one can tomorrow.
 type Store[A any] interface {
@@ -30,17 +37,31 @@ type Store[A any] interface {
 	// s.Entries entries, all or nothing. It replaces the table's previous
 	// snapshot; the Events of every snapshot are kept (LoadEvents).
 	SaveSnapshot(ctx context.Context, table string, s TableSnapshot) error
-	// Load calls f for every table, oldest first, with its record, its
-	// latest snapshot (nil if it has none; its Events are not loaded) and
-	// the entries after the snapshot, in the order they were appended. It
-	// stops at f's first error and returns it.
+	// Finish marks a table's game over (at is when): Load leaves the
+	// table out from then on, and Prune may delete it. Finishing a table
+	// twice is no error.
+	Finish(ctx context.Context, table string, at time.Time) error
+	// Load calls f for every table not finished, oldest first, with its
+	// record, its latest snapshot (nil if it has none; its Events are not
+	// loaded) and the entries after the snapshot, in the order they were
+	// appended. It reads nothing of the finished tables, however many
+	// there are. It stops at f's first error and returns it.
 	Load(ctx context.Context, f func(rec TableRecord, snap *TableSnapshot, entries []Entry[A]) error) error
+	// LoadTable returns one table, finished or not, as Load would pass
+	// it to f; an error matching ErrNoTable if the store holds none.
+	LoadTable(ctx context.Context, table string) (TableRecord, *TableSnapshot, []Entry[A], error)
 	// LoadEntries returns a table's entries from the from-th on (0: the
 	// whole log): what recovery replays when a snapshot does not restore.
 	LoadEntries(ctx context.Context, table string, from uint64) ([]Entry[A], error)
 	// LoadEvents returns the Events of the table's snapshot that covered
 	// its first entries entries.
 	LoadEvents(ctx context.Context, table string, entries uint64) ([]byte, error)
+	// Delete forgets a table: its record, log, snapshots and events. A
+	// table the store does not hold is no error.
+	Delete(ctx context.Context, table string) error
+	// Prune deletes every table finished before the given time and
+	// returns how many it deleted.
+	Prune(ctx context.Context, before time.Time) (int, error)
 }
 
 // TableSnapshot is a table at a round boundary of its game, as the host
@@ -107,8 +128,11 @@ type MemoryStore[A any] struct {
 	entries map[string][]Entry[A]
 	snaps   map[string]TableSnapshot     // the latest, without its Events
 	events  map[string]map[uint64][]byte // every snapshot's Events by Entries
-	// Fail, when set, makes every Create, Append and SaveSnapshot fail
-	// with its result (for tests of a refusing store).
+	done    map[string]time.Time         // the finished tables, and when
+	loads   int                          // tables read by Load and LoadTable
+	// Fail, when set, makes every write (Create, Append, SaveSnapshot,
+	// Finish, Delete, Prune) fail with its result (for tests of a
+	// refusing store).
 	Fail func() error
 }
 
@@ -117,7 +141,16 @@ func NewMemoryStore[A any]() *MemoryStore[A] {
 	return &MemoryStore[A]{
 		tables: map[string]TableRecord{}, entries: map[string][]Entry[A]{},
 		snaps: map[string]TableSnapshot{}, events: map[string]map[uint64][]byte{},
+		done: map[string]time.Time{},
 	}
+}
+
+// fail is the error of a write while Fail is set; the caller holds mu.
+func (s *MemoryStore[A]) fail() error {
+	if s.Fail != nil {
+		return s.Fail()
+	}
+	return nil
 }
 
 // ErrNoTable is the error of a store asked about a table it does not
@@ -132,10 +165,8 @@ var ErrNoSnapshot = errors.New("store: no such snapshot")
 func (s *MemoryStore[A]) Create(_ context.Context, rec TableRecord) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.Fail != nil {
-		if err := s.Fail(); err != nil {
-			return err
-		}
+	if err := s.fail(); err != nil {
+		return err
 	}
 	if _, ok := s.tables[rec.ID]; ok {
 		return fmt.Errorf("memory store: table %s exists", rec.ID)
@@ -149,10 +180,8 @@ func (s *MemoryStore[A]) Create(_ context.Context, rec TableRecord) error {
 func (s *MemoryStore[A]) Append(_ context.Context, table string, entries ...Entry[A]) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.Fail != nil {
-		if err := s.Fail(); err != nil {
-			return err
-		}
+	if err := s.fail(); err != nil {
+		return err
 	}
 	if _, ok := s.tables[table]; !ok {
 		return fmt.Errorf("memory store: table %s: %w", table, ErrNoTable)
@@ -168,10 +197,8 @@ func (s *MemoryStore[A]) Append(_ context.Context, table string, entries ...Entr
 func (s *MemoryStore[A]) SaveSnapshot(_ context.Context, table string, snap TableSnapshot) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.Fail != nil {
-		if err := s.Fail(); err != nil {
-			return err
-		}
+	if err := s.fail(); err != nil {
+		return err
 	}
 	if _, ok := s.tables[table]; !ok {
 		return fmt.Errorf("memory store: table %s: %w", table, ErrNoTable)
@@ -187,26 +214,125 @@ func (s *MemoryStore[A]) SaveSnapshot(_ context.Context, table string, snap Tabl
 	return nil
 }
 
-// Load calls f for every table, oldest first.
-func (s *MemoryStore[A]) Load(_ context.Context, f func(TableRecord, *TableSnapshot, []Entry[A]) error) error {
+// Load calls f for every table not finished, oldest first.
+func (s *MemoryStore[A]) Load(ctx context.Context, f func(TableRecord, *TableSnapshot, []Entry[A]) error) error {
 	s.mu.Lock()
-	ids := slices.Clone(s.order)
+	ids := make([]string, 0, len(s.order))
+	for _, id := range s.order {
+		if _, over := s.done[id]; !over {
+			ids = append(ids, id)
+		}
+	}
 	s.mu.Unlock()
 	for _, id := range ids {
-		s.mu.Lock()
-		rec, es := s.tables[id], s.entries[id]
-		var snap *TableSnapshot
-		if sn, ok := s.snaps[id]; ok {
-			snap = &TableSnapshot{Entries: sn.Entries, State: slices.Clone(sn.State)}
-			es = es[sn.Entries:]
+		rec, snap, es, err := s.LoadTable(ctx, id)
+		if errors.Is(err, ErrNoTable) {
+			continue // deleted meanwhile
 		}
-		es = slices.Clone(es)
-		s.mu.Unlock()
 		if err := f(rec, snap, es); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// LoadTable returns one table, finished or not.
+func (s *MemoryStore[A]) LoadTable(_ context.Context, table string) (TableRecord, *TableSnapshot, []Entry[A], error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec, ok := s.tables[table]
+	if !ok {
+		return TableRecord{}, nil, nil, fmt.Errorf("memory store: table %s: %w", table, ErrNoTable)
+	}
+	s.loads++
+	es := s.entries[table]
+	var snap *TableSnapshot
+	if sn, ok := s.snaps[table]; ok {
+		snap = &TableSnapshot{Entries: sn.Entries, State: slices.Clone(sn.State)}
+		es = es[sn.Entries:]
+	}
+	return rec, snap, slices.Clone(es), nil
+}
+
+// Finish marks a table's game over.
+func (s *MemoryStore[A]) Finish(_ context.Context, table string, at time.Time) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.fail(); err != nil {
+		return err
+	}
+	if _, ok := s.tables[table]; !ok {
+		return fmt.Errorf("memory store: table %s: %w", table, ErrNoTable)
+	}
+	if _, ok := s.done[table]; !ok {
+		s.done[table] = at
+	}
+	return nil
+}
+
+// Delete forgets a table.
+func (s *MemoryStore[A]) Delete(_ context.Context, table string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.fail(); err != nil {
+		return err
+	}
+	s.delete(table)
+	return nil
+}
+
+// delete forgets a table; the caller holds mu.
+func (s *MemoryStore[A]) delete(table string) {
+	if _, ok := s.tables[table]; !ok {
+		return
+	}
+	delete(s.tables, table)
+	delete(s.entries, table)
+	delete(s.snaps, table)
+	delete(s.events, table)
+	delete(s.done, table)
+	s.order = slices.DeleteFunc(s.order, func(id string) bool { return id == table })
+}
+
+// Prune deletes the tables finished before the given time.
+func (s *MemoryStore[A]) Prune(_ context.Context, before time.Time) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.fail(); err != nil {
+		return 0, err
+	}
+	n := 0
+	for id, at := range s.done {
+		if at.Before(before) {
+			s.delete(id)
+			n++
+		}
+	}
+	return n, nil
+}
+
+// Tables returns the ids of the tables held, finished or not, oldest
+// first.
+func (s *MemoryStore[A]) Tables() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.order)
+}
+
+// Finished reports whether a table is marked finished, and when.
+func (s *MemoryStore[A]) Finished(table string) (time.Time, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	at, ok := s.done[table]
+	return at, ok
+}
+
+// Loads returns how many tables Load and LoadTable have read: what a test
+// checks to see that recovery left the finished tables alone.
+func (s *MemoryStore[A]) Loads() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.loads
 }
 
 // LoadEntries returns a table's entries from the from-th on.
@@ -267,8 +393,7 @@ func (s *MemoryStore[A]) SetSnapshotState(table string, state []byte) {
 	}
 }
 
-// SetFail sets or clears (nil) the failure of Create, Append and
-// SaveSnapshot.
+// SetFail sets or clears (nil) the failure of every write.
 func (s *MemoryStore[A]) SetFail(f func() error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

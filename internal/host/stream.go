@@ -20,8 +20,13 @@ import (
 // Send runs in the caller's goroutine, so a slow client slows only its own
 // stream: the table goes on appending to its log, and the stream catches up
 // from the log when send returns.
+//
+// A finished table that left memory is read back from the store, so a
+// seat may still resume to the end of its game; a stream open when its
+// table leaves memory still sends every event of the game, while that of
+// an abandoned table ends with its EvictedError.
 func (h *Host[A, V, B]) Follow(ctx context.Context, id, token string, afterSeq uint64, send func(Item[V, B]) error) error {
-	t, err := h.table(id)
+	t, err := h.table(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -71,7 +76,7 @@ func (h *Host[A, V, B]) Follow(ctx context.Context, id, token string, afterSeq u
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-t.stopped:
-			return ErrClosed
+			return t.stopErr
 		}
 	}
 	defer t.post(func() { t.streamClosed(o.seat) })
@@ -90,7 +95,7 @@ func (h *Host[A, V, B]) Follow(ctx context.Context, id, token string, afterSeq u
 // spectator delay has passed since it happened, starting after afterSeq (in
 // the spectators' numbering of the public events). It returns like Follow.
 func (h *Host[A, V, B]) Watch(ctx context.Context, id string, afterSeq uint64, send func(*Event[B]) error) error {
-	t, err := h.table(id)
+	t, err := h.table(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -170,11 +175,14 @@ func (t *table[A, V, B]) feed(ctx context.Context, viewer int, cursor uint64, de
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-t.stopped:
-			return ErrClosed
+			return t.stopErr
 		}
 	}
 }
 
+// sleepUntil waits for a spectator's delay. It waits for the host, not
+// the table: a table that leaves memory with its game over still owes the
+// stream its last events.
 func (t *table[A, V, B]) sleepUntil(ctx context.Context, at time.Time) error {
 	d := at.Sub(t.clk.Now())
 	if d <= 0 {
@@ -188,7 +196,7 @@ func (t *table[A, V, B]) sleepUntil(ctx context.Context, at time.Time) error {
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
-	case <-t.stopped:
+	case <-t.h.quit:
 		return ErrClosed
 	}
 }

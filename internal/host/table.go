@@ -43,8 +43,10 @@ type table[A comparable, V, B any] struct {
 	inbox   chan func()
 	quit    chan struct{} // closed by Host.Close
 	stopped chan struct{} // closed when run returns
+	stopErr error         // why run returned (ErrClosed or an EvictedError); read after stopped
 	ctx     context.Context
 	cancel  context.CancelFunc
+	ro      bool // read back from the store for one request: no goroutine, no writes
 
 	// Owned by the table's goroutine.
 	game     Game[A, V, B]
@@ -65,6 +67,13 @@ type table[A comparable, V, B any] struct {
 	timerKey waitKey
 	hold     hold[B]
 	replay   bool // replaying stored entries: no timers
+
+	// The table's life in memory (lifecycle.go).
+	evictTimer clock.Timer
+	evictGen   uint64
+	finishedAt time.Time // when the game ended
+	marked     bool      // the store knows the game ended (Store.Finish)
+	exit       bool      // the table left memory: run returns
 
 	// Shared with streams and readers. A table recovered from a snapshot
 	// holds in memory only the events logged after it; those before it
@@ -152,19 +161,35 @@ func (t *table[A, V, B]) run() {
 			f()
 			t.refresh()
 			t.flush()
-		case <-t.quit:
-			t.stopTimer()
-			t.stopDwell()
-			for i := range t.seats {
-				t.stopGrace(i)
+			if t.exit {
+				t.stopClocks()
+				return // stopErr was set by evict
 			}
+		case <-t.quit:
+			t.stopClocks()
+			t.stopErr = ErrClosed
 			return
 		}
 	}
 }
 
-// post queues f for the table's goroutine; it gives up if the table stopped.
+// stopClocks stops every timer of the table.
+func (t *table[A, V, B]) stopClocks() {
+	t.stopTimer()
+	t.stopDwell()
+	t.stopEvict()
+	for i := range t.seats {
+		t.stopGrace(i)
+	}
+}
+
+// post queues f for the table's goroutine; it gives up if the table
+// stopped. On a table read back from the store f runs at once.
 func (t *table[A, V, B]) post(f func()) {
+	if t.ro {
+		f()
+		return
+	}
 	select {
 	case t.inbox <- f:
 	case <-t.stopped:
@@ -221,6 +246,11 @@ func (t *table[A, V, B]) seatOf(token string) (int, error) {
 
 // commit stores entries; nothing may change before it succeeds.
 func (t *table[A, V, B]) commit(entries ...Entry[A]) error {
+	if t.ro {
+		// Cannot happen: every change of a finished game is refused
+		// before it is committed.
+		return fmt.Errorf("%w: the table is read back from the store", ErrGameOver)
+	}
 	if err := t.store.Append(t.ctx, t.rec.ID, entries...); err != nil {
 		return fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
@@ -519,6 +549,7 @@ func (t *table[A, V, B]) join(name string, entropy []byte) (int, string, error) 
 			t.log.Warn("auto start", zap.Error(err))
 		}
 	}
+	t.armEvict() // the idle clock starts again (or stops, if it started)
 	return s, token, nil
 }
 
@@ -536,6 +567,7 @@ func (t *table[A, V, B]) leave(token string) error {
 		}
 		close(st.revoked)
 		t.applyNotice(e)
+		t.armEvict()
 	case Playing:
 		left := t.notice(NoticeLeft, s)
 		bot := t.notice(NoticeBotTookOver, s)
@@ -593,6 +625,7 @@ func (t *table[A, V, B]) start() error {
 			t.armGrace(i)
 		}
 	}
+	t.stopEvict()
 	t.log.Info("table started")
 	t.settle()
 	return nil
@@ -856,8 +889,14 @@ func (t *table[A, V, B]) expire(gen uint64) {
 	t.settle()
 }
 
+// finish ends a table whose game is over: no more events, the store
+// told, and the clock of its time in memory started.
 func (t *table[A, V, B]) finish() {
+	if t.state == Finished {
+		return
+	}
 	t.state = Finished
+	t.finishedAt = t.clk.Now()
 	t.stopTimer()
 	for i := range t.seats {
 		t.stopGrace(i)
@@ -868,7 +907,10 @@ func (t *table[A, V, B]) finish() {
 	t.changed = make(chan struct{})
 	n := t.base + uint64(len(t.events))
 	t.mu.Unlock()
+	t.h.unfinished.Add(-1)
 	t.log.Info("game over", zap.Uint64("events", n))
+	t.mark()
+	t.armEvict()
 }
 
 // streamOpened and streamClosed track a seat's connection, which decides

@@ -54,6 +54,7 @@ var mappings = []mapping{
 	{ErrMalformed, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
 	{host.ErrBadRequest, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
 	{host.ErrRequestIDReused, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_REQUEST_ID_REUSED},
+	{host.ErrEvicted, codes.NotFound, pb.ErrorReason_ERROR_REASON_TABLE_EVICTED},
 	{host.ErrNotFound, codes.NotFound, pb.ErrorReason_ERROR_REASON_TABLE_NOT_FOUND},
 	{host.ErrMissingToken, codes.Unauthenticated, pb.ErrorReason_ERROR_REASON_MISSING_TOKEN},
 	{host.ErrWrongToken, codes.PermissionDenied, pb.ErrorReason_ERROR_REASON_WRONG_TOKEN},

@@ -63,7 +63,7 @@ func (t *tableService) export(ctx context.Context, req *pb.ExportGameRequest) (*
 	if err != nil {
 		return nil, err
 	}
-	in, err := t.s.host.Get(req.GetTableId())
+	in, err := t.s.host.Get(ctx, req.GetTableId())
 	if err != nil {
 		return nil, err
 	}

@@ -57,16 +57,25 @@ type Config struct {
 	// Snapshot method of *table.Table) are snapshotted at every round
 	// boundary, so that recovery replays only the round in progress.
 	RestoreEngine RestoreEngine
-	Store         host.Store[table.Action]                  // default in memory
-	Bot           func() host.Bot[table.Action, table.View] // default: the timeout action
-	SeatRate      host.Rate                                 // per seat, on Act
-	ConnRate      host.Rate                                 // per connection, on every table or judge RPC
-	Defaults      Defaults
+	// Store keeps the tables; default in memory, where a table is
+	// deleted when it leaves the host's memory (see FinishedTTL).
+	Store    host.Store[table.Action]
+	Bot      func() host.Bot[table.Action, table.View] // default: the timeout action
+	SeatRate host.Rate                                 // per seat, on Act
+	ConnRate host.Rate                                 // per connection, on every table or judge RPC
+	Defaults Defaults
 	// MaxTables bounds the tables not finished (0: no bound).
 	MaxTables int
 	// MaxSeatStreams bounds one seat's open streams (default 4);
 	// MaxConnStreams one connection's (default 16).
 	MaxSeatStreams, MaxConnStreams int
+	// FinishedTTL is how long a finished table stays in memory, IdleTTL
+	// how long one that has not started stays without a seat taken or
+	// given up (zero: for ever). A finished table that left memory is
+	// read back from Store for GetTable, ExportGame and streams, for as
+	// long as the store keeps it: KeepGames after its game ended (zero:
+	// for ever). See host.Config.
+	FinishedTTL, IdleTTL, KeepGames time.Duration
 }
 
 // Server implements TableService and JudgeService.
@@ -94,26 +103,35 @@ func New(cfg Config) (*Server, error) {
 	if cfg.RestoreEngine == nil {
 		cfg.RestoreEngine = func(c table.Config, s table.Snapshot) (Engine, error) { return table.Restore(c, s) }
 	}
-	h := host.New(host.Config[table.Action, table.View, table.Body]{
+	s := &Server{cfg: cfg}
+	s.host = host.New(host.Config[table.Action, table.View, table.Body]{
 		Clock: cfg.Clock, Log: cfg.Log, Store: cfg.Store, Bot: cfg.Bot, SeatRate: cfg.SeatRate, Codec: Codec{},
 		MaxTables: cfg.MaxTables, MaxSeatStreams: cfg.MaxSeatStreams,
+		FinishedTTL: cfg.FinishedTTL, IdleTTL: cfg.IdleTTL, KeepGames: cfg.KeepGames,
+		// The default store is memory: what leaves the host's memory
+		// must leave it too.
+		ForgetEvicted: cfg.Store == nil,
+		GameFor:       s.storedGame,
 	})
-	s := &Server{cfg: cfg, host: h}
 	s.table = tableService{s: s}
 	return s, nil
 }
 
-// Recover resumes every table of the configured store (see
-// host.Host.Recover); call it once before serving. It returns how many
-// tables it resumed.
+// storedGame makes the games of a stored table from its record.
+func (s *Server) storedGame(rec host.TableRecord) (host.NewGame[table.Action, table.View, table.Body], error) {
+	m, err := decodeMeta(rec.Meta)
+	if err != nil {
+		return nil, err
+	}
+	return s.gameFor(m)
+}
+
+// Recover resumes every table of the configured store whose game is not
+// over (see host.Host.Recover); the finished ones stay in the store until
+// a request reads one back. Call it once before serving. It returns how
+// many tables it resumed.
 func (s *Server) Recover(ctx context.Context) (int, error) {
-	return s.host.Recover(ctx, func(rec host.TableRecord) (host.NewGame[table.Action, table.View, table.Body], error) {
-		m, err := decodeMeta(rec.Meta)
-		if err != nil {
-			return nil, err
-		}
-		return s.gameFor(m)
-	})
+	return s.host.Recover(ctx, s.storedGame)
 }
 
 // Host returns the server's host, for in-process tools and tests.

@@ -188,7 +188,7 @@ func (s *soloTable) outcome() outcome {
 	h := s.srv.Host()
 	var o outcome
 	var err error
-	if o.info, err = h.Get(s.id); err != nil {
+	if o.info, err = h.Get(context.Background(), s.id); err != nil {
 		s.t.Fatal(err)
 	}
 	head, err := h.SeatSeq(ctx, s.id, s.token)
@@ -299,11 +299,11 @@ func TestRecoverFromSnapshotLikeFromLog(t *testing.T) {
 	if len(st.snaps) < 5 {
 		t.Fatalf("%d snapshots for a hanchan", len(st.snaps))
 	}
-	var rec host.TableRecord
-	_ = st.Load(context.Background(), func(r host.TableRecord, _ *host.TableSnapshot, _ []host.Entry[table.Action]) error {
-		rec = r
-		return nil
-	})
+	// The finished table is no longer one Load passes on.
+	rec, _, _, err := st.LoadTable(context.Background(), orig.id)
+	if err != nil {
+		t.Fatal(err)
+	}
 	last := st.snaps[len(st.snaps)-1]
 	if last.Entries != uint64(len(log)) {
 		t.Fatalf("the last snapshot covers %d of %d entries: none at the game's end", last.Entries, len(log))

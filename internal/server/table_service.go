@@ -217,19 +217,11 @@ func tableToPB(in host.Info) *pb.Table {
 	return out
 }
 
-func (t *tableService) ListTables(context.Context, *pb.ListTablesRequest) (*pb.ListTablesResponse, error) {
-	out := &pb.ListTablesResponse{}
-	for _, in := range t.s.host.List() {
-		out.Tables = append(out.Tables, tableToPB(in))
-	}
-	return out, nil
-}
-
-func (t *tableService) GetTable(_ context.Context, req *pb.GetTableRequest) (*pb.GetTableResponse, error) {
+func (t *tableService) GetTable(ctx context.Context, req *pb.GetTableRequest) (*pb.GetTableResponse, error) {
 	if err := checkID("table_id", req.GetTableId()); err != nil {
 		return nil, toStatus(err)
 	}
-	in, err := t.s.host.Get(req.GetTableId())
+	in, err := t.s.host.Get(ctx, req.GetTableId())
 	if err != nil {
 		return nil, toStatus(err)
 	}
@@ -255,7 +247,7 @@ func (t *tableService) join(ctx context.Context, req *pb.JoinTableRequest) (*pb.
 	if err != nil {
 		return nil, err
 	}
-	in, err := t.s.host.Get(req.GetTableId())
+	in, err := t.s.host.Get(ctx, req.GetTableId())
 	if err != nil {
 		return nil, err
 	}
@@ -286,7 +278,7 @@ func (t *tableService) StartTable(ctx context.Context, req *pb.StartTableRequest
 	if err := t.s.host.Start(ctx, req.GetTableId(), req.GetToken()); err != nil {
 		return nil, toStatus(err)
 	}
-	in, err := t.s.host.Get(req.GetTableId())
+	in, err := t.s.host.Get(ctx, req.GetTableId())
 	if err != nil {
 		return nil, toStatus(err)
 	}

@@ -26,16 +26,28 @@ var ErrClosed = errors.New("store: closed")
 // 8-byte keys from 1, the latest snapshot under "snapshot" (a version
 // byte, the big-endian 8-byte count of entries it covers, then its State)
 // and a bucket "events" of every snapshot's Events under the same 8-byte
-// count; "order" maps a big-endian sequence to table ids, the order of
-// creation. A file written before snapshots existed has neither: its
-// tables are rebuilt from their logs, and gain snapshots as they play.
+// count, its key in "order" under "seq" and, once its game is over, the
+// time it ended (big-endian Unix nanoseconds) under "finished". "order"
+// maps a big-endian sequence to table ids, the order of creation; "live"
+// holds the same keys for the tables not finished, which is all that
+// recovery reads, and "finished" the finished tables by the time they
+// ended (8 bytes, then the id), which is what pruning reads.
+//
+// A file written before snapshots existed has none: its tables are
+// rebuilt from their logs, and gain snapshots as they play. One written
+// before "live" existed gets it when it is opened, with every table in
+// it; the host marks the finished ones as it recovers them.
 var (
-	bucketTables = []byte("tables")
-	bucketOrder  = []byte("order")
-	keyRecord    = []byte("record")
-	bucketLog    = []byte("log")
-	keySnapshot  = []byte("snapshot")
-	bucketEvents = []byte("events")
+	bucketTables   = []byte("tables")
+	bucketOrder    = []byte("order")
+	bucketLive     = []byte("live")
+	bucketFinished = []byte("finished")
+	keyRecord      = []byte("record")
+	bucketLog      = []byte("log")
+	keySnapshot    = []byte("snapshot")
+	bucketEvents   = []byte("events")
+	keySeq         = []byte("seq")
+	keyFinished    = []byte("finished")
 )
 
 // snapshotVersion is the first byte of a stored snapshot record.
@@ -72,12 +84,15 @@ func Open[A any](path string, codec Codec[A]) (*Bolt[A], error) {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
-		for _, b := range [][]byte{bucketTables, bucketOrder} {
+		for _, b := range [][]byte{bucketTables, bucketOrder, bucketFinished} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}
 		}
-		return nil
+		if tx.Bucket(bucketLive) != nil {
+			return nil
+		}
+		return addLive(tx)
 	})
 	if err != nil {
 		db.Close()
@@ -86,6 +101,26 @@ func Open[A any](path string, codec Codec[A]) (*Bolt[A], error) {
 	s := &Bolt[A]{db: db, codec: codec, reqs: make(chan *request, maxBatch), quit: make(chan struct{}), done: make(chan struct{})}
 	go s.writer()
 	return s, nil
+}
+
+// addLive adds the bucket of the tables not finished to a file that has
+// none: every table is in it until the host marks it finished.
+func addLive(tx *bolt.Tx) error {
+	live, err := tx.CreateBucket(bucketLive)
+	if err != nil {
+		return err
+	}
+	tables := tx.Bucket(bucketTables)
+	return tx.Bucket(bucketOrder).ForEach(func(k, id []byte) error {
+		tb := tables.Bucket(id)
+		if tb == nil {
+			return fmt.Errorf("%w: table %s is listed but missing", ErrCorrupt, id)
+		}
+		if err := tb.Put(keySeq, k); err != nil {
+			return err
+		}
+		return live.Put(k, id)
+	})
 }
 
 // Close waits for the writes in flight and closes the file.
@@ -207,8 +242,111 @@ func (s *Bolt[A]) Create(ctx context.Context, rec host.TableRecord) error {
 		if err != nil {
 			return err
 		}
+		if err := tb.Put(keySeq, key(n)); err != nil {
+			return err
+		}
+		if err := tx.Bucket(bucketLive).Put(key(n), []byte(rec.ID)); err != nil {
+			return err
+		}
 		return order.Put(key(n), []byte(rec.ID))
 	})
+}
+
+// Finish marks a table's game over: recovery leaves it alone from now on.
+func (s *Bolt[A]) Finish(ctx context.Context, table string, at time.Time) error {
+	return s.do(ctx, func(tx *bolt.Tx) error {
+		tb := tx.Bucket(bucketTables).Bucket([]byte(table))
+		if tb == nil {
+			return fmt.Errorf("bolt store: table %s: %w", table, host.ErrNoTable)
+		}
+		if tb.Get(keyFinished) != nil {
+			return nil
+		}
+		when := key(uint64(at.UnixNano()))
+		if err := tb.Put(keyFinished, when); err != nil {
+			return err
+		}
+		if err := tx.Bucket(bucketFinished).Put(finishedKey(when, table), nil); err != nil {
+			return err
+		}
+		if seq := tb.Get(keySeq); seq != nil {
+			return tx.Bucket(bucketLive).Delete(seq)
+		}
+		return nil
+	})
+}
+
+// finishedKey is a table's key in the bucket of finished tables.
+func finishedKey(when []byte, table string) []byte {
+	return append(append(make([]byte, 0, len(when)+len(table)), when...), table...)
+}
+
+// Delete forgets a table.
+func (s *Bolt[A]) Delete(ctx context.Context, table string) error {
+	return s.do(ctx, func(tx *bolt.Tx) error { return deleteTable(tx, table) })
+}
+
+// deleteTable removes a table and its places in the indexes.
+func deleteTable(tx *bolt.Tx, table string) error {
+	tables := tx.Bucket(bucketTables)
+	tb := tables.Bucket([]byte(table))
+	if tb == nil {
+		return nil
+	}
+	if seq := tb.Get(keySeq); seq != nil {
+		if err := tx.Bucket(bucketOrder).Delete(seq); err != nil {
+			return err
+		}
+		if err := tx.Bucket(bucketLive).Delete(seq); err != nil {
+			return err
+		}
+	}
+	if when := tb.Get(keyFinished); when != nil {
+		if err := tx.Bucket(bucketFinished).Delete(finishedKey(when, table)); err != nil {
+			return err
+		}
+	}
+	return tables.DeleteBucket([]byte(table))
+}
+
+// pruneBatch bounds the tables one pruning transaction deletes, so that
+// pruning a backlog does not hold the writer for long.
+const pruneBatch = 256
+
+// Prune deletes the tables finished before the given time, oldest first,
+// pruneBatch tables per transaction. The file does not shrink: bbolt
+// reuses the freed pages for new tables.
+func (s *Bolt[A]) Prune(ctx context.Context, before time.Time) (int, error) {
+	limit := uint64(before.UnixNano())
+	total := 0
+	for {
+		n := 0
+		err := s.do(ctx, func(tx *bolt.Tx) error {
+			n = 0
+			var ids []string
+			c := tx.Bucket(bucketFinished).Cursor()
+			for k, _ := c.First(); k != nil && len(ids) < pruneBatch; k, _ = c.Next() {
+				if len(k) < 8 || binary.BigEndian.Uint64(k[:8]) >= limit {
+					break
+				}
+				ids = append(ids, string(k[8:]))
+			}
+			for _, id := range ids {
+				if err := deleteTable(tx, id); err != nil {
+					return fmt.Errorf("table %s: %w", id, err)
+				}
+			}
+			n = len(ids)
+			return nil
+		})
+		total += n
+		if err != nil {
+			return total, fmt.Errorf("store: prune: %w", err)
+		}
+		if n < pruneBatch {
+			return total, nil
+		}
+	}
 }
 
 // Append adds entries to a table's log, all or none.
@@ -266,12 +404,13 @@ func (s *Bolt[A]) SaveSnapshot(ctx context.Context, table string, snap host.Tabl
 	})
 }
 
-// Load calls f for every table in the order of creation, with its latest
-// snapshot and the entries after it.
+// Load calls f for every table not finished, in the order of creation,
+// with its latest snapshot and the entries after it. It reads the index
+// of the tables not finished only.
 func (s *Bolt[A]) Load(ctx context.Context, f func(host.TableRecord, *host.TableSnapshot, []host.Entry[A]) error) error {
 	var ids []string
 	err := s.db.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketOrder).ForEach(func(_, v []byte) error {
+		return tx.Bucket(bucketLive).ForEach(func(_, v []byte) error {
 			ids = append(ids, string(v))
 			return nil
 		})
@@ -284,6 +423,9 @@ func (s *Bolt[A]) Load(ctx context.Context, f func(host.TableRecord, *host.Table
 			return err
 		}
 		rec, snap, entries, err := s.load(id)
+		if errors.Is(err, host.ErrNoTable) {
+			continue // deleted since the index was read
+		}
 		if err != nil {
 			return err
 		}
@@ -294,6 +436,11 @@ func (s *Bolt[A]) Load(ctx context.Context, f func(host.TableRecord, *host.Table
 	return nil
 }
 
+// LoadTable returns one table, finished or not.
+func (s *Bolt[A]) LoadTable(_ context.Context, table string) (host.TableRecord, *host.TableSnapshot, []host.Entry[A], error) {
+	return s.load(table)
+}
+
 func (s *Bolt[A]) load(id string) (host.TableRecord, *host.TableSnapshot, []host.Entry[A], error) {
 	var rec host.TableRecord
 	var snap *host.TableSnapshot
@@ -301,7 +448,7 @@ func (s *Bolt[A]) load(id string) (host.TableRecord, *host.TableSnapshot, []host
 	err := s.db.View(func(tx *bolt.Tx) error {
 		tb := tx.Bucket(bucketTables).Bucket([]byte(id))
 		if tb == nil {
-			return fmt.Errorf("%w: table %s is listed but missing", ErrCorrupt, id)
+			return fmt.Errorf("table %s: %w", id, host.ErrNoTable)
 		}
 		if err := json.Unmarshal(tb.Get(keyRecord), &rec); err != nil {
 			return fmt.Errorf("%w: record: %w", ErrCorrupt, err)

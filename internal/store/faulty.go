@@ -3,13 +3,14 @@ package store
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/mahjong-authority/authority/internal/host"
 )
 
 // Faulty wraps a store and refuses its writes (Create, Append,
-// SaveSnapshot) while a fault is set: a full disk or a lost connection, on
-// demand. Reads pass through.
+// SaveSnapshot, Finish, Delete, Prune) while a fault is set: a full disk
+// or a lost connection, on demand. Reads pass through.
 type Faulty[A any] struct {
 	host.Store[A]
 
@@ -66,4 +67,28 @@ func (f *Faulty[A]) SaveSnapshot(ctx context.Context, table string, s host.Table
 		return err
 	}
 	return f.Store.SaveSnapshot(ctx, table, s)
+}
+
+// Finish marks the table finished unless a fault is set.
+func (f *Faulty[A]) Finish(ctx context.Context, table string, at time.Time) error {
+	if err := f.check(); err != nil {
+		return err
+	}
+	return f.Store.Finish(ctx, table, at)
+}
+
+// Delete deletes the table unless a fault is set.
+func (f *Faulty[A]) Delete(ctx context.Context, table string) error {
+	if err := f.check(); err != nil {
+		return err
+	}
+	return f.Store.Delete(ctx, table)
+}
+
+// Prune prunes unless a fault is set.
+func (f *Faulty[A]) Prune(ctx context.Context, before time.Time) (int, error) {
+	if err := f.check(); err != nil {
+		return 0, err
+	}
+	return f.Store.Prune(ctx, before)
 }

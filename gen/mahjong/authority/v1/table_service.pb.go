@@ -129,6 +129,59 @@ func (TableState) EnumDescriptor() ([]byte, []int) {
 	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{1}
 }
 
+// TableOrder is the order of a table listing.
+type TableOrder int32
+
+const (
+	// Newest first (the default).
+	TableOrder_TABLE_ORDER_UNSPECIFIED TableOrder = 0
+	// By creation time, newest first, then by id.
+	TableOrder_TABLE_ORDER_NEWEST_FIRST TableOrder = 1
+	// By creation time, oldest first, then by id.
+	TableOrder_TABLE_ORDER_OLDEST_FIRST TableOrder = 2
+)
+
+// Enum value maps for TableOrder.
+var (
+	TableOrder_name = map[int32]string{
+		0: "TABLE_ORDER_UNSPECIFIED",
+		1: "TABLE_ORDER_NEWEST_FIRST",
+		2: "TABLE_ORDER_OLDEST_FIRST",
+	}
+	TableOrder_value = map[string]int32{
+		"TABLE_ORDER_UNSPECIFIED":  0,
+		"TABLE_ORDER_NEWEST_FIRST": 1,
+		"TABLE_ORDER_OLDEST_FIRST": 2,
+	}
+)
+
+func (x TableOrder) Enum() *TableOrder {
+	p := new(TableOrder)
+	*p = x
+	return p
+}
+
+func (x TableOrder) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (TableOrder) Descriptor() protoreflect.EnumDescriptor {
+	return file_mahjong_authority_v1_table_service_proto_enumTypes[2].Descriptor()
+}
+
+func (TableOrder) Type() protoreflect.EnumType {
+	return &file_mahjong_authority_v1_table_service_proto_enumTypes[2]
+}
+
+func (x TableOrder) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use TableOrder.Descriptor instead.
+func (TableOrder) EnumDescriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{2}
+}
+
 // RecordFormat is a game record's format.
 type RecordFormat int32
 
@@ -172,11 +225,11 @@ func (x RecordFormat) String() string {
 }
 
 func (RecordFormat) Descriptor() protoreflect.EnumDescriptor {
-	return file_mahjong_authority_v1_table_service_proto_enumTypes[2].Descriptor()
+	return file_mahjong_authority_v1_table_service_proto_enumTypes[3].Descriptor()
 }
 
 func (RecordFormat) Type() protoreflect.EnumType {
-	return &file_mahjong_authority_v1_table_service_proto_enumTypes[2]
+	return &file_mahjong_authority_v1_table_service_proto_enumTypes[3]
 }
 
 func (x RecordFormat) Number() protoreflect.EnumNumber {
@@ -185,7 +238,7 @@ func (x RecordFormat) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use RecordFormat.Descriptor instead.
 func (RecordFormat) EnumDescriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{2}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{3}
 }
 
 // ErrorReason is the reason field of the google.rpc.ErrorInfo detail that
@@ -239,6 +292,11 @@ const (
 	ErrorReason_ERROR_REASON_TOO_MANY_STREAMS ErrorReason = 20
 	// RESOURCE_EXHAUSTED: the server holds as many open tables as it may.
 	ErrorReason_ERROR_REASON_TOO_MANY_TABLES ErrorReason = 21
+	// NOT_FOUND: the table existed, but the server no longer holds it: its
+	// game ended longer ago than the server keeps finished tables in memory
+	// and no store keeps it (any more), or it was closed because it did not
+	// start and nobody joined or left it for the server's idle time.
+	ErrorReason_ERROR_REASON_TABLE_EVICTED ErrorReason = 22
 )
 
 // Enum value maps for ErrorReason.
@@ -266,6 +324,7 @@ var (
 		19: "ERROR_REASON_STORAGE_UNAVAILABLE",
 		20: "ERROR_REASON_TOO_MANY_STREAMS",
 		21: "ERROR_REASON_TOO_MANY_TABLES",
+		22: "ERROR_REASON_TABLE_EVICTED",
 	}
 	ErrorReason_value = map[string]int32{
 		"ERROR_REASON_UNSPECIFIED":         0,
@@ -290,6 +349,7 @@ var (
 		"ERROR_REASON_STORAGE_UNAVAILABLE": 19,
 		"ERROR_REASON_TOO_MANY_STREAMS":    20,
 		"ERROR_REASON_TOO_MANY_TABLES":     21,
+		"ERROR_REASON_TABLE_EVICTED":       22,
 	}
 )
 
@@ -304,11 +364,11 @@ func (x ErrorReason) String() string {
 }
 
 func (ErrorReason) Descriptor() protoreflect.EnumDescriptor {
-	return file_mahjong_authority_v1_table_service_proto_enumTypes[3].Descriptor()
+	return file_mahjong_authority_v1_table_service_proto_enumTypes[4].Descriptor()
 }
 
 func (ErrorReason) Type() protoreflect.EnumType {
-	return &file_mahjong_authority_v1_table_service_proto_enumTypes[3]
+	return &file_mahjong_authority_v1_table_service_proto_enumTypes[4]
 }
 
 func (x ErrorReason) Number() protoreflect.EnumNumber {
@@ -317,7 +377,7 @@ func (x ErrorReason) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use ErrorReason.Descriptor instead.
 func (ErrorReason) EnumDescriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{3}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{4}
 }
 
 // TableSettings are chosen when a table is created. Zero durations take the
@@ -729,9 +789,23 @@ func (x *CreateTableResponse) GetOwnerToken() string {
 	return ""
 }
 
-// ListTablesRequest lists tables.
+// ListTablesRequest asks for a page of tables.
 type ListTablesRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The most tables to return: 0 takes the default, 50; larger values than
+	// 1000 are taken as 1000; a negative one is INVALID_ARGUMENT. A page may
+	// hold fewer tables and still have a next page.
+	PageSize int32 `protobuf:"varint,1,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
+	// The next_page_token of the previous page, to get the next one; empty
+	// for the first page. It must come with the same states and order as
+	// the request of the first page; a token that is not one the server
+	// gave, or that comes with other states or another order, is
+	// INVALID_ARGUMENT (MALFORMED_REQUEST). Tokens stay valid across
+	// restarts: a page goes on after the last table of the previous one.
+	PageToken string `protobuf:"bytes,2,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	// Only tables in one of these states; empty: every state.
+	States        []TableState `protobuf:"varint,3,rep,packed,name=states,proto3,enum=mahjong.authority.v1.TableState" json:"states,omitempty"`
+	Order         TableOrder   `protobuf:"varint,4,opt,name=order,proto3,enum=mahjong.authority.v1.TableOrder" json:"order,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -766,10 +840,40 @@ func (*ListTablesRequest) Descriptor() ([]byte, []int) {
 	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{5}
 }
 
-// ListTablesResponse lists tables, newest last.
+func (x *ListTablesRequest) GetPageSize() int32 {
+	if x != nil {
+		return x.PageSize
+	}
+	return 0
+}
+
+func (x *ListTablesRequest) GetPageToken() string {
+	if x != nil {
+		return x.PageToken
+	}
+	return ""
+}
+
+func (x *ListTablesRequest) GetStates() []TableState {
+	if x != nil {
+		return x.States
+	}
+	return nil
+}
+
+func (x *ListTablesRequest) GetOrder() TableOrder {
+	if x != nil {
+		return x.Order
+	}
+	return TableOrder_TABLE_ORDER_UNSPECIFIED
+}
+
+// ListTablesResponse is a page of tables.
 type ListTablesResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Tables        []*Table               `protobuf:"bytes,1,rep,name=tables,proto3" json:"tables,omitempty"`
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Tables []*Table               `protobuf:"bytes,1,rep,name=tables,proto3" json:"tables,omitempty"`
+	// The token of the next page; empty when this page is the last.
+	NextPageToken string `protobuf:"bytes,2,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -809,6 +913,13 @@ func (x *ListTablesResponse) GetTables() []*Table {
 		return x.Tables
 	}
 	return nil
+}
+
+func (x *ListTablesResponse) GetNextPageToken() string {
+	if x != nil {
+		return x.NextPageToken
+	}
+	return ""
 }
 
 // GetTableRequest asks for one table.
@@ -2100,10 +2211,16 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\x13CreateTableResponse\x121\n" +
 	"\x05table\x18\x01 \x01(\v2\x1b.mahjong.authority.v1.TableR\x05table\x12\x1f\n" +
 	"\vowner_token\x18\x02 \x01(\tR\n" +
-	"ownerToken\"\x13\n" +
-	"\x11ListTablesRequest\"I\n" +
+	"ownerToken\"\xc1\x01\n" +
+	"\x11ListTablesRequest\x12\x1b\n" +
+	"\tpage_size\x18\x01 \x01(\x05R\bpageSize\x12\x1d\n" +
+	"\n" +
+	"page_token\x18\x02 \x01(\tR\tpageToken\x128\n" +
+	"\x06states\x18\x03 \x03(\x0e2 .mahjong.authority.v1.TableStateR\x06states\x126\n" +
+	"\x05order\x18\x04 \x01(\x0e2 .mahjong.authority.v1.TableOrderR\x05order\"q\n" +
 	"\x12ListTablesResponse\x123\n" +
-	"\x06tables\x18\x01 \x03(\v2\x1b.mahjong.authority.v1.TableR\x06tables\",\n" +
+	"\x06tables\x18\x01 \x03(\v2\x1b.mahjong.authority.v1.TableR\x06tables\x12&\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\",\n" +
 	"\x0fGetTableRequest\x12\x19\n" +
 	"\btable_id\x18\x01 \x01(\tR\atableId\"E\n" +
 	"\x10GetTableResponse\x121\n" +
@@ -2197,12 +2314,17 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\x17TABLE_STATE_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13TABLE_STATE_WAITING\x10\x01\x12\x17\n" +
 	"\x13TABLE_STATE_PLAYING\x10\x02\x12\x18\n" +
-	"\x14TABLE_STATE_FINISHED\x10\x03*y\n" +
+	"\x14TABLE_STATE_FINISHED\x10\x03*e\n" +
+	"\n" +
+	"TableOrder\x12\x1b\n" +
+	"\x17TABLE_ORDER_UNSPECIFIED\x10\x00\x12\x1c\n" +
+	"\x18TABLE_ORDER_NEWEST_FIRST\x10\x01\x12\x1c\n" +
+	"\x18TABLE_ORDER_OLDEST_FIRST\x10\x02*y\n" +
 	"\fRecordFormat\x12\x1d\n" +
 	"\x19RECORD_FORMAT_UNSPECIFIED\x10\x00\x12\x18\n" +
 	"\x14RECORD_FORMAT_NATIVE\x10\x01\x12\x18\n" +
 	"\x14RECORD_FORMAT_TENHOU\x10\x02\x12\x16\n" +
-	"\x12RECORD_FORMAT_MJAI\x10\x03*\xcc\x05\n" +
+	"\x12RECORD_FORMAT_MJAI\x10\x03*\xec\x05\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\"\n" +
 	"\x1eERROR_REASON_MALFORMED_REQUEST\x10\x01\x12\x19\n" +
@@ -2226,7 +2348,8 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\x18ERROR_REASON_SEATS_EMPTY\x10\x12\x12$\n" +
 	" ERROR_REASON_STORAGE_UNAVAILABLE\x10\x13\x12!\n" +
 	"\x1dERROR_REASON_TOO_MANY_STREAMS\x10\x14\x12 \n" +
-	"\x1cERROR_REASON_TOO_MANY_TABLES\x10\x152\xc1\a\n" +
+	"\x1cERROR_REASON_TOO_MANY_TABLES\x10\x15\x12\x1e\n" +
+	"\x1aERROR_REASON_TABLE_EVICTED\x10\x162\xc1\a\n" +
 	"\fTableService\x12b\n" +
 	"\vCreateTable\x12(.mahjong.authority.v1.CreateTableRequest\x1a).mahjong.authority.v1.CreateTableResponse\x12_\n" +
 	"\n" +
@@ -2255,122 +2378,125 @@ func file_mahjong_authority_v1_table_service_proto_rawDescGZIP() []byte {
 	return file_mahjong_authority_v1_table_service_proto_rawDescData
 }
 
-var file_mahjong_authority_v1_table_service_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
+var file_mahjong_authority_v1_table_service_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
 var file_mahjong_authority_v1_table_service_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
 var file_mahjong_authority_v1_table_service_proto_goTypes = []any{
 	(RulePreset)(0),               // 0: mahjong.authority.v1.RulePreset
 	(TableState)(0),               // 1: mahjong.authority.v1.TableState
-	(RecordFormat)(0),             // 2: mahjong.authority.v1.RecordFormat
-	(ErrorReason)(0),              // 3: mahjong.authority.v1.ErrorReason
-	(*TableSettings)(nil),         // 4: mahjong.authority.v1.TableSettings
-	(*SeatInfo)(nil),              // 5: mahjong.authority.v1.SeatInfo
-	(*Table)(nil),                 // 6: mahjong.authority.v1.Table
-	(*CreateTableRequest)(nil),    // 7: mahjong.authority.v1.CreateTableRequest
-	(*CreateTableResponse)(nil),   // 8: mahjong.authority.v1.CreateTableResponse
-	(*ListTablesRequest)(nil),     // 9: mahjong.authority.v1.ListTablesRequest
-	(*ListTablesResponse)(nil),    // 10: mahjong.authority.v1.ListTablesResponse
-	(*GetTableRequest)(nil),       // 11: mahjong.authority.v1.GetTableRequest
-	(*GetTableResponse)(nil),      // 12: mahjong.authority.v1.GetTableResponse
-	(*JoinTableRequest)(nil),      // 13: mahjong.authority.v1.JoinTableRequest
-	(*JoinTableResponse)(nil),     // 14: mahjong.authority.v1.JoinTableResponse
-	(*LeaveTableRequest)(nil),     // 15: mahjong.authority.v1.LeaveTableRequest
-	(*LeaveTableResponse)(nil),    // 16: mahjong.authority.v1.LeaveTableResponse
-	(*StartTableRequest)(nil),     // 17: mahjong.authority.v1.StartTableRequest
-	(*StartTableResponse)(nil),    // 18: mahjong.authority.v1.StartTableResponse
-	(*StreamEventsRequest)(nil),   // 19: mahjong.authority.v1.StreamEventsRequest
-	(*Snapshot)(nil),              // 20: mahjong.authority.v1.Snapshot
-	(*Event)(nil),                 // 21: mahjong.authority.v1.Event
-	(*StreamEventsResponse)(nil),  // 22: mahjong.authority.v1.StreamEventsResponse
-	(*ActRequest)(nil),            // 23: mahjong.authority.v1.ActRequest
-	(*ActResponse)(nil),           // 24: mahjong.authority.v1.ActResponse
-	(*SpectateRequest)(nil),       // 25: mahjong.authority.v1.SpectateRequest
-	(*SpectateResponse)(nil),      // 26: mahjong.authority.v1.SpectateResponse
-	(*ExportGameRequest)(nil),     // 27: mahjong.authority.v1.ExportGameRequest
-	(*ExportGameResponse)(nil),    // 28: mahjong.authority.v1.ExportGameResponse
-	(*durationpb.Duration)(nil),   // 29: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil), // 30: google.protobuf.Timestamp
-	(*View)(nil),                  // 31: mahjong.authority.v1.View
-	(*RoundStarted)(nil),          // 32: mahjong.authority.v1.RoundStarted
-	(*Dealt)(nil),                 // 33: mahjong.authority.v1.Dealt
-	(*Drew)(nil),                  // 34: mahjong.authority.v1.Drew
-	(*Discarded)(nil),             // 35: mahjong.authority.v1.Discarded
-	(*Fishing)(nil),               // 36: mahjong.authority.v1.Fishing
-	(*ClaimOffer)(nil),            // 37: mahjong.authority.v1.ClaimOffer
-	(*RiichiAccepted)(nil),        // 38: mahjong.authority.v1.RiichiAccepted
-	(*Called)(nil),                // 39: mahjong.authority.v1.Called
-	(*DoraRevealed)(nil),          // 40: mahjong.authority.v1.DoraRevealed
-	(*Won)(nil),                   // 41: mahjong.authority.v1.Won
-	(*RoundEnded)(nil),            // 42: mahjong.authority.v1.RoundEnded
-	(*GameEnded)(nil),             // 43: mahjong.authority.v1.GameEnded
-	(*SeatNotice)(nil),            // 44: mahjong.authority.v1.SeatNotice
-	(*TurnOffer)(nil),             // 45: mahjong.authority.v1.TurnOffer
-	(*Action)(nil),                // 46: mahjong.authority.v1.Action
+	(TableOrder)(0),               // 2: mahjong.authority.v1.TableOrder
+	(RecordFormat)(0),             // 3: mahjong.authority.v1.RecordFormat
+	(ErrorReason)(0),              // 4: mahjong.authority.v1.ErrorReason
+	(*TableSettings)(nil),         // 5: mahjong.authority.v1.TableSettings
+	(*SeatInfo)(nil),              // 6: mahjong.authority.v1.SeatInfo
+	(*Table)(nil),                 // 7: mahjong.authority.v1.Table
+	(*CreateTableRequest)(nil),    // 8: mahjong.authority.v1.CreateTableRequest
+	(*CreateTableResponse)(nil),   // 9: mahjong.authority.v1.CreateTableResponse
+	(*ListTablesRequest)(nil),     // 10: mahjong.authority.v1.ListTablesRequest
+	(*ListTablesResponse)(nil),    // 11: mahjong.authority.v1.ListTablesResponse
+	(*GetTableRequest)(nil),       // 12: mahjong.authority.v1.GetTableRequest
+	(*GetTableResponse)(nil),      // 13: mahjong.authority.v1.GetTableResponse
+	(*JoinTableRequest)(nil),      // 14: mahjong.authority.v1.JoinTableRequest
+	(*JoinTableResponse)(nil),     // 15: mahjong.authority.v1.JoinTableResponse
+	(*LeaveTableRequest)(nil),     // 16: mahjong.authority.v1.LeaveTableRequest
+	(*LeaveTableResponse)(nil),    // 17: mahjong.authority.v1.LeaveTableResponse
+	(*StartTableRequest)(nil),     // 18: mahjong.authority.v1.StartTableRequest
+	(*StartTableResponse)(nil),    // 19: mahjong.authority.v1.StartTableResponse
+	(*StreamEventsRequest)(nil),   // 20: mahjong.authority.v1.StreamEventsRequest
+	(*Snapshot)(nil),              // 21: mahjong.authority.v1.Snapshot
+	(*Event)(nil),                 // 22: mahjong.authority.v1.Event
+	(*StreamEventsResponse)(nil),  // 23: mahjong.authority.v1.StreamEventsResponse
+	(*ActRequest)(nil),            // 24: mahjong.authority.v1.ActRequest
+	(*ActResponse)(nil),           // 25: mahjong.authority.v1.ActResponse
+	(*SpectateRequest)(nil),       // 26: mahjong.authority.v1.SpectateRequest
+	(*SpectateResponse)(nil),      // 27: mahjong.authority.v1.SpectateResponse
+	(*ExportGameRequest)(nil),     // 28: mahjong.authority.v1.ExportGameRequest
+	(*ExportGameResponse)(nil),    // 29: mahjong.authority.v1.ExportGameResponse
+	(*durationpb.Duration)(nil),   // 30: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil), // 31: google.protobuf.Timestamp
+	(*View)(nil),                  // 32: mahjong.authority.v1.View
+	(*RoundStarted)(nil),          // 33: mahjong.authority.v1.RoundStarted
+	(*Dealt)(nil),                 // 34: mahjong.authority.v1.Dealt
+	(*Drew)(nil),                  // 35: mahjong.authority.v1.Drew
+	(*Discarded)(nil),             // 36: mahjong.authority.v1.Discarded
+	(*Fishing)(nil),               // 37: mahjong.authority.v1.Fishing
+	(*ClaimOffer)(nil),            // 38: mahjong.authority.v1.ClaimOffer
+	(*RiichiAccepted)(nil),        // 39: mahjong.authority.v1.RiichiAccepted
+	(*Called)(nil),                // 40: mahjong.authority.v1.Called
+	(*DoraRevealed)(nil),          // 41: mahjong.authority.v1.DoraRevealed
+	(*Won)(nil),                   // 42: mahjong.authority.v1.Won
+	(*RoundEnded)(nil),            // 43: mahjong.authority.v1.RoundEnded
+	(*GameEnded)(nil),             // 44: mahjong.authority.v1.GameEnded
+	(*SeatNotice)(nil),            // 45: mahjong.authority.v1.SeatNotice
+	(*TurnOffer)(nil),             // 46: mahjong.authority.v1.TurnOffer
+	(*Action)(nil),                // 47: mahjong.authority.v1.Action
 }
 var file_mahjong_authority_v1_table_service_proto_depIdxs = []int32{
 	0,  // 0: mahjong.authority.v1.TableSettings.rules:type_name -> mahjong.authority.v1.RulePreset
-	29, // 1: mahjong.authority.v1.TableSettings.turn_time:type_name -> google.protobuf.Duration
-	29, // 2: mahjong.authority.v1.TableSettings.claim_time:type_name -> google.protobuf.Duration
-	29, // 3: mahjong.authority.v1.TableSettings.spectator_delay:type_name -> google.protobuf.Duration
-	29, // 4: mahjong.authority.v1.TableSettings.disconnect_grace:type_name -> google.protobuf.Duration
-	29, // 5: mahjong.authority.v1.TableSettings.round_pause:type_name -> google.protobuf.Duration
-	29, // 6: mahjong.authority.v1.TableSettings.claim_dwell:type_name -> google.protobuf.Duration
-	4,  // 7: mahjong.authority.v1.Table.settings:type_name -> mahjong.authority.v1.TableSettings
+	30, // 1: mahjong.authority.v1.TableSettings.turn_time:type_name -> google.protobuf.Duration
+	30, // 2: mahjong.authority.v1.TableSettings.claim_time:type_name -> google.protobuf.Duration
+	30, // 3: mahjong.authority.v1.TableSettings.spectator_delay:type_name -> google.protobuf.Duration
+	30, // 4: mahjong.authority.v1.TableSettings.disconnect_grace:type_name -> google.protobuf.Duration
+	30, // 5: mahjong.authority.v1.TableSettings.round_pause:type_name -> google.protobuf.Duration
+	30, // 6: mahjong.authority.v1.TableSettings.claim_dwell:type_name -> google.protobuf.Duration
+	5,  // 7: mahjong.authority.v1.Table.settings:type_name -> mahjong.authority.v1.TableSettings
 	1,  // 8: mahjong.authority.v1.Table.state:type_name -> mahjong.authority.v1.TableState
-	5,  // 9: mahjong.authority.v1.Table.seats:type_name -> mahjong.authority.v1.SeatInfo
-	30, // 10: mahjong.authority.v1.Table.create_time:type_name -> google.protobuf.Timestamp
-	4,  // 11: mahjong.authority.v1.CreateTableRequest.settings:type_name -> mahjong.authority.v1.TableSettings
-	6,  // 12: mahjong.authority.v1.CreateTableResponse.table:type_name -> mahjong.authority.v1.Table
-	6,  // 13: mahjong.authority.v1.ListTablesResponse.tables:type_name -> mahjong.authority.v1.Table
-	6,  // 14: mahjong.authority.v1.GetTableResponse.table:type_name -> mahjong.authority.v1.Table
-	6,  // 15: mahjong.authority.v1.JoinTableResponse.table:type_name -> mahjong.authority.v1.Table
-	6,  // 16: mahjong.authority.v1.StartTableResponse.table:type_name -> mahjong.authority.v1.Table
-	31, // 17: mahjong.authority.v1.Snapshot.view:type_name -> mahjong.authority.v1.View
-	30, // 18: mahjong.authority.v1.Event.time:type_name -> google.protobuf.Timestamp
-	32, // 19: mahjong.authority.v1.Event.round_started:type_name -> mahjong.authority.v1.RoundStarted
-	33, // 20: mahjong.authority.v1.Event.dealt:type_name -> mahjong.authority.v1.Dealt
-	34, // 21: mahjong.authority.v1.Event.drew:type_name -> mahjong.authority.v1.Drew
-	35, // 22: mahjong.authority.v1.Event.discarded:type_name -> mahjong.authority.v1.Discarded
-	36, // 23: mahjong.authority.v1.Event.fishing:type_name -> mahjong.authority.v1.Fishing
-	37, // 24: mahjong.authority.v1.Event.claim_offer:type_name -> mahjong.authority.v1.ClaimOffer
-	38, // 25: mahjong.authority.v1.Event.riichi_accepted:type_name -> mahjong.authority.v1.RiichiAccepted
-	39, // 26: mahjong.authority.v1.Event.called:type_name -> mahjong.authority.v1.Called
-	40, // 27: mahjong.authority.v1.Event.dora_revealed:type_name -> mahjong.authority.v1.DoraRevealed
-	41, // 28: mahjong.authority.v1.Event.won:type_name -> mahjong.authority.v1.Won
-	42, // 29: mahjong.authority.v1.Event.round_ended:type_name -> mahjong.authority.v1.RoundEnded
-	43, // 30: mahjong.authority.v1.Event.game_ended:type_name -> mahjong.authority.v1.GameEnded
-	44, // 31: mahjong.authority.v1.Event.seat_notice:type_name -> mahjong.authority.v1.SeatNotice
-	45, // 32: mahjong.authority.v1.Event.turn_offer:type_name -> mahjong.authority.v1.TurnOffer
-	20, // 33: mahjong.authority.v1.StreamEventsResponse.snapshot:type_name -> mahjong.authority.v1.Snapshot
-	21, // 34: mahjong.authority.v1.StreamEventsResponse.event:type_name -> mahjong.authority.v1.Event
-	46, // 35: mahjong.authority.v1.ActRequest.action:type_name -> mahjong.authority.v1.Action
-	21, // 36: mahjong.authority.v1.SpectateResponse.event:type_name -> mahjong.authority.v1.Event
-	2,  // 37: mahjong.authority.v1.ExportGameRequest.format:type_name -> mahjong.authority.v1.RecordFormat
-	2,  // 38: mahjong.authority.v1.ExportGameResponse.format:type_name -> mahjong.authority.v1.RecordFormat
-	7,  // 39: mahjong.authority.v1.TableService.CreateTable:input_type -> mahjong.authority.v1.CreateTableRequest
-	9,  // 40: mahjong.authority.v1.TableService.ListTables:input_type -> mahjong.authority.v1.ListTablesRequest
-	11, // 41: mahjong.authority.v1.TableService.GetTable:input_type -> mahjong.authority.v1.GetTableRequest
-	13, // 42: mahjong.authority.v1.TableService.JoinTable:input_type -> mahjong.authority.v1.JoinTableRequest
-	15, // 43: mahjong.authority.v1.TableService.LeaveTable:input_type -> mahjong.authority.v1.LeaveTableRequest
-	17, // 44: mahjong.authority.v1.TableService.StartTable:input_type -> mahjong.authority.v1.StartTableRequest
-	19, // 45: mahjong.authority.v1.TableService.StreamEvents:input_type -> mahjong.authority.v1.StreamEventsRequest
-	23, // 46: mahjong.authority.v1.TableService.Act:input_type -> mahjong.authority.v1.ActRequest
-	25, // 47: mahjong.authority.v1.TableService.Spectate:input_type -> mahjong.authority.v1.SpectateRequest
-	27, // 48: mahjong.authority.v1.TableService.ExportGame:input_type -> mahjong.authority.v1.ExportGameRequest
-	8,  // 49: mahjong.authority.v1.TableService.CreateTable:output_type -> mahjong.authority.v1.CreateTableResponse
-	10, // 50: mahjong.authority.v1.TableService.ListTables:output_type -> mahjong.authority.v1.ListTablesResponse
-	12, // 51: mahjong.authority.v1.TableService.GetTable:output_type -> mahjong.authority.v1.GetTableResponse
-	14, // 52: mahjong.authority.v1.TableService.JoinTable:output_type -> mahjong.authority.v1.JoinTableResponse
-	16, // 53: mahjong.authority.v1.TableService.LeaveTable:output_type -> mahjong.authority.v1.LeaveTableResponse
-	18, // 54: mahjong.authority.v1.TableService.StartTable:output_type -> mahjong.authority.v1.StartTableResponse
-	22, // 55: mahjong.authority.v1.TableService.StreamEvents:output_type -> mahjong.authority.v1.StreamEventsResponse
-	24, // 56: mahjong.authority.v1.TableService.Act:output_type -> mahjong.authority.v1.ActResponse
-	26, // 57: mahjong.authority.v1.TableService.Spectate:output_type -> mahjong.authority.v1.SpectateResponse
-	28, // 58: mahjong.authority.v1.TableService.ExportGame:output_type -> mahjong.authority.v1.ExportGameResponse
-	49, // [49:59] is the sub-list for method output_type
-	39, // [39:49] is the sub-list for method input_type
-	39, // [39:39] is the sub-list for extension type_name
-	39, // [39:39] is the sub-list for extension extendee
-	0,  // [0:39] is the sub-list for field type_name
+	6,  // 9: mahjong.authority.v1.Table.seats:type_name -> mahjong.authority.v1.SeatInfo
+	31, // 10: mahjong.authority.v1.Table.create_time:type_name -> google.protobuf.Timestamp
+	5,  // 11: mahjong.authority.v1.CreateTableRequest.settings:type_name -> mahjong.authority.v1.TableSettings
+	7,  // 12: mahjong.authority.v1.CreateTableResponse.table:type_name -> mahjong.authority.v1.Table
+	1,  // 13: mahjong.authority.v1.ListTablesRequest.states:type_name -> mahjong.authority.v1.TableState
+	2,  // 14: mahjong.authority.v1.ListTablesRequest.order:type_name -> mahjong.authority.v1.TableOrder
+	7,  // 15: mahjong.authority.v1.ListTablesResponse.tables:type_name -> mahjong.authority.v1.Table
+	7,  // 16: mahjong.authority.v1.GetTableResponse.table:type_name -> mahjong.authority.v1.Table
+	7,  // 17: mahjong.authority.v1.JoinTableResponse.table:type_name -> mahjong.authority.v1.Table
+	7,  // 18: mahjong.authority.v1.StartTableResponse.table:type_name -> mahjong.authority.v1.Table
+	32, // 19: mahjong.authority.v1.Snapshot.view:type_name -> mahjong.authority.v1.View
+	31, // 20: mahjong.authority.v1.Event.time:type_name -> google.protobuf.Timestamp
+	33, // 21: mahjong.authority.v1.Event.round_started:type_name -> mahjong.authority.v1.RoundStarted
+	34, // 22: mahjong.authority.v1.Event.dealt:type_name -> mahjong.authority.v1.Dealt
+	35, // 23: mahjong.authority.v1.Event.drew:type_name -> mahjong.authority.v1.Drew
+	36, // 24: mahjong.authority.v1.Event.discarded:type_name -> mahjong.authority.v1.Discarded
+	37, // 25: mahjong.authority.v1.Event.fishing:type_name -> mahjong.authority.v1.Fishing
+	38, // 26: mahjong.authority.v1.Event.claim_offer:type_name -> mahjong.authority.v1.ClaimOffer
+	39, // 27: mahjong.authority.v1.Event.riichi_accepted:type_name -> mahjong.authority.v1.RiichiAccepted
+	40, // 28: mahjong.authority.v1.Event.called:type_name -> mahjong.authority.v1.Called
+	41, // 29: mahjong.authority.v1.Event.dora_revealed:type_name -> mahjong.authority.v1.DoraRevealed
+	42, // 30: mahjong.authority.v1.Event.won:type_name -> mahjong.authority.v1.Won
+	43, // 31: mahjong.authority.v1.Event.round_ended:type_name -> mahjong.authority.v1.RoundEnded
+	44, // 32: mahjong.authority.v1.Event.game_ended:type_name -> mahjong.authority.v1.GameEnded
+	45, // 33: mahjong.authority.v1.Event.seat_notice:type_name -> mahjong.authority.v1.SeatNotice
+	46, // 34: mahjong.authority.v1.Event.turn_offer:type_name -> mahjong.authority.v1.TurnOffer
+	21, // 35: mahjong.authority.v1.StreamEventsResponse.snapshot:type_name -> mahjong.authority.v1.Snapshot
+	22, // 36: mahjong.authority.v1.StreamEventsResponse.event:type_name -> mahjong.authority.v1.Event
+	47, // 37: mahjong.authority.v1.ActRequest.action:type_name -> mahjong.authority.v1.Action
+	22, // 38: mahjong.authority.v1.SpectateResponse.event:type_name -> mahjong.authority.v1.Event
+	3,  // 39: mahjong.authority.v1.ExportGameRequest.format:type_name -> mahjong.authority.v1.RecordFormat
+	3,  // 40: mahjong.authority.v1.ExportGameResponse.format:type_name -> mahjong.authority.v1.RecordFormat
+	8,  // 41: mahjong.authority.v1.TableService.CreateTable:input_type -> mahjong.authority.v1.CreateTableRequest
+	10, // 42: mahjong.authority.v1.TableService.ListTables:input_type -> mahjong.authority.v1.ListTablesRequest
+	12, // 43: mahjong.authority.v1.TableService.GetTable:input_type -> mahjong.authority.v1.GetTableRequest
+	14, // 44: mahjong.authority.v1.TableService.JoinTable:input_type -> mahjong.authority.v1.JoinTableRequest
+	16, // 45: mahjong.authority.v1.TableService.LeaveTable:input_type -> mahjong.authority.v1.LeaveTableRequest
+	18, // 46: mahjong.authority.v1.TableService.StartTable:input_type -> mahjong.authority.v1.StartTableRequest
+	20, // 47: mahjong.authority.v1.TableService.StreamEvents:input_type -> mahjong.authority.v1.StreamEventsRequest
+	24, // 48: mahjong.authority.v1.TableService.Act:input_type -> mahjong.authority.v1.ActRequest
+	26, // 49: mahjong.authority.v1.TableService.Spectate:input_type -> mahjong.authority.v1.SpectateRequest
+	28, // 50: mahjong.authority.v1.TableService.ExportGame:input_type -> mahjong.authority.v1.ExportGameRequest
+	9,  // 51: mahjong.authority.v1.TableService.CreateTable:output_type -> mahjong.authority.v1.CreateTableResponse
+	11, // 52: mahjong.authority.v1.TableService.ListTables:output_type -> mahjong.authority.v1.ListTablesResponse
+	13, // 53: mahjong.authority.v1.TableService.GetTable:output_type -> mahjong.authority.v1.GetTableResponse
+	15, // 54: mahjong.authority.v1.TableService.JoinTable:output_type -> mahjong.authority.v1.JoinTableResponse
+	17, // 55: mahjong.authority.v1.TableService.LeaveTable:output_type -> mahjong.authority.v1.LeaveTableResponse
+	19, // 56: mahjong.authority.v1.TableService.StartTable:output_type -> mahjong.authority.v1.StartTableResponse
+	23, // 57: mahjong.authority.v1.TableService.StreamEvents:output_type -> mahjong.authority.v1.StreamEventsResponse
+	25, // 58: mahjong.authority.v1.TableService.Act:output_type -> mahjong.authority.v1.ActResponse
+	27, // 59: mahjong.authority.v1.TableService.Spectate:output_type -> mahjong.authority.v1.SpectateResponse
+	29, // 60: mahjong.authority.v1.TableService.ExportGame:output_type -> mahjong.authority.v1.ExportGameResponse
+	51, // [51:61] is the sub-list for method output_type
+	41, // [41:51] is the sub-list for method input_type
+	41, // [41:41] is the sub-list for extension type_name
+	41, // [41:41] is the sub-list for extension extendee
+	0,  // [0:41] is the sub-list for field type_name
 }
 
 func init() { file_mahjong_authority_v1_table_service_proto_init() }
@@ -2404,7 +2530,7 @@ func file_mahjong_authority_v1_table_service_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mahjong_authority_v1_table_service_proto_rawDesc), len(file_mahjong_authority_v1_table_service_proto_rawDesc)),
-			NumEnums:      4,
+			NumEnums:      5,
 			NumMessages:   25,
 			NumExtensions: 0,
 			NumServices:   1,

@@ -43,9 +43,14 @@ const (
 type TableServiceClient interface {
 	// CreateTable opens a table and returns its owner token.
 	CreateTable(ctx context.Context, in *CreateTableRequest, opts ...grpc.CallOption) (*CreateTableResponse, error)
-	// ListTables lists the tables the server holds.
+	// ListTables lists, a page at a time, the tables the server holds in
+	// memory: every table not finished, and the finished ones until their
+	// retention passes (the server's --finished-ttl), newest first unless
+	// asked otherwise, optionally only those in some states.
 	ListTables(ctx context.Context, in *ListTablesRequest, opts ...grpc.CallOption) (*ListTablesResponse, error)
-	// GetTable describes one table.
+	// GetTable describes one table. A finished table that left memory is
+	// read back from the server's store, for as long as the store keeps it;
+	// without one it is NOT_FOUND with reason TABLE_EVICTED.
 	GetTable(ctx context.Context, in *GetTableRequest, opts ...grpc.CallOption) (*GetTableResponse, error)
 	// JoinTable takes a free seat and returns its secret seat token. The table
 	// starts by itself when the fourth seat is taken.
@@ -61,8 +66,12 @@ type TableServiceClient interface {
 	// after_seq is 0), then every event the seat may see, in order, numbered
 	// 1, 2, 3, ... in the seat's own numbering. With after_seq set it resumes
 	// after that event: nothing missed, nothing repeated, also after a
-	// restart of the server. The stream ends after the game's last event.
-	// During a claim dwell a snapshot waits for the dwell to end.
+	// restart of the server. The stream ends after the game's last event,
+	// also when the finished table leaves memory meanwhile; a finished game
+	// that left memory is read back from the store, as for GetTable. The
+	// stream of a table closed because it never started ends with NOT_FOUND
+	// (TABLE_EVICTED). During a claim dwell a snapshot waits for the dwell
+	// to end.
 	StreamEvents(ctx context.Context, in *StreamEventsRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[StreamEventsResponse], error)
 	// Act plays one action for the seat of the token. A retried request_id is
 	// applied once and answered the same (also after a restart, for the last
@@ -73,11 +82,15 @@ type TableServiceClient interface {
 	Act(ctx context.Context, in *ActRequest, opts ...grpc.CallOption) (*ActResponse, error)
 	// Spectate follows a table's public events, delayed by the table's
 	// spectator delay. It starts from the first event, or after after_seq.
+	// Like StreamEvents, it goes on to the end of a game whose table leaves
+	// memory, and reads a finished game back from the store.
 	Spectate(ctx context.Context, in *SpectateRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[SpectateResponse], error)
 	// ExportGame writes a table's game record: the whole game once it is
 	// over; before that only the rounds already played to their end (whose
 	// wall seeds are public by then), marked partial. Nothing of a round in
 	// progress is ever in it, and the server seed only once the game is over.
+	// Like GetTable, it reads a finished game that left memory back from the
+	// server's store.
 	ExportGame(ctx context.Context, in *ExportGameRequest, opts ...grpc.CallOption) (*ExportGameResponse, error)
 }
 
@@ -219,9 +232,14 @@ func (c *tableServiceClient) ExportGame(ctx context.Context, in *ExportGameReque
 type TableServiceServer interface {
 	// CreateTable opens a table and returns its owner token.
 	CreateTable(context.Context, *CreateTableRequest) (*CreateTableResponse, error)
-	// ListTables lists the tables the server holds.
+	// ListTables lists, a page at a time, the tables the server holds in
+	// memory: every table not finished, and the finished ones until their
+	// retention passes (the server's --finished-ttl), newest first unless
+	// asked otherwise, optionally only those in some states.
 	ListTables(context.Context, *ListTablesRequest) (*ListTablesResponse, error)
-	// GetTable describes one table.
+	// GetTable describes one table. A finished table that left memory is
+	// read back from the server's store, for as long as the store keeps it;
+	// without one it is NOT_FOUND with reason TABLE_EVICTED.
 	GetTable(context.Context, *GetTableRequest) (*GetTableResponse, error)
 	// JoinTable takes a free seat and returns its secret seat token. The table
 	// starts by itself when the fourth seat is taken.
@@ -237,8 +255,12 @@ type TableServiceServer interface {
 	// after_seq is 0), then every event the seat may see, in order, numbered
 	// 1, 2, 3, ... in the seat's own numbering. With after_seq set it resumes
 	// after that event: nothing missed, nothing repeated, also after a
-	// restart of the server. The stream ends after the game's last event.
-	// During a claim dwell a snapshot waits for the dwell to end.
+	// restart of the server. The stream ends after the game's last event,
+	// also when the finished table leaves memory meanwhile; a finished game
+	// that left memory is read back from the store, as for GetTable. The
+	// stream of a table closed because it never started ends with NOT_FOUND
+	// (TABLE_EVICTED). During a claim dwell a snapshot waits for the dwell
+	// to end.
 	StreamEvents(*StreamEventsRequest, grpc.ServerStreamingServer[StreamEventsResponse]) error
 	// Act plays one action for the seat of the token. A retried request_id is
 	// applied once and answered the same (also after a restart, for the last
@@ -249,11 +271,15 @@ type TableServiceServer interface {
 	Act(context.Context, *ActRequest) (*ActResponse, error)
 	// Spectate follows a table's public events, delayed by the table's
 	// spectator delay. It starts from the first event, or after after_seq.
+	// Like StreamEvents, it goes on to the end of a game whose table leaves
+	// memory, and reads a finished game back from the store.
 	Spectate(*SpectateRequest, grpc.ServerStreamingServer[SpectateResponse]) error
 	// ExportGame writes a table's game record: the whole game once it is
 	// over; before that only the rounds already played to their end (whose
 	// wall seeds are public by then), marked partial. Nothing of a round in
 	// progress is ever in it, and the server seed only once the game is over.
+	// Like GetTable, it reads a finished game that left memory back from the
+	// server's store.
 	ExportGame(context.Context, *ExportGameRequest) (*ExportGameResponse, error)
 	mustEmbedUnimplementedTableServiceServer()
 }

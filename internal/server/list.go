@@ -1,0 +1,121 @@
+package server
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"time"
+
+	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/host"
+)
+
+// Page sizes of ListTables.
+const (
+	DefaultPageSize = 50
+	MaxPageSize     = 1000
+)
+
+func (t *tableService) ListTables(_ context.Context, req *pb.ListTablesRequest) (*pb.ListTablesResponse, error) {
+	r, err := t.list(req)
+	return r, toStatus(err)
+}
+
+func (t *tableService) list(req *pb.ListTablesRequest) (*pb.ListTablesResponse, error) {
+	size := int(req.GetPageSize())
+	switch {
+	case size < 0:
+		return nil, fieldError("page_size", fmt.Errorf("%d: %w", size, ErrMalformed))
+	case size == 0:
+		size = DefaultPageSize
+	case size > MaxPageSize:
+		size = MaxPageSize
+	}
+	q := listQuery{order: req.GetOrder()}
+	if _, ok := pb.TableOrder_name[int32(q.order)]; !ok {
+		return nil, fieldError("order", fmt.Errorf("%v: %w", q.order, ErrMalformed))
+	}
+	if q.order == pb.TableOrder_TABLE_ORDER_UNSPECIFIED {
+		q.order = pb.TableOrder_TABLE_ORDER_NEWEST_FIRST
+	}
+	hq := host.ListQuery{NewestFirst: q.order == pb.TableOrder_TABLE_ORDER_NEWEST_FIRST, Limit: size}
+	for _, st := range req.GetStates() {
+		switch st {
+		case pb.TableState_TABLE_STATE_WAITING, pb.TableState_TABLE_STATE_PLAYING, pb.TableState_TABLE_STATE_FINISHED:
+		default:
+			return nil, fieldError("states", fmt.Errorf("%v: %w", st, ErrMalformed))
+		}
+		if q.states&(1<<st) == 0 {
+			q.states |= 1 << st
+			hq.States = append(hq.States, host.State(st))
+		}
+	}
+	if tok := req.GetPageToken(); tok != "" {
+		after, err := q.decode(tok)
+		if err != nil {
+			return nil, fieldError("page_token", err)
+		}
+		hq.After = &after
+	}
+	infos, more := t.s.host.List(hq)
+	out := &pb.ListTablesResponse{Tables: make([]*pb.Table, len(infos))}
+	for i, in := range infos {
+		out.Tables[i] = tableToPB(in)
+	}
+	if more && len(infos) > 0 {
+		out.NextPageToken = q.encode(infos[len(infos)-1].Key())
+	}
+	return out, nil
+}
+
+// listQuery is what a page token is bound to besides its place: the
+// order and the states of the listing it continues.
+type listQuery struct {
+	order  pb.TableOrder
+	states uint8 // a bit for each TableState asked for
+}
+
+// pageTokenVersion is the first byte of a page token.
+const pageTokenVersion = 1
+
+// errBadToken is the error of a page token the server did not make, or
+// made for another listing.
+var errBadToken = errors.New("not a page token of this listing")
+
+// encode makes the page token of the listing that goes on after key: the
+// version, the order, the states, the key's creation time (Unix
+// nanoseconds) and id, and a CRC-32C of all that, in unpadded base64url.
+// It is opaque to clients; the CRC makes a mangled token fail to decode.
+func (q listQuery) encode(key host.ListKey) string {
+	b := make([]byte, 0, 3+8+len(key.ID)+4)
+	b = append(b, pageTokenVersion, byte(q.order), q.states)
+	b = binary.BigEndian.AppendUint64(b, uint64(key.Created.UnixNano()))
+	b = append(b, key.ID...)
+	b = binary.BigEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// decode reads a page token of the listing q.
+func (q listQuery) decode(tok string) (host.ListKey, error) {
+	b, err := base64.RawURLEncoding.DecodeString(tok)
+	if err != nil {
+		return host.ListKey{}, fmt.Errorf("%w: %w: %v", errBadToken, ErrMalformed, err)
+	}
+	if len(b) < 3+8+1+4 || len(b) > 3+8+maxIDLen+4 {
+		return host.ListKey{}, fmt.Errorf("%w: %w: %d bytes", errBadToken, ErrMalformed, len(b))
+	}
+	body, sum := b[:len(b)-4], binary.BigEndian.Uint32(b[len(b)-4:])
+	if crc32.Checksum(body, castagnoli) != sum || body[0] != pageTokenVersion {
+		return host.ListKey{}, fmt.Errorf("%w: %w", errBadToken, ErrMalformed)
+	}
+	if pb.TableOrder(body[1]) != q.order || body[2] != q.states {
+		return host.ListKey{}, fmt.Errorf("%w: %w: it continues a listing in another order or of other states", errBadToken, ErrMalformed)
+	}
+	nanos := int64(binary.BigEndian.Uint64(body[3:11]))
+	return host.ListKey{Created: time.Unix(0, nanos), ID: string(body[11:])}, nil
+}
