@@ -38,6 +38,7 @@ func (h *Host[A, V, B]) Follow(ctx context.Context, id, token string, afterSeq u
 	}
 	var o opened
 	for {
+		openSeat := -1 // set in the table's goroutine once the stream counts
 		o, err = call(ctx, t, func() (opened, error) {
 			s, err := t.seatOf(token)
 			if err != nil {
@@ -63,9 +64,20 @@ func (h *Host[A, V, B]) Follow(ctx context.Context, id, token string, afterSeq u
 				t.seats[s].conns--
 				return opened{}, err
 			}
+			openSeat = s
 			return opened{seat: s, snap: snap, revoked: t.seats[s].revoked}, nil
 		})
 		if err != nil {
+			if ctx.Err() != nil {
+				// The caller gave up, maybe with the open queued or
+				// running: close it after it, or the seat stays
+				// connected for ever (no bot, one stream fewer allowed).
+				t.post(func() {
+					if openSeat >= 0 {
+						t.streamClosed(openSeat)
+					}
+				})
+			}
 			return err
 		}
 		if o.wait == nil {

@@ -1,0 +1,84 @@
+package host_test
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mahjong-authority/authority/internal/host"
+)
+
+// gaveUpCtx is a context that ends right after the request it carries was
+// queued to a table: its first Done is nil (never), every later one is
+// closed. It makes "the caller gave up while the table was busy" happen
+// every time.
+type gaveUpCtx struct {
+	context.Context
+	dones atomic.Int32
+}
+
+var closedCh = func() chan struct{} { ch := make(chan struct{}); close(ch); return ch }()
+
+func (c *gaveUpCtx) Done() <-chan struct{} {
+	if c.dones.Add(1) == 1 {
+		return nil
+	}
+	return closedCh
+}
+
+func (c *gaveUpCtx) Err() error {
+	if c.dones.Load() > 1 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// busy holds a table's goroutine until the returned release is called.
+func busy(t *testing.T, f *fixture) (release func()) {
+	t.Helper()
+	entered, gate, done := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		f.h.Inspect(context.Background(), f.id, func(host.Game[toyAction, toyView, string]) error {
+			close(entered)
+			<-gate
+			return nil
+		})
+	}()
+	<-entered
+	return func() { close(gate); <-done }
+}
+
+// TestFollowGivenUpLeavesNoStream checks that a stream whose caller gave
+// up while the table was busy does not count as open: the seat is not
+// connected, and its grace period still hands it to a bot.
+func TestFollowGivenUpLeavesNoStream(t *testing.T) {
+	s := defaultSettings
+	s.DisconnectGrace = 10 * time.Second
+	f := newFixture(t, s, 1, host.Config[toyAction, toyView, string]{})
+	f.join(4)
+	release := busy(t, f)
+	for range 3 {
+		err := f.h.Follow(&gaveUpCtx{Context: context.Background()}, f.id, f.tokens[2], 0, func(host.Item[toyView, string]) error { return nil })
+		if !errors.Is(err, context.Canceled) {
+			release()
+			t.Fatalf("Follow given up = %v, want context.Canceled", err)
+		}
+	}
+	release()
+	if _, err := f.h.Seat(context.Background(), f.id, f.tokens[2]); err != nil { // after every queued open
+		t.Fatalf("Seat: %v", err)
+	}
+	if in := f.info(); in.Seats[2].Connected {
+		t.Fatalf("seat 2 connected after its only streams were given up: %+v", in.Seats[2])
+	}
+	f.clk.Advance(s.DisconnectGrace)
+	if _, err := f.h.Seat(context.Background(), f.id, f.tokens[2]); err != nil {
+		t.Fatalf("Seat: %v", err)
+	}
+	if in := f.info(); !in.Seats[2].Bot {
+		t.Fatalf("seat 2 not played by a bot after its grace period: %+v", in.Seats[2])
+	}
+}
