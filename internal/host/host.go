@@ -168,6 +168,18 @@ func (h *Host[A, V, B]) Create(ctx context.Context, s Settings, meta []byte, new
 	if err := h.roomForTable(); err != nil {
 		return Info{}, "", err
 	}
+	info, owner, err := h.create(ctx, s, meta, newGame)
+	if err != nil {
+		h.unfinished.Add(-1) // the place roomForTable took
+		return Info{}, "", err
+	}
+	h.cfg.Log.Info("table created", zap.String("table", info.ID), zap.Int("seats", s.Seats))
+	return info, owner, nil
+}
+
+// create makes, stores and adds a new table, whose place among the
+// unfinished tables is taken.
+func (h *Host[A, V, B]) create(ctx context.Context, s Settings, meta []byte, newGame NewGame[A, V, B]) (Info, string, error) {
 	g, err := newGame()
 	if err != nil {
 		return Info{}, "", fmt.Errorf("create table: %w", err)
@@ -182,26 +194,31 @@ func (h *Host[A, V, B]) Create(ctx context.Context, s Settings, meta []byte, new
 	}
 	t := newTable(h, rec, g, newGame)
 	info := t.info()
-	if err := h.add(t); err != nil {
+	if err := h.add(t, true); err != nil {
 		return Info{}, "", err
 	}
-	h.cfg.Log.Info("table created", zap.String("table", rec.ID), zap.Int("seats", s.Seats))
 	return info, owner, nil
 }
 
-// roomForTable refuses a new table when MaxTables tables are not finished.
+// roomForTable takes a place for a new table among the unfinished ones,
+// or refuses it when MaxTables are taken. The place is taken at once, not
+// when the table is added, so that tables created at the same time cannot
+// all pass the check.
 func (h *Host[A, V, B]) roomForTable() error {
-	if h.cfg.MaxTables <= 0 {
-		return nil
+	for {
+		open := h.unfinished.Load()
+		if h.cfg.MaxTables > 0 && open >= int64(h.cfg.MaxTables) {
+			return fmt.Errorf("create table: %d open: %w", open, ErrTooManyTables)
+		}
+		if h.unfinished.CompareAndSwap(open, open+1) {
+			return nil
+		}
 	}
-	if open := h.unfinished.Load(); open >= int64(h.cfg.MaxTables) {
-		return fmt.Errorf("create table: %d open: %w", open, ErrTooManyTables)
-	}
-	return nil
 }
 
-// add registers a table and starts its goroutine.
-func (h *Host[A, V, B]) add(t *table[A, V, B]) error {
+// add registers a table and starts its goroutine; counted says the table
+// already has its place among the unfinished ones (roomForTable).
+func (h *Host[A, V, B]) add(t *table[A, V, B], counted bool) error {
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
@@ -213,7 +230,7 @@ func (h *Host[A, V, B]) add(t *table[A, V, B]) error {
 	}
 	h.tables[t.rec.ID] = t
 	h.place(t)
-	if t.state != Finished {
+	if t.state != Finished && !counted {
 		h.unfinished.Add(1)
 	}
 	h.wg.Add(1)
@@ -264,7 +281,7 @@ func (h *Host[A, V, B]) Recover(ctx context.Context, gameFor GameFor[A, V, B]) (
 			fromSnap++
 		}
 		replayed += int(t.logged - t.arch.last())
-		if err := h.add(t); err != nil {
+		if err := h.add(t, false); err != nil {
 			return err
 		}
 		t.post(t.resume)

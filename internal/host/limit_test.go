@@ -1,0 +1,62 @@
+package host_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/mahjong-authority/authority/internal/host"
+)
+
+// slowCreate holds the first Create in the store until release is closed.
+type slowCreate struct {
+	*host.MemoryStore[toyAction]
+	entered, release chan struct{}
+	first            bool
+}
+
+func (s *slowCreate) Create(ctx context.Context, rec host.TableRecord) error {
+	if !s.first {
+		s.first = true
+		close(s.entered)
+		<-s.release
+	}
+	return s.MemoryStore.Create(ctx, rec)
+}
+
+// TestMaxTablesUnderConcurrentCreates checks that MaxTables holds when
+// tables are created at the same time: a Create still in the store
+// counts.
+func TestMaxTablesUnderConcurrentCreates(t *testing.T) {
+	st := &slowCreate{MemoryStore: host.NewMemoryStore[toyAction](), entered: make(chan struct{}), release: make(chan struct{})}
+	h := host.New(host.Config[toyAction, toyView, string]{Store: st, MaxTables: 1})
+	defer h.Close()
+	first := make(chan error, 1)
+	go func() {
+		_, _, err := h.Create(context.Background(), defaultSettings, nil, newToy(1))
+		first <- err
+	}()
+	<-st.entered
+	_, _, err := h.Create(context.Background(), defaultSettings, nil, newToy(1))
+	close(st.release)
+	if err := <-first; err != nil {
+		t.Fatalf("first Create: %v", err)
+	}
+	if !errors.Is(err, host.ErrTooManyTables) {
+		t.Fatalf("second Create while the first is stored = %v, want ErrTooManyTables", err)
+	}
+	if ins, _ := h.List(host.ListQuery{}); len(ins) != 1 {
+		t.Fatalf("%d tables with MaxTables 1", len(ins))
+	}
+	// A refused or failed Create gives its place back.
+	st.SetFail(func() error { return errors.New("disk full") })
+	h2 := host.New(host.Config[toyAction, toyView, string]{Store: st, MaxTables: 1})
+	defer h2.Close()
+	if _, _, err := h2.Create(context.Background(), defaultSettings, nil, newToy(1)); !errors.Is(err, host.ErrUnavailable) {
+		t.Fatalf("Create on a failing store = %v, want ErrUnavailable", err)
+	}
+	st.SetFail(nil)
+	if _, _, err := h2.Create(context.Background(), defaultSettings, nil, newToy(1)); err != nil {
+		t.Fatalf("Create after a failed one: %v", err)
+	}
+}
