@@ -3,6 +3,7 @@ package host_test
 import (
 	"context"
 	"errors"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -80,5 +81,56 @@ func TestFollowGivenUpLeavesNoStream(t *testing.T) {
 	}
 	if in := f.info(); !in.Seats[2].Bot {
 		t.Fatalf("seat 2 not played by a bot after its grace period: %+v", in.Seats[2])
+	}
+}
+
+// queuedCtx is a context that tells when a request has reached the table:
+// reached is closed at its first Done, which the host asks once it holds
+// the table.
+type queuedCtx struct {
+	context.Context
+	once    sync.Once
+	reached chan struct{}
+}
+
+func (c *queuedCtx) Done() <-chan struct{} {
+	c.once.Do(func() { close(c.reached) })
+	return c.Context.Done()
+}
+
+// TestFollowRacingEviction checks that a stream that opens as its
+// finished table leaves memory is served from the store, as it would be
+// a moment later.
+func TestFollowRacingEviction(t *testing.T) {
+	st := host.NewMemoryStore[toyAction]()
+	gameFor := func(host.TableRecord) (host.NewGame[toyAction, toyView, string], error) {
+		return newToy(lifeRounds), nil
+	}
+	cfg := host.Config[toyAction, toyView, string]{FinishedTTL: time.Minute, GameFor: gameFor, Codec: toyCodec{}}
+	h, clk, _ := lifeHost(t, st, time.Unix(1_700_000_000, 0), cfg)
+	f := fixtureOn(t, h, clk, st, lifeSettings, 1)
+	f.startAndFinish()
+	last := f.info().LastSeq
+	release := busy(t, f)
+	clk.Advance(time.Minute) // the eviction waits behind the busy table
+	ctx := &queuedCtx{Context: context.Background(), reached: make(chan struct{})}
+	var items []host.Item[toyView, string]
+	done := make(chan error, 1)
+	go func() {
+		done <- h.Follow(ctx, f.id, f.tokens[0], 0, func(it host.Item[toyView, string]) error {
+			items = append(items, it)
+			return nil
+		})
+	}()
+	<-ctx.reached
+	release()
+	if err := <-done; err != nil {
+		t.Fatalf("Follow as the finished table left memory = %v, want its events from the store", err)
+	}
+	if len(items) == 0 || items[0].Snapshot == nil || items[0].Snapshot.View.Round != lifeRounds {
+		t.Fatalf("stream %v, want the final snapshot", items)
+	}
+	if in := f.info(); in.LastSeq != last || in.State != host.Finished {
+		t.Fatalf("read back %+v", in)
 	}
 }
