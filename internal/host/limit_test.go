@@ -3,6 +3,7 @@ package host_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/mahjong-authority/authority/internal/host"
@@ -58,5 +59,20 @@ func TestMaxTablesUnderConcurrentCreates(t *testing.T) {
 	st.SetFail(nil)
 	if _, _, err := h2.Create(context.Background(), defaultSettings, nil, newToy(1)); err != nil {
 		t.Fatalf("Create after a failed one: %v", err)
+	}
+}
+
+// TestActRefusesLongRequestID checks that a request id longer than a
+// snapshot or a store keeps is refused as malformed, not stored.
+func TestActRefusesLongRequestID(t *testing.T) {
+	f := newFixture(t, defaultSettings, 1, host.Config[toyAction, toyView, string]{})
+	f.join(4)
+	logged := len(f.store.Entries(f.id))
+	long := strings.Repeat("r", 2000)
+	if _, err := f.act(0, long, f.seq(0), toyAction{Seat: 0, Kind: "play", N: 2}); !errors.Is(err, host.ErrBadRequest) {
+		t.Fatalf("Act with a request id of %d bytes = %v, want ErrBadRequest", len(long), err)
+	}
+	if n := len(f.store.Entries(f.id)); n != logged {
+		t.Fatalf("the refused request logged %d entries", n-logged)
 	}
 }
