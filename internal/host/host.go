@@ -460,7 +460,7 @@ func do[R any, A comparable, V, B any](ctx context.Context, h *Host[A, V, B], id
 // call runs f in the table's goroutine and waits for its result. If ctx ends
 // first, f may still run: a retry with the same request id then gets its
 // answer. On a table read back from the store, which nobody else sees,
-// f runs in the caller's goroutine. If the table stops first, call
+// f runs in the caller's goroutine. If the table stops before f ran, call
 // returns why (ErrClosed, or an EvictedError).
 func call[R any, A comparable, V, B any](ctx context.Context, t *table[A, V, B], f func() (R, error)) (R, error) {
 	if t.ro {
@@ -491,7 +491,14 @@ func call[R any, A comparable, V, B any](ctx context.Context, t *table[A, V, B],
 	case <-ctx.Done():
 		return zero, ctx.Err()
 	case <-t.stopped:
-		return zero, t.stopErr
+		// f may have run just before the table stopped: its answer is
+		// then the one to give (a join done, a stream opened).
+		select {
+		case res := <-ch:
+			return res.r, res.err
+		default:
+			return zero, t.stopErr
+		}
 	}
 }
 

@@ -134,3 +134,48 @@ func TestFollowRacingEviction(t *testing.T) {
 		t.Fatalf("read back %+v", in)
 	}
 }
+
+// heldCtx is a context whose second Done blocks until gate is closed:
+// the caller then looks at its answer only when told to. entered is
+// closed when the second Done is asked.
+type heldCtx struct {
+	context.Context
+	dones         atomic.Int32
+	entered, gate chan struct{}
+}
+
+func (c *heldCtx) Done() <-chan struct{} {
+	if c.dones.Add(1) == 2 {
+		close(c.entered)
+		<-c.gate
+	}
+	return nil
+}
+
+// TestAnswerBeforeClose checks that a request the table carried out just
+// before the host closed gets its answer, not ErrClosed: a join answered
+// ErrClosed would leave a seat taken by nobody.
+func TestAnswerBeforeClose(t *testing.T) {
+	for i := range 40 {
+		f := newFixture(t, defaultSettings, 1, host.Config[toyAction, toyView, string]{})
+		release := busy(t, f)
+		ctx := &heldCtx{Context: context.Background(), entered: make(chan struct{}), gate: make(chan struct{})}
+		type joined struct {
+			seat int
+			err  error
+		}
+		done := make(chan joined, 1)
+		go func() {
+			seat, _, err := f.h.Join(ctx, f.id, "late", nil)
+			done <- joined{seat, err}
+		}()
+		<-ctx.entered // the join is queued
+		release()
+		f.h.Inspect(context.Background(), f.id, func(host.Game[toyAction, toyView, string]) error { return nil }) // after the join
+		f.h.Close()
+		close(ctx.gate)
+		if j := <-done; j.err != nil {
+			t.Fatalf("try %d: Join carried out before Close = %v, want its seat", i, j.err)
+		}
+	}
+}
