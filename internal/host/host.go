@@ -21,7 +21,7 @@ import (
 // Settings are a table's hosting parameters. Zero durations switch the
 // corresponding timer off.
 type Settings struct {
-	Seats           int           // number of seats (4 for riichi)
+	Seats           int           // number of seats (4 for riichi), at most 64
 	TurnTime        time.Duration // a seat's time for its turn
 	ClaimTime       time.Duration // how long a claim window waits for answers
 	RoundPause      time.Duration // pause before a system step (the next deal)
@@ -162,8 +162,10 @@ type NewGame[A comparable, V, B any] func() (Game[A, V, B], error)
 // Create opens a table and returns it with its owner token, which may start
 // the table.
 func (h *Host[A, V, B]) Create(ctx context.Context, s Settings, meta []byte, newGame NewGame[A, V, B]) (Info, string, error) {
-	if s.Seats <= 0 {
-		return Info{}, "", fmt.Errorf("create table: %d seats: %w", s.Seats, ErrBadRequest)
+	if s.Seats <= 0 || s.Seats > maxSeats {
+		// More than a snapshot restores: the table would never recover
+		// from one.
+		return Info{}, "", fmt.Errorf("create table: %d seats, 1 to %d: %w", s.Seats, maxSeats, ErrBadRequest)
 	}
 	if err := h.roomForTable(); err != nil {
 		return Info{}, "", err

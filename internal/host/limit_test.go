@@ -76,3 +76,20 @@ func TestActRefusesLongRequestID(t *testing.T) {
 		t.Fatalf("the refused request logged %d entries", n-logged)
 	}
 }
+
+// TestCreateRefusesMoreSeatsThanSnapshotsKeep checks the bound on seats:
+// a table of more seats than a snapshot restores would never recover
+// from one.
+func TestCreateRefusesMoreSeatsThanSnapshotsKeep(t *testing.T) {
+	h := host.New(host.Config[toyAction, toyView, string]{})
+	defer h.Close()
+	for _, tc := range []struct {
+		seats int
+		want  error
+	}{{0, host.ErrBadRequest}, {1, nil}, {64, nil}, {65, host.ErrBadRequest}} {
+		_, _, err := h.Create(context.Background(), host.Settings{Seats: tc.seats}, nil, newToy(1))
+		if !errors.Is(err, tc.want) || (tc.want == nil) != (err == nil) {
+			t.Errorf("Create of %d seats = %v, want %v", tc.seats, err, tc.want)
+		}
+	}
+}
