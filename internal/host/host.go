@@ -21,7 +21,7 @@ import (
 // Settings are a table's hosting parameters. Zero durations switch the
 // corresponding timer off.
 type Settings struct {
-	Seats           int           // number of seats (4 for riichi)
+	Seats           int           // number of seats (4 for riichi), at most 64
 	TurnTime        time.Duration // a seat's time for its turn
 	ClaimTime       time.Duration // how long a claim window waits for answers
 	RoundPause      time.Duration // pause before a system step (the next deal)
@@ -162,12 +162,26 @@ type NewGame[A comparable, V, B any] func() (Game[A, V, B], error)
 // Create opens a table and returns it with its owner token, which may start
 // the table.
 func (h *Host[A, V, B]) Create(ctx context.Context, s Settings, meta []byte, newGame NewGame[A, V, B]) (Info, string, error) {
-	if s.Seats <= 0 {
-		return Info{}, "", fmt.Errorf("create table: %d seats: %w", s.Seats, ErrBadRequest)
+	if s.Seats <= 0 || s.Seats > maxSeats {
+		// More than a snapshot restores: the table would never recover
+		// from one.
+		return Info{}, "", fmt.Errorf("create table: %d seats, 1 to %d: %w", s.Seats, maxSeats, ErrBadRequest)
 	}
 	if err := h.roomForTable(); err != nil {
 		return Info{}, "", err
 	}
+	info, owner, err := h.create(ctx, s, meta, newGame)
+	if err != nil {
+		h.unfinished.Add(-1) // the place roomForTable took
+		return Info{}, "", err
+	}
+	h.cfg.Log.Info("table created", zap.String("table", info.ID), zap.Int("seats", s.Seats))
+	return info, owner, nil
+}
+
+// create makes, stores and adds a new table, whose place among the
+// unfinished tables is taken.
+func (h *Host[A, V, B]) create(ctx context.Context, s Settings, meta []byte, newGame NewGame[A, V, B]) (Info, string, error) {
 	g, err := newGame()
 	if err != nil {
 		return Info{}, "", fmt.Errorf("create table: %w", err)
@@ -182,26 +196,31 @@ func (h *Host[A, V, B]) Create(ctx context.Context, s Settings, meta []byte, new
 	}
 	t := newTable(h, rec, g, newGame)
 	info := t.info()
-	if err := h.add(t); err != nil {
+	if err := h.add(t, true); err != nil {
 		return Info{}, "", err
 	}
-	h.cfg.Log.Info("table created", zap.String("table", rec.ID), zap.Int("seats", s.Seats))
 	return info, owner, nil
 }
 
-// roomForTable refuses a new table when MaxTables tables are not finished.
+// roomForTable takes a place for a new table among the unfinished ones,
+// or refuses it when MaxTables are taken. The place is taken at once, not
+// when the table is added, so that tables created at the same time cannot
+// all pass the check.
 func (h *Host[A, V, B]) roomForTable() error {
-	if h.cfg.MaxTables <= 0 {
-		return nil
+	for {
+		open := h.unfinished.Load()
+		if h.cfg.MaxTables > 0 && open >= int64(h.cfg.MaxTables) {
+			return fmt.Errorf("create table: %d open: %w", open, ErrTooManyTables)
+		}
+		if h.unfinished.CompareAndSwap(open, open+1) {
+			return nil
+		}
 	}
-	if open := h.unfinished.Load(); open >= int64(h.cfg.MaxTables) {
-		return fmt.Errorf("create table: %d open: %w", open, ErrTooManyTables)
-	}
-	return nil
 }
 
-// add registers a table and starts its goroutine.
-func (h *Host[A, V, B]) add(t *table[A, V, B]) error {
+// add registers a table and starts its goroutine; counted says the table
+// already has its place among the unfinished ones (roomForTable).
+func (h *Host[A, V, B]) add(t *table[A, V, B], counted bool) error {
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
@@ -213,7 +232,7 @@ func (h *Host[A, V, B]) add(t *table[A, V, B]) error {
 	}
 	h.tables[t.rec.ID] = t
 	h.place(t)
-	if t.state != Finished {
+	if t.state != Finished && !counted {
 		h.unfinished.Add(1)
 	}
 	h.wg.Add(1)
@@ -264,7 +283,7 @@ func (h *Host[A, V, B]) Recover(ctx context.Context, gameFor GameFor[A, V, B]) (
 			fromSnap++
 		}
 		replayed += int(t.logged - t.arch.last())
-		if err := h.add(t); err != nil {
+		if err := h.add(t, false); err != nil {
 			return err
 		}
 		t.post(t.resume)
@@ -443,7 +462,7 @@ func do[R any, A comparable, V, B any](ctx context.Context, h *Host[A, V, B], id
 // call runs f in the table's goroutine and waits for its result. If ctx ends
 // first, f may still run: a retry with the same request id then gets its
 // answer. On a table read back from the store, which nobody else sees,
-// f runs in the caller's goroutine. If the table stops first, call
+// f runs in the caller's goroutine. If the table stops before f ran, call
 // returns why (ErrClosed, or an EvictedError).
 func call[R any, A comparable, V, B any](ctx context.Context, t *table[A, V, B], f func() (R, error)) (R, error) {
 	if t.ro {
@@ -474,7 +493,14 @@ func call[R any, A comparable, V, B any](ctx context.Context, t *table[A, V, B],
 	case <-ctx.Done():
 		return zero, ctx.Err()
 	case <-t.stopped:
-		return zero, t.stopErr
+		// f may have run just before the table stopped: its answer is
+		// then the one to give (a join done, a stream opened).
+		select {
+		case res := <-ch:
+			return res.r, res.err
+		default:
+			return zero, t.stopErr
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -30,54 +31,17 @@ func (h *Host[A, V, B]) Follow(ctx context.Context, id, token string, afterSeq u
 	if err != nil {
 		return err
 	}
-	type opened struct {
-		seat    int
-		snap    *Snapshot[V]
-		revoked <-chan struct{}
-		wait    <-chan struct{} // the end of the claim dwell that holds the snapshot back
+	o, err := t.open(ctx, token, afterSeq)
+	if errors.Is(err, ErrEvicted) && !t.ro {
+		// The table left memory before the stream opened: a finished
+		// game is read back from the store, as a moment later.
+		if t2, err2 := h.table(ctx, id); err2 == nil {
+			t = t2
+			o, err = t.open(ctx, token, afterSeq)
+		}
 	}
-	var o opened
-	for {
-		o, err = call(ctx, t, func() (opened, error) {
-			s, err := t.seatOf(token)
-			if err != nil {
-				return opened{}, err
-			}
-			head := t.count(s)
-			if afterSeq > head {
-				return opened{}, fmt.Errorf("after seq %d, newest %d: %w", afterSeq, head, ErrSeqAhead)
-			}
-			if t.seats[s].conns >= t.h.cfg.MaxSeatStreams {
-				return opened{}, fmt.Errorf("seat %d has %d: %w", s, t.seats[s].conns, ErrTooManyStreams)
-			}
-			var snap *Snapshot[V]
-			if afterSeq == 0 {
-				if t.hold.on && !t.awaited(s) {
-					return opened{wait: t.hold.ends}, nil
-				}
-				snap = &Snapshot[V]{Seq: head, View: t.game.View(s)}
-			}
-			// The snapshot is taken before the return notice, which the
-			// stream then delivers as an event.
-			if err := t.streamOpened(s); err != nil {
-				t.seats[s].conns--
-				return opened{}, err
-			}
-			return opened{seat: s, snap: snap, revoked: t.seats[s].revoked}, nil
-		})
-		if err != nil {
-			return err
-		}
-		if o.wait == nil {
-			break
-		}
-		select {
-		case <-o.wait:
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-t.stopped:
-			return t.stopErr
-		}
+	if err != nil {
+		return err
 	}
 	defer t.post(func() { t.streamClosed(o.seat) })
 	cursor := afterSeq
@@ -89,6 +53,73 @@ func (h *Host[A, V, B]) Follow(ctx context.Context, id, token string, afterSeq u
 	}
 	return t.feed(ctx, o.seat, cursor, 0, o.revoked,
 		func(e *Event[B]) error { return send(Item[V, B]{Event: e}) })
+}
+
+// opened is a seat's stream that counts as open.
+type opened[V any] struct {
+	seat    int
+	snap    *Snapshot[V]
+	revoked <-chan struct{}
+	wait    <-chan struct{} // the end of the claim dwell that holds the snapshot back
+}
+
+// open opens a seat's stream on the table, with its snapshot when
+// afterSeq is 0, once no claim dwell holds the snapshot back.
+func (t *table[A, V, B]) open(ctx context.Context, token string, afterSeq uint64) (opened[V], error) {
+	for {
+		openSeat := -1 // set in the table's goroutine once the stream counts
+		o, err := call(ctx, t, func() (opened[V], error) {
+			s, err := t.seatOf(token)
+			if err != nil {
+				return opened[V]{}, err
+			}
+			head := t.count(s)
+			if afterSeq > head {
+				return opened[V]{}, fmt.Errorf("after seq %d, newest %d: %w", afterSeq, head, ErrSeqAhead)
+			}
+			if t.seats[s].conns >= t.h.cfg.MaxSeatStreams {
+				return opened[V]{}, fmt.Errorf("seat %d has %d: %w", s, t.seats[s].conns, ErrTooManyStreams)
+			}
+			var snap *Snapshot[V]
+			if afterSeq == 0 {
+				if t.hold.on && !t.awaited(s) {
+					return opened[V]{wait: t.hold.ends}, nil
+				}
+				snap = &Snapshot[V]{Seq: head, View: t.game.View(s)}
+			}
+			// The snapshot is taken before the return notice, which the
+			// stream then delivers as an event.
+			if err := t.streamOpened(s); err != nil {
+				t.seats[s].conns--
+				return opened[V]{}, err
+			}
+			openSeat = s
+			return opened[V]{seat: s, snap: snap, revoked: t.seats[s].revoked}, nil
+		})
+		if err != nil {
+			if ctx.Err() != nil {
+				// The caller gave up, maybe with the open queued or
+				// running: close it after it, or the seat stays
+				// connected for ever (no bot, one stream fewer allowed).
+				t.post(func() {
+					if openSeat >= 0 {
+						t.streamClosed(openSeat)
+					}
+				})
+			}
+			return opened[V]{}, err
+		}
+		if o.wait == nil {
+			return o, nil
+		}
+		select {
+		case <-o.wait:
+		case <-ctx.Done():
+			return opened[V]{}, ctx.Err()
+		case <-t.stopped:
+			return opened[V]{}, t.stopErr
+		}
+	}
 }
 
 // Watch streams a table's public events to send, each once the table's

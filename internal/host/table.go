@@ -645,6 +645,10 @@ func (t *table[A, V, B]) act(r Request[A]) (uint64, error) {
 	if r.RequestID == "" {
 		return 0, fmt.Errorf("empty request id: %w", ErrBadRequest)
 	}
+	if len(r.RequestID) > maxIDLen {
+		// Longer than a snapshot (or a store) keeps.
+		return 0, fmt.Errorf("request id of %d bytes, at most %d: %w", len(r.RequestID), maxIDLen, ErrBadRequest)
+	}
 	if prev, ok := st.dedupe[r.RequestID]; ok {
 		if prev.action != r.Action {
 			return 0, fmt.Errorf("request id %q: %w", r.RequestID, ErrRequestIDReused)

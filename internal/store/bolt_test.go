@@ -309,3 +309,58 @@ func TestSnapshots(t *testing.T) {
 		t.Errorf("LoadEntries of an unknown table = %v, want ErrNoTable", err)
 	}
 }
+
+// bigCodec encodes a move padded to a given size.
+type bigCodec struct {
+	moveCodec
+	size int
+}
+
+func (c bigCodec) AppendAction(dst []byte, a move) []byte {
+	dst = append(dst, a.Seat, a.N)
+	return append(dst, make([]byte, c.size)...)
+}
+
+// TestAppendRefusesWhatDoesNotLoad checks that Append refuses an entry it
+// could not read back, rather than acknowledge it and leave a log that
+// stops every recovery.
+func TestAppendRefusesWhatDoesNotLoad(t *testing.T) {
+	long := string(bytes.Repeat([]byte("x"), 2000))
+	for _, tc := range []struct {
+		name   string
+		size   int // of an action's padding
+		change func(e *host.Entry[move])
+	}{
+		{name: "request id", change: func(e *host.Entry[move]) { e.RequestID = long }},
+		{name: "name", change: func(e *host.Entry[move]) { e.Notice.Name = long }},
+		{name: "entropy", change: func(e *host.Entry[move]) { e.Entropy = []byte(long) }},
+		{name: "action", size: 5000},
+		{name: "action past 64 KiB", size: 70000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := store.Open[move](filepath.Join(t.TempDir(), "a.db"), bigCodec{size: tc.size})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			ctx := context.Background()
+			if err := s.Create(ctx, host.TableRecord{ID: "t1", Settings: host.Settings{Seats: 4}, Created: t0}); err != nil {
+				t.Fatal(err)
+			}
+			e := host.Entry[move]{At: t0, Kind: host.EntryAction, Actor: 1, Action: move{1, 2}, RequestID: "r1"}
+			if tc.change != nil {
+				tc.change(&e)
+			}
+			ok := host.Entry[move]{At: t0, Kind: host.EntryAction, Actor: 0, Action: move{0, 1}}
+			if err := s.Append(ctx, "t1", ok, e); err == nil {
+				t.Errorf("Append with too large a %s = nil, want an error", tc.name)
+			}
+			if err := s.Load(ctx, func(host.TableRecord, *host.TableSnapshot, []host.Entry[move]) error { return nil }); err != nil {
+				t.Fatalf("Load after the Append: %v", err)
+			}
+			if es, err := s.LoadEntries(ctx, "t1", 0); err != nil || len(es) != 0 {
+				t.Fatalf("log after a refused Append = %d entries, %v; want none", len(es), err)
+			}
+		})
+	}
+}

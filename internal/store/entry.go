@@ -33,10 +33,40 @@ const (
 	maxAction = 1 << 12
 )
 
+// ErrTooLarge is the error of an entry with a field longer than the store
+// reads back: it is refused rather than stored.
+var ErrTooLarge = errors.New("store: entry too large")
+
+// encodeEntry encodes e, or refuses it if decodeEntry would not read it
+// back: an acknowledged entry that does not load would stop recovery.
+func encodeEntry[A any](c Codec[A], e *host.Entry[A]) ([]byte, error) {
+	for _, f := range []struct {
+		what string
+		n    int
+	}{{"request id", len(e.RequestID)}, {"name", len(e.Notice.Name)}, {"entropy", len(e.Entropy)}} {
+		if f.n > maxField {
+			return nil, fmt.Errorf("%w: %s of %d bytes, at most %d", ErrTooLarge, f.what, f.n, maxField)
+		}
+	}
+	b, n := appendEntryAction(nil, c, e)
+	if n > maxAction {
+		return nil, fmt.Errorf("%w: action of %d bytes, at most %d", ErrTooLarge, n, maxAction)
+	}
+	return b, nil
+}
+
 // appendEntry encodes e: version, time (Unix nanoseconds), kind, actor,
 // action, request id, notice kind, seat and name, token hash, entropy.
 // Integers are varints; byte strings are length-prefixed.
 func appendEntry[A any](dst []byte, c Codec[A], e *host.Entry[A]) []byte {
+	dst, _ = appendEntryAction(dst, c, e)
+	return dst
+}
+
+// appendEntryAction is appendEntry that also returns the length of the
+// action's encoding.
+func appendEntryAction[A any](dst []byte, c Codec[A], e *host.Entry[A]) ([]byte, int) {
+	size := 0
 	dst = append(dst, entryVersion)
 	dst = binary.AppendVarint(dst, e.At.UnixNano())
 	dst = append(dst, byte(e.Kind))
@@ -45,7 +75,8 @@ func appendEntry[A any](dst []byte, c Codec[A], e *host.Entry[A]) []byte {
 		start := len(dst)
 		dst = append(dst, 0, 0) // the action's length, filled in below
 		dst = c.AppendAction(dst, e.Action)
-		binary.BigEndian.PutUint16(dst[start:], uint16(len(dst)-start-2))
+		size = len(dst) - start - 2
+		binary.BigEndian.PutUint16(dst[start:], uint16(size))
 	} else {
 		dst = append(dst, 0, 0)
 	}
@@ -55,7 +86,7 @@ func appendEntry[A any](dst []byte, c Codec[A], e *host.Entry[A]) []byte {
 	dst = appendBytes(dst, []byte(e.Notice.Name))
 	dst = append(dst, e.TokenHash[:]...)
 	dst = appendBytes(dst, e.Entropy)
-	return dst
+	return dst, size
 }
 
 func appendBytes(dst, b []byte) []byte {
