@@ -26,6 +26,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -167,6 +169,45 @@ func openStore(dir string) (*store.Bolt[table.Action], error) {
 // question of a few hundred bytes.
 const maxRequest = 16 << 10
 
+// drain ends, when the server stops, the streams of the services beside
+// the API (a health Watch above all, which gRPC's client-side health
+// checking keeps open on every connection): only their clients would end
+// them, and GracefulStop waits for every stream. The API's own streams
+// end when the tables stop.
+type drain struct {
+	stopping chan struct{}
+	once     sync.Once
+}
+
+func newDrain() *drain { return &drain{stopping: make(chan struct{})} }
+
+// stop cancels the drained streams, open and to come.
+func (d *drain) stop() { d.once.Do(func() { close(d.stopping) }) }
+
+func (d *drain) stream(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, next grpc.StreamHandler) error {
+	if strings.HasPrefix(info.FullMethod, "/"+pb.TableService_ServiceDesc.ServiceName+"/") {
+		return next(srv, ss)
+	}
+	ctx, cancel := context.WithCancel(ss.Context())
+	defer cancel()
+	go func() {
+		select {
+		case <-d.stopping:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return next(srv, drainedStream{ServerStream: ss, ctx: ctx})
+}
+
+// drainedStream is a server stream with the context drain cancels.
+type drainedStream struct {
+	grpc.ServerStream
+	ctx context.Context
+}
+
+func (s drainedStream) Context() context.Context { return s.ctx }
+
 // serve runs the server on lis until ctx ends, then stops gracefully: the
 // health service says NOT_SERVING, tables stop (ending their streams), and
 // calls in flight get stopWait to finish.
@@ -208,10 +249,12 @@ func serve(ctx context.Context, lis net.Listener, log *zap.Logger, o options) er
 		log.Info("recovered", zap.String("data", o.data), zap.Int("tables", n), zap.Duration("took", time.Since(start)),
 			zap.Duration("keep_games", o.life.keepGames))
 	}
+	d := newDrain()
 	opts := append(srv.Options(),
 		grpc.KeepaliveParams(keepaliveParams),
 		grpc.KeepaliveEnforcementPolicy(keepalivePolicy),
 		grpc.MaxRecvMsgSize(maxRequest),
+		grpc.ChainStreamInterceptor(d.stream),
 	)
 	g := grpc.NewServer(opts...)
 	srv.Register(g)
@@ -233,6 +276,7 @@ func serve(ctx context.Context, lis net.Listener, log *zap.Logger, o options) er
 	}
 	log.Info("stopping")
 	hs.Shutdown()
+	d.stop()
 	srv.Close()
 	stopped := make(chan struct{})
 	go func() {

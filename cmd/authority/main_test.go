@@ -150,3 +150,51 @@ func TestServe(t *testing.T) {
 		t.Fatalf("serve = %v, want nil after a graceful stop", err)
 	}
 }
+
+// TestStopEndsHealthWatch stops a server while a client watches its health
+// (as gRPC's client-side health checking does on every connection): the
+// watch ends and the graceful stop returns at once, instead of waiting
+// the whole stop wait for a stream that only the client would end.
+func TestStopEndsHealthWatch(t *testing.T) {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := parse([]string{"--stop-wait", "1m"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	served := make(chan error, 1)
+	go func() { served <- serve(ctx, lis, zaptest.NewLogger(t), o) }()
+	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	cctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	w, err := healthpb.NewHealthClient(conn).Watch(cctx, &healthpb.HealthCheckRequest{}, grpc.WaitForReady(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := w.Recv(); err != nil || r.GetStatus() != healthpb.HealthCheckResponse_SERVING {
+		t.Fatalf("health watch = %v, %v; want SERVING", r, err)
+	}
+
+	stop()
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Fatalf("serve = %v, want nil after a graceful stop", err)
+		}
+	case <-cctx.Done():
+		t.Fatal("the server did not stop while a health watch was open")
+	}
+	for {
+		if _, err := w.Recv(); err != nil {
+			break
+		}
+	}
+}
