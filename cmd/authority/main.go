@@ -107,15 +107,44 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	for _, d := range []struct {
-		name string
-		v    time.Duration
-	}{{"finished-ttl", o.life.finished}, {"idle-ttl", o.life.idle}, {"keep-games", o.life.keepGames}} {
-		if d.v < 0 {
-			return o, fmt.Errorf("--%s %v: want 0 or more", d.name, d.v)
-		}
+	if err := checkNotNegative(o); err != nil {
+		return o, err
 	}
 	return o, nil
+}
+
+// checkNotNegative refuses negative timers, rates and limits: the server
+// reads them as none (no timer, no claim dwell, no limit), so a typo
+// would silently switch a protection off.
+func checkNotNegative(o options) error {
+	d := o.defaults
+	for _, f := range []struct {
+		name string
+		v    time.Duration
+	}{
+		{"finished-ttl", o.life.finished}, {"idle-ttl", o.life.idle}, {"keep-games", o.life.keepGames},
+		{"turn-time", d.TurnTime}, {"claim-time", d.ClaimTime}, {"spectator-delay", d.SpectatorDelay},
+		{"disconnect-grace", d.DisconnectGrace}, {"round-pause", d.RoundPause}, {"claim-dwell", d.ClaimDwell},
+		{"stop-wait", o.stopWait},
+	} {
+		if f.v < 0 {
+			return fmt.Errorf("--%s %v: want 0 or more", f.name, f.v)
+		}
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{
+		{"seat-rate", o.seatRate.PerSecond}, {"seat-burst", float64(o.seatRate.Burst)},
+		{"conn-rate", o.connRate.PerSecond}, {"conn-burst", float64(o.connRate.Burst)},
+		{"max-tables", float64(o.limits.tables)}, {"max-seat-streams", float64(o.limits.seatStreams)},
+		{"max-conn-streams", float64(o.limits.connStreams)},
+	} {
+		if !(f.v >= 0) { // NaN too
+			return fmt.Errorf("--%s %v: want 0 or more", f.name, f.v)
+		}
+	}
+	return nil
 }
 
 func run(args []string, stderr io.Writer) error {

@@ -198,3 +198,27 @@ func TestStopEndsHealthWatch(t *testing.T) {
 		}
 	}
 }
+
+// TestParseRefusesNegativeSettings refuses negative timers, rates and
+// limits: the server reads them as "off", so that a typo would silently
+// switch off a turn timer, the claim dwell that keeps claim windows
+// secret, or a rate limit. Zero stays allowed.
+func TestParseRefusesNegativeSettings(t *testing.T) {
+	durations := []string{"--turn-time", "--claim-time", "--spectator-delay", "--disconnect-grace", "--round-pause", "--claim-dwell", "--stop-wait"}
+	numbers := []string{"--seat-rate", "--seat-burst", "--conn-rate", "--conn-burst", "--max-tables", "--max-seat-streams", "--max-conn-streams"}
+	check := func(flag, bad, zero string) {
+		if _, err := parse([]string{flag, bad}, io.Discard); err == nil {
+			t.Errorf("parse accepted %s %s", flag, bad)
+		}
+		if _, err := parse([]string{flag, zero}, io.Discard); err != nil {
+			t.Errorf("parse refused %s %s: %v", flag, zero, err)
+		}
+	}
+	for _, f := range durations {
+		check(f, "-1s", "0s")
+	}
+	for _, f := range numbers {
+		check(f, "-1", "0")
+	}
+	check("--seat-rate", "NaN", "0.5")
+}
