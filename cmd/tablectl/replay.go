@@ -46,11 +46,12 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return fmt.Errorf("replay: write: %w", err)
 		}
 	}
-	if err := in.Err(); err != nil {
-		return fmt.Errorf("replay: read line %d: %w", line+1, err)
-	}
+	// The answers so far stand even if reading failed: write them first.
 	if err := out.Flush(); err != nil {
 		return fmt.Errorf("replay: write: %w", err)
+	}
+	if err := in.Err(); err != nil {
+		return fmt.Errorf("replay: read line %d: %w", line+1, err)
 	}
 	return nil
 }

@@ -4,9 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
 	"os"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // TestReplayCommand runs tablectl replay on the shared real games, as the
@@ -100,5 +103,20 @@ func TestReplayDecodeErrorKeepsID(t *testing.T) {
 		if o.ID != want || o.OK || o.Error == "" {
 			t.Errorf("line %d = %s, want id %q, not ok, an error", i+1, lines[i], want)
 		}
+	}
+}
+
+// TestReplayReadErrorKeepsAnswers fails reading stdin after a game: the
+// command reports the error, and the answer of the game before it is
+// written all the same.
+func TestReplayReadErrorKeepsAnswers(t *testing.T) {
+	boom := errors.New("boom")
+	in := io.MultiReader(strings.NewReader(`{"id": "g1", "rounds": []}`+"\n"), iotest.ErrReader(boom))
+	var out bytes.Buffer
+	if err := run([]string{"replay"}, in, &out, io.Discard); !errors.Is(err, boom) {
+		t.Errorf("replay on a failing stdin = %v, want %v", err, boom)
+	}
+	if !strings.Contains(out.String(), `"id":"g1"`) {
+		t.Errorf("replay on a failing stdin wrote %q, want the answer about g1", out.String())
 	}
 }
