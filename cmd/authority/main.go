@@ -26,6 +26,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -105,15 +107,44 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	for _, d := range []struct {
-		name string
-		v    time.Duration
-	}{{"finished-ttl", o.life.finished}, {"idle-ttl", o.life.idle}, {"keep-games", o.life.keepGames}} {
-		if d.v < 0 {
-			return o, fmt.Errorf("--%s %v: want 0 or more", d.name, d.v)
-		}
+	if err := checkNotNegative(o); err != nil {
+		return o, err
 	}
 	return o, nil
+}
+
+// checkNotNegative refuses negative timers, rates and limits: the server
+// reads them as none (no timer, no claim dwell, no limit), so a typo
+// would silently switch a protection off.
+func checkNotNegative(o options) error {
+	d := o.defaults
+	for _, f := range []struct {
+		name string
+		v    time.Duration
+	}{
+		{"finished-ttl", o.life.finished}, {"idle-ttl", o.life.idle}, {"keep-games", o.life.keepGames},
+		{"turn-time", d.TurnTime}, {"claim-time", d.ClaimTime}, {"spectator-delay", d.SpectatorDelay},
+		{"disconnect-grace", d.DisconnectGrace}, {"round-pause", d.RoundPause}, {"claim-dwell", d.ClaimDwell},
+		{"stop-wait", o.stopWait},
+	} {
+		if f.v < 0 {
+			return fmt.Errorf("--%s %v: want 0 or more", f.name, f.v)
+		}
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{
+		{"seat-rate", o.seatRate.PerSecond}, {"seat-burst", float64(o.seatRate.Burst)},
+		{"conn-rate", o.connRate.PerSecond}, {"conn-burst", float64(o.connRate.Burst)},
+		{"max-tables", float64(o.limits.tables)}, {"max-seat-streams", float64(o.limits.seatStreams)},
+		{"max-conn-streams", float64(o.limits.connStreams)},
+	} {
+		if !(f.v >= 0) { // NaN too
+			return fmt.Errorf("--%s %v: want 0 or more", f.name, f.v)
+		}
+	}
+	return nil
 }
 
 func run(args []string, stderr io.Writer) error {
@@ -167,6 +198,45 @@ func openStore(dir string) (*store.Bolt[table.Action], error) {
 // question of a few hundred bytes.
 const maxRequest = 16 << 10
 
+// drain ends, when the server stops, the streams of the services beside
+// the API (a health Watch above all, which gRPC's client-side health
+// checking keeps open on every connection): only their clients would end
+// them, and GracefulStop waits for every stream. The API's own streams
+// end when the tables stop.
+type drain struct {
+	stopping chan struct{}
+	once     sync.Once
+}
+
+func newDrain() *drain { return &drain{stopping: make(chan struct{})} }
+
+// stop cancels the drained streams, open and to come.
+func (d *drain) stop() { d.once.Do(func() { close(d.stopping) }) }
+
+func (d *drain) stream(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, next grpc.StreamHandler) error {
+	if strings.HasPrefix(info.FullMethod, "/"+pb.TableService_ServiceDesc.ServiceName+"/") {
+		return next(srv, ss)
+	}
+	ctx, cancel := context.WithCancel(ss.Context())
+	defer cancel()
+	go func() {
+		select {
+		case <-d.stopping:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return next(srv, drainedStream{ServerStream: ss, ctx: ctx})
+}
+
+// drainedStream is a server stream with the context drain cancels.
+type drainedStream struct {
+	grpc.ServerStream
+	ctx context.Context
+}
+
+func (s drainedStream) Context() context.Context { return s.ctx }
+
 // serve runs the server on lis until ctx ends, then stops gracefully: the
 // health service says NOT_SERVING, tables stop (ending their streams), and
 // calls in flight get stopWait to finish.
@@ -208,10 +278,12 @@ func serve(ctx context.Context, lis net.Listener, log *zap.Logger, o options) er
 		log.Info("recovered", zap.String("data", o.data), zap.Int("tables", n), zap.Duration("took", time.Since(start)),
 			zap.Duration("keep_games", o.life.keepGames))
 	}
+	d := newDrain()
 	opts := append(srv.Options(),
 		grpc.KeepaliveParams(keepaliveParams),
 		grpc.KeepaliveEnforcementPolicy(keepalivePolicy),
 		grpc.MaxRecvMsgSize(maxRequest),
+		grpc.ChainStreamInterceptor(d.stream),
 	)
 	g := grpc.NewServer(opts...)
 	srv.Register(g)
@@ -233,6 +305,7 @@ func serve(ctx context.Context, lis net.Listener, log *zap.Logger, o options) er
 	}
 	log.Info("stopping")
 	hs.Shutdown()
+	d.stop()
 	srv.Close()
 	stopped := make(chan struct{})
 	go func() {

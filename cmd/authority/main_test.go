@@ -150,3 +150,75 @@ func TestServe(t *testing.T) {
 		t.Fatalf("serve = %v, want nil after a graceful stop", err)
 	}
 }
+
+// TestStopEndsHealthWatch stops a server while a client watches its health
+// (as gRPC's client-side health checking does on every connection): the
+// watch ends and the graceful stop returns at once, instead of waiting
+// the whole stop wait for a stream that only the client would end.
+func TestStopEndsHealthWatch(t *testing.T) {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := parse([]string{"--stop-wait", "1m"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	served := make(chan error, 1)
+	go func() { served <- serve(ctx, lis, zaptest.NewLogger(t), o) }()
+	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	cctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	w, err := healthpb.NewHealthClient(conn).Watch(cctx, &healthpb.HealthCheckRequest{}, grpc.WaitForReady(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := w.Recv(); err != nil || r.GetStatus() != healthpb.HealthCheckResponse_SERVING {
+		t.Fatalf("health watch = %v, %v; want SERVING", r, err)
+	}
+
+	stop()
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Fatalf("serve = %v, want nil after a graceful stop", err)
+		}
+	case <-cctx.Done():
+		t.Fatal("the server did not stop while a health watch was open")
+	}
+	for {
+		if _, err := w.Recv(); err != nil {
+			break
+		}
+	}
+}
+
+// TestParseRefusesNegativeSettings refuses negative timers, rates and
+// limits: the server reads them as "off", so that a typo would silently
+// switch off a turn timer, the claim dwell that keeps claim windows
+// secret, or a rate limit. Zero stays allowed.
+func TestParseRefusesNegativeSettings(t *testing.T) {
+	durations := []string{"--turn-time", "--claim-time", "--spectator-delay", "--disconnect-grace", "--round-pause", "--claim-dwell", "--stop-wait"}
+	numbers := []string{"--seat-rate", "--seat-burst", "--conn-rate", "--conn-burst", "--max-tables", "--max-seat-streams", "--max-conn-streams"}
+	check := func(flag, bad, zero string) {
+		if _, err := parse([]string{flag, bad}, io.Discard); err == nil {
+			t.Errorf("parse accepted %s %s", flag, bad)
+		}
+		if _, err := parse([]string{flag, zero}, io.Discard); err != nil {
+			t.Errorf("parse refused %s %s: %v", flag, zero, err)
+		}
+	}
+	for _, f := range durations {
+		check(f, "-1s", "0s")
+	}
+	for _, f := range numbers {
+		check(f, "-1", "0")
+	}
+	check("--seat-rate", "NaN", "0.5")
+}

@@ -350,10 +350,11 @@ func playSeat(ctx context.Context, o botsOptions, s *client.Session, b bot.Bot, 
 	var r seatResult
 	defer func() {
 		st := s.Stats()
-		// Every reconnection is a stream that failed, every retry an Act
-		// that did; faults are the inconsistencies.
-		if n := st.Reconnects + st.ActRetries + st.Faults; n > 0 {
-			m.fail(n, "%s: %d reconnections, %d act retries, %d inconsistencies", who, st.Reconnects, st.ActRetries, st.Faults)
+		// Every stream retry is a stream RPC that failed (dropped, or
+		// refused when opened), every act retry an Act that did; faults
+		// are the inconsistencies.
+		if n := st.StreamRetries + st.ActRetries + st.Faults; n > 0 {
+			m.fail(n, "%s: %d failed streams (%d reconnections), %d act retries, %d inconsistencies", who, st.StreamRetries, st.Reconnects, st.ActRetries, st.Faults)
 		}
 	}()
 	for {

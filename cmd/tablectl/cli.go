@@ -7,6 +7,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
+	"unicode"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/client"
@@ -69,12 +72,30 @@ func seatName(si *pb.SeatInfo) string {
 	if si.GetBot() && !si.GetTaken() {
 		return "bot"
 	}
-	return si.GetName()
+	return printable(si.GetName())
+}
+
+// printable escapes what a terminal would run rather than show (escape
+// sequences, newlines, bidi overrides) in a name another player chose.
+func printable(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsPrint(r) {
+			b.WriteRune(r)
+			continue
+		}
+		q := strconv.QuoteRune(r) // '\x1b'
+		b.WriteString(q[1 : len(q)-1])
+	}
+	return b.String()
 }
 
 // learn takes a player's name from the notice of its joining.
 func (n *names) learn(e client.Event) {
 	if no := e.Notice; no != nil && no.GetKind() == pb.SeatNotice_KIND_JOINED && no.GetSeat() < table.NumSeats {
-		n.name[no.GetSeat()] = no.GetName()
+		n.name[no.GetSeat()] = printable(no.GetName())
 	}
 }

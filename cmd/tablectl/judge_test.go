@@ -122,6 +122,11 @@ func TestJudgeLines(t *testing.T) {
 			`{"id":"e22","error":"judge: impossible situation: tenhou is the dealer's tsumo with no call"}`},
 		{`{"id": "e23", "hand": "23m456m234p678s99s", "win_tile": "1m", "honba": -1}`,
 			`{"id":"e23","error":"honba and riichi_sticks cannot be negative"}`},
+		// Counts so large that the payments would overflow.
+		{`{"id": "e23b", "hand": "23m456m234p678s99s", "win_tile": "1m", "honba": 9000000000000000000}`,
+			`{"id":"e23b","error":"honba and riichi_sticks cannot exceed 100000"}`},
+		{`{"id": "e23c", "hand": "23m456m234p678s99s", "win_tile": "1m", "riichi_sticks": 3000000}`,
+			`{"id":"e23c","error":"honba and riichi_sticks cannot exceed 100000"}`},
 		{`{"id": "e24", "win_tile": "1m"}`, `{"id":"e24","error":"missing hand"}`},
 		{`{"id": "e25", "hand": "23m456m234p678s99s", "win_tile": "1m2m"}`, `{"id":"e25","error":"win_tile: want one tile, have 2"}`},
 		{`{"id": "e26", "hand": "23m456m234p678s9s1f", "win_tile": "9s"}`, `{"id":"e26","error":"hand: 1f: riichi has no flowers"}`},

@@ -7,10 +7,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+	"unicode"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/bot"
@@ -320,5 +322,23 @@ func TestWatch(t *testing.T) {
 	}
 	if err := run([]string{"watch", "--addr", addr}, nil, &out, &errOut); err != errUsage {
 		t.Errorf("watch without --table = %v, want a usage error", err)
+	}
+}
+
+// TestNamesArePrintable shows names with control characters (from a server
+// that lets them through) escaped, so that no name can rewrite the
+// terminal of the player who reads it.
+func TestNamesArePrintable(t *testing.T) {
+	evil := "x\x1b[2J\ny\u202e"
+	n := tableNames(&pb.Table{Seats: []*pb.SeatInfo{{Name: evil}, {}, {}, {}}}, 3)
+	n.learn(client.Event{Notice: &pb.SeatNotice{Kind: pb.SeatNotice_KIND_JOINED, Seat: 1, Name: evil}})
+	for s := range table.Seat(2) {
+		got := n.of(s)
+		if strings.ContainsFunc(got, func(r rune) bool { return !unicode.IsPrint(r) }) {
+			t.Errorf("seat %d is shown as %q", s, got)
+		}
+		if want := `S` + strconv.Itoa(int(s)) + ` x\x1b[2J\ny\u202e`; got != want {
+			t.Errorf("seat %d is shown as %q, want %q", s, got, want)
+		}
 	}
 }

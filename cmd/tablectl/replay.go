@@ -38,7 +38,7 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		var o replay.Outcome
 		if g, err := replay.Decode(b); err != nil {
 			zero := 0
-			o = replay.Outcome{ID: fmt.Sprintf("line %d", line), Round: &zero, Step: &zero, Error: err.Error()}
+			o = replay.Outcome{ID: gameID(b, line), Round: &zero, Step: &zero, Error: err.Error()}
 		} else {
 			o = replay.Play(g)
 		}
@@ -46,13 +46,27 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return fmt.Errorf("replay: write: %w", err)
 		}
 	}
-	if err := in.Err(); err != nil {
-		return fmt.Errorf("replay: read line %d: %w", line+1, err)
-	}
+	// The answers so far stand even if reading failed: write them first.
 	if err := out.Flush(); err != nil {
 		return fmt.Errorf("replay: write: %w", err)
 	}
+	if err := in.Err(); err != nil {
+		return fmt.Errorf("replay: read line %d: %w", line+1, err)
+	}
 	return nil
+}
+
+// gameID names a game that does not decode: by its own id when the line is
+// an object that has one, so that the failure is the contract's answer
+// about that game; otherwise by its line number.
+func gameID(b []byte, line int) string {
+	var g struct {
+		ID *string `json:"id"`
+	}
+	if json.Unmarshal(b, &g) == nil && g.ID != nil {
+		return *g.ID
+	}
+	return fmt.Sprintf("line %d", line)
 }
 
 func trimSpace(b []byte) []byte {

@@ -4,9 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
 	"os"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // TestReplayCommand runs tablectl replay on the shared real games, as the
@@ -70,5 +73,50 @@ not json
 	}
 	if err := run([]string{"replay", "extra"}, strings.NewReader(""), &out, &errOut); err == nil {
 		t.Errorf("tablectl replay extra: no usage error")
+	}
+}
+
+// TestReplayDecodeErrorKeepsID answers a game that is a JSON object but
+// does not decode with its own id, as the contract's failure object has
+// it; only a line that is no object at all is named by its line number.
+func TestReplayDecodeErrorKeepsID(t *testing.T) {
+	in := `{"id": "g7", "start_scores": "25000"}
+{"start_scores": 5}
+`
+	var out, errOut bytes.Buffer
+	if err := run([]string{"replay"}, strings.NewReader(in), &out, &errOut); err != nil {
+		t.Fatalf("tablectl replay: %v", err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("tablectl replay wrote %q, want two lines", out.String())
+	}
+	for i, want := range []string{"g7", "line 2"} {
+		var o struct {
+			ID    string `json:"id"`
+			OK    bool   `json:"ok"`
+			Error string `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(lines[i]), &o); err != nil {
+			t.Fatal(err)
+		}
+		if o.ID != want || o.OK || o.Error == "" {
+			t.Errorf("line %d = %s, want id %q, not ok, an error", i+1, lines[i], want)
+		}
+	}
+}
+
+// TestReplayReadErrorKeepsAnswers fails reading stdin after a game: the
+// command reports the error, and the answer of the game before it is
+// written all the same.
+func TestReplayReadErrorKeepsAnswers(t *testing.T) {
+	boom := errors.New("boom")
+	in := io.MultiReader(strings.NewReader(`{"id": "g1", "rounds": []}`+"\n"), iotest.ErrReader(boom))
+	var out bytes.Buffer
+	if err := run([]string{"replay"}, in, &out, io.Discard); !errors.Is(err, boom) {
+		t.Errorf("replay on a failing stdin = %v, want %v", err, boom)
+	}
+	if !strings.Contains(out.String(), `"id":"g1"`) {
+		t.Errorf("replay on a failing stdin wrote %q, want the answer about g1", out.String())
 	}
 }

@@ -18,6 +18,8 @@ func TestDecodeRefusesMalformed(t *testing.T) {
 		"three scores":     {Seq: 1, Body: &pb.Event_RiichiAccepted{RiichiAccepted: &pb.RiichiAccepted{Scores: scores[:3]}}},
 		"wind":             {Seq: 1, Body: &pb.Event_RoundStarted{RoundStarted: &pb.RoundStarted{Scores: scores, Dora: "1m"}}},
 		"meld size":        {Seq: 1, Body: &pb.Event_Called{Called: &pb.Called{Scores: scores, Meld: &pb.Meld{Type: pb.MeldType_MELD_TYPE_PON, Tiles: "11z", CalledTile: "1z"}}}},
+		"called tile":      {Seq: 1, Body: &pb.Event_Called{Called: &pb.Called{Scores: scores, Meld: &pb.Meld{Type: pb.MeldType_MELD_TYPE_PON, Tiles: "111z", CalledTile: "2z"}}}},
+		"added tile":       {Seq: 1, Body: &pb.Event_Called{Called: &pb.Called{Scores: scores, Meld: &pb.Meld{Type: pb.MeldType_MELD_TYPE_ADDED_KAN, Tiles: "5555m", CalledTile: "5m", AddedTile: "0m"}}}},
 		"meld type":        {Seq: 1, Body: &pb.Event_Called{Called: &pb.Called{Scores: scores, Meld: &pb.Meld{Tiles: "111z", CalledTile: "1z"}}}},
 		"chi tiles":        {Seq: 1, Body: &pb.Event_ClaimOffer{ClaimOffer: &pb.ClaimOffer{Options: []*pb.Action{{Type: pb.ActionType_ACTION_TYPE_CHI, Tiles: "4m"}}}}},
 		"action type":      {Seq: 1, Body: &pb.Event_TurnOffer{TurnOffer: &pb.TurnOffer{Options: []*pb.Action{{}}}}},

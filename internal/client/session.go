@@ -35,8 +35,12 @@ type Stats struct {
 	Events     int // events delivered
 	Snapshots  int // snapshots delivered
 	Reconnects int // streams reopened after a drop
-	Faults     int // inconsistencies: sequence faults, undecodable events, events that do not fit the view
-	ActRetries int // action attempts repeated after Unavailable or ResourceExhausted
+	// StreamRetries counts the stream attempts that failed on the
+	// server's or the connection's side and were retried: refused opens
+	// included, which Reconnects does not count (no stream was dropped).
+	StreamRetries int
+	Faults        int // inconsistencies: sequence faults, undecodable events, events that do not fit the view
+	ActRetries    int // action attempts repeated after Unavailable or ResourceExhausted
 }
 
 // Update is what Next delivers: the view was reset from a snapshot, or an
@@ -63,6 +67,7 @@ type Session struct {
 	opts      Options
 
 	stream   receiver
+	sctx     context.Context // the stream's: ended on the client's side when Err is set
 	cancel   context.CancelFunc
 	openedAt time.Time
 	opened   int // streams opened
@@ -165,7 +170,7 @@ func (s *Session) open(ctx context.Context) error {
 		s.stats.Reconnects++
 	}
 	s.opened++
-	s.cancel, s.openedAt = cancel, time.Now()
+	s.sctx, s.cancel, s.openedAt = sctx, cancel, time.Now()
 	return nil
 }
 
@@ -197,6 +202,15 @@ func retryStream(ctx context.Context, err error) bool {
 	return Retryable(err) || status.Code(err) == codes.Canceled && ctx.Err() == nil
 }
 
+// retried notes a stream attempt that Next retries; failed is false for
+// a stream the session itself cancelled, which is no failed RPC.
+func (s *Session) retried(failed bool) {
+	s.failures++
+	if failed {
+		s.stats.StreamRetries++
+	}
+}
+
 // Next waits for the next snapshot or event, applies it to the view and
 // returns it. A dropped stream is reopened (after the last event received)
 // until ctx ends. After the game's last event it returns io.EOF. The stream
@@ -216,7 +230,7 @@ func (s *Session) Next(ctx context.Context) (Update, error) {
 				if !retryStream(ctx, err) {
 					return Update{}, fmt.Errorf("open stream: %w", err)
 				}
-				s.failures++
+				s.retried(true)
 				continue
 			}
 		}
@@ -231,6 +245,9 @@ func (s *Session) Next(ctx context.Context) (Update, error) {
 			return Update{}, io.EOF
 		}
 		if err != nil {
+			// A stream whose own context ended was cancelled here (by
+			// the end of an earlier Next's context), not failed.
+			cancelled := s.sctx.Err() != nil
 			s.closeStream()
 			if ctx.Err() != nil {
 				return Update{}, ctx.Err()
@@ -238,7 +255,7 @@ func (s *Session) Next(ctx context.Context) (Update, error) {
 			if !retryStream(ctx, err) {
 				return Update{}, fmt.Errorf("stream: %w", err)
 			}
-			s.failures++
+			s.retried(!cancelled)
 			continue
 		}
 		s.failures = 0

@@ -375,3 +375,35 @@ func TestWatchFollowsTable(t *testing.T) {
 		t.Fatalf("spectator's final view: phase %v scores %v hand %v; want game over, %v, no hand", v.Phase, v.Scores, v.Hand, final.Scores)
 	}
 }
+
+// TestSessionCountsRefusedOpens refuses the first attempts to open a
+// seat's stream on the client's side, as a connection that is down does:
+// the session retries until one opens, and counts every attempt that
+// failed, although no stream was ever dropped.
+func TestSessionCountsRefusedOpens(t *testing.T) {
+	ts := startServer(t)
+	const refused = 3
+	var mu sync.Mutex
+	opens := 0
+	refuse := func(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string, streamer grpc.Streamer, opts ...grpc.CallOption) (grpc.ClientStream, error) {
+		mu.Lock()
+		opens++
+		n := opens
+		mu.Unlock()
+		if n <= refused {
+			return nil, status.Error(codes.Unavailable, "connection down")
+		}
+		return streamer(ctx, desc, cc, method, opts...)
+	}
+	c := dial(t, ts.Addr, grpc.WithStreamInterceptor(refuse))
+	seats := newTable(t, c, 6)
+	s := c.Follow(seats[0], client.Options{Backoff: client.Backoff{Initial: time.Millisecond, Max: time.Millisecond}})
+	defer s.Close()
+	u, err := s.Next(ctxT(t))
+	if err != nil || !u.Snapshot {
+		t.Fatalf("Next = %+v, %v; want the snapshot", u, err)
+	}
+	if st := s.Stats(); st.StreamRetries != refused {
+		t.Errorf("stats %+v after %d refused opens: want StreamRetries %d", st, refused, refused)
+	}
+}

@@ -239,9 +239,13 @@ func (t *Tracker) called(b table.Called) error {
 		if m.From == b.Seat || len(from.Discards) == 0 {
 			return fmt.Errorf("call of seat %d from seat %d with no discard: %w", b.Seat, m.From, ErrInconsistent)
 		}
-		from.Discards[len(from.Discards)-1].Called = true
 		own = slices.Clone(m.Tiles[:m.Len()])
-		own = slices.Delete(own, slices.Index(own, m.Called), slices.Index(own, m.Called)+1)
+		i := slices.Index(own, m.Called)
+		if i < 0 {
+			return fmt.Errorf("%v %s calling %v: %w", m.Type, tile.Format(own), m.Called, ErrInconsistent)
+		}
+		from.Discards[len(from.Discards)-1].Called = true
+		own = slices.Delete(own, i, i+1)
 		sv.Melds = append(sv.Melds, m)
 	case judge.ClosedKan:
 		own = slices.Clone(m.Tiles[:4])

@@ -2,13 +2,16 @@ package client
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
 	"testing"
 
 	"github.com/mahjong-authority/authority/internal/bot"
+	"github.com/mahjong-authority/authority/internal/judge"
 	"github.com/mahjong-authority/authority/internal/table"
+	"github.com/mahjong-authority/authority/internal/tile"
 	"github.com/mahjong-authority/authority/internal/wall"
 )
 
@@ -170,4 +173,24 @@ func FuzzTracker(f *testing.F) {
 		}
 		trackGame(t, seed, table.TenhouTonpuu, bots, map[string]int{})
 	})
+}
+
+// TestTrackerRefusesImpossibleCall applies a call whose called tile is not
+// among the meld's tiles, as a broken server could send: an error, not a
+// panic.
+func TestTrackerRefusesImpossibleCall(t *testing.T) {
+	tr := NewTracker(1)
+	for _, b := range []table.Body{
+		table.RoundStarted{Dealer: 0, Dora: tile.MustParse("1z")[0]},
+		table.Discarded{Seat: 0, Tile: tile.MustParse("1m")[0]},
+	} {
+		if err := tr.Apply(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := table.Meld{Meld: judge.Meld{Type: judge.Pon}, From: 0, Called: tile.MustParse("2m")[0]}
+	copy(m.Tiles[:], tile.MustParse("111m"))
+	if err := tr.Apply(table.Called{Seat: 1, Meld: m}); !errors.Is(err, ErrInconsistent) {
+		t.Fatalf("a pon of 111m calling 2m = %v, want ErrInconsistent", err)
+	}
 }

@@ -20,6 +20,11 @@ import (
 // tile.ErrSyntax; both are bad tiles.
 var ErrFlower = errors.New("riichi has no flowers")
 
+// MaxCount bounds honba and riichi_sticks: far beyond any game, and small
+// enough that every payment fits the int32 fields of the JudgeService
+// (larger counts wrapped there, and overflowed even as Go ints).
+const MaxCount = 100_000
+
 // Question is one question. A nil field is absent: Rules is then riichi,
 // the winds East, the indicators none; WinTile nil asks for shanten and
 // waits instead of a score. The JSON names are those of the contract.
@@ -180,6 +185,9 @@ func Ask(q *Question) (Answer, error) {
 	}
 	if s.Honba < 0 || s.RiichiSticks < 0 {
 		return Answer{}, errors.New("honba and riichi_sticks cannot be negative")
+	}
+	if s.Honba > MaxCount || s.RiichiSticks > MaxCount {
+		return Answer{}, fmt.Errorf("honba and riichi_sticks cannot exceed %d", MaxCount)
 	}
 	if err := judge.CheckSituation(&h, &s); err != nil {
 		return Answer{}, err

@@ -695,3 +695,26 @@ func TestLimits(t *testing.T) {
 	}
 	wantStatus(t, "fourth stream of a connection", err, codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_TOO_MANY_STREAMS)
 }
+
+// TestJoinRefusesUnprintableNames refuses names that other players'
+// terminals would run as control sequences (tablectl play and watch print
+// names as they are), and takes any printable name, in any script.
+func TestJoinRefusesUnprintableNames(t *testing.T) {
+	e := startEnv(t, baseConfig())
+	id, _ := e.create(t, nil)
+	ctx := ctxT(t)
+	for _, name := range []string{"evil\x1b[2J", "two\nlines", "bell\a", "rtl\u202eoverride", "nul\x00"} {
+		_, err := e.tables.JoinTable(ctx, &pb.JoinTableRequest{TableId: id, Name: name})
+		wantStatus(t, fmt.Sprintf("join as %q", name), err, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST)
+	}
+	for _, s := range e.table(t, id).GetSeats() {
+		if s.GetTaken() {
+			t.Fatalf("a refused join took seat %d", s.GetSeat())
+		}
+	}
+	for _, name := range []string{"Aki", "明日香", "Zoë O'Neil", ""} {
+		if _, err := e.tables.JoinTable(ctx, &pb.JoinTableRequest{TableId: id, Name: name}); err != nil {
+			t.Errorf("join as %q: %v", name, err)
+		}
+	}
+}

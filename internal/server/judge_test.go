@@ -126,6 +126,9 @@ func TestJudgeErrorReasons(t *testing.T) {
 		{&pb.JudgeRequest{Hand: "1111m"}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
 		{&pb.JudgeRequest{Hand: "23m456m234p678s99s", WinTile: "1m", SeatWind: "east"}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
 		{&pb.JudgeRequest{Hand: "123m456p789s11z2z", Rules: "poker"}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
+		// Counts whose payments would not fit the answer's int32 fields.
+		{&pb.JudgeRequest{Hand: "23m456m234p678s99s", WinTile: "1m", RiichiSticks: 3_000_000}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
+		{&pb.JudgeRequest{Hand: "23m456m234p678s99s", WinTile: "1m", Honba: 2_000_000_000}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
 	} {
 		_, err := e.judge.Judge(ctxT(t), c.req)
 		if status.Code(err) != codes.InvalidArgument || server.Reason(err) != c.want {

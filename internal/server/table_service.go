@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"go.uber.org/zap"
 	"google.golang.org/protobuf/proto"
@@ -61,6 +64,24 @@ func duration(field string, d *durationpb.Duration, def, max time.Duration) (tim
 func checkID(field, id string) error {
 	if id == "" || len(id) > maxIDLen {
 		return fieldError(field, fmt.Errorf("want 1 to %d bytes, have %d: %w", maxIDLen, len(id), ErrMalformed))
+	}
+	return nil
+}
+
+// checkName bounds a player's name and keeps it printable: every client
+// shows it to the other players, and tablectl prints it to a terminal,
+// where control characters (escape sequences, newlines, bidi overrides)
+// would rewrite what they see.
+func checkName(name string) error {
+	if len(name) > maxNameLen {
+		return fieldError("name", fmt.Errorf("%d bytes, at most %d: %w", len(name), maxNameLen, ErrMalformed))
+	}
+	if !utf8.ValidString(name) {
+		return fieldError("name", fmt.Errorf("not UTF-8: %w", ErrMalformed))
+	}
+	if i := strings.IndexFunc(name, func(r rune) bool { return !unicode.IsPrint(r) }); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(name[i:])
+		return fieldError("name", fmt.Errorf("unprintable %U at byte %d: %w", r, i, ErrMalformed))
 	}
 	return nil
 }
@@ -237,8 +258,8 @@ func (t *tableService) join(ctx context.Context, req *pb.JoinTableRequest) (*pb.
 	if err := checkID("table_id", req.GetTableId()); err != nil {
 		return nil, err
 	}
-	if len(req.GetName()) > maxNameLen {
-		return nil, fieldError("name", fmt.Errorf("%d bytes, at most %d: %w", len(req.GetName()), maxNameLen, ErrMalformed))
+	if err := checkName(req.GetName()); err != nil {
+		return nil, err
 	}
 	if len(req.GetEntropy()) > maxEntropy {
 		return nil, fieldError("entropy", fmt.Errorf("%d bytes, at most %d: %w", len(req.GetEntropy()), maxEntropy, ErrMalformed))

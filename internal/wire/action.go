@@ -2,6 +2,7 @@ package wire
 
 import (
 	"fmt"
+	"slices"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/judge"
@@ -160,15 +161,29 @@ func MeldFromPB(m *pb.Meld) (table.Meld, error) {
 	if typ == judge.ClosedKan {
 		// No tile was called; the engine keeps the last one there.
 		out.Called = ts[len(ts)-1]
-	} else if out.Called, err = ParseTile("meld.called_tile", m.GetCalledTile()); err != nil {
+	} else if out.Called, err = meldTile("meld.called_tile", m.GetCalledTile(), ts); err != nil {
 		return out, err
 	}
 	if typ == judge.AddedKan {
-		if out.Added, err = ParseTile("meld.added_tile", m.GetAddedTile()); err != nil {
+		if out.Added, err = meldTile("meld.added_tile", m.GetAddedTile(), ts); err != nil {
 			return out, err
 		}
 	}
 	return out, nil
+}
+
+// meldTile reads the called or added tile of a meld, which must be one of
+// its tiles: a reader takes it out of the meld's tiles to know what left
+// the hand.
+func meldTile(field, s string, tiles []tile.Tile) (tile.Tile, error) {
+	x, err := ParseTile(field, s)
+	if err != nil {
+		return 0, err
+	}
+	if !slices.Contains(tiles, x) {
+		return 0, malformed(field, "%v is not among the meld's tiles %s", x, tile.Format(tiles))
+	}
+	return x, nil
 }
 
 func meldsFromPB(field string, ms []*pb.Meld) ([]table.Meld, error) {
