@@ -241,21 +241,12 @@ func (s drainedStream) Context() context.Context { return s.ctx }
 // health service says NOT_SERVING, tables stop (ending their streams), and
 // calls in flight get stopWait to finish.
 func serve(ctx context.Context, lis net.Listener, log *zap.Logger, o options) error {
-	cfg := server.Config{
-		Log:            log,
-		NewEngine:      newEngine,
-		NewWall:        newWall,
-		Bot:            newBot,
-		SeatRate:       o.seatRate,
-		ConnRate:       o.connRate,
-		Defaults:       o.defaults,
-		MaxTables:      o.limits.tables,
-		MaxSeatStreams: o.limits.seatStreams,
-		MaxConnStreams: o.limits.connStreams,
-		FinishedTTL:    o.life.finished,
-		IdleTTL:        o.life.idle,
-		KeepGames:      o.life.keepGames,
-	}
+	cfg := server.Riichi()
+	cfg.Log = log
+	cfg.SeatRate, cfg.ConnRate = o.seatRate, o.connRate
+	cfg.Defaults = o.defaults
+	cfg.MaxTables, cfg.MaxSeatStreams, cfg.MaxConnStreams = o.limits.tables, o.limits.seatStreams, o.limits.connStreams
+	cfg.FinishedTTL, cfg.IdleTTL, cfg.KeepGames = o.life.finished, o.life.idle, o.life.keepGames
 	if o.data != "" {
 		st, err := openStore(o.data)
 		if err != nil {

@@ -17,29 +17,13 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 
-	"github.com/mahjong-authority/authority/internal/bot"
-	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/server"
-	"github.com/mahjong-authority/authority/internal/table"
-	"github.com/mahjong-authority/authority/internal/wall"
 )
 
 // Config is a server on the real table engine, walls and bots (the
 // efficient bot), in memory, without rate limits and with every timer
 // off unless a table's settings set it. Tests change what they need.
-func Config() server.Config {
-	return server.Config{
-		NewEngine: func(cfg table.Config) (server.Engine, error) {
-			t, err := table.New(cfg)
-			if err != nil {
-				return nil, err // a nil *table.Table is not a nil Engine
-			}
-			return t, nil
-		},
-		NewWall: wall.New,
-		Bot:     func() host.Bot[table.Action, table.View] { return server.TableBot{Bot: bot.Efficient{}} },
-	}
-}
+func Config() server.Config { return server.Riichi() }
 
 // Server is a server.Server serving gRPC on a TCP listener.
 type Server struct {
