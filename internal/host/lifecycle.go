@@ -103,13 +103,24 @@ func (g *tombstones) find(id string) *EvictedError { return g.byID[id] }
 // refused) waits before it tries again.
 const evictRetry = time.Minute
 
+// startRetry is how long a table whose seats are all taken but whose
+// start the store refused waits before it tries to start again.
+const startRetry = time.Second
+
 // armEvict starts the clock after which the table leaves memory, for the
 // table as it is now: IdleTTL while it waits for players, FinishedTTL
-// once its game ended, none while it plays.
+// once its game ended, none while it plays. A waiting table whose seats
+// are all taken is not waiting for players but for the store: its clock
+// retries the start instead, so that the players are not left at a
+// table that never starts (and is then closed as abandoned).
 func (t *table[A, V, B]) armEvict() {
 	var d time.Duration
 	switch t.state {
 	case Waiting:
+		if t.full() {
+			t.armStartRetry()
+			return
+		}
 		d = t.h.cfg.IdleTTL
 	case Finished:
 		d = t.h.cfg.FinishedTTL
@@ -124,6 +135,27 @@ func (t *table[A, V, B]) armEvictAfter(d time.Duration) {
 	}
 	gen := t.evictGen
 	t.evictTimer = t.clk.AfterFunc(d, func() { t.post(func() { t.evict(gen) }) })
+}
+
+func (t *table[A, V, B]) armStartRetry() {
+	t.stopEvict()
+	if t.ro {
+		return
+	}
+	gen := t.evictGen
+	t.evictTimer = t.clk.AfterFunc(startRetry, func() { t.post(func() { t.retryStart(gen) }) })
+}
+
+// retryStart starts a full table whose start the store refused.
+func (t *table[A, V, B]) retryStart(gen uint64) {
+	if gen != t.evictGen || t.state != Waiting || !t.full() {
+		return
+	}
+	t.evictTimer = nil
+	if err := t.start(); err != nil {
+		t.log.Warn("auto start", zap.Error(err), zap.Duration("retry", startRetry))
+		t.armStartRetry()
+	}
 }
 
 func (t *table[A, V, B]) stopEvict() {

@@ -552,3 +552,37 @@ func TestPruneStore(t *testing.T) {
 		t.Errorf("%d timers pending after Close", n)
 	}
 }
+
+// TestRefusedAutoStartRetried: the store refuses the start that the
+// fourth join makes. The seats stay taken, the table is not closed as
+// abandoned while the store is down, and it starts by itself within a
+// second of the store taking writes again.
+func TestRefusedAutoStartRetried(t *testing.T) {
+	st := host.NewMemoryStore[toyAction]()
+	h, clk, logs := lifeHost(t, st, time.Unix(1_700_000_000, 0), host.Config[toyAction, toyView, string]{IdleTTL: time.Hour})
+	f := fixtureOn(t, h, clk, st, lifeSettings, 3)
+	writes := 0
+	st.SetFail(func() error { // called under the store's lock
+		if writes++; writes > 1 {
+			return errors.New("disk full")
+		}
+		return nil
+	})
+	if seat, _, err := h.Join(context.Background(), f.id, "p3", nil); err != nil || seat != 3 {
+		t.Fatalf("Join = %d, %v; want seat 3", seat, err)
+	}
+	for range 120 {
+		f.advance(time.Minute)
+	}
+	if in := f.info(); in.State != host.Waiting {
+		t.Fatalf("with the store down the table is %v", in.State)
+	}
+	if n := logs.FilterMessage("auto start").Len(); n < 100 {
+		t.Fatalf("%d retries of the start in two hours", n)
+	}
+	st.SetFail(nil)
+	f.advance(time.Second)
+	if in := f.info(); in.State == host.Waiting {
+		t.Fatal("the table did not start once the store took writes again")
+	}
+}

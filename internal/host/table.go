@@ -543,14 +543,19 @@ func (t *table[A, V, B]) join(name string, entropy []byte) (int, string, error) 
 	}
 	t.applyNotice(e)
 	t.log.Info("seat joined", zap.Int("seat", s), zap.String("name", name))
-	if !slices.ContainsFunc(t.seats, func(s seat[A, V]) bool { return !s.taken }) {
+	if t.full() {
 		if err := t.start(); err != nil {
-			// The seat is taken; the start can be retried with StartTable.
-			t.log.Warn("auto start", zap.Error(err))
+			// The seat is taken; armEvict retries the start.
+			t.log.Warn("auto start", zap.Error(err), zap.Duration("retry", startRetry))
 		}
 	}
 	t.armEvict() // the idle clock starts again (or stops, if it started)
 	return s, token, nil
+}
+
+// full reports whether every seat is taken.
+func (t *table[A, V, B]) full() bool {
+	return !slices.ContainsFunc(t.seats, func(s seat[A, V]) bool { return !s.taken })
 }
 
 func (t *table[A, V, B]) leave(token string) error {
