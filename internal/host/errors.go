@@ -29,6 +29,25 @@ var (
 	ErrCorruptLog      = errors.New("host: log does not replay")
 )
 
+// DamagedError is about a stored table that cannot be resumed: its log
+// or snapshot does not decode, or does not replay. Recovery sets such a
+// table aside, so that one damaged table keeps neither the server nor the
+// other tables from starting, and every request that names it gets this
+// error. It matches ErrCorruptLog.
+type DamagedError struct {
+	ID  string
+	Err error
+}
+
+func (e *DamagedError) Error() string {
+	return fmt.Sprintf("host: table %s is damaged in the store and was not resumed: %v", e.ID, e.Err)
+}
+
+// Is makes errors.Is(err, ErrCorruptLog) hold.
+func (e *DamagedError) Is(target error) bool { return target == ErrCorruptLog }
+
+func (e *DamagedError) Unwrap() error { return e.Err }
+
 // StaleSeqError is a refusal of an action decided on an old view: the seat
 // has seen events up to Newest (in its own numbering), the request says it
 // saw only Last.

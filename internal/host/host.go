@@ -121,10 +121,12 @@ type Host[A comparable, V, B any] struct {
 	tables map[string]*table[A, V, B]
 	index  []placed[A, V, B] // the tables in memory by ListKey
 	gone   tombstones        // the tables that left memory lately
-	closed bool
-	quit   chan struct{} // closed by Close: streams stop waiting
-	wg     sync.WaitGroup
-	prune  clock.Timer // the next pruning of the store, under mu
+	// damaged are the stored tables recovery could not resume.
+	damaged map[string]*DamagedError
+	closed  bool
+	quit    chan struct{} // closed by Close: streams stop waiting
+	wg      sync.WaitGroup
+	prune   clock.Timer // the next pruning of the store, under mu
 
 	unfinished atomic.Int64 // tables in memory whose game is not over
 }
@@ -270,31 +272,81 @@ func (h *Host[A, V, B]) Recover(ctx context.Context, gameFor GameFor[A, V, B]) (
 		return 0, fmt.Errorf("recover: no GameFor: %w", ErrBadRequest)
 	}
 	n, fromSnap, replayed := 0, 0, 0
+	var damaged []*DamagedError
 	err := h.cfg.Store.Load(ctx, func(rec TableRecord, snap *TableSnapshot, entries []Entry[A]) error {
 		newGame, err := gameFor(rec)
-		if err != nil {
-			return fmt.Errorf("table %s: %w", rec.ID, err)
+		if err == nil {
+			var t *table[A, V, B]
+			if t, err = h.recoverTable(ctx, rec, newGame, snap, entries); err == nil {
+				return h.resume(t, &n, &fromSnap, &replayed)
+			}
 		}
-		t, err := h.recoverTable(ctx, rec, newGame, snap, entries)
-		if err != nil {
-			return fmt.Errorf("table %s: %w", rec.ID, err)
+		if ctx.Err() != nil {
+			return ctx.Err()
 		}
-		if len(t.arch.segs) > 0 {
-			fromSnap++
-		}
-		replayed += int(t.logged - t.arch.last())
-		if err := h.add(t, false); err != nil {
-			return err
-		}
-		t.post(t.resume)
-		n++
+		damaged = append(damaged, &DamagedError{ID: rec.ID, Err: err})
 		return nil
 	})
+	err = splitDamaged(err, &damaged)
+	h.setAside(damaged)
 	if err != nil {
 		return n, fmt.Errorf("recover: %w", err)
 	}
-	h.cfg.Log.Info("tables recovered", zap.Int("tables", n), zap.Int("from_snapshots", fromSnap), zap.Int("entries_replayed", replayed))
+	h.cfg.Log.Info("tables recovered", zap.Int("tables", n), zap.Int("from_snapshots", fromSnap),
+		zap.Int("entries_replayed", replayed), zap.Int("damaged", len(damaged)))
 	return n, nil
+}
+
+// resume adds a recovered table to the host and lets it go on.
+func (h *Host[A, V, B]) resume(t *table[A, V, B], n, fromSnap, replayed *int) error {
+	if len(t.arch.segs) > 0 {
+		*fromSnap++
+	}
+	*replayed += int(t.logged - t.arch.last())
+	if err := h.add(t, false); err != nil {
+		return err
+	}
+	t.post(t.resume)
+	*n++
+	return nil
+}
+
+// splitDamaged moves the DamagedErrors of a store's Load error to damaged
+// and returns the rest (nil if nothing else went wrong).
+func splitDamaged(err error, damaged *[]*DamagedError) error {
+	var errs []error
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	} else if err != nil {
+		errs = []error{err}
+	}
+	var rest []error
+	for _, e := range errs {
+		if d, ok := e.(*DamagedError); ok {
+			*damaged = append(*damaged, d)
+		} else {
+			rest = append(rest, e)
+		}
+	}
+	return errors.Join(rest...)
+}
+
+// setAside remembers the tables recovery could not resume, so that a
+// request naming one says why, and logs each for the operator: its data
+// stays in the store as it was, for a fix by hand.
+func (h *Host[A, V, B]) setAside(damaged []*DamagedError) {
+	if len(damaged) == 0 {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.damaged == nil {
+		h.damaged = map[string]*DamagedError{}
+	}
+	for _, d := range damaged {
+		h.damaged[d.ID] = d
+		h.cfg.Log.Error("table damaged in the store: not resumed", zap.String("table", d.ID), zap.Error(d.Err))
+	}
 }
 
 // recoverTable rebuilds one stored table: from its snapshot and the
@@ -427,13 +479,15 @@ func (h *Host[A, V, B]) Close() {
 // one read back from the store (read-only, this caller's own).
 func (h *Host[A, V, B]) table(ctx context.Context, id string) (*table[A, V, B], error) {
 	h.mu.RLock()
-	closed, t, gone := h.closed, h.tables[id], h.gone.find(id)
+	closed, t, gone, damaged := h.closed, h.tables[id], h.gone.find(id), h.damaged[id]
 	h.mu.RUnlock()
 	switch {
 	case closed:
 		return nil, ErrClosed
 	case t != nil:
 		return t, nil
+	case damaged != nil:
+		return nil, damaged
 	}
 	t, err := h.readBack(ctx, id)
 	if errors.Is(err, ErrNotFound) && gone != nil {

@@ -256,16 +256,22 @@ func (h *Host[A, V, B]) readBack(ctx context.Context, id string) (*table[A, V, B
 	if errors.Is(err, ErrNoTable) {
 		return nil, notFound
 	}
+	if errors.Is(err, ErrCorruptLog) {
+		return nil, &DamagedError{ID: id, Err: err}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("table %q: read back: %w: %v", id, ErrUnavailable, err)
 	}
 	newGame, err := h.cfg.GameFor(rec)
 	if err != nil {
-		return nil, fmt.Errorf("table %q: read back: %w", id, err)
+		return nil, &DamagedError{ID: id, Err: err}
 	}
 	t, err := h.recoverTable(ctx, rec, newGame, snap, entries)
-	if err != nil {
-		return nil, fmt.Errorf("table %q: read back: %w", id, err)
+	switch {
+	case errors.Is(err, ErrCorruptLog):
+		return nil, &DamagedError{ID: id, Err: err}
+	case err != nil:
+		return nil, fmt.Errorf("table %q: read back: %w: %v", id, ErrUnavailable, err)
 	}
 	t.cancel() // it writes nothing
 	if t.state != Playing || !t.game.Over() {

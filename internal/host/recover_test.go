@@ -7,6 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"go.uber.org/zap/zaptest/observer"
+
 	"github.com/mahjong-authority/authority/internal/clock"
 	"github.com/mahjong-authority/authority/internal/host"
 )
@@ -119,21 +123,40 @@ func TestRecover(t *testing.T) {
 	}
 }
 
-// TestRecoverRefusesBrokenLog: a log that does not replay is an error, not
-// a half-built table.
-func TestRecoverRefusesBrokenLog(t *testing.T) {
+// TestRecoverSetsBrokenLogAside: a log that does not replay is not a
+// half-built table, and it keeps no other table from resuming: recovery
+// sets it aside, logs it, and every request that names it is told it is
+// damaged (ErrCorruptLog), while the good table plays on.
+func TestRecoverSetsBrokenLogAside(t *testing.T) {
 	store := host.NewMemoryStore[toyAction]()
 	ctx := context.Background()
-	if err := store.Create(ctx, host.TableRecord{ID: "t1", Settings: host.Settings{Seats: 4}}); err != nil {
-		t.Fatal(err)
+	for _, id := range []string{"t1", "t2"} {
+		if err := store.Create(ctx, host.TableRecord{ID: id, Settings: host.Settings{Seats: 4, FillWithBots: true}}); err != nil {
+			t.Fatal(err)
+		}
 	}
+	// t1 plays before the deal.
 	if err := store.Append(ctx, "t1", host.Entry[toyAction]{Kind: host.EntryAction, Actor: 0, Action: toyAction{Kind: "play", N: 1}}); err != nil {
 		t.Fatal(err)
 	}
-	h := host.New(host.Config[toyAction, toyView, string]{Store: store})
+	core, logs := observer.New(zapcore.InfoLevel)
+	h := host.New(host.Config[toyAction, toyView, string]{Store: store, Log: zap.New(core)})
 	defer h.Close()
-	_, err := h.Recover(ctx, func(host.TableRecord) (host.NewGame[toyAction, toyView, string], error) { return newToy(1), nil })
-	if !errors.Is(err, host.ErrCorruptLog) {
-		t.Fatalf("Recover of a log that plays before the deal = %v, want ErrCorruptLog", err)
+	n, err := h.Recover(ctx, func(host.TableRecord) (host.NewGame[toyAction, toyView, string], error) { return newToy(1), nil })
+	if err != nil || n != 1 {
+		t.Fatalf("Recover = %d, %v; want the good table resumed and no error", n, err)
+	}
+	if logs.FilterMessage("table damaged in the store: not resumed").FilterField(zap.String("table", "t1")).Len() != 1 {
+		t.Error("the damaged table was not logged")
+	}
+	var d *host.DamagedError
+	if _, err := h.Get(ctx, "t1"); !errors.As(err, &d) || d.ID != "t1" || !errors.Is(err, host.ErrCorruptLog) {
+		t.Fatalf("Get(t1) = %v, want a DamagedError matching ErrCorruptLog", err)
+	}
+	if _, _, err := h.Join(ctx, "t1", "ann", nil); !errors.Is(err, host.ErrCorruptLog) {
+		t.Fatalf("Join(t1) = %v, want ErrCorruptLog", err)
+	}
+	if in, err := h.Get(ctx, "t2"); err != nil || in.State != host.Waiting {
+		t.Fatalf("Get(t2) = %+v, %v; want the good table waiting", in, err)
 	}
 }

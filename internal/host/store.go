@@ -45,7 +45,10 @@ type Store[A any] interface {
 	// record, its latest snapshot (nil if it has none; its Events are not
 	// loaded) and the entries after the snapshot, in the order they were
 	// appended. It reads nothing of the finished tables, however many
-	// there are. It stops at f's first error and returns it.
+	// there are. It stops at f's first error and returns it. A table
+	// that does not load (its data does not decode) is not passed to f:
+	// Load goes on with the others and returns, at the end, a
+	// *DamagedError for each such table (joined with errors.Join).
 	Load(ctx context.Context, f func(rec TableRecord, snap *TableSnapshot, entries []Entry[A]) error) error
 	// LoadTable returns one table, finished or not, as Load would pass
 	// it to f; an error matching ErrNoTable if the store holds none.

@@ -76,6 +76,7 @@ var mappings = []mapping{
 	{host.ErrTooManyTables, codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_TOO_MANY_TABLES},
 	{host.ErrUnavailable, codes.Unavailable, pb.ErrorReason_ERROR_REASON_STORAGE_UNAVAILABLE},
 	{host.ErrClosed, codes.Unavailable, pb.ErrorReason_ERROR_REASON_UNAVAILABLE},
+	{host.ErrCorruptLog, codes.DataLoss, pb.ErrorReason_ERROR_REASON_TABLE_DAMAGED},
 }
 
 // toStatus turns an error of the domain into a gRPC status error with a

@@ -422,6 +422,7 @@ func (s *Bolt[A]) Load(ctx context.Context, f func(host.TableRecord, *host.Table
 	if err != nil {
 		return fmt.Errorf("store: tables: %w", err)
 	}
+	var damaged []error
 	for _, id := range ids {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -431,13 +432,15 @@ func (s *Bolt[A]) Load(ctx context.Context, f func(host.TableRecord, *host.Table
 			continue // deleted since the index was read
 		}
 		if err != nil {
-			return err
+			// One table that does not decode keeps no other from loading.
+			damaged = append(damaged, &host.DamagedError{ID: id, Err: err})
+			continue
 		}
 		if err := f(rec, snap, entries); err != nil {
 			return err
 		}
 	}
-	return nil
+	return errors.Join(damaged...)
 }
 
 // LoadTable returns one table, finished or not.

@@ -20,7 +20,9 @@ type Codec[A any] interface {
 }
 
 // ErrCorrupt is the error of an entry that does not decode.
-var ErrCorrupt = errors.New("store: corrupt entry")
+// It matches host.ErrCorruptLog, so that the host knows the table is
+// damaged rather than the store unavailable.
+var ErrCorrupt = fmt.Errorf("store: corrupt entry: %w", host.ErrCorruptLog)
 
 // entryVersion is the first byte of every encoded entry; a change of the
 // layout takes the next number and keeps decoding the old ones.

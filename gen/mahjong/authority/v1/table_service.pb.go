@@ -297,6 +297,10 @@ const (
 	// and no store keeps it (any more), or it was closed because it did not
 	// start and nobody joined or left it for the server's idle time.
 	ErrorReason_ERROR_REASON_TABLE_EVICTED ErrorReason = 22
+	// DATA_LOSS: the table's log in the server's store does not decode or
+	// does not replay, so the server could not resume it; the other tables
+	// play on, and the data stays in the store for the operator.
+	ErrorReason_ERROR_REASON_TABLE_DAMAGED ErrorReason = 23
 )
 
 // Enum value maps for ErrorReason.
@@ -325,6 +329,7 @@ var (
 		20: "ERROR_REASON_TOO_MANY_STREAMS",
 		21: "ERROR_REASON_TOO_MANY_TABLES",
 		22: "ERROR_REASON_TABLE_EVICTED",
+		23: "ERROR_REASON_TABLE_DAMAGED",
 	}
 	ErrorReason_value = map[string]int32{
 		"ERROR_REASON_UNSPECIFIED":         0,
@@ -350,6 +355,7 @@ var (
 		"ERROR_REASON_TOO_MANY_STREAMS":    20,
 		"ERROR_REASON_TOO_MANY_TABLES":     21,
 		"ERROR_REASON_TABLE_EVICTED":       22,
+		"ERROR_REASON_TABLE_DAMAGED":       23,
 	}
 )
 
@@ -2324,7 +2330,7 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\x19RECORD_FORMAT_UNSPECIFIED\x10\x00\x12\x18\n" +
 	"\x14RECORD_FORMAT_NATIVE\x10\x01\x12\x18\n" +
 	"\x14RECORD_FORMAT_TENHOU\x10\x02\x12\x16\n" +
-	"\x12RECORD_FORMAT_MJAI\x10\x03*\xec\x05\n" +
+	"\x12RECORD_FORMAT_MJAI\x10\x03*\x8c\x06\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\"\n" +
 	"\x1eERROR_REASON_MALFORMED_REQUEST\x10\x01\x12\x19\n" +
@@ -2349,7 +2355,8 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	" ERROR_REASON_STORAGE_UNAVAILABLE\x10\x13\x12!\n" +
 	"\x1dERROR_REASON_TOO_MANY_STREAMS\x10\x14\x12 \n" +
 	"\x1cERROR_REASON_TOO_MANY_TABLES\x10\x15\x12\x1e\n" +
-	"\x1aERROR_REASON_TABLE_EVICTED\x10\x162\xc1\a\n" +
+	"\x1aERROR_REASON_TABLE_EVICTED\x10\x16\x12\x1e\n" +
+	"\x1aERROR_REASON_TABLE_DAMAGED\x10\x172\xc1\a\n" +
 	"\fTableService\x12b\n" +
 	"\vCreateTable\x12(.mahjong.authority.v1.CreateTableRequest\x1a).mahjong.authority.v1.CreateTableResponse\x12_\n" +
 	"\n" +
