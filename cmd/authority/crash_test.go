@@ -149,7 +149,7 @@ func TestCrashRecovery(t *testing.T) {
 				t.Fatal(err)
 			}
 			clients = append(clients, cs[s])
-			if seats[s], err = cs[s].JoinTable(ctx, ids[i], fmt.Sprint("bot", s)); err != nil {
+			if seats[s], err = cs[s].JoinTable(ctx, ids[i], fmt.Sprint("bot", s), nil); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	crand "crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
@@ -9,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/rand/v2"
 	"os"
 	"os/signal"
 	"slices"
@@ -262,9 +262,7 @@ func runTable(ctx context.Context, o botsOptions, i int, m *loadMetrics) {
 func derive(o botsOptions, what string, i, g int) [32]byte {
 	if o.seed == "" {
 		var b [32]byte
-		for j := range 4 {
-			binary.LittleEndian.PutUint64(b[8*j:], rand.Uint64())
-		}
+		crand.Read(b[:]) // never fails
 		return b
 	}
 	return sha256.Sum256(fmt.Appendf(nil, "tablectl bots\x00%s\x00%s\x00%d\x00%d", o.seed, what, i, g))
@@ -305,7 +303,8 @@ func playGame(ctx context.Context, o botsOptions, i, g int, clients *[table.NumS
 	id := tb.GetTableId()
 	var seats [table.NumSeats]client.Seat
 	for s, c := range clients {
-		if seats[s], err = c.JoinTable(ctx, id, fmt.Sprintf("bot-%d-%d", i, s)); err != nil {
+		entropy := derive(o, fmt.Sprint("entropy ", s), i, g)
+		if seats[s], err = c.JoinTable(ctx, id, fmt.Sprintf("bot-%d-%d", i, s), entropy[:]); err != nil {
 			m.fail(1, "table %d game %d: %v", i, g, err)
 			return
 		}

@@ -2,11 +2,16 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
+	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/record"
 	"github.com/mahjong-authority/authority/internal/servertest"
 )
 
@@ -79,5 +84,38 @@ func TestBotsUsage(t *testing.T) {
 		if err := run(append([]string{"bots"}, args...), nil, &out, &errOut); !errors.Is(err, errUsage) {
 			t.Errorf("bots %v = %v, want a usage error", args, err)
 		}
+	}
+}
+
+// TestBotsSendEntropy: every bot client sends entropy of its own when it
+// joins (reproducible from --seed), and the game's record carries it, so
+// the walls the record verifies against are mixed with it.
+func TestBotsSendEntropy(t *testing.T) {
+	srv := servertest.Start(t, servertest.Config())
+	if _, stderr, err := runBotsOn(t, "--addr", srv.Addr, "--rules", "tonpuu", "--seed", "e"); err != nil {
+		t.Fatalf("bots: %v\n%s", err, stderr)
+	}
+	lr, err := pb.NewTableServiceClient(srv.Dial()).ListTables(context.Background(), &pb.ListTablesRequest{})
+	if err != nil || len(lr.GetTables()) != 1 {
+		t.Fatalf("ListTables = %v, %v; want the one table", lr, err)
+	}
+	id := lr.GetTables()[0].GetTableId()
+	var out, errOut bytes.Buffer
+	if err := run([]string{"export", "--table", id, "--addr", srv.Addr}, nil, &out, &errOut); err != nil {
+		t.Fatalf("export: %v (%s)", err, errOut.String())
+	}
+	var g record.Game
+	if err := json.Unmarshal(out.Bytes(), &g); err != nil {
+		t.Fatal(err)
+	}
+	for s := range 4 {
+		want := derive(botsOptions{seed: "e"}, fmt.Sprint("entropy ", s), 0, 0)
+		if len(g.Entropy) != 4 || g.Entropy[s] != hex.EncodeToString(want[:]) {
+			t.Fatalf("record's entropy %q, want seat %d's %x", g.Entropy, s, want)
+		}
+	}
+	var vout bytes.Buffer
+	if err := run([]string{"verify"}, bytes.NewReader(out.Bytes()), &vout, &errOut); err != nil {
+		t.Fatalf("verify: %v: %s", err, vout.String())
 	}
 }

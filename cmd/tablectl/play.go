@@ -77,6 +77,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	tb, _ := c.GetTable(ctx, seat.TableID) // without it, seats go by number
 	n := tableNames(tb, seat.Seat)
 	fmt.Fprintf(stdout, "Table %s: you are seat %d (%s).\n", seat.TableID, seat.Seat, o.name)
+	fmt.Fprintf(stdout, "Your entropy, mixed into every wall (check it in the record with tablectl export and verify): %x\n", seat.Entropy)
 	s := c.Follow(seat, client.Options{})
 	defer s.Close()
 	err = playLoop(ctx, s, stdin, stdout, n)
@@ -90,8 +91,11 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 // takeSeat creates a table whose empty seats the server's bots take, joins
 // it and starts it; or joins the table of --table.
 func takeSeat(ctx context.Context, c *client.Client, o playOptions) (client.Seat, error) {
+	// The player's own entropy, mixed into the walls (reproducible with
+	// --seed, as the walls are).
+	entropy := derive(botsOptions{seed: o.seed}, "entropy", 0, 0)
 	if o.tableID != "" {
-		return c.JoinTable(ctx, o.tableID, o.name)
+		return c.JoinTable(ctx, o.tableID, o.name, entropy[:])
 	}
 	set := &pb.TableSettings{
 		Rules: rulePreset(o.rules), FillWithBots: true,
@@ -105,7 +109,7 @@ func takeSeat(ctx context.Context, c *client.Client, o playOptions) (client.Seat
 	if err != nil {
 		return client.Seat{}, err
 	}
-	seat, err := c.JoinTable(ctx, tb.GetTableId(), o.name)
+	seat, err := c.JoinTable(ctx, tb.GetTableId(), o.name, entropy[:])
 	if err != nil {
 		return client.Seat{}, err
 	}

@@ -13,6 +13,7 @@ package client
 
 import (
 	"context"
+	crand "crypto/rand"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -155,24 +156,37 @@ func (c *Client) CreateTable(ctx context.Context, set *pb.TableSettings) (*pb.Ta
 	return r.GetTable(), r.GetOwnerToken(), nil
 }
 
-// Seat is a seat a player holds: its table, number and secret token.
+// Seat is a seat a player holds: its table, number and secret token, and
+// the entropy the player sent when joining.
 type Seat struct {
 	TableID string
 	Seat    table.Seat
 	Token   string
+	Entropy []byte
 }
 
-// JoinTable takes a free seat. It is not retried: a retry could take a
-// second seat.
-func (c *Client) JoinTable(ctx context.Context, tableID, name string) (Seat, error) {
-	r, err := c.Tables.JoinTable(ctx, &pb.JoinTableRequest{TableId: tableID, Name: name})
+// Entropy returns 32 bytes from the OS's cryptographic random source, for
+// JoinTable: a player who sends entropy of their own knows the server
+// could not have chosen the walls alone (docs/fairness.md), and finds it
+// again, in hex, in the game's record.
+func Entropy() []byte {
+	b := make([]byte, 32)
+	crand.Read(b) // never fails
+	return b
+}
+
+// JoinTable takes a free seat, sending entropy (at most 64 bytes, nil for
+// none) to be mixed into the table seed. It is not retried: a retry could
+// take a second seat.
+func (c *Client) JoinTable(ctx context.Context, tableID, name string, entropy []byte) (Seat, error) {
+	r, err := c.Tables.JoinTable(ctx, &pb.JoinTableRequest{TableId: tableID, Name: name, Entropy: entropy})
 	if err != nil {
 		return Seat{}, fmt.Errorf("join table %s: %w", tableID, err)
 	}
 	if r.GetSeat() >= table.NumSeats {
 		return Seat{}, fmt.Errorf("join table %s: seat %d: %w", tableID, r.GetSeat(), ErrDecode)
 	}
-	return Seat{TableID: tableID, Seat: table.Seat(r.GetSeat()), Token: r.GetSeatToken()}, nil
+	return Seat{TableID: tableID, Seat: table.Seat(r.GetSeat()), Token: r.GetSeatToken(), Entropy: entropy}, nil
 }
 
 // StartTable starts a table with the owner token or a seat's. Retried while

@@ -27,7 +27,7 @@ func ExampleClient_Follow() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	seat, err := c.JoinTable(ctx, tb.GetTableId(), "me")
+	seat, err := c.JoinTable(ctx, tb.GetTableId(), "me", client.Entropy())
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -61,7 +61,7 @@ func newTable(t *testing.T, c *client.Client, b byte) [table.NumSeats]client.Sea
 	}
 	var seats [table.NumSeats]client.Seat
 	for i := range seats {
-		if seats[i], err = c.JoinTable(ctx, tb.GetTableId(), "bot"); err != nil {
+		if seats[i], err = c.JoinTable(ctx, tb.GetTableId(), "bot", nil); err != nil {
 			t.Fatal(err)
 		}
 		if seats[i].Seat != table.Seat(i) {
