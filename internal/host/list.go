@@ -59,11 +59,23 @@ func (h *Host[A, V, B]) unplace(t *table[A, V, B]) {
 	}
 }
 
-// published is the table's state as its description says.
-func (t *table[A, V, B]) published() State {
+// states is a set of states; all of them if every is set.
+type states struct {
+	every bool
+	in    [len(stateNames)]bool
+}
+
+// infoIf returns the table's description if its state is in want: one
+// look, so that a listed table is in a state asked for.
+func (t *table[A, V, B]) infoIf(want *states) (Info, bool) {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	return t.snap.State
+	if !want.every && !want.in[t.snap.State] {
+		return Info{}, false
+	}
+	in := t.snap
+	in.Seats = slices.Clone(in.Seats)
+	return in, true
 }
 
 // List describes the tables the host holds in memory that q selects - every
@@ -73,13 +85,12 @@ func (t *table[A, V, B]) published() State {
 // not listed; Get still reads them back from the store. It costs a
 // binary search plus one look at each table until the page is full.
 func (h *Host[A, V, B]) List(q ListQuery) ([]Info, bool) {
-	var want [len(stateNames)]bool
+	want := states{every: len(q.States) == 0}
 	for _, s := range q.States {
-		if int(s) < len(want) {
-			want[s] = true
+		if int(s) < len(want.in) {
+			want.in[s] = true
 		}
 	}
-	all := len(q.States) == 0
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	n := len(h.index)
@@ -101,14 +112,14 @@ func (h *Host[A, V, B]) List(q ListQuery) ([]Info, bool) {
 	}
 	var out []Info
 	for ; i >= 0 && i < n; i += step {
-		t := h.index[i].t
-		if !all && !want[t.published()] {
+		in, ok := h.index[i].t.infoIf(&want)
+		if !ok {
 			continue
 		}
 		if q.Limit > 0 && len(out) == q.Limit {
 			return out, true
 		}
-		out = append(out, t.info())
+		out = append(out, in)
 	}
 	return out, false
 }
