@@ -323,26 +323,34 @@ func (s *Bolt[A]) Prune(ctx context.Context, before time.Time) (int, error) {
 		n := 0
 		err := s.do(ctx, func(tx *bolt.Tx) error {
 			n = 0
-			var ids []string
-			c := tx.Bucket(bucketFinished).Cursor()
-			for k, _ := c.First(); k != nil && len(ids) < pruneBatch; k, _ = c.Next() {
+			var keys [][]byte
+			finished := tx.Bucket(bucketFinished)
+			c := finished.Cursor()
+			for k, _ := c.First(); k != nil && len(keys) < pruneBatch; k, _ = c.Next() {
 				if len(k) < 8 || binary.BigEndian.Uint64(k[:8]) >= limit {
 					break
 				}
-				ids = append(ids, string(k[8:]))
+				keys = append(keys, bytes.Clone(k))
 			}
-			for _, id := range ids {
+			for _, k := range keys {
+				id := string(k[8:])
 				if err := deleteTable(tx, id); err != nil {
 					return fmt.Errorf("table %s: %w", id, err)
 				}
+				// Gone with the table; deleted here too, so that an index
+				// entry whose table is missing cannot stall the pruning.
+				if err := finished.Delete(k); err != nil {
+					return err
+				}
 			}
-			n = len(ids)
+			n = len(keys)
 			return nil
 		})
-		total += n
 		if err != nil {
+			// Nothing of this batch was committed.
 			return total, fmt.Errorf("store: prune: %w", err)
 		}
+		total += n
 		if n < pruneBatch {
 			return total, nil
 		}

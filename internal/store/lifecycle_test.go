@@ -139,6 +139,66 @@ func TestPruneBatches(t *testing.T) {
 	}
 }
 
+// TestPruneOrphanIndex: finished-index entries whose tables are missing
+// (a damaged file) are pruned like the others, and cannot stall the
+// pruning in a loop of batches that delete nothing.
+func TestPruneOrphanIndex(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a.db")
+	s := open(t, path)
+	ctx := context.Background()
+	ids := createTables(t, s, 300)
+	for i, id := range ids {
+		if err := s.Finish(ctx, id, t0.Add(time.Duration(i)*time.Second)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
+		for _, id := range ids[:280] {
+			if err := tx.Bucket([]byte("tables")).DeleteBucket([]byte(id)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = open(t, path)
+	defer s.Close()
+	type result struct {
+		n   int
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		n, err := s.Prune(ctx, t0.Add(290*time.Second))
+		done <- result{n, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil || r.n != 290 {
+			t.Fatalf("Prune = %d, %v; want 290 index entries", r.n, r.err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("Prune does not end")
+	}
+	for i, id := range ids {
+		if _, _, _, err := s.LoadTable(ctx, id); (err == nil) != (i >= 290) {
+			t.Fatalf("table %d after pruning: %v", i, err)
+		}
+	}
+}
+
 // TestOpenAddsLiveIndex opens a file written before the index of tables
 // not finished existed: every table is in it, and can be finished.
 func TestOpenAddsLiveIndex(t *testing.T) {
