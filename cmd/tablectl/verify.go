@@ -24,7 +24,10 @@ var errVerify = errors.New("verify: not every record verified")
 func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("verify", "usage: tablectl verify [--json] [record.jsonl]   (stdin without a file)\n", stderr)
 	asJSON := fs.Bool("json", false, "write each report as a JSON object")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 1 {
+	if err := fs.Parse(args); err != nil {
+		return errUsage // Parse printed the usage
+	}
+	if fs.NArg() > 1 {
 		fs.Usage()
 		return errUsage
 	}
@@ -75,6 +78,9 @@ func describe(r *record.Report) string {
 		return b.String()
 	case errors.Is(err, record.ErrUnverifiable):
 		fmt.Fprintf(&b, "%s: UNVERIFIABLE: %d of %d rounds have no wall seed (rounds %v); nothing proves those walls fair", r.ID, len(r.Unverifiable), r.Rounds, r.Unverifiable)
+	case r.Rounds == 0:
+		fmt.Fprintf(&b, "%s: ok: nothing to verify yet, the game has finished no round\n", r.ID)
+		return b.String()
 	default:
 		fmt.Fprintf(&b, "%s: ok: %d rounds, each wall recomputed from its seed and matching its commitment and every dealt, drawn and indicator tile", r.ID, r.Rounds)
 	}

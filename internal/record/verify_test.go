@@ -123,6 +123,22 @@ func TestVerifyPasses(t *testing.T) {
 	}
 }
 
+// TestVerifyNoRoundYet: the export of a game that has finished no round
+// (partial, no rounds) verifies, with nothing replayed; a finished game
+// without rounds is no game.
+func TestVerifyNoRoundYet(t *testing.T) {
+	g := seededGame(t)
+	g.Rounds, g.FinalScores, g.ServerSeed, g.Partial = nil, nil, "", true
+	rep, err := Verify(g)
+	if err != nil || rep.Err() != nil || rep.Replayed || rep.Rounds != 0 {
+		t.Fatalf("Verify(partial, no rounds) = %+v, %v", rep, err)
+	}
+	g.Partial = false
+	if rep, err := Verify(g); err != nil || !errors.Is(rep.Err(), ErrTampered) {
+		t.Fatalf("Verify(finished, no rounds) = %v, %v; want ErrTampered", rep.Err(), err)
+	}
+}
+
 // firstRoundWith returns the first round whose field s is not empty.
 func firstRoundWith(t *testing.T, g *Game, field func(*Round) string) int {
 	t.Helper()
