@@ -1,6 +1,7 @@
 package table
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -186,6 +187,11 @@ func (t *Table) restoreLast(l *LastRound) error {
 		ls := &l.Seats[s]
 		if len(ls.Hand) > maxHand || len(ls.Melds) > 4 || len(ls.Discards) > maxDiscards {
 			return fmt.Errorf("seat %d: %d tiles, %d melds, %d discards", s, len(ls.Hand), len(ls.Melds), len(ls.Discards))
+		}
+		if !slices.IsSortedFunc(ls.Hand, func(a, b tile.Tile) int { return cmp.Compare(sortKey(a), sortKey(b)) }) {
+			// A snapshot holds hands sorted; an unsorted one is not a
+			// table's, and would not encode back to itself.
+			return fmt.Errorf("seat %d: hand %v not sorted", s, ls.Hand)
 		}
 		p := &r.seats[s]
 		p.hand = p.handBuf[:0]
