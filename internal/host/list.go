@@ -65,17 +65,27 @@ type states struct {
 	in    [len(stateNames)]bool
 }
 
-// infoIf returns the table's description if its state is in want: one
-// look, so that a listed table is in a state asked for.
-func (t *table[A, V, B]) infoIf(want *states) (Info, bool) {
+func (w *states) has(s State) bool { return w.every || w.in[s] }
+
+// appendInfo appends the table's description to out if its state is in
+// want: one look, so that a listed table is in a state asked for.
+func (t *table[A, V, B]) appendInfo(out []Info, want *states) []Info {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	if !want.every && !want.in[t.snap.State] {
-		return Info{}, false
+	if !want.has(t.snap.State) {
+		return out
 	}
-	in := t.snap
+	out = append(out, t.snap)
+	in := &out[len(out)-1]
 	in.Seats = slices.Clone(in.Seats)
-	return in, true
+	return out
+}
+
+// matches reports whether the table's state is in want.
+func (t *table[A, V, B]) matches(want *states) bool {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return want.has(t.snap.State)
 }
 
 // List describes the tables the host holds in memory that q selects - every
@@ -112,14 +122,14 @@ func (h *Host[A, V, B]) List(q ListQuery) ([]Info, bool) {
 	}
 	var out []Info
 	for ; i >= 0 && i < n; i += step {
-		in, ok := h.index[i].t.infoIf(&want)
-		if !ok {
+		t := h.index[i].t
+		if q.Limit > 0 && len(out) == q.Limit {
+			if t.matches(&want) {
+				return out, true
+			}
 			continue
 		}
-		if q.Limit > 0 && len(out) == q.Limit {
-			return out, true
-		}
-		out = append(out, in)
+		out = t.appendInfo(out, &want)
 	}
 	return out, false
 }
