@@ -271,14 +271,14 @@ func (h *Host[A, V, B]) Recover(ctx context.Context, gameFor GameFor[A, V, B]) (
 	if gameFor == nil {
 		return 0, fmt.Errorf("recover: no GameFor: %w", ErrBadRequest)
 	}
-	n, fromSnap, replayed := 0, 0, 0
+	var st recoveryStats
 	var damaged []*DamagedError
 	err := h.cfg.Store.Load(ctx, func(rec TableRecord, snap *TableSnapshot, entries []Entry[A]) error {
 		newGame, err := gameFor(rec)
 		if err == nil {
 			var t *table[A, V, B]
 			if t, err = h.recoverTable(ctx, rec, newGame, snap, entries); err == nil {
-				return h.resume(t, &n, &fromSnap, &replayed)
+				return h.resume(t, &st)
 			}
 		}
 		if ctx.Err() != nil {
@@ -290,24 +290,29 @@ func (h *Host[A, V, B]) Recover(ctx context.Context, gameFor GameFor[A, V, B]) (
 	err = splitDamaged(err, &damaged)
 	h.setAside(damaged)
 	if err != nil {
-		return n, fmt.Errorf("recover: %w", err)
+		return st.tables, fmt.Errorf("recover: %w", err)
 	}
-	h.cfg.Log.Info("tables recovered", zap.Int("tables", n), zap.Int("from_snapshots", fromSnap),
-		zap.Int("entries_replayed", replayed), zap.Int("damaged", len(damaged)))
-	return n, nil
+	h.cfg.Log.Info("tables recovered", zap.Int("tables", st.tables), zap.Int("from_snapshots", st.fromSnap),
+		zap.Int("entries_replayed", st.replayed), zap.Int("damaged", len(damaged)))
+	return st.tables, nil
 }
 
+// recoveryStats count what Recover did, for its log line.
+type recoveryStats struct{ tables, fromSnap, replayed int }
+
 // resume adds a recovered table to the host and lets it go on.
-func (h *Host[A, V, B]) resume(t *table[A, V, B], n, fromSnap, replayed *int) error {
-	if len(t.arch.segs) > 0 {
-		*fromSnap++
-	}
-	*replayed += int(t.logged - t.arch.last())
+func (h *Host[A, V, B]) resume(t *table[A, V, B], st *recoveryStats) error {
+	// Counted before add: from then on the table's goroutine owns it.
+	fromSnap, replayed := len(t.arch.segs) > 0, int(t.logged-t.arch.last())
 	if err := h.add(t, false); err != nil {
 		return err
 	}
 	t.post(t.resume)
-	*n++
+	st.tables++
+	st.replayed += replayed
+	if fromSnap {
+		st.fromSnap++
+	}
 	return nil
 }
 
