@@ -28,7 +28,7 @@ import (
 // takes writes again the same request goes through and the game plays to
 // its end.
 func TestStorageFault(t *testing.T) {
-	cfg := realConfig()
+	cfg := server.Riichi()
 	mem := host.NewMemoryStore[table.Action]()
 	faulty := store.NewFaulty[table.Action](mem)
 	cfg.Store = faulty
@@ -98,7 +98,7 @@ func TestRecoverRealGame(t *testing.T) {
 		return st
 	}
 	st := openStore()
-	cfg := realConfig()
+	cfg := server.Riichi()
 	cfg.Store = st
 	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
 	cfg.Clock = clk

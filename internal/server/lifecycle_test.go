@@ -213,7 +213,7 @@ func TestEvictedGameReadBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := realConfig()
+	cfg := server.Riichi()
 	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
 	cfg.Store, cfg.Clock, cfg.FinishedTTL = st, clk, 10*time.Minute
 	e, stop := startStoppableEnv(t, cfg)
@@ -280,7 +280,7 @@ func TestEvictedGameReadBack(t *testing.T) {
 // TestEvictedWithoutData: without a store that keeps games, a finished
 // table that left memory is gone, and says so.
 func TestEvictedWithoutData(t *testing.T) {
-	cfg := realConfig()
+	cfg := server.Riichi()
 	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
 	cfg.Clock, cfg.FinishedTTL, cfg.IdleTTL = clk, 10*time.Minute, time.Hour
 	e := startEnv(t, cfg)

@@ -17,19 +17,15 @@ import (
 	"github.com/mahjong-authority/authority/internal/clock"
 	"github.com/mahjong-authority/authority/internal/fair"
 	"github.com/mahjong-authority/authority/internal/server"
-	"github.com/mahjong-authority/authority/internal/servertest"
 	"github.com/mahjong-authority/authority/internal/table"
 	"github.com/mahjong-authority/authority/internal/tile"
 	"github.com/mahjong-authority/authority/internal/wall"
 )
 
-// realConfig runs the server on the real table engine, walls and bots.
-func realConfig() server.Config { return servertest.Config() }
-
 // TestRealBotTable runs a table of four bots on the real engine to the end
 // and follows it as a spectator.
 func TestRealBotTable(t *testing.T) {
-	e := startEnv(t, realConfig())
+	e := startEnv(t, server.Riichi())
 	id, owner := e.create(t, &pb.TableSettings{FillWithBots: true, Seed: seed(1)})
 	evs := e.spectateGame(t, id, owner)
 	last := evs[len(evs)-1]
@@ -119,7 +115,7 @@ func (p *player) simple(ctx context.Context, afterSeq uint64) error {
 // checks every event each seat received: never another seat's concealed
 // tiles or an unrevealed wall tile, and numbers without gaps.
 func TestRealFourClientsPrivacy(t *testing.T) {
-	e := startEnv(t, realConfig())
+	e := startEnv(t, server.Riichi())
 	id, _ := e.create(t, &pb.TableSettings{Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU, Seed: seed(7), ClaimDwell: durationpb.New(time.Millisecond)})
 	players := make([]*player, 4)
 	var before uint64
@@ -160,7 +156,7 @@ func TestRealFourClientsPrivacy(t *testing.T) {
 }
 
 // TestRealRefusedRequests is TestRefusedRequests on the real engine.
-func TestRealRefusedRequests(t *testing.T) { testRefusedRequests(t, realConfig()) }
+func TestRealRefusedRequests(t *testing.T) { testRefusedRequests(t, server.Riichi()) }
 
 // checkAgainstWalls replays what one seat received against the walls the
 // table's seeds give (fair.TableSeed of the server seed and every seat's
@@ -244,14 +240,14 @@ func checkAgainstWalls(t *testing.T, seed [32]byte, tableID string, aka bool, se
 // TestRealResumeAfterDisconnect is TestResumeAfterDisconnect on the real
 // engine, over a whole east-only game.
 func TestRealResumeAfterDisconnect(t *testing.T) {
-	testResume(t, realConfig(), &pb.TableSettings{Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU, Seed: seed(3)})
+	testResume(t, server.Riichi(), &pb.TableSettings{Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU, Seed: seed(3)})
 }
 
 // TestRealDisconnectedSeatGetsABot leaves seat 0 without a stream: after
 // the grace period a bot plays it, and when its player connects it plays
 // again; the game goes on to its end.
 func TestRealDisconnectedSeatGetsABot(t *testing.T) {
-	cfg := realConfig()
+	cfg := server.Riichi()
 	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
 	cfg.Clock = clk
 	e := startEnv(t, cfg)

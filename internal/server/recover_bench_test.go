@@ -137,7 +137,7 @@ func benchRecover(b *testing.B, st host.Store[table.Action], entries uint64, sna
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		cfg := realConfig()
+		cfg := server.Riichi()
 		cfg.Store = st
 		srv, err := server.New(cfg)
 		if err != nil {
@@ -188,7 +188,7 @@ func BenchmarkSnapshotWrite(b *testing.B) {
 			name = "take/snapshots"
 		}
 		b.Run(name, func(b *testing.B) {
-			cfg := realConfig()
+			cfg := server.Riichi()
 			if !snaps {
 				newEngine := cfg.NewEngine
 				cfg.NewEngine = func(c table.Config) (server.Engine, error) {

@@ -20,7 +20,7 @@ import (
 func finishedGames(b *testing.B, n int) (string, []string) {
 	b.Helper()
 	mem := host.NewMemoryStore[table.Action]()
-	cfg := realConfig()
+	cfg := server.Riichi()
 	cfg.Store = mem
 	srv, err := server.New(cfg)
 	if err != nil {
@@ -123,7 +123,7 @@ func BenchmarkRestartFinished(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for range b.N {
-				cfg := realConfig()
+				cfg := server.Riichi()
 				cfg.Store = bc.store
 				srv, err := server.New(cfg)
 				if err != nil {
@@ -137,7 +137,7 @@ func BenchmarkRestartFinished(b *testing.B) {
 		})
 	}
 	b.Run("readback", func(b *testing.B) {
-		cfg := realConfig()
+		cfg := server.Riichi()
 		cfg.Store = st
 		srv, err := server.New(cfg)
 		if err != nil {

@@ -83,7 +83,7 @@ type soloTable struct {
 }
 
 func soloConfig(st host.Store[table.Action], clk *clock.Fake) server.Config {
-	cfg := realConfig()
+	cfg := server.Riichi()
 	cfg.Store, cfg.Clock = st, clk
 	return cfg
 }

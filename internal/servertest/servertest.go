@@ -20,11 +20,6 @@ import (
 	"github.com/mahjong-authority/authority/internal/server"
 )
 
-// Config is a server on the real table engine, walls and bots (the
-// efficient bot), in memory, without rate limits and with every timer
-// off unless a table's settings set it. Tests change what they need.
-func Config() server.Config { return server.Riichi() }
-
 // Server is a server.Server serving gRPC on a TCP listener.
 type Server struct {
 	*server.Server
