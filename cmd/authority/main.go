@@ -27,7 +27,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -204,14 +203,14 @@ const maxRequest = 16 << 10
 // them, and GracefulStop waits for every stream. The API's own streams
 // end when the tables stop.
 type drain struct {
-	stopping chan struct{}
-	once     sync.Once
+	stopping context.Context
+	stop     context.CancelFunc // cancels the drained streams, open and to come
 }
 
-func newDrain() *drain { return &drain{stopping: make(chan struct{})} }
-
-// stop cancels the drained streams, open and to come.
-func (d *drain) stop() { d.once.Do(func() { close(d.stopping) }) }
+func newDrain() *drain {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &drain{stopping: ctx, stop: cancel}
+}
 
 func (d *drain) stream(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, next grpc.StreamHandler) error {
 	if strings.HasPrefix(info.FullMethod, "/"+pb.TableService_ServiceDesc.ServiceName+"/") {
@@ -219,13 +218,7 @@ func (d *drain) stream(srv any, ss grpc.ServerStream, info *grpc.StreamServerInf
 	}
 	ctx, cancel := context.WithCancel(ss.Context())
 	defer cancel()
-	go func() {
-		select {
-		case <-d.stopping:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
+	defer context.AfterFunc(d.stopping, cancel)()
 	return next(srv, drainedStream{ServerStream: ss, ctx: ctx})
 }
 
