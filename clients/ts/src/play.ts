@@ -52,6 +52,9 @@ async function call<T>(what: string, deadline: number, f: () => Promise<T>): Pro
   }
 }
 
+// How long an offer seen only in a snapshot waits for its event.
+const standingWaitMs = 500;
+
 const stats = { actions: 0, retries: 0, throttled: 0, refused: 0, reconnects: 0 };
 
 async function main(): Promise<number> {
@@ -107,18 +110,19 @@ async function main(): Promise<number> {
     }
   };
 
+  // A snapshot's view.legal is the seat's standing offer, if it has one.
+  // The server sends that offer again as the event right after the
+  // snapshot; a server from before that change does not, so an offer seen
+  // only in the snapshot is answered when nothing follows it at once.
+  let standing: View | undefined;
+
   const handle = async (m: StreamEventsResponse) => {
     const item = m.item;
     if (item.case === "snapshot") {
       // The first message of a fresh stream: the seat's view as of seq.
       lastSeq = item.value.seq;
-      const view: View | undefined = item.value.view;
-      // Until the server sends a pending offer as an event after the
-      // snapshot, the first offer is only here, in view.legal.
-      if (view && view.legal.length > 0) {
-        const claim = view.legal.some((a) => a.type === ActionType.PASS);
-        await act(choose(view.legal, claim));
-      }
+      const view = item.value.view;
+      standing = view && view.legal.length > 0 ? view : undefined;
       return;
     }
     if (item.case !== "event") {
@@ -132,8 +136,9 @@ async function main(): Promise<number> {
     switch (body.case) {
       case "turnOffer":
       case "claimOffer":
-        // An offer resent after a snapshot carries its own (older or equal)
-        // seq; the snapshot's legal list was already answered.
+        standing = undefined;
+        // Each offer is answered once: an offer at or before the seq we
+        // last acted at was answered already (from a snapshot).
         if (ev.seq > actedAt) {
           await act(choose(body.value.options, body.case === "claimOffer"));
         }
@@ -165,9 +170,24 @@ async function main(): Promise<number> {
   try {
     for (let attempt = 0; scores === undefined; attempt++) {
       try {
-        for await (const m of tables.streamEvents({ tableId, seatToken, afterSeq: lastSeq }, { signal: abort.signal })) {
+        const stream = tables.streamEvents({ tableId, seatToken, afterSeq: lastSeq }, { signal: abort.signal });
+        const it = stream[Symbol.asyncIterator]();
+        for (;;) {
+          const next = it.next();
+          if (standing) {
+            const first = await Promise.race([next, sleep(standingWaitMs).then(() => undefined)]);
+            if (first === undefined && standing) {
+              const view = standing;
+              standing = undefined;
+              await act(choose(view.legal, view.legal.some((a) => a.type === ActionType.PASS)));
+            }
+          }
+          const r = await next;
+          if (r.done) {
+            break;
+          }
           attempt = 0;
-          await handle(m);
+          await handle(r.value);
         }
         if (scores === undefined) {
           throw new Error("the stream ended before the game did");
