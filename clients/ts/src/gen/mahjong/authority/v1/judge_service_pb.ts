@@ -286,7 +286,7 @@ export const JudgeResponseSchema: GenMessage<JudgeResponse> = /*@__PURE__*/
 /**
  * JudgeService is the judge without a table: what a hand waits on and what a
  * win is worth. It is stateless. Its fields are those of `tablectl judge`
- * (shared/contracts/judge-jsonl.md): tiles in MPSZ, winds as E, S, W, N.
+ * (docs/judge.md): tiles in MPSZ, winds as E, S, W, N.
  *
  * @generated from service mahjong.authority.v1.JudgeService
  */
