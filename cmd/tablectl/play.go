@@ -34,7 +34,9 @@ Creates a table where the server's bots take the other three seats, joins
 it and plays your seat in the terminal: the board is shown whenever you have
 something to do, with your choices numbered. Type a number, a tile to
 discard it (5m; 0p is the red five), t to discard the tile you drew, or p
-to pass a claim. With --table it joins an existing table instead.
+to pass a claim. With --table it joins an existing table instead, and
+offers to start it if it has not started. Ctrl-C leaves the table at once:
+a bot plays your seat from then on.
 
 Flags:
 `
