@@ -61,9 +61,9 @@ func TestClassify(t *testing.T) {
 		{"33344455", AirplaneSingleWings, "3", 2},
 		{"33344456", AirplaneSingleWings, "3", 2},
 		{"333444XD", AirplaneSingleWings, "3", 2}, // both jokers as wings
-		{"3334443X", Invalid, "", 1}, // the airplane's own rank as a wing
+		{"3334443X", Invalid, "", 1},              // the airplane's own rank as a wing
 		{"33344434", Invalid, "", 1},
-		{"3334445555", Invalid, "", 1},            // pair wings must be distinct ranks
+		{"3334445555", Invalid, "", 1}, // pair wings must be distinct ranks
 		{"333444555777", AirplaneSingleWings, "3", 3},
 		{"3334445556667778", AirplaneSingleWings, "4", 4}, // two readings of length 4: the higher
 		{"3334445556667777", AirplaneSingleWings, "3", 4}, // a quad as four wings
@@ -113,7 +113,7 @@ func TestAnswer(t *testing.T) {
 		{"456789", "34567", false}, // a straight must match the length
 		{"TJQKA", "9TJQK", true},
 		{"445566", "334455", true},
-		{"3333", "TJQKA", true},  // a bomb beats any non-bomb
+		{"3333", "TJQKA", true}, // a bomb beats any non-bomb
 		{"3333", "22", true},
 		{"4444", "3333", true},
 		{"3333", "4444", false},
