@@ -60,8 +60,8 @@ type Table struct {
 
 	d dealState
 
-	out   []Event     // the block the returned events are cut from
-	begin int         // where the current step's events start in out
+	out   []Event      // the block the returned events are cut from
+	begin int          // where the current step's events start in out
 	plays []judge.Play // the legal-play buffer
 }
 
