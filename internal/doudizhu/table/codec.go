@@ -101,6 +101,9 @@ func DecodeAction(b []byte) (Action, error) {
 		a.Deck = &d
 		if flags&dealCommitted != 0 {
 			a.Commitment = [32]byte(pad32(r.Fixed("commitment", 32)))
+			if r.Err() == nil && a.Commitment == ([32]byte{}) {
+				r.Fail("a zero commitment")
+			}
 		}
 	case Call, Rob, Pass:
 	default:
