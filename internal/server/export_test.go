@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,6 +17,8 @@ import (
 	"github.com/mahjong-authority/authority/internal/fair"
 	"github.com/mahjong-authority/authority/internal/record"
 	"github.com/mahjong-authority/authority/internal/server"
+	"github.com/mahjong-authority/authority/internal/tile"
+	"github.com/mahjong-authority/authority/internal/wall"
 )
 
 func (e *env) export(t *testing.T, id string, f pb.RecordFormat) *pb.ExportGameResponse {
@@ -116,7 +119,7 @@ func TestRealExportDuringGame(t *testing.T) {
 	}
 	// Play (tsumogiri, pass) until the table waits for this seat in the
 	// second round.
-	round, drawn := -1, ""
+	round, drawn, hand, dealer := -1, "", "", uint32(0)
 	for {
 		r, err := st.Recv()
 		if errors.Is(err, io.EOF) {
@@ -141,7 +144,7 @@ func TestRealExportDuringGame(t *testing.T) {
 			ev := r.GetEvent()
 			last = ev.GetSeq()
 			if rs := ev.GetRoundStarted(); rs != nil {
-				round = int(rs.GetIndex())
+				round, dealer = int(rs.GetIndex()), rs.GetDealer()
 			}
 			if d := ev.GetDrew(); d.GetTile() != "" && d.GetSeat() == seat {
 				drawn = d.GetTile()
@@ -153,6 +156,9 @@ func TestRealExportDuringGame(t *testing.T) {
 			if o := ev.GetClaimOffer(); o != nil && o.GetSeat() == seat {
 				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}
 			}
+		}
+		if d := r.GetEvent().GetDealt(); d != nil && d.GetSeat() == seat {
+			hand = d.GetHand()
 		}
 		if act == nil {
 			continue
@@ -185,6 +191,71 @@ func TestRealExportDuringGame(t *testing.T) {
 	for _, f := range []pb.RecordFormat{pb.RecordFormat_RECORD_FORMAT_TENHOU, pb.RecordFormat_RECORD_FORMAT_MJAI} {
 		if r := e.export(t, id, f); !r.GetPartial() || r.GetRounds() != 1 || strings.Contains(r.GetRecord(), "end_game") {
 			t.Errorf("export %v in round 1: partial %v, %d rounds", f, r.GetPartial(), r.GetRounds())
+		}
+	}
+	noSecrets(t, e, id, seed(4), []byte("xyz"))
+
+	// The attack: the creator of a seeded table knows the server seed; with
+	// the entropy from a partial record it would derive the table seed and
+	// so the wall of the round in progress. The record must not give it.
+	var entropy [fair.Seats][]byte
+	for s, x := range g.Entropy {
+		entropy[s], _ = hex.DecodeString(x)
+	}
+	if dealt := dealtFrom(fair.TableSeed([32]byte(seed(4)), entropy), round, dealer, seat); sameTiles(t, dealt, hand) {
+		t.Errorf("the partial record's entropy %q derives seat %d's hand %s in the round in progress", g.Entropy, seat, hand)
+	}
+	// The same derivation with the true entropy finds the hand: the
+	// attack works when the entropy leaks, so the test can tell.
+	entropy = [fair.Seats][]byte{}
+	entropy[seat] = []byte("xyz")
+	if dealt := dealtFrom(fair.TableSeed([32]byte(seed(4)), entropy), round, dealer, seat); !sameTiles(t, dealt, hand) {
+		t.Fatalf("the derivation with the true entropy gives %s, the seat holds %s: the attack in this test is wrong", dealt, hand)
+	}
+}
+
+// dealtFrom is the hand the wall of round n, dealt by dealer, gives seat,
+// derived from the table seed as docs/fairness.md says.
+func dealtFrom(tableSeed [32]byte, n int, dealer, seat uint32) string {
+	w := wall.New(fair.RoundSeed(tableSeed, uint32(n)), true)
+	off := int((seat + 4 - dealer) % 4)
+	var ts []tile.Tile
+	for i := range 13 {
+		ts = append(ts, w.Tiles[wall.DealPos(off, i)])
+	}
+	return tile.Format(ts)
+}
+
+// sameTiles reports whether two MPSZ hands hold the same tiles.
+func sameTiles(t *testing.T, a, b string) bool {
+	t.Helper()
+	x, err := tile.Parse(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := tile.Parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(x)
+	slices.Sort(y)
+	return slices.Equal(x, y)
+}
+
+// noSecrets checks that no record of the game in progress, in any format,
+// holds a seat's entropy or the server seed: not the fields, not their
+// values anywhere.
+func noSecrets(t *testing.T, e *env, id string, server, entropy []byte) {
+	t.Helper()
+	for _, f := range []pb.RecordFormat{pb.RecordFormat_RECORD_FORMAT_NATIVE, pb.RecordFormat_RECORD_FORMAT_TENHOU, pb.RecordFormat_RECORD_FORMAT_MJAI} {
+		r := e.export(t, id, f)
+		if !r.GetPartial() {
+			t.Fatalf("export %v: the game is over", f)
+		}
+		for _, secret := range []string{`"entropy"`, `"server_seed"`, hex.EncodeToString(server), hex.EncodeToString(entropy)} {
+			if strings.Contains(r.GetRecord(), secret) {
+				t.Errorf("export %v of a game in progress holds %s", f, secret)
+			}
 		}
 	}
 }
