@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/uuid"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/protobuf/proto"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/fair"
@@ -269,4 +270,44 @@ func TestExportRefused(t *testing.T) {
 	wantStatus(t, "unknown format", err, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST)
 	_, err = e.tables.ExportGame(ctxT(t), &pb.ExportGameRequest{})
 	wantStatus(t, "no table id", err, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST)
+}
+
+// TestDescriptionsHideSecrets: what describes a table before its game is
+// over - GetTable, a listing, the answers to create, join and start - holds
+// neither the server seed nor a seat's entropy, in any field.
+func TestDescriptionsHideSecrets(t *testing.T) {
+	e := startEnv(t, server.Riichi())
+	server := bytes.Repeat([]byte{0xA5, 0x5A}, 16)
+	entropy := []byte("the entropy of seat zero, secret")
+	cr, err := e.tables.CreateTable(ctxT(t), &pb.CreateTableRequest{Settings: &pb.TableSettings{FillWithBots: true, Seed: server}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := cr.GetTable().GetTableId()
+	jr, err := e.tables.JoinTable(ctxT(t), &pb.JoinTableRequest{TableId: id, Name: "p", Entropy: entropy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sr, err := e.tables.StartTable(ctxT(t), &pb.StartTableRequest{TableId: id, Token: cr.GetOwnerToken()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gr, err := e.tables.GetTable(ctxT(t), &pb.GetTableRequest{TableId: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lr, err := e.tables.ListTables(ctxT(t), &pb.ListTablesRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, m := range map[string]proto.Message{"CreateTable": cr, "JoinTable": jr, "StartTable": sr, "GetTable": gr, "ListTables": lr} {
+		b, err := proto.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(b, server) || bytes.Contains(b, entropy) {
+			t.Errorf("%s's answer holds the server seed or the entropy", name)
+		}
+	}
+	noSecrets(t, e, id, server, entropy)
 }
