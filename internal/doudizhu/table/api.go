@@ -227,7 +227,7 @@ type Config struct {
 type View struct {
 	Seat   Seat
 	Phase  Phase
-	Index  int // the current (or last) deal's index
+	Index  int // the current (or last) deal's index; -1 before the first deal
 	Number int // the scored deal being played (or last played), from 1
 	Scores [NumSeats]int
 	Hand   card.Counts    // the viewer's cards

@@ -31,6 +31,7 @@ var update = flag.Bool("update", false, "rewrite the expected output of the scen
 //	                  shuffle of SHA-256(text) and takes no input.
 //	<seat> bid <n> | call | rob | pass | play <cards>
 //	do                input: one action per line, as above
+//	default           the timeout action of the seat to act, applied
 //	legal <seat>      the seat's legal actions
 //	view <seat>       what the seat sees
 //
@@ -175,6 +176,12 @@ func (h *harness) run(b *block) []string {
 			out = append(out, h.step(a)...)
 		}
 		return out
+	case "default":
+		a, ok := h.tb.Default()
+		if !ok {
+			return []string{"no default"}
+		}
+		return append([]string{"default: " + a.String()}, h.step(a)...)
 	case "legal":
 		s, _ := strconv.Atoi(f[1])
 		var out []string
