@@ -51,7 +51,7 @@ func (t *Table) play(a Action) {
 		if lead {
 			d.hasLast, d.passes = false, 0
 		}
-		t.emit(Everyone, Passed{Seat: s, Lead: lead})
+		t.emit(Everyone, passedBodies[s][b2i(lead)])
 		d.toAct = s.Next()
 		return
 	}
@@ -138,20 +138,29 @@ func (t *Table) Legal(s Seat) []Action {
 	if (t.phase != Bidding && t.phase != Playing) || s != t.d.toAct {
 		return nil
 	}
-	if t.phase == Bidding {
-		return t.bidOptions(nil)
+	return t.AppendLegal(nil, s)
+}
+
+// AppendLegal appends what Legal lists to dst, for callers that reuse a
+// buffer.
+func (t *Table) AppendLegal(dst []Action, s Seat) []Action {
+	if (t.phase != Bidding && t.phase != Playing) || s != t.d.toAct {
+		return dst
 	}
-	var acts []Action
-	if t.d.hasLast {
-		acts = append(acts, Action{Seat: s, Type: Pass})
+	if t.phase == Bidding {
+		return t.bidOptions(dst)
 	}
 	hand := t.d.hands[s].Counts()
 	t.plays = judge.AppendLegal(t.plays[:0], &hand, t.lastPtr())
 	judge.Sort(t.plays)
-	for i := range t.plays {
-		acts = append(acts, Action{Seat: s, Type: Play, Cards: t.plays[i].Cards})
+	dst = slices.Grow(dst, len(t.plays)+1)
+	if t.d.hasLast {
+		dst = append(dst, Action{Seat: s, Type: Pass})
 	}
-	return acts
+	for i := range t.plays {
+		dst = append(dst, Action{Seat: s, Type: Play, Cards: t.plays[i].Cards})
+	}
+	return dst
 }
 
 func (t *Table) lastPtr() *judge.Play {
@@ -185,4 +194,20 @@ func (t *Table) Default() (Action, bool) {
 		}
 	}
 	return Action{}, false
+}
+
+// passedBodies are the six Passed bodies, boxed once: a pass is the most
+// common event and needs no allocation.
+var passedBodies = func() (b [NumSeats][2]Body) {
+	for s := range Seat(NumSeats) {
+		b[s] = [2]Body{Passed{Seat: s}, Passed{Seat: s, Lead: true}}
+	}
+	return b
+}()
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
