@@ -41,10 +41,10 @@ func Sort(plays []Play) {
 // gen is one enumeration: the hand, the output, and the suffix sums of the
 // hand's counts that let the kicker search stop early.
 type gen struct {
-	h      card.Counts
-	after  [card.NumRanks + 1]int // cards of rank >= r
-	dst    []Play
-	leadin bool
+	h       card.Counts
+	after   [card.NumRanks + 1]int // cards of rank >= r
+	dst     []Play
+	leading bool
 }
 
 func (g *gen) avail() {
@@ -57,7 +57,7 @@ func (g *gen) emit(p *Play) { g.dst = append(g.dst, *p) }
 
 // lead enumerates every valid play of the hand.
 func (g *gen) lead() {
-	g.leadin = true
+	g.leading = true
 	h := &g.h
 	var p Play
 	p.Len = 1
@@ -308,7 +308,7 @@ func (w *wings) emitSingles() {
 	if w.hi < card.Ace && c[w.hi+1] == 3 {
 		return
 	}
-	if w.g.leadin && w.p.Len%3 == 0 {
+	if w.g.leading && w.p.Len%3 == 0 {
 		l := w.p.Len
 		if _, ok := consecutive(c, 3, int(l)+int(l)/3); ok && pure3(c) {
 			return

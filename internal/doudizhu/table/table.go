@@ -42,7 +42,7 @@ func refuse(a Action, err error, format string, args ...any) error {
 	return &ActionError{Action: a, Err: err, Why: fmt.Sprintf(format, args...)}
 }
 
-// maxBase bounds the base and the bomb doublings a snapshot may carry.
+// maxScore bounds start scores, so that no score of a match can overflow.
 const maxScore = 1 << 40
 
 // Table is one Dou Dizhu match. It is a pure state machine: Step applies an
