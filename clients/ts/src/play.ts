@@ -25,16 +25,24 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /**
  * call runs an RPC, retrying it while the server says to (RATE_LIMITED
  * after the delay it gives, UNAVAILABLE with backoff) until deadline.
- * Only idempotent calls, or Act with a fixed request id, go through it.
+ * A call that is not idempotent (CreateTable, JoinTable: a lost answer may
+ * hide a table created or a seat taken) is retried only after RATE_LIMITED,
+ * a refusal that changed nothing; Act is idempotent through its request id.
  */
-async function call<T>(what: string, deadline: number, f: () => Promise<T>): Promise<T | undefined> {
+async function call<T>(
+  what: string,
+  deadline: number,
+  f: () => Promise<T>,
+  idempotent = true,
+): Promise<T | undefined> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await f();
     } catch (err) {
       const fl = failure(err);
       const v = verdict(fl, attempt);
-      if (v.kind === "retry" && Date.now() + v.waitMs < deadline) {
+      const again = idempotent || fl.reason === "ERROR_REASON_RATE_LIMITED";
+      if (v.kind === "retry" && again && Date.now() + v.waitMs < deadline) {
         stats.retries++;
         if (fl.reason === "ERROR_REASON_RATE_LIMITED") {
           stats.throttled++;
@@ -76,6 +84,10 @@ async function main(): Promise<number> {
   // A table of one player and three bots. An explicit claim dwell of 0 and
   // a short round pause keep the game short; a real client leaves them to
   // the server's defaults.
+  // Wait for the server with a call that is safe to repeat: it may still
+  // be starting (CI starts it just before this client).
+  await call("ListTables", deadline, () => tables.listTables({ pageSize: 1 }));
+
   const created = await call("CreateTable", deadline, () =>
     tables.createTable({
       settings: {
@@ -85,13 +97,23 @@ async function main(): Promise<number> {
         roundPause: { seconds: 0n, nanos: 100_000_000 },
       },
     }),
+    false,
   );
-  const tableId = created!.table!.tableId;
+  if (!created?.table) {
+    throw new Error("CreateTable was refused");
+  }
+  const tableId = created.table.tableId;
   const joined = await call("JoinTable", deadline, () =>
     tables.joinTable({ tableId, name: values.name, entropy: randomBytes(32) }),
+    false,
   );
-  const { seat, seatToken } = joined!;
-  await call("StartTable", deadline, () => tables.startTable({ tableId, token: created!.ownerToken }));
+  if (!joined) {
+    throw new Error("JoinTable was refused");
+  }
+  const { seat, seatToken } = joined;
+  // A refusal (ALREADY_STARTED: a lost answer's first try started it) is
+  // as good as a start.
+  await call("StartTable", deadline, () => tables.startTable({ tableId, token: created.ownerToken }));
   console.error(`table ${tableId}: seat ${seat}`);
 
   let lastSeq = 0n; // the newest event (or snapshot) seen: last_seq and after_seq
