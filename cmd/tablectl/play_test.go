@@ -458,7 +458,11 @@ func playWith(t *testing.T, args ...string) (string, error) {
 		}
 	}()
 	var errOut bytes.Buffer
+	// A game that does not end within a minute is a failure, not a hang:
+	// Ctrl-C makes play leave, and the caller finds no end of the game.
+	watchdog := time.AfterFunc(time.Minute, func() { syscall.Kill(os.Getpid(), syscall.SIGINT) })
 	err := run(args, in, out, &errOut)
+	watchdog.Stop()
 	close(out.answers)
 	feed.Close()
 	<-done
