@@ -41,8 +41,10 @@ func (h *Hand) size() (drawn, ok bool) {
 // 0 is tenpai, -1 a complete hand. Void-suit tiles are dead: each must
 // leave the hand, so a hand that holds one is never tenpai (or complete)
 // before it is gone, and each counts as a tile to replace. Seven pairs
-// (four of a kind are two pairs) count only without melds. A hand whose
-// size does not fit its melds is ShantenUnreachable.
+// (four of a kind are two pairs) count only without melds. Melds count as
+// sets whatever their suit (a meld of the void suit, which no table
+// allows, cannot leave the hand: Waits are then empty). A hand whose size
+// does not fit its melds is ShantenUnreachable.
 func Shanten(h *Hand) int {
 	if _, ok := h.size(); !ok {
 		return ShantenUnreachable
