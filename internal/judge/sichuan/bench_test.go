@@ -19,11 +19,12 @@ import (
 //   - score_hands.txt: 2000 winning hands, "void concealed melds | win
 //     flags cap=N", four sets and a pair or seven pairs of the two live
 //     suits, melds of every type, every fan and every flag;
+//
 //   - deal_hands.txt: 2000 dealt hands of 13 tiles from a shuffled set of
 //     108, void the suit with the fewest tiles: what a table asks about
 //     after a discard, most of them far from tenpai.
 //
-//	go test -run='^$' -bench=. -benchmem ./internal/judge/sichuan
+//     go test -run='^$' -bench=. -benchmem ./internal/judge/sichuan
 var update = flag.Bool("update", false, "rewrite testdata/score_hands.txt and testdata/deal_hands.txt")
 
 const benchHands = 2000
