@@ -50,12 +50,14 @@ func askSichuan(q *Question) (Answer, error) {
 	h.Melds = melds[:len(q.Melds)]
 	var win tile.Tile
 	if q.WinTile != nil {
-		if win, err = parseWinTile(*q.WinTile); err != nil {
+		ts, err := parseSichuanTiles("win_tile", *q.WinTile)
+		if err != nil {
 			return Answer{}, err
 		}
-		if err := checkSichuanTile("win_tile", win); err != nil {
-			return Answer{}, err
+		if len(ts) != 1 {
+			return Answer{}, fmt.Errorf("win_tile: want one tile, have %d", len(ts))
 		}
+		win = ts[0]
 		all = append(all, win)
 	}
 	if err := checkSize(len(hand), len(h.Melds), q.WinTile != nil); err != nil {
