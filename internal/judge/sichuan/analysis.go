@@ -138,7 +138,21 @@ func Ready(h *Hand) bool { return liveWaits(h) != 0 }
 // t: t is not of the void suit, h holds none of it, and t completes h. It
 // says nothing of the table's own conditions (a seat that passed a win).
 func CanWin(h *Hand, t tile.Kind) bool {
-	return t < 27 && !h.isVoid(t) && Waits(h).Has(t)
+	if t >= 27 || h.isVoid(t) || HoldsVoid(h) {
+		return false
+	}
+	if drawn, ok := h.size(); !ok || drawn {
+		return false
+	}
+	c := h.Concealed
+	c[t]++
+	for k := tile.Kind(27); k < tile.NumKinds; k++ {
+		if c[k] != 0 {
+			return false // honours are no Sichuan tiles
+		}
+	}
+	w := lanes(&c)
+	return len(h.Melds) == 0 && sevenPairs(&w) || judge.Complete(&c)
 }
 
 // BestValue is the most h (between turns) could win on a discard without
