@@ -111,3 +111,24 @@ func TestOracle(t *testing.T) {
 		}
 	}
 }
+
+// TestNoAllocs holds the table's questions to their promise: no allocation.
+func TestNoAllocs(t *testing.T) {
+	h := hand(t, "p 23m55s pon:999m kan:7777s ankan:1111m")
+	far := hand(t, "p 3668m569p112269s")
+	s := Situation{Tsumo: true, Rinshan: true}
+	var sink int
+	for name, f := range map[string]func(){
+		"Score":     func() { sink += Score(&h, tile.M4, &s, &Default).Value },
+		"Shanten":   func() { sink += Shanten(&far) },
+		"Waits":     func() { sink += Waits(&h).Len() },
+		"Ready":     func() { _ = Ready(&far) },
+		"CanWin":    func() { _ = CanWin(&h, tile.M1) },
+		"BestValue": func() { sink += BestValue(&h, &Default) },
+		"HoldsVoid": func() { _ = HoldsVoid(&far) },
+	} {
+		if n := testing.AllocsPerRun(100, f); n != 0 {
+			t.Errorf("%s: %v allocations a call", name, n)
+		}
+	}
+}
