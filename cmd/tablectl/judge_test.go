@@ -91,9 +91,9 @@ func TestJudgeLines(t *testing.T) {
 		{`{"id": "e7", "hand": "23m456m234p678s99s", "win_tile": "1m", "rules": "sichuan"}`,
 			`{"id":"e7","error":"missing_suit: required for sichuan (m, p or s)"}`},
 		{`{"id": "e7b", "hand": "23m456m234p678s99s", "win_tile": "1m", "rules": "mcr"}`,
-			`{"id":"e7b","error":"rules \"mcr\" are not supported yet: only \"riichi\" and \"sichuan\" are"}`},
+			`{"id":"e7b","error":"rules \"mcr\" are not supported yet: only \"classical\", \"riichi\" and \"sichuan\" are"}`},
 		{`{"id": "e8", "hand": "23m456m234p678s99s", "win_tile": "1m", "rules": "poker"}`,
-			`{"id":"e8","error":"unknown rules \"poker\": only \"riichi\" and \"sichuan\" are supported"}`},
+			`{"id":"e8","error":"unknown rules \"poker\": only \"classical\", \"riichi\" and \"sichuan\" are supported"}`},
 		// Sichuan: a win, a refusal, a tenpai question (more in testdata).
 		{`{"id": "s1", "rules": "sichuan", "missing_suit": "s", "hand": "1111m2233m4455m6m", "win_tile": "6m", "fan_cap": 4}`,
 			`{"id":"s1","win":true,"fan":4,"fans":[{"name":"gen","fan":1},{"name":"qing_yi_se","fan":2},{"name":"qi_dui","fan":2}],"hand_value":16}`},
@@ -160,7 +160,8 @@ func TestJudgeLines(t *testing.T) {
 // TestJudgeGolden runs each questions file of testdata/judge through the
 // command as one batch and compares with its answers file (go test -update
 // rewrites them, to be reviewed as a diff): questions.jsonl for riichi,
-// sichuan_questions.jsonl for Sichuan.
+// sichuan_questions.jsonl for Sichuan, classical_questions.jsonl for the
+// classical rules.
 func TestJudgeGolden(t *testing.T) {
 	for _, set := range judgeGoldenSets {
 		t.Run(set.questions, func(t *testing.T) { judgeGolden(t, set.questions, set.answers) })
@@ -171,6 +172,7 @@ func TestJudgeGolden(t *testing.T) {
 var judgeGoldenSets = []struct{ questions, answers string }{
 	{"questions.jsonl", "answers.jsonl"},
 	{"sichuan_questions.jsonl", "sichuan_answers.jsonl"},
+	{"classical_questions.jsonl", "classical_answers.jsonl"},
 }
 
 func judgeGolden(t *testing.T, questions, answers string) {

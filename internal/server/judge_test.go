@@ -22,7 +22,7 @@ import (
 // the same contract.
 func TestJudgeMatchesTablectl(t *testing.T) {
 	e := startEnv(t, baseConfig())
-	for _, name := range []string{"", "sichuan_"} {
+	for _, name := range []string{"", "sichuan_", "classical_"} {
 		t.Run(name+"questions", func(t *testing.T) {
 			judgeMatchesTablectl(t, e,
 				"../../cmd/tablectl/testdata/judge/"+name+"questions.jsonl",
@@ -72,8 +72,13 @@ func contractJSON(req *pb.JudgeRequest, r *pb.JudgeResponse) map[string]any {
 	case r.Shanten != nil:
 		out["shanten"] = float64(r.GetShanten())
 		out["waits"] = r.GetWaits()
+		if req.GetRules() == "classical" {
+			classicalFishingJSON(r, out)
+		}
 	case !r.GetWin():
 		out["reason"] = r.GetReason()
+	case req.GetRules() == "classical":
+		classicalWinJSON(r, out)
 	case req.GetRules() == "sichuan":
 		out["fan"] = float64(r.GetFan())
 		fans := []any{}
@@ -105,6 +110,46 @@ func contractJSON(req *pb.JudgeRequest, r *pb.JudgeResponse) map[string]any {
 		out["points"] = pts
 	}
 	return out
+}
+
+// classicalFishingJSON adds the fishing fields of a classical tenpai answer.
+func classicalFishingJSON(r *pb.JudgeResponse, out map[string]any) {
+	fishing := []any{}
+	for _, f := range r.GetFishing() {
+		fishing = append(fishing, f)
+	}
+	waits := map[string]any{}
+	for name, w := range r.GetFishingWaits() {
+		waits[name] = w
+	}
+	out["fishing"], out["fishing_waits"] = fishing, waits
+}
+
+// classicalWinJSON adds the fields of a classical win.
+func classicalWinJSON(r *pb.JudgeResponse, out map[string]any) {
+	if r.GetSpecial() != "" {
+		out["special"] = r.GetSpecial()
+	}
+	out["limits"] = float64(r.GetLimits())
+	out["score"] = float64(r.GetScore())
+	out["scored_as"] = r.GetScoredAs()
+	out["base_points"] = float64(r.GetBasePoints())
+	out["doubles"] = float64(r.GetDoubles())
+	out["ordinary_score"] = float64(r.GetOrdinaryScore())
+	out["limit_reached"] = r.GetLimitReached()
+	out["score_limit"] = float64(r.GetScoreLimit())
+	lines := []any{}
+	for _, l := range r.GetLines() {
+		line := map[string]any{"name": l.GetName(), "count": float64(l.GetCount())}
+		if l.GetPoints() != 0 {
+			line["points"] = float64(l.GetPoints())
+		}
+		if l.GetDoubles() != 0 {
+			line["doubles"] = float64(l.GetDoubles())
+		}
+		lines = append(lines, line)
+	}
+	out["lines"] = lines
 }
 
 func equalJSON(a, b map[string]any) bool {

@@ -157,7 +157,7 @@ func FishingFor(h *Hand) Fishing {
 		if c[b] < 2 || c[b+8] < 2 {
 			continue
 		}
-		for k := b + 1; k < b+8; k++ {
+		for k := b; k <= b+8; k++ {
 			f.Waits[GatesOfHeaven-1] |= tryWith(&c, k, isGatesOfHeaven)
 		}
 	}
