@@ -11,12 +11,6 @@ import "github.com/mahjong-authority/authority/internal/tile"
 var yaochu = [13]tile.Kind{tile.M1, tile.M9, tile.P1, tile.P9, tile.S1, tile.S9,
 	tile.East, tile.South, tile.West, tile.North, tile.Haku, tile.Hatsu, tile.Chun}
 
-// wormHas reports whether k is one of the thirteen kinds of a Wriggly
-// Snake in suit s: 1-9 of s and the four winds.
-func wormHas(s int, k tile.Kind) bool {
-	return (k >= tile.Kind(9*s) && k < tile.Kind(9*s+9)) || k.IsWind()
-}
-
 // isWrigglySnake reports whether the 14 tiles c are a Wriggly Snake in
 // some suit: each of 1-9 of the suit and E, S, W, N held, and nothing else
 // (so exactly one of them twice).
@@ -195,19 +189,26 @@ func tryWith(c *tile.Counts, k tile.Kind, is func(*tile.Counts) bool) tile.KindS
 // fishing for a Wriggly Snake: 13 less the snake kinds held, less one if
 // one of them is held twice or more, at the best suit.
 func snakeShanten(c *tile.Counts) int {
+	winds, windPair := 0, false
+	for k := tile.East; k <= tile.North; k++ {
+		if c[k] != 0 {
+			winds++
+			windPair = windPair || c[k] >= 2
+		}
+	}
 	best := 13
-	for s := 0; s < 3; s++ {
-		kinds, pair := 0, 0
-		for k := tile.Kind(0); k < tile.NumKinds; k++ {
-			if !wormHas(s, k) || c[k] == 0 {
-				continue
-			}
-			kinds++
-			if c[k] >= 2 {
-				pair = 1
+	for b := tile.Kind(0); b < 27; b += 9 {
+		kinds, pair := winds, windPair
+		for k := b; k < b+9; k++ {
+			if c[k] != 0 {
+				kinds++
+				pair = pair || c[k] >= 2
 			}
 		}
-		best = min(best, 13-kinds-pair)
+		if pair {
+			kinds++
+		}
+		best = min(best, 13-kinds)
 	}
 	return best
 }
