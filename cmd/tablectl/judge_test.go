@@ -254,6 +254,8 @@ func FuzzJudgeLine(f *testing.F) {
 	f.Add(`{"id": 5, "hand": "0m0p0s", "win_tile": "0m"}`)
 	f.Add(`{"id": "s", "rules": "sichuan", "missing_suit": "p", "hand": "1111m2233m4455m6m", "win_tile": "6m", "fan_cap": 4}`)
 	f.Add(`{"id": "s", "rules": "sichuan", "missing_suit": "s", "hand": "1s", "melds": [{"type": "kan", "tiles": "2222m"}], "tsumo": true, "rinshan": true}`)
+	f.Add(`{"id": "c", "rules": "classical", "hand": "12345678m11234z"}`)
+	f.Add(`{"id": "c", "rules": "classical", "hand": "1z", "melds": [{"type": "kan", "tiles": "5555z", "open": false}, {"type": "pon", "tiles": "666z"}, {"type": "chi", "tiles": "123m"}, {"type": "pon", "tiles": "111m"}], "win_tile": "1z", "tsumo": true, "rinshan": true, "bonus_tiles": "1f5f", "limit": 500, "original_call": true}`)
 	f.Fuzz(func(t *testing.T, line string) {
 		if strings.ContainsAny(line, "\n") {
 			return
