@@ -205,6 +205,9 @@ func answer(in judgeInput) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if a.MCR != nil {
+		return mcrWinOut(in.ID, a.MCR), nil
+	}
 	if a.TenpaiQuestion {
 		return judgeTenpaiOut{ID: in.ID, Shanten: a.Shanten, Waits: a.Waits.String()}, nil
 	}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 
 	"github.com/mahjong-authority/authority/internal/judge"
+	"github.com/mahjong-authority/authority/internal/judge/mcr"
 	"github.com/mahjong-authority/authority/internal/tile"
 )
 
@@ -49,6 +50,10 @@ type Question struct {
 	UraIndicators  *string `json:"ura_indicators"`
 	Honba          int     `json:"honba"`
 	RiichiSticks   int     `json:"riichi_sticks"`
+
+	// MCR only (rules "mcr").
+	Flowers  int  `json:"flowers"`
+	LastTile bool `json:"last_tile"`
 }
 
 // Meld is a declared meld: "chi", "pon" or "kan"; open unless a kan says
@@ -71,6 +76,11 @@ type Answer struct {
 
 	Result judge.Result
 	Points Points
+
+	// MCR is the scored win of an MCR question (rules "mcr"); nil for
+	// every other answer, an MCR hand that is not complete included
+	// (Result.Reason says so).
+	MCR *mcr.Result
 }
 
 // Points are the payments of a win that apply: Ron for a ron;
@@ -88,10 +98,12 @@ func Ask(q *Question) (Answer, error) {
 	if q.Rules != nil {
 		switch r := *q.Rules; r {
 		case "riichi":
+		case "mcr":
+			return askMCR(q)
 		case "sichuan", "chinese", "classical":
-			return Answer{}, fmt.Errorf("rules %q are not supported yet: only \"riichi\" is", r)
+			return Answer{}, fmt.Errorf("rules %q are not supported yet: only \"riichi\" and \"mcr\" are", r)
 		default:
-			return Answer{}, fmt.Errorf("unknown rules %q: only \"riichi\" is supported", r)
+			return Answer{}, fmt.Errorf("unknown rules %q: \"riichi\" and \"mcr\" are supported", r)
 		}
 	}
 	if q.Hand == nil {
