@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/judge/mcr"
 	"github.com/mahjong-authority/authority/internal/judgeq"
 	"github.com/mahjong-authority/authority/internal/wire"
 )
@@ -40,6 +41,7 @@ func answerJudge(req *pb.JudgeRequest) (*pb.JudgeResponse, error) {
 		SeatWind: optional(req.GetSeatWind()), RoundWind: optional(req.GetRoundWind()),
 		DoraIndicators: optional(req.GetDoraIndicators()), UraIndicators: optional(req.GetUraIndicators()),
 		Honba: int(req.GetHonba()), RiichiSticks: int(req.GetRiichiSticks()),
+		Flowers: int(req.GetFlowers()), LastTile: req.GetLastTile(),
 	}
 	for _, m := range req.GetMelds() {
 		q.Melds = append(q.Melds, judgeq.Meld{Type: m.GetType(), Tiles: m.GetTiles(), Open: m.Open})
@@ -52,6 +54,9 @@ func answerJudge(req *pb.JudgeRequest) (*pb.JudgeResponse, error) {
 			return nil, fmt.Errorf("%w: %w", ErrBadTile, err)
 		}
 		return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
+	}
+	if a.MCR != nil {
+		return mcrJudgeResponse(a.MCR), nil
 	}
 	if a.TenpaiQuestion {
 		sh := int32(a.Shanten)
@@ -76,4 +81,14 @@ func answerJudge(req *pb.JudgeRequest) (*pb.JudgeResponse, error) {
 		out.Points.TsumoNonDealer = int32(*p)
 	}
 	return out, nil
+}
+
+// mcrJudgeResponse is a scored MCR win (rules "mcr").
+func mcrJudgeResponse(r *mcr.Result) *pb.JudgeResponse {
+	out := &pb.JudgeResponse{Win: true, FanTotal: int32(r.Total),
+		FanTotalWithoutFlowers: int32(r.TotalWithoutFlowers), MeetsMinimum: r.MeetsMinimum}
+	for _, f := range r.Fans() {
+		out.Fans = append(out.Fans, &pb.JudgeFan{Name: f.Fan.String(), Count: int32(f.Count), Fan: int32(f.Points)})
+	}
+	return out
 }

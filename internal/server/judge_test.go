@@ -62,6 +62,15 @@ func contractJSON(r *pb.JudgeResponse) map[string]any {
 		out["waits"] = r.GetWaits()
 	case !r.GetWin():
 		out["reason"] = r.GetReason()
+	case len(r.GetFans()) > 0: // rules "mcr"
+		out["fan_total"] = float64(r.GetFanTotal())
+		out["fan_total_without_flowers"] = float64(r.GetFanTotalWithoutFlowers())
+		out["meets_minimum"] = r.GetMeetsMinimum()
+		var fans []any
+		for _, f := range r.GetFans() {
+			fans = append(fans, map[string]any{"name": f.GetName(), "count": float64(f.GetCount()), "fan": float64(f.GetFan())})
+		}
+		out["fans"] = fans
 	default:
 		out["han"], out["fu"], out["yakuman"] = float64(r.GetHan()), float64(r.GetFu()), float64(r.GetYakuman())
 		var yaku []any
