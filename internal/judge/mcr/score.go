@@ -134,6 +134,8 @@ type scorer struct {
 
 	uniq  [18]code // the kinds in the hand, melds included, in code order
 	nUniq int
+
+	skipRule int // 1 + the index of an exclusion rule to leave out; 0 for none (tests)
 }
 
 func (sc *scorer) init(h *judge.Hand, win tile.Tile, s *Situation) bool {
@@ -496,7 +498,7 @@ func (sc *scorer) regular(r *judge.Reading, unique bool, t *fanTable) {
 	if unique {
 		waitFans(packs[sc.nMelds:], sc.win, t)
 	}
-	t.exclude()
+	t.exclude(sc.skipRule)
 	if t[BigFourWinds] == 0 {
 		for _, c := range pungs[:np] {
 			if c.wind() {
@@ -700,10 +702,9 @@ func rangeFans(u []code, t *fanTable) {
 // waitFans counts the wait of a hand that waited on one kind: edge if
 // the winning tile ends a concealed chow, closed if it is a chow's
 // middle, single if it is the pair; one of them only, in that order.
+// A melded hand and four kongs can only wait on the pair, which the
+// exclusion table then drops.
 func waitFans(concealed []pack, win code, t *fanTable) {
-	if t[MeldedHand] != 0 || t[FourKongs] != 0 {
-		return
-	}
 	edge, closed, single := false, false, false
 	for _, p := range concealed {
 		switch p.typ {

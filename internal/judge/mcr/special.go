@@ -25,7 +25,7 @@ func (sc *scorer) specialForm(t *fanTable) bool {
 		}
 		t[TileHog] = int8(hogs)
 		sc.winFlags(t)
-		t.exclude()
+		t.exclude(sc.skipRule)
 		return true
 	}
 	if sc.honorsAndKnitted(t) {
@@ -230,7 +230,7 @@ func (sc *scorer) knitted(t *fanTable) bool {
 			t[SingleWait] = 1
 		}
 	}
-	t.exclude()
+	t.exclude(sc.skipRule)
 	return true
 }
 
