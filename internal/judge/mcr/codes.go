@@ -96,7 +96,17 @@ func init() {
 		codeKind[c] = k
 		validCode[c] = true
 	}
+	i := 0
+	for c := code(0); c < codeSpace; c++ {
+		if validCode[c] {
+			codeOrder[i] = c
+			i++
+		}
+	}
 }
+
+// codeOrder is every tile's code, in order.
+var codeOrder [tile.NumKinds]code
 
 // codeOf is the code of a kind.
 func codeOf(k tile.Kind) code { return kindCode[k] }

@@ -34,9 +34,13 @@ type Result struct {
 	TotalWithoutFlowers int
 	MeetsMinimum        bool // TotalWithoutFlowers >= MinimumFan
 
-	fans  [NumFans]FanCount
+	fans  [maxLines]FanCount
 	nFans int
 }
+
+// maxLines bounds the fans of one hand: far more than the exclusion rules
+// leave together (the fuzz test checks that no hand comes near it).
+const maxLines = 32
 
 // Fans returns the fans of the win in the rule book's order, each with its
 // count and points. The slice is a view of r's own storage: it costs no
@@ -58,11 +62,21 @@ type fanTable [NumFans + 1]int8
 
 func (t *fanTable) total() int {
 	n := 0
-	for f := 1; f <= NumFans; f++ {
-		n += int(t[f]) * int(fanInfo[f].value)
+	for f, v := range t {
+		if v != 0 {
+			n += int(v) * int(fanValue[f])
+		}
 	}
 	return n
 }
+
+// fanValue is Fan.Value as a compact array, for the scorer's inner loops.
+var fanValue = func() (v [NumFans + 1]int8) {
+	for f := range v {
+		v[f] = fanInfo[f].value
+	}
+	return v
+}()
 
 func (t *fanTable) empty() bool { return *t == fanTable{} }
 
@@ -88,7 +102,7 @@ func Score(h *judge.Hand, win tile.Tile, s *Situation) Result {
 	flowers := max(0, min(s.Flowers, MaxFlowers))
 	t[FlowerTiles] = int8(flowers)
 	r := Result{Win: true}
-	for f := Fan(1); int(f) <= NumFans; f++ {
+	for f := Fan(1); int(f) <= NumFans && r.nFans < maxLines; f++ {
 		if n := int(t[f]); n != 0 {
 			p := n * f.Value()
 			r.fans[r.nFans] = FanCount{Fan: f, Count: n, Points: p}
@@ -136,6 +150,40 @@ type scorer struct {
 	nUniq int
 
 	skipRule int // 1 + the index of an exclusion rule to leave out; 0 for none (tests)
+
+	// What every reading shares, worked out once: the fans of the kinds
+	// of tile (suits, ranges, simples...) and the kinds held four times.
+	traits  [8]fanCount8
+	nTraits int
+	hogs    int8
+}
+
+type fanCount8 struct {
+	fan Fan
+	n   int8
+}
+
+// readingTraits fills sc.traits and sc.hogs.
+func (sc *scorer) readingTraits() {
+	var t fanTable
+	sc.tileTraits(&t)
+	for _, f := range traitFans {
+		if t[f] != 0 && sc.nTraits < len(sc.traits) {
+			sc.traits[sc.nTraits] = fanCount8{f, t[f]}
+			sc.nTraits++
+		}
+	}
+	for _, c := range sc.uniq[:sc.nUniq] {
+		if sc.stand[c]+sc.fixed[c] == 4 {
+			sc.hogs++
+		}
+	}
+}
+
+// traitFans are the fans tileTraits can count.
+var traitFans = [...]Fan{
+	AllGreen, AllTerminals, AllHonors, AllTerminalsAndHonors, FullFlush, UpperTiles, MiddleTiles, LowerTiles,
+	UpperFour, LowerFour, ReversibleTiles, HalfFlush, AllTypes, AllSimples, OneVoidedSuit, NoHonors,
 }
 
 func (sc *scorer) init(h *judge.Hand, win tile.Tile, s *Situation) bool {
@@ -184,11 +232,10 @@ func (sc *scorer) init(h *judge.Hand, win tile.Tile, s *Situation) bool {
 		sc.melds[sc.nMelds] = p
 		sc.nMelds++
 	}
-	for c := code(0); c < codeSpace; c++ {
-		if sc.stand[c]+sc.fixed[c] > 4 {
+	for _, c := range codeOrder {
+		if n := sc.stand[c] + sc.fixed[c]; n > 4 {
 			return false
-		}
-		if sc.stand[c] != 0 || sc.fixed[c] != 0 {
+		} else if n != 0 {
 			sc.uniq[sc.nUniq] = c
 			sc.nUniq++
 		}
@@ -230,6 +277,7 @@ func (sc *scorer) best(t *fanTable) bool {
 	}
 	sevenPairs := t[SevenPairs] != 0
 	unique := sc.uniqueWait()
+	sc.readingTraits()
 	var rb [4]judge.Reading
 	rs := judge.Readings(&sc.kinds, rb[:0])
 	var order [4]int
@@ -485,15 +533,11 @@ func (sc *scorer) regular(r *judge.Reading, unique bool, t *fanTable) {
 	}
 
 	packTraits(&packs, t)
-	sc.tileTraits(t)
+	for _, l := range sc.traits[:sc.nTraits] {
+		t[l.fan] = l.n
+	}
 	if t[QuadrupleChow] == 0 {
-		hogs := 0
-		for _, c := range sc.uniq[:sc.nUniq] {
-			if sc.stand[c]+sc.fixed[c] == 4 {
-				hogs++
-			}
-		}
-		t[TileHog] = int8(hogs - meldedKongs - concealedKongs)
+		t[TileHog] = sc.hogs - int8(meldedKongs+concealedKongs)
 	}
 	if unique {
 		waitFans(packs[sc.nMelds:], sc.win, t)
