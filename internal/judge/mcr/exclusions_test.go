@@ -18,7 +18,7 @@ var exclusionHands = map[Fan]scoreCase{
 	// 111m 999m 111p 999p 11s: pungs of terminals, outside, no honours, double pungs.
 	AllTerminals: {hand: "111999m111999p1s", win: "1s"},
 	// Three wind pungs and a wind pair: the wind pungs are in its value.
-	LittleFourWinds: {hand: "2z", win: "2z", melds: "pon:111z pon:333z pon:444z pon:888p"},
+	LittleFourWinds:    {hand: "2z", win: "2z", melds: "pon:111z pon:333z pon:444z pon:888p"},
 	LittleThreeDragons: {hand: "123m456p66z77z", win: "7z", melds: "pon:555z"},
 	// All honours: no suit at all is not three voided suits.
 	AllHonors: {hand: "111z222z333z44z55z", win: "4z"},
