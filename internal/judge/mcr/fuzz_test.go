@@ -246,3 +246,40 @@ func FuzzScore(f *testing.F) {
 		}
 	})
 }
+
+// FuzzTenpai checks the tenpai answers against each other on hands of 13
+// less 3 per meld tiles: every wait completes the hand and no other kind
+// does, and the hand is tenpai (shanten 0) exactly when it has a wait.
+func FuzzTenpai(f *testing.F) {
+	f.Add([]byte{0, 3, 6, 10, 13, 16, 20, 23, 26, 27, 28, 29, 30})
+	f.Add([]byte{0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6})
+	f.Add([]byte{1, 9, 10, 11, 12, 13, 14, 15, 16, 17, 17})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) == 0 {
+			return
+		}
+		n := 13 - 3*(int(data[0])%5)
+		if len(data) < n+1 {
+			return
+		}
+		var c tile.Counts
+		for _, b := range data[1 : n+1] {
+			k := tile.Kind(b % tile.NumKinds)
+			if c[k] == 4 {
+				return
+			}
+			c[k]++
+		}
+		w := Waits(&c)
+		for k := tile.Kind(0); k < tile.NumKinds; k++ {
+			d := c
+			d[k]++
+			if Complete(&d) != w.Has(k) {
+				t.Fatalf("%v + %v: complete %v, in waits %v", c.String(), k, Complete(&d), w)
+			}
+		}
+		if s := Shanten(&c); (s == 0) != (w != 0) || s < 0 {
+			t.Fatalf("%v: shanten %d, waits %v", c.String(), s, w)
+		}
+	})
+}
