@@ -107,6 +107,17 @@ type (
 		Name string `json:"name"`
 		Han  int    `json:"han"`
 	}
+	sichuanWinOut struct {
+		ID        json.RawMessage `json:"id"`
+		Win       bool            `json:"win"`
+		Fan       int             `json:"fan"`
+		Fans      []sichuanFanOut `json:"fans"`
+		HandValue int             `json:"hand_value"`
+	}
+	sichuanFanOut struct {
+		Name string `json:"name"`
+		Fan  int    `json:"fan"`
+	}
 	judgePointsOut struct {
 		Ron            *int `json:"ron,omitempty"`
 		TsumoDealer    *int `json:"tsumo_dealer,omitempty"`
@@ -205,20 +216,42 @@ func answer(in judgeInput) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if a.MCR != nil {
-		return mcrWinOut(in.ID, a.MCR), nil
-	}
 	if a.TenpaiQuestion {
 		return judgeTenpaiOut{ID: in.ID, Shanten: a.Shanten, Waits: a.Waits.String()}, nil
 	}
+	return judgeWinWriters[a.Rules](in.ID, &a), nil
+}
+
+// judgeWinWriters write the answer to a win question, by rule set: each
+// rule set has its own fields.
+var judgeWinWriters = map[string]func(id json.RawMessage, a *judgeq.Answer) any{
+	"riichi":  riichiWinOut,
+	"sichuan": sichuanWin,
+	"mcr":     mcrWin,
+}
+
+func riichiWinOut(id json.RawMessage, a *judgeq.Answer) any {
 	r := &a.Result
 	if !r.Win {
-		return judgeNoWinOut{ID: in.ID, Reason: r.Reason.String()}, nil
+		return judgeNoWinOut{ID: id, Reason: r.Reason.String()}
 	}
-	out := judgeWinOut{ID: in.ID, Win: true, Han: r.Han, Fu: r.Fu, Yakuman: r.Yakuman, Limit: r.Limit.String(), Total: r.Total,
+	out := judgeWinOut{ID: id, Win: true, Han: r.Han, Fu: r.Fu, Yakuman: r.Yakuman, Limit: r.Limit.String(), Total: r.Total,
 		Points: judgePointsOut{Ron: a.Points.Ron, TsumoDealer: a.Points.TsumoDealer, TsumoNonDealer: a.Points.TsumoNonDealer}}
 	for _, y := range r.Yaku() {
 		out.Yaku = append(out.Yaku, judgeYakuOut{Name: y.Yaku.String(), Han: y.Han})
 	}
-	return out, nil
+	return out
+}
+
+func sichuanWin(id json.RawMessage, a *judgeq.Answer) any {
+	r := &a.Sichuan
+	if !r.Win {
+		return judgeNoWinOut{ID: id, Reason: r.Reason.String()}
+	}
+	// A plain hand lists no fans: [], not null.
+	out := sichuanWinOut{ID: id, Win: true, Fan: r.Fan, Fans: []sichuanFanOut{}, HandValue: r.Value}
+	for _, l := range r.Lines() {
+		out.Fans = append(out.Fans, sichuanFanOut{Name: l.Fan.String(), Fan: l.Count})
+	}
+	return out
 }

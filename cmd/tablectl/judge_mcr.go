@@ -3,7 +3,7 @@ package main
 import (
 	"encoding/json"
 
-	"github.com/mahjong-authority/authority/internal/judge/mcr"
+	"github.com/mahjong-authority/authority/internal/judgeq"
 )
 
 // The answer to a scored MCR win (rules "mcr"), fields in the contract's
@@ -25,7 +25,11 @@ type (
 	}
 )
 
-func mcrWinOut(id json.RawMessage, r *mcr.Result) judgeMCRWinOut {
+func mcrWin(id json.RawMessage, a *judgeq.Answer) any {
+	r := &a.MCR
+	if !r.Win {
+		return judgeNoWinOut{ID: id, Reason: "not_complete"}
+	}
 	out := judgeMCRWinOut{ID: id, Win: true, FanTotal: r.Total, FanTotalWithoutFlowers: r.TotalWithoutFlowers,
 		MeetsMinimum: r.MeetsMinimum, Fans: make([]judgeMCRFan, 0, len(r.Fans()))}
 	for _, f := range r.Fans() {

@@ -12,11 +12,10 @@ import (
 // askMCR answers a question under Chinese Official rules (rules "mcr"):
 // a win scored in fans, or shanten and waits over the MCR forms. Red
 // fives are read as plain fives (MCR has none); flowers are a count, not
-// tiles of the hand.
+// tiles of the hand. The fields of other rule sets (riichi, dora, honba,
+// missing_suit...) mean nothing here and are ignored, as the Sichuan
+// questions ignore riichi's.
 func askMCR(q *Question) (Answer, error) {
-	if err := noRiichiFields(q); err != nil {
-		return Answer{}, err
-	}
 	if q.Hand == nil {
 		return Answer{}, errors.New("missing hand")
 	}
@@ -37,22 +36,14 @@ func askMCR(q *Question) (Answer, error) {
 	}
 	var win tile.Tile
 	if q.WinTile != nil {
-		ts, err := ParseTiles("win_tile", *q.WinTile)
-		if err != nil {
+		if win, err = parseWinTile(*q.WinTile); err != nil {
 			return Answer{}, err
 		}
-		if len(ts) != 1 {
-			return Answer{}, fmt.Errorf("win_tile: want one tile, have %d", len(ts))
-		}
-		win = ts[0]
+	}
+	if err := checkSize(len(hand), len(h.Melds), q.WinTile != nil); err != nil {
+		return Answer{}, err
 	}
 	size := 13 - 3*len(h.Melds)
-	switch {
-	case q.WinTile != nil && len(hand) != size:
-		return Answer{}, fmt.Errorf("hand has %d tiles: with %s and a win_tile it needs %d", len(hand), meldCount(len(h.Melds)), size)
-	case q.WinTile == nil && len(hand) != size && len(hand) != size+1:
-		return Answer{}, fmt.Errorf("hand has %d tiles: with %s it needs %d (or %d)", len(hand), meldCount(len(h.Melds)), size, size+1)
-	}
 	var c tile.Counts
 	all := append([]tile.Tile(nil), hand...)
 	for _, m := range h.Melds {
@@ -97,39 +88,5 @@ func askMCR(q *Question) (Answer, error) {
 	if err := mcr.CheckSituation(&h, win, &s); err != nil {
 		return Answer{}, err
 	}
-	r := mcr.Score(&h, win, &s)
-	if !r.Win {
-		return Answer{Result: judge.Result{Reason: judge.NotComplete}}, nil
-	}
-	return Answer{MCR: &r}, nil
-}
-
-// noRiichiFields rejects the riichi-only fields of a question when they
-// are set: they mean nothing under MCR, and ignoring them would answer a
-// question that was not asked.
-func noRiichiFields(q *Question) error {
-	var name string
-	switch {
-	case q.Riichi:
-		name = "riichi"
-	case q.DoubleRiichi:
-		name = "double_riichi"
-	case q.Ippatsu:
-		name = "ippatsu"
-	case q.Tenhou:
-		name = "tenhou"
-	case q.Chiihou:
-		name = "chiihou"
-	case q.DoraIndicators != nil && *q.DoraIndicators != "":
-		name = "dora_indicators"
-	case q.UraIndicators != nil && *q.UraIndicators != "":
-		name = "ura_indicators"
-	case q.Honba != 0:
-		name = "honba"
-	case q.RiichiSticks != 0:
-		name = "riichi_sticks"
-	default:
-		return nil
-	}
-	return fmt.Errorf("%s is a riichi field: rules \"mcr\" have no such thing", name)
+	return Answer{MCR: mcr.Score(&h, win, &s)}, nil
 }
