@@ -119,6 +119,7 @@ var scoreCases = map[string][]scoreCase{
 	// shifted chows.
 	"pure chows": {
 		{"123789m123789m5m", "5m", "", "", "pure_terminal_chows concealed_hand single_wait", 67},
+		{"123789m123789s5p", "5p", "", "", "three_suited_terminal_chows concealed_hand single_wait", 19},
 		{"123m234m345m456m5m", "5m", "", "", "four_pure_shifted_chows full_flush concealed_hand all_chows tile_hog", 62},
 		{"123m345m567m789m1m", "1m", "", "", "four_pure_shifted_chows full_flush concealed_hand all_chows", 60},
 		{"1111m2222m3333m4m", "4m", "", "", "quadruple_chow full_flush lower_four concealed_hand all_chows", 88},
@@ -142,19 +143,29 @@ var scoreCases = map[string][]scoreCase{
 	"pungs": {
 		{"111m222p333s456s7s", "7s", "", "", "three_concealed_pungs mixed_shifted_pungs concealed_hand pung_of_terminals_or_honors no_honors", 28},
 		{"222m444m666p88s44s", "4s", "", "", "all_even_pungs three_concealed_pungs concealed_hand double_pung", 44},
+		{"222m222p222s456s8s", "8s", "", "", "triple_pung three_concealed_pungs concealed_hand all_simples single_wait", 37},
 		{"111999m111p999s1z", "1z", "", "", "four_concealed_pungs all_terminals_and_honors double_pung*2 single_wait", 101},
 		{"1112223334m", "4m", "ankan:5555z", "tsumo rinshan", "four_concealed_pungs pure_shifted_pungs out_with_replacement_tile half_flush dragon_pung concealed_kong pung_of_terminals_or_honors", 107},
 		{"1234444555677p", "7p", "", "", "full_flush concealed_hand tile_hog short_straight", 29},
 	},
-	// Kongs: four kongs with two concealed (two concealed pungs too).
+	// Kongs: four kongs with two concealed (two concealed pungs too);
+	// two concealed kongs are not also two concealed pungs; one melded and
+	// one concealed kong are counted each on its own.
 	"kongs": {
 		{"2z", "2z", "kan:1111z kan:3333z ankan:4444z ankan:8888p", "tsumo rinshan", "four_kongs little_four_winds out_with_replacement_tile half_flush prevalent_wind seat_wind two_concealed_pungs", 172},
 		{"23s99s456p", "4s", "kan:2222m ankan:8888p", "", "concealed_kong melded_kong no_honors", 4},
+		{"123s456s7s", "7s", "ankan:2222m ankan:8888p", "", "two_concealed_kongs concealed_hand short_straight no_honors", 10},
+		{"555s6s", "6s", "kan:1111z kan:2222m ankan:9999p", "", "three_kongs all_pungs prevalent_wind seat_wind two_concealed_pungs pung_of_terminals_or_honors", 45},
 	},
-	// Ranges and sets of traits: tiles 6-9 only with a 6 (upper four).
+	// Ranges and sets of traits: tiles 6-9 only with a 6 (upper four); a
+	// 5 in every set and the pair (all five, which is all simples already);
+	// reversible tiles; all five types of tile.
 	"ranges and traits": {
 		{"678m789p789s99s66s", "6s", "", "", "upper_four concealed_hand mixed_double_chow pung_of_terminals_or_honors", 16},
 		{"345m456p345s11m22m", "2m", "", "", "concealed_hand mixed_double_chow no_honors", 4},
+		{"456m456p555s345s5m", "5m", "", "", "all_five concealed_hand tile_hog mixed_double_chow closed_wait", 22},
+		{"123p345p888s99s55z", "9s", "", "", "reversible_tiles concealed_hand pung_of_terminals_or_honors", 11},
+		{"123m567p11z55z", "5z", "chi:789s", "", "all_types dragon_pung", 8},
 	},
 	// How the hand was won: last tile of the wall, last of its kind,
 	// robbing a kong, and the waits.
