@@ -24,6 +24,8 @@ const judgeUsage = `usage: tablectl judge < questions.jsonl > answers.jsonl
 Each line is a hand to score (with win_tile) or a tenpai question (without);
 see ../shared/contracts/judge-jsonl.md for the fields. A tenpai question
 about a hand of winning size (14 tiles less 3 per meld) answers waits "".
+"rules": "sichuan" judges Sichuan bloody battle hands (missing_suit
+required; fan, fans and hand_value out): docs/rules/sichuan-judge.md.
 `
 
 // runJudge answers one JSON object per line of stdin with one JSON object

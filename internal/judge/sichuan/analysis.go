@@ -135,10 +135,35 @@ func liveWaits(h *Hand) tile.KindSet {
 func Ready(h *Hand) bool { return liveWaits(h) != 0 }
 
 // CanWin reports whether h (between turns, without t) may win on tile kind
-// t: t is not of the void suit, h holds none of it, and t completes h. It
-// says nothing of the table's own conditions (a seat that passed a win).
+// t: t is not of the void suit, h holds none of it, and t completes h. A
+// fifth tile of a kind does not exist: h cannot win on a kind it holds all
+// four of. CanWin says nothing of the table's own conditions (a seat that
+// passed a win).
 func CanWin(h *Hand, t tile.Kind) bool {
-	return t < 27 && !h.isVoid(t) && Waits(h).Has(t)
+	if t >= 27 || h.isVoid(t) || HoldsVoid(h) {
+		return false
+	}
+	if drawn, ok := h.size(); !ok || drawn {
+		return false
+	}
+	c := h.Concealed
+	c[t]++
+	held := c[t]
+	for _, m := range h.Melds {
+		if m.Kind == t {
+			held += uint8(m.Len())
+		}
+	}
+	if held > 4 {
+		return false
+	}
+	for k := tile.Kind(27); k < tile.NumKinds; k++ {
+		if c[k] != 0 {
+			return false // honours are no Sichuan tiles
+		}
+	}
+	w := lanes(&c)
+	return len(h.Melds) == 0 && sevenPairs(&w) || judge.Complete(&c)
 }
 
 // BestValue is the most h (between turns) could win on a discard without
