@@ -252,6 +252,8 @@ func FuzzJudgeLine(f *testing.F) {
 	f.Add(`{"id": "k", "hand": "1m", "melds": [{"type": "kan", "tiles": "1111z", "open": false}]}`)
 	f.Add(`{"id": 5, "hand": "0m0p0s", "win_tile": "0m"}`)
 	f.Add(`{"id": "s", "rules": "sichuan", "missing_suit": "p", "hand": "1111m2233m4455m6m", "win_tile": "6m", "fan_cap": 4}`)
+	f.Add(`{"id": "m", "rules": "mcr", "hand": "147m258s369p1z", "win_tile": "1z", "melds": [{"type": "chi", "tiles": "789m"}], "tsumo": true, "flowers": 2}`)
+	f.Add(`{"id": "m2", "rules": "mcr", "hand": "147m258s369p1234z"}`)
 	f.Add(`{"id": "s", "rules": "sichuan", "missing_suit": "s", "hand": "1s", "melds": [{"type": "kan", "tiles": "2222m"}], "tsumo": true, "rinshan": true}`)
 	f.Fuzz(func(t *testing.T, line string) {
 		if strings.ContainsAny(line, "\n") {

@@ -159,3 +159,17 @@ func BenchmarkScoreMCR(b *testing.B) {
 		b.Fatal("nothing scored")
 	}
 }
+
+// TestScoreAllocs checks that scoring allocates nothing, over the whole
+// benchmark set.
+func TestScoreAllocs(t *testing.T) {
+	hs := loadBenchHands(t)
+	i := 0
+	if n := testing.AllocsPerRun(2*len(hs), func() {
+		h := &hs[i%len(hs)]
+		i++
+		Score(&h.hand, h.win, &h.s)
+	}); n != 0 {
+		t.Errorf("Score allocates %v times per hand, want 0", n)
+	}
+}
