@@ -264,13 +264,17 @@ func (sc *scorer) init(h *judge.Hand, win tile.Tile, s *Situation) bool {
 // best fills t with the fans of the decomposition worth most and reports
 // whether the hand is complete at all.
 func (sc *scorer) best(t *fanTable) bool {
+	special := false
 	switch sc.nMelds {
 	case 0:
-		_ = sc.specialForm(t) || sc.knitted(t) || sc.nineGates(t)
+		special = sc.specialForm(t) || sc.knitted(t) || sc.nineGates(t)
 	case 1:
-		sc.knitted(t)
+		special = sc.knitted(t)
 	}
-	best := t.total()
+	best := 0
+	if special {
+		best = t.total()
+	}
 	// Seven pairs are also read as sets, which can be worth more.
 	if best != 0 && t[SevenPairs] == 0 {
 		return true
