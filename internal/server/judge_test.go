@@ -158,6 +158,9 @@ func TestJudgeErrorReasons(t *testing.T) {
 		{&pb.JudgeRequest{Hand: "123m456m789m234s1z", Rules: "sichuan", MissingSuit: "p"}, pb.ErrorReason_ERROR_REASON_BAD_TILE},
 		{&pb.JudgeRequest{Hand: "123m456m789m234s5s", Rules: "sichuan"}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
 		{&pb.JudgeRequest{Hand: "123m456m789m234s5s", WinTile: "5s", Rules: "sichuan", MissingSuit: "p", FanCap: proto.Int32(-1)}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
+		{&pb.JudgeRequest{Hand: "123m456p789s1299s", WinTile: "1f", Rules: "mcr"}, pb.ErrorReason_ERROR_REASON_BAD_TILE},
+		{&pb.JudgeRequest{Hand: "123m456p789s1299s", WinTile: "3s", Rules: "mcr", Flowers: 9}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
+		{&pb.JudgeRequest{Hand: "123m456p789s1299s", WinTile: "3s", Rules: "mcr", Rinshan: true}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
 		// Counts whose payments would not fit the answer's int32 fields.
 		{&pb.JudgeRequest{Hand: "23m456m234p678s99s", WinTile: "1m", RiichiSticks: 3_000_000}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
 		{&pb.JudgeRequest{Hand: "23m456m234p678s99s", WinTile: "1m", Honba: 2_000_000_000}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
