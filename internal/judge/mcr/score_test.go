@@ -129,6 +129,9 @@ var scoreCases = map[string][]scoreCase{
 	// Mixed chows and the account-once rule: 123m 123p 123s and 789s
 	// is a mixed triple chow, and the fourth chow adds one fan only.
 	// 123 789m 123 78s: four two-chow fans are possible, three count.
+	// 234 567s 234 567p: two mixed double chows and one short straight
+	// (not two of each); 234s 234 234 567p: one each of pure double,
+	// mixed double and short straight.
 	"mixed chows": {
 		{"123m123p123s23s55z", "4s", "", "", "mixed_triple_chow concealed_hand", 10},
 		{"123m123p123s78s55z", "9s", "", "", "mixed_triple_chow outside_hand concealed_hand two_terminal_chows", 15},
@@ -137,6 +140,8 @@ var scoreCases = map[string][]scoreCase{
 		{"345m345s345s345p4p", "4p", "", "", "mixed_triple_chow concealed_hand all_chows all_simples pure_double_chow closed_wait", 16},
 		{"123789m12378s55s", "9s", "", "", "concealed_hand all_chows mixed_double_chow*2 two_terminal_chows one_voided_suit", 8},
 		{"123m234m345s567s8s", "8s", "", "", "concealed_hand all_chows one_voided_suit", 5},
+		{"234567s234567p9m", "9m", "", "", "concealed_hand all_chows mixed_double_chow*2 short_straight single_wait", 8},
+		{"234s223344567p9m", "9m", "", "", "concealed_hand all_chows pure_double_chow mixed_double_chow short_straight single_wait", 8},
 	},
 	// Pungs: shifted pungs across suits, even pungs, double pungs; a pung
 	// completed on a discard is melded, so it is not a concealed pung.
