@@ -132,15 +132,15 @@ func (sc *scorer) knitted(t *fanTable) bool {
 		return false
 	}
 	var body *[9]code
+patterns:
 	for i := range knittedPatterns {
-		all := true
 		for _, c := range knittedPatterns[i] {
-			all = all && sc.stand[c] != 0
+			if sc.stand[c] == 0 {
+				continue patterns
+			}
 		}
-		if all {
-			body = &knittedPatterns[i]
-			break
-		}
+		body = &knittedPatterns[i]
+		break
 	}
 	if body == nil {
 		return false
