@@ -2,7 +2,6 @@ package sichuan
 
 import "github.com/mahjong-authority/authority/internal/tile"
 
-
 // View returns what seat s may see now: its own concealed tiles and drawn
 // tile, its own exchange and void choice, everyone's discards, melds, wins
 // and scores, the exchange direction once made and the void suits once all
