@@ -45,7 +45,11 @@ func (t *Table) winClaim(rons []Seat) {
 		// The robbed kan is a pon again; its fourth tile went to the
 		// first winner.
 		p := &r.seats[from]
-		p.melds[p.ponOf(x.Kind())].Type = MeldPon
+		for i := range p.melds {
+			if p.melds[i].Type == MeldAddedKan && p.melds[i].Kind == x.Kind() {
+				p.melds[i].Type = MeldPon
+			}
+		}
 		t.updateWaits(from)
 	} else {
 		d := &r.seats[from]
