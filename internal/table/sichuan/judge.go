@@ -30,6 +30,10 @@ type win struct {
 	fans       [maxFans]Fan
 }
 
+// The judge's arguments live in the table (t.jhand and the rest), not on
+// the stack: passed by pointer they would escape, one allocation per
+// question.
+
 // judgeHand fills h with p's concealed tiles, melds and void suit.
 func judgeHand(p *seatState, h *jsc.Hand, melds *[4]jsc.Meld) {
 	h.Concealed = p.counts
@@ -48,15 +52,14 @@ func judgeHand(p *seatState, h *jsc.Hand, melds *[4]jsc.Meld) {
 // left out: no tile can come.
 func (t *Table) updateWaits(s Seat) {
 	p := &t.r.seats[s]
-	var h jsc.Hand
-	var ms [4]jsc.Meld
-	judgeHand(p, &h, &ms)
-	p.shanten = jsc.Shanten(&h)
+	h := &t.jhand
+	judgeHand(p, h, &t.jmelds)
+	p.shanten = jsc.Shanten(h)
 	p.waits = 0
 	if p.shanten != 0 {
 		return
 	}
-	for k := range jsc.Waits(&h).All() {
+	for k := range jsc.Waits(h).All() {
 		if int(p.counts[k])+p.meldCount(k) < 4 {
 			p.waits = p.waits.With(k)
 		}
@@ -68,13 +71,13 @@ func (t *Table) updateWaits(s Seat) {
 func (t *Table) winOn(s Seat, x tile.Tile, sit situation) (win, bool) {
 	r := &t.r
 	p := &r.seats[s]
-	var h jsc.Hand
-	var ms [4]jsc.Meld
-	judgeHand(p, &h, &ms)
+	h := &t.jhand
+	judgeHand(p, h, &t.jmelds)
 	if sit.tsumo {
 		h.Concealed[x.Kind()]--
 	}
-	js := jsc.Situation{
+	js := &t.jsit
+	*js = jsc.Situation{
 		Tsumo:           sit.tsumo,
 		Rinshan:         sit.tsumo && sit.rinshan,
 		AfterKanDiscard: !sit.tsumo && sit.afterKan,
@@ -82,8 +85,9 @@ func (t *Table) winOn(s Seat, x tile.Tile, sit situation) (win, bool) {
 		Haitei:          sit.tsumo && sit.last,
 		Houtei:          !sit.tsumo && !sit.chankan && sit.last,
 	}
-	rules := jsc.Rules{FanCap: t.rules.FanCap}
-	res := jsc.Score(&h, x.Kind(), &js, &rules)
+	t.jrules.FanCap = t.rules.FanCap
+	res := &t.jres
+	*res = jsc.Score(h, x.Kind(), js, &t.jrules)
 	if !res.Win {
 		return win{}, false
 	}

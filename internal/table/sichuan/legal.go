@@ -39,16 +39,26 @@ func appendExchanges(dst []Action, s Seat, c *tile.Counts) []Action {
 	for su := range NumSuits {
 		base := su * 9
 		for a := base; a < base+9; a++ {
+			if c[a] == 0 {
+				continue
+			}
 			for b := a; b < base+9; b++ {
+				if c[b] == 0 || b == a && c[a] < 2 {
+					continue
+				}
 				for d := b; d < base+9; d++ {
-					var need tile.Counts
-					need[a]++
-					need[b]++
-					need[d]++
-					if need[a] <= c[a] && need[b] <= c[b] && need[d] <= c[d] {
-						dst = append(dst, Action{Seat: s, Type: Exchange,
-							Tiles: [3]tile.Tile{tile.Plain(tile.Kind(a)), tile.Plain(tile.Kind(b)), tile.Plain(tile.Kind(d))}})
+					n := c[d]
+					if d == b {
+						n--
 					}
+					if d == a {
+						n--
+					}
+					if n == 0 || n > 4 {
+						continue
+					}
+					dst = append(dst, Action{Seat: s, Type: Exchange,
+						Tiles: [3]tile.Tile{tile.Plain(tile.Kind(a)), tile.Plain(tile.Kind(b)), tile.Plain(tile.Kind(d))}})
 				}
 			}
 		}

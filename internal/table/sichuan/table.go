@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	jsc "github.com/mahjong-authority/authority/internal/judge/sichuan"
 	"github.com/mahjong-authority/authority/internal/tile"
 )
 
@@ -60,6 +61,13 @@ type Table struct {
 	tiles     []tile.Tile
 	fans      []Fan
 	melds     []Meld
+
+	// The judge's arguments (judge.go).
+	jhand  jsc.Hand
+	jmelds [4]jsc.Meld
+	jrules jsc.Rules
+	jres   jsc.Result
+	jsit   jsc.Situation
 }
 
 // hand is the state of the hand being played.
