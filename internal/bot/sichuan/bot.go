@@ -26,109 +26,141 @@ func (Efficient) Act(v *sc.View) (sc.Action, bool) {
 	if len(v.Legal) == 0 {
 		return sc.Action{}, false
 	}
+	in := sc.Brief{Seat: v.Seat, Phase: v.Phase, Waiting: true, Counts: tile.CountsOf(v.Tiles),
+		Drawn: v.Drawn, HasDrawn: v.HasDrawn, Void: v.Void, VoidSet: v.VoidSet}
+	if v.HasDrawn {
+		in.Counts[v.Drawn.Kind()]++
+	}
+	in.NMelds = copy(in.Melds[:], v.Seats[v.Seat].Melds)
 	for _, a := range v.Legal {
-		if a.Type == sc.Tsumo || a.Type == sc.Ron {
-			return a, true
+		k := a.Tile.Kind()
+		switch a.Type {
+		case sc.Discard:
+			in.Discards = in.Discards.With(k)
+		case sc.ClosedKan:
+			in.ClosedKans = in.ClosedKans.With(k)
+		case sc.AddedKan:
+			in.AddedKans = in.AddedKans.With(k)
+		case sc.Tsumo:
+			in.Tsumo = true
+		case sc.Ron:
+			in.Ron, in.ClaimTile = true, a.Tile
+		case sc.Pon:
+			in.Pon, in.ClaimTile = true, a.Tile
+		case sc.OpenKan:
+			in.OpenKan, in.ClaimTile = true, a.Tile
 		}
 	}
-	c := tile.CountsOf(v.Tiles)
-	if v.HasDrawn {
-		c[v.Drawn.Kind()]++
-	}
-	s := v.Seat
-	switch v.Phase {
-	case sc.Exchanging:
-		return sc.Action{Seat: s, Type: sc.Exchange, Tiles: sc.DefaultExchange(&c)}, true
-	case sc.ChoosingVoid:
-		return sc.Action{Seat: s, Type: sc.Void, Suit: sc.DefaultVoid(&c)}, true
-	case sc.ClaimWindow:
-		return claim(v, &c), true
-	}
-	return turn(v, &c), true
+	return decide(&in), true
 }
 
-// hand is the judge's view of the seat's hand with counts c.
-func hand(v *sc.View, c *tile.Counts, melds *[4]jsc.Meld) jsc.Hand {
-	h := jsc.Hand{Concealed: *c, Void: v.Void}
-	ms := v.Seats[v.Seat].Melds
-	for i, m := range ms {
+// Decide is Act without a View: it reads seat s's Brief and makes the
+// choice Act makes from View(s), for a fraction of the cost.
+func (Efficient) Decide(t *sc.Table, s sc.Seat) (sc.Action, bool) {
+	b := t.Brief(s)
+	if !b.Waiting {
+		return sc.Action{}, false
+	}
+	return decide(&b), true
+}
+
+// decide chooses from what the seat may do, b.
+func decide(b *sc.Brief) sc.Action {
+	s := b.Seat
+	switch b.Phase {
+	case sc.Exchanging:
+		return sc.Action{Seat: s, Type: sc.Exchange, Tiles: sc.DefaultExchange(&b.Counts)}
+	case sc.ChoosingVoid:
+		return sc.Action{Seat: s, Type: sc.Void, Suit: sc.DefaultVoid(&b.Counts)}
+	case sc.ClaimWindow:
+		return claim(b)
+	}
+	return turn(b)
+}
+
+// hand is the judge's view of the seat's hand.
+func hand(b *sc.Brief, melds *[4]jsc.Meld) jsc.Hand {
+	h := jsc.Hand{Concealed: b.Counts, Void: b.Void}
+	if !b.VoidSet {
+		h.Void = tile.Honor
+	}
+	for i, m := range b.Melds[:b.NMelds] {
 		melds[i] = jsc.Meld{Type: jsc.MeldType(m.Type), Kind: m.Kind}
 	}
-	h.Melds = melds[:len(ms)]
+	h.Melds = melds[:b.NMelds]
 	return h
 }
 
-// claim pons or kans the discard when the hand is then no further from
-// ready than now, and passes otherwise.
-func claim(v *sc.View, c *tile.Counts) sc.Action {
+// claim wins, or pons or kans the discard when the hand is then no further
+// from ready than now, or passes.
+func claim(b *sc.Brief) sc.Action {
+	a := sc.Action{Seat: b.Seat, Tile: b.ClaimTile}
+	if b.Ron {
+		a.Type = sc.Ron
+		return a
+	}
+	if !b.Pon && !b.OpenKan {
+		return sc.Action{Seat: b.Seat, Type: sc.Pass}
+	}
 	var ms [4]jsc.Meld
-	h := hand(v, c, &ms)
+	h := hand(b, &ms)
 	now := jsc.Shanten(&h)
-	pass := sc.Action{Seat: v.Seat, Type: sc.Pass}
-	for _, a := range v.Legal {
-		if a.Type != sc.OpenKan && a.Type != sc.Pon {
-			continue
+	k := b.ClaimTile.Kind()
+	after := h
+	after.Melds = ms[:b.NMelds+1]
+	if b.OpenKan {
+		ms[b.NMelds] = jsc.Meld{Type: jsc.OpenKan, Kind: k}
+		after.Concealed[k] -= 3
+		if jsc.Shanten(&after) <= now {
+			a.Type = sc.OpenKan
+			return a
 		}
-		k := a.Tile.Kind()
-		after := h
-		after.Melds = ms[:len(h.Melds)+1]
-		if a.Type == sc.OpenKan {
-			ms[len(h.Melds)] = jsc.Meld{Type: jsc.OpenKan, Kind: k}
-			after.Concealed[k] -= 3
-			if jsc.Shanten(&after) <= now {
-				return a
-			}
-			continue
-		}
-		ms[len(h.Melds)] = jsc.Meld{Type: jsc.Pon, Kind: k}
+		after.Concealed[k] += 3
+	}
+	if b.Pon {
+		ms[b.NMelds] = jsc.Meld{Type: jsc.Pon, Kind: k}
 		after.Concealed[k] -= 2
 		if _, sh := bestDiscard(&after, 0); sh < now {
+			a.Type = sc.Pon
 			return a
 		}
 	}
-	return pass
+	return sc.Action{Seat: b.Seat, Type: sc.Pass}
 }
 
 // turn wins, kans or discards.
-func turn(v *sc.View, c *tile.Counts) sc.Action {
-	var ms [4]jsc.Meld
-	h := hand(v, c, &ms)
-	var allowed tile.KindSet
-	var first [tile.NumKinds]int8
-	for i, a := range v.Legal {
-		if a.Type == sc.Discard {
-			allowed = allowed.With(a.Tile.Kind())
-			first[a.Tile.Kind()] = int8(i)
-		}
+func turn(b *sc.Brief) sc.Action {
+	s := b.Seat
+	if b.Tsumo {
+		return sc.Action{Seat: s, Type: sc.Tsumo}
 	}
-	k, sh := bestDiscard(&h, allowed)
-	for _, a := range v.Legal {
-		if a.Type != sc.ClosedKan && a.Type != sc.AddedKan {
-			continue
-		}
+	var ms [4]jsc.Meld
+	h := hand(b, &ms)
+	k, sh := bestDiscard(&h, b.Discards)
+	for kk := range (b.ClosedKans | b.AddedKans).All() {
 		after := h
-		kk := a.Tile.Kind()
-		if a.Type == sc.ClosedKan {
-			ms[len(h.Melds)] = jsc.Meld{Type: jsc.ClosedKan, Kind: kk}
-			after.Melds = ms[:len(h.Melds)+1]
+		var ams [4]jsc.Meld
+		copy(ams[:], ms[:b.NMelds])
+		typ := sc.AddedKan
+		if b.ClosedKans.Has(kk) {
+			typ = sc.ClosedKan
+			ams[b.NMelds] = jsc.Meld{Type: jsc.ClosedKan, Kind: kk}
+			after.Melds = ams[:b.NMelds+1]
 			after.Concealed[kk] -= 4
 		} else {
-			for i := range after.Melds {
-				if after.Melds[i].Kind == kk {
-					after.Melds[i].Type = jsc.AddedKan
+			for i := range b.NMelds {
+				if ams[i].Kind == kk {
+					ams[i].Type = jsc.AddedKan
 				}
 			}
+			after.Melds = ams[:b.NMelds]
 			after.Concealed[kk]--
 		}
-		ok := jsc.Shanten(&after) <= sh
-		for i := range h.Melds {
-			ms[i].Type = jsc.MeldType(v.Seats[v.Seat].Melds[i].Type)
-		}
-		if ok {
-			return a
+		if jsc.Shanten(&after) <= sh {
+			return sc.Action{Seat: s, Type: typ, Tile: tile.Plain(kk)}
 		}
 	}
-	return v.Legal[first[k]]
+	return sc.Action{Seat: s, Type: sc.Discard, Tile: tile.Plain(k)}
 }
 
 // bestDiscard returns the kind among allowed (every kind held when 0)
@@ -199,7 +231,6 @@ var ErrTooLong = errors.New("bot: match too long")
 func Play(t *sc.Table, bots *[sc.NumSeats]Efficient, next func() sc.Wall, maxSteps int) (int, error) {
 	steps := 0
 	var w sc.Wall
-	var views [sc.NumSeats]sc.View
 	var evs []sc.Event
 	var err error
 	for t.Phase() != sc.MatchOver {
@@ -219,9 +250,7 @@ func Play(t *sc.Table, bots *[sc.NumSeats]Efficient, next func() sc.Wall, maxSte
 			if !t.Waiting(s) {
 				continue
 			}
-			v := &views[s]
-			t.ViewInto(s, v)
-			a, ok := bots[s].Act(v)
+			a, ok := bots[s].Decide(t, s)
 			if !ok {
 				return steps, fmt.Errorf("bot: seat %d has nothing to do in %v", s, t.Phase())
 			}

@@ -39,9 +39,16 @@ func TestPlay(t *testing.T) {
 	}
 }
 
-// TestActLegal: whatever the bot chooses is among the legal actions.
+// TestActLegal: whatever the bot chooses is among the legal actions, and
+// Decide chooses as Act does.
 func TestActLegal(t *testing.T) {
-	tb, _ := sc.New(sc.Config{Rules: sc.Default})
+	for _, rules := range []sc.Rules{sc.Default, sc.BloodyRiver} {
+		actLegal(t, rules)
+	}
+}
+
+func actLegal(t *testing.T, rules sc.Rules) {
+	tb, _ := sc.New(sc.Config{Rules: rules})
 	hands := 0
 	var v sc.View
 	for steps := 0; tb.Phase() != sc.MatchOver && steps < 50_000; steps++ {
@@ -65,6 +72,9 @@ func TestActLegal(t *testing.T) {
 			}
 			if !ok || !found {
 				t.Fatalf("seat %d chose %v (ok %v), not among %v", s, a, ok, v.Legal)
+			}
+			if d, ok := (Efficient{}).Decide(tb, s); !ok || d != a {
+				t.Fatalf("seat %d: Decide = %v, %v; Act = %v", s, d, ok, a)
 			}
 			if _, err := tb.Step(a); err != nil {
 				t.Fatal(err)

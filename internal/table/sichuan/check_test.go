@@ -73,6 +73,9 @@ func checkStep(t testing.TB, tb *Table, evs []Event, lastSeq *uint64) {
 				t.Fatalf("Legal(%d) lists %v, which Step refuses: %v", s, a, err)
 			}
 		}
+		if got, want := tb.Brief(s), briefOf(&v); got != want {
+			t.Fatalf("Brief(%d) = %+v, want %+v", s, got, want)
+		}
 		if d, ok := tb.Default(s); ok != tb.Waiting(s) {
 			t.Fatalf("Default(%d) ok=%v, waiting %v", s, ok, tb.Waiting(s))
 		} else if ok && !slices.Contains(legal, d) {
@@ -124,4 +127,44 @@ func checkAudience(t testing.TB, e Event) {
 	default:
 		public(false)
 	}
+}
+
+// briefOf is the Brief a View implies.
+func briefOf(v *View) Brief {
+	b := Brief{Seat: v.Seat, Phase: v.Phase, Waiting: len(v.Legal) > 0}
+	if v.Phase == BetweenHands && v.Hand < 0 {
+		return b
+	}
+	b.Counts = tile.CountsOf(v.Tiles)
+	if v.HasDrawn {
+		b.Counts[v.Drawn.Kind()]++
+	}
+	b.Void, b.VoidSet = v.Void, v.VoidSet
+	b.NMelds = copy(b.Melds[:], v.Seats[v.Seat].Melds)
+	if !b.Waiting {
+		return b
+	}
+	if v.Phase == Turn {
+		b.Drawn, b.HasDrawn = v.Drawn, v.HasDrawn
+	}
+	for _, a := range v.Legal {
+		k := a.Tile.Kind()
+		switch a.Type {
+		case Discard:
+			b.Discards = b.Discards.With(k)
+		case ClosedKan:
+			b.ClosedKans = b.ClosedKans.With(k)
+		case AddedKan:
+			b.AddedKans = b.AddedKans.With(k)
+		case Tsumo:
+			b.Tsumo = true
+		case Ron:
+			b.Ron, b.ClaimTile = true, a.Tile
+		case Pon:
+			b.Pon, b.ClaimTile = true, a.Tile
+		case OpenKan:
+			b.OpenKan, b.ClaimTile = true, a.Tile
+		}
+	}
+	return b
 }

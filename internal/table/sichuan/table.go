@@ -479,5 +479,9 @@ func (t *Table) chooseVoid(a Action) {
 	if d.has(x) == 0 {
 		x = d.got[2]
 	}
+	// Its waits are those of the thirteen others, as for any draw.
+	d.remove(x)
+	t.updateWaits(t.dealer)
+	d.add(x)
 	t.startTurn(t.dealer, x, false)
 }

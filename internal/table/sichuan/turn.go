@@ -117,11 +117,16 @@ func (t *Table) applyTurn(a Action) {
 func (t *Table) discard(s Seat, x tile.Tile) {
 	r := &t.r
 	p := &r.seats[s]
+	// Discarding the tile just drawn gives back the hand the cached waits
+	// were computed for: the judge need not run again.
+	same := r.hasDrawn && x == r.drawn
 	p.remove(x)
 	p.pond = append(p.pond, DiscardView{Tile: x})
 	r.hasDrawn, r.tsumo = false, false
 	t.emit(Everyone, discardedBody(s, x))
-	t.updateWaits(s)
+	if !same {
+		t.updateWaits(s)
+	}
 	t.openWindow(s, x, false)
 }
 
