@@ -120,7 +120,7 @@ func claim(b *sc.Brief) sc.Action {
 	if b.Pon {
 		ms[b.NMelds] = jsc.Meld{Type: jsc.Pon, Kind: k}
 		after.Concealed[k] -= 2
-		if _, sh := bestDiscard(&after, 0); sh < now {
+		if _, sh := bestDiscard(&after, 0, true); sh < now {
 			a.Type = sc.Pon
 			return a
 		}
@@ -136,7 +136,7 @@ func turn(b *sc.Brief) sc.Action {
 	}
 	var ms [4]jsc.Meld
 	h := hand(b, &ms)
-	k, sh := bestDiscard(&h, b.Discards)
+	k, sh := bestDiscard(&h, b.Discards, b.ClosedKans|b.AddedKans != 0)
 	for kk := range (b.ClosedKans | b.AddedKans).All() {
 		after := h
 		var ams [4]jsc.Meld
@@ -166,33 +166,46 @@ func turn(b *sc.Brief) sc.Action {
 // bestDiscard returns the kind among allowed (every kind held when 0)
 // whose discard leaves h (3n+2 tiles) at the lowest shanten, and that
 // shanten. Ties go to the tile with the fewest neighbours in its suit,
-// then to the highest kind. No discard leaves a hand nearer to ready than
+// then to the highest kind; the shanten is unknownShanten when
+// needShanten is false and the choice did not need it. No discard leaves a hand nearer to ready than
 // the whole 3n+2 tiles are, so the candidates are tried in the order of
 // the ties and the first that reaches that bound is the answer.
-func bestDiscard(h *jsc.Hand, allowed tile.KindSet) (tile.Kind, int) {
+func bestDiscard(h *jsc.Hand, allowed tile.KindSet, needShanten bool) (tile.Kind, int) {
 	c := &h.Concealed
-	var order [27]tile.Kind
-	var key [27]int
+	var kinds [14]tile.Kind
+	var key [14]int
 	n := 0
-	for k := tile.Kind(26); ; k-- {
-		if c[k] != 0 && (allowed == 0 || allowed.Has(k)) {
-			// Insertion by neighbours, stable: highest kinds first.
-			nb := neighbours(c, k)
-			i := n
-			for i > 0 && key[i-1] > nb {
-				order[i], key[i] = order[i-1], key[i-1]
-				i--
-			}
-			order[i], key[i] = k, nb
+	for k := range tile.Kind(27) {
+		if c[k] != 0 && (allowed == 0 || allowed.Has(k)) && n < len(kinds) {
+			// The order of the ties: fewest neighbours, then highest kind.
+			kinds[n], key[n] = k, neighbours(c, k)<<5|(31-int(k))
 			n++
 		}
-		if k == 0 {
-			break
+	}
+	if voidOnly(h, allowed) && !needShanten {
+		// Every candidate is a dead tile of the void suit: they all leave
+		// the same shanten, and the order of the ties decides.
+		i := 0
+		for j := 1; j < n; j++ {
+			if key[j] < key[i] {
+				i = j
+			}
 		}
+		return kinds[i], unknownShanten
 	}
 	bound := jsc.Shanten(h)
-	best, bestSh := order[0], 1<<30
-	for _, k := range order[:n] {
+	best, bestSh := tile.Kind(0), 1<<30
+	// Candidates in order, chosen lazily: the first usually reaches the
+	// bound.
+	for range n {
+		i := 0
+		for j := 1; j < n; j++ {
+			if key[j] < key[i] {
+				i = j
+			}
+		}
+		k := kinds[i]
+		key[i] = 1 << 30
 		c[k]--
 		sh := jsc.Shanten(h)
 		c[k]++
@@ -206,19 +219,32 @@ func bestDiscard(h *jsc.Hand, allowed tile.KindSet) (tile.Kind, int) {
 	return best, bestSh
 }
 
+// unknownShanten is bestDiscard's shanten when it was not asked for.
+const unknownShanten = -2
+
+// voidOnly reports whether allowed holds kinds of h's void suit only.
+func voidOnly(h *jsc.Hand, allowed tile.KindSet) bool {
+	if allowed == 0 || h.Void > tile.Sou {
+		return false
+	}
+	suit := tile.KindSet(1<<9-1) << (9 * tile.KindSet(h.Void))
+	return allowed&^suit == 0
+}
+
 // neighbours counts the other tiles of k's suit within two of it.
 func neighbours(c *tile.Counts, k tile.Kind) int {
 	n := int(c[k]) - 1
-	lo, hi := k-k%9, k-k%9+8
-	for d := tile.Kind(1); d <= 2; d++ {
-		if k >= lo+d {
-			n += int(c[k-d])
-		}
-		if k+d <= hi {
-			n += int(c[k+d])
-		}
+	switch k % 9 {
+	case 0:
+		return n + int(c[k+1]) + int(c[k+2])
+	case 1:
+		return n + int(c[k-1]) + int(c[k+1]) + int(c[k+2])
+	case 7:
+		return n + int(c[k-2]) + int(c[k-1]) + int(c[k+1])
+	case 8:
+		return n + int(c[k-2]) + int(c[k-1])
 	}
-	return n
+	return n + int(c[k-2]) + int(c[k-1]) + int(c[k+1]) + int(c[k+2])
 }
 
 // ErrTooLong is Play's error for a match that does not end in time.

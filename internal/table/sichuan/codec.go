@@ -157,20 +157,28 @@ func readBody(r *pack.Reader) Body {
 		b.Known = r.Byte("flags")&1 != 0
 		return b
 	case tagExchanged:
-		return Exchanged{Direction: Direction(r.Byte("direction"))}
+		d := Direction(r.Byte("direction"))
+		if d >= ToNext && d <= Across {
+			return interned.exchanged[d]
+		}
+		return Exchanged{Direction: d}
 	case tagExchangeReceived:
 		b := ExchangeReceived{Seat: readSeat(r)}
 		b.Gave, b.Got = readThree(r), readThree(r)
 		b.From = readSeat(r)
 		return b
 	case tagVoidChosen:
-		return VoidChosen{Seat: readSeat(r), Suit: tile.Suit(r.Byte("suit")), Known: r.Byte("flags")&1 != 0}
-	case tagVoidsRevealed:
-		var b VoidsRevealed
-		for s := range b.Voids {
-			b.Voids[s] = tile.Suit(r.Byte("void"))
+		s, su, known := readSeat(r), tile.Suit(r.Byte("suit")), r.Byte("flags")&1 != 0
+		if r.Err() == nil && (known || su == 0) {
+			return voidBody(s, su, known)
 		}
-		return b
+		return VoidChosen{Seat: s, Suit: su, Known: known}
+	case tagVoidsRevealed:
+		var v [NumSeats]tile.Suit
+		for s := range v {
+			v[s] = tile.Suit(r.Byte("void"))
+		}
+		return revealedBody(v)
 	case tagDrew:
 		s, x := readSeat(r), tile.Tile(r.Byte("tile"))
 		f := r.Byte("flags")

@@ -44,7 +44,7 @@ func (t *Table) settleDraw(e *HandEnded) {
 		open[s] = true
 		e.Hands[s] = t.copyTiles(p.hand)
 		e.HuaZhu[s] = p.voidTiles() > 0
-		e.Ready[s] = !e.HuaZhu[s] && p.shanten == 0 && p.waits != 0
+		e.Ready[s] = !e.HuaZhu[s] && p.waits != 0
 	}
 	maxValue := 1 << t.rules.FanCap
 	for s := range Seat(NumSeats) {

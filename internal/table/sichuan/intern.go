@@ -18,6 +18,11 @@ var interned struct {
 	drewPub   [NumSeats][2][LiveSize + 1]Body
 	drewPriv  [NumSeats][2][LiveSize + 1][numKinds]Body
 	discarded [NumSeats][numKinds]Body
+	chosePub  [NumSeats]Body // ExchangeChosen without tiles
+	voidPub   [NumSeats]Body
+	voidPriv  [NumSeats][NumSuits]Body
+	exchanged [Across + 1]Body
+	revealed  [NumSuits * NumSuits * NumSuits * NumSuits]Body
 }
 
 func internBodies() {
@@ -34,8 +39,44 @@ func internBodies() {
 			for k := range numKinds {
 				interned.discarded[s][k] = Discarded{Seat: s, Tile: tile.Plain(tile.Kind(k))}
 			}
+			interned.chosePub[s] = ExchangeChosen{Seat: s}
+			interned.voidPub[s] = VoidChosen{Seat: s}
+			for su := range NumSuits {
+				interned.voidPriv[s][su] = VoidChosen{Seat: s, Suit: tile.Suit(su), Known: true}
+			}
+		}
+		for d := ToNext; d <= Across; d++ {
+			interned.exchanged[d] = Exchanged{Direction: d}
+		}
+		for i := range interned.revealed {
+			var v VoidsRevealed
+			for s, n := 0, i; s < NumSeats; s, n = s+1, n/NumSuits {
+				v.Voids[s] = tile.Suit(n % NumSuits)
+			}
+			interned.revealed[i] = v
 		}
 	})
+}
+
+func voidBody(s Seat, su tile.Suit, known bool) Body {
+	switch {
+	case !known:
+		return interned.voidPub[s]
+	case su < NumSuits:
+		return interned.voidPriv[s][su]
+	}
+	return VoidChosen{Seat: s, Suit: su, Known: known}
+}
+
+func revealedBody(v [NumSeats]tile.Suit) Body {
+	i := 0
+	for s := NumSeats - 1; s >= 0; s-- {
+		if v[s] >= NumSuits {
+			return VoidsRevealed{Voids: v}
+		}
+		i = i*NumSuits + int(v[s])
+	}
+	return interned.revealed[i]
 }
 
 func drewBody(s Seat, x tile.Tile, known, replacement bool, left int) Body {

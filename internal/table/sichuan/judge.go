@@ -47,18 +47,18 @@ func judgeHand(p *seatState, h *jsc.Hand, melds *[4]jsc.Meld) {
 	}
 }
 
-// updateWaits caches s's shanten and waits: its hand must be 13 tiles
-// (melds counted as three). Waits on a kind the seat holds all four of are
-// left out: no tile can come.
+// updateWaits caches s's waits: its hand must be 13 tiles (melds counted
+// as three). A hand that holds its void suit waits on nothing, and the
+// judge is not asked. Waits on a kind the seat holds all four of are left
+// out: no tile can come.
 func (t *Table) updateWaits(s Seat) {
 	p := &t.r.seats[s]
-	h := &t.jhand
-	judgeHand(p, h, &t.jmelds)
-	p.shanten = jsc.Shanten(h)
 	p.waits = 0
-	if p.shanten != 0 {
+	if p.voidTiles() > 0 {
 		return
 	}
+	h := &t.jhand
+	judgeHand(p, h, &t.jmelds)
 	for k := range jsc.Waits(h).All() {
 		if int(p.counts[k])+p.meldCount(k) < 4 {
 			p.waits = p.waits.With(k)

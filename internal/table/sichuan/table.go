@@ -133,8 +133,7 @@ type seatState struct {
 	// kanIn is the kan money received, payer by payer, for 退税.
 	kanIn [NumSeats]int
 
-	shanten int          // of the 13-tile hand
-	waits   tile.KindSet // of the 13-tile hand, kinds it holds all four of left out
+	waits tile.KindSet // of the 13-tile hand, kinds it holds all four of left out
 }
 
 // wonTile is a tile a seat won on. Taken is false for the second and third
@@ -404,7 +403,7 @@ func (t *Table) exchange(a Action) {
 	p := &r.seats[a.Seat]
 	p.gave, p.chose = a.Tiles, true
 	sortTiles(p.gave[:])
-	t.emit(Everyone, ExchangeChosen{Seat: a.Seat})
+	t.emit(Everyone, interned.chosePub[a.Seat])
 	t.emit(Only(a.Seat), ExchangeChosen{Seat: a.Seat, Tiles: p.gave, Known: true})
 	r.chosen++
 	if r.chosen < NumSeats {
@@ -424,7 +423,7 @@ func (t *Table) exchange(a Action) {
 			q.add(x)
 		}
 	}
-	t.emit(Everyone, Exchanged{Direction: d})
+	t.emit(Everyone, interned.exchanged[d])
 	for s := range Seat(NumSeats) {
 		q := &r.seats[s]
 		t.emit(Only(s), ExchangeReceived{Seat: s, Gave: q.gave, Got: q.got, From: d.Giver(s)})
@@ -455,8 +454,8 @@ func (t *Table) chooseVoid(a Action) {
 	r := &t.r
 	p := &r.seats[a.Seat]
 	p.void, p.voidSet, p.chose = a.Suit, true, true
-	t.emit(Everyone, VoidChosen{Seat: a.Seat})
-	t.emit(Only(a.Seat), VoidChosen{Seat: a.Seat, Suit: a.Suit, Known: true})
+	t.emit(Everyone, voidBody(a.Seat, 0, false))
+	t.emit(Only(a.Seat), voidBody(a.Seat, a.Suit, true))
 	r.chosen++
 	if r.chosen < NumSeats {
 		return
@@ -466,7 +465,7 @@ func (t *Table) chooseVoid(a Action) {
 		voids[s] = r.seats[s].void
 		r.seats[s].chose = false
 	}
-	t.emit(Everyone, VoidsRevealed{Voids: voids})
+	t.emit(Everyone, revealedBody(voids))
 	for s := range Seat(NumSeats) {
 		if s != t.dealer {
 			t.updateWaits(s)

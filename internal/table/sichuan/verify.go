@@ -3,6 +3,7 @@ package sichuan
 import (
 	"fmt"
 
+	jsc "github.com/mahjong-authority/authority/internal/judge/sichuan"
 	"github.com/mahjong-authority/authority/internal/tile"
 )
 
@@ -77,10 +78,18 @@ func (t *Table) Verify() error {
 			return fmt.Errorf("seat %d: %d tiles in hand and %d melds, want %d in all", s, len(p.hand), len(p.melds), want)
 		}
 		if inPlay && size == 13 && p.voidSet {
-			sh, w := p.shanten, p.waits
-			t.updateWaits(Seat(s))
-			if sh != p.shanten || w != p.waits {
-				return fmt.Errorf("seat %d: cached shanten %d waits %s, judge says %d %s", s, sh, w, p.shanten, p.waits)
+			w := p.waits
+			var h jsc.Hand
+			var ms [4]jsc.Meld
+			judgeHand(p, &h, &ms)
+			judged := jsc.Waits(&h)
+			for k := range judged.All() {
+				if int(p.counts[k])+p.meldCount(k) >= 4 {
+					judged = judged.Without(k)
+				}
+			}
+			if w != judged {
+				return fmt.Errorf("seat %d: cached waits %s, judge says %s", s, w, judged)
 			}
 		}
 		for o, u := range p.kanIn {
