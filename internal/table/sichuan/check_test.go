@@ -1,6 +1,7 @@
 package sichuan
 
 import (
+	"reflect"
 	"slices"
 	"testing"
 
@@ -168,3 +169,5 @@ func briefOf(v *View) Brief {
 	}
 	return b
 }
+
+func equalTables(a, b *Table) bool { return reflect.DeepEqual(a, b) }
