@@ -15,7 +15,8 @@ import (
 
 // Efficient gives its shortest suit in the exchange and voids its
 // shortest suit, discards the void suit first, then discards for the
-// lowest shanten over its live suits (ties to the most isolated tile, then
+// lowest shanten over its live suits (a drawn tile with no copy and
+// nothing within two of it at once; ties to the most isolated tile, then
 // the highest), wins whenever it may, pons and kans when that does not
 // take its hand further from ready, and passes otherwise. The zero value
 // is ready to use.
@@ -134,10 +135,17 @@ func turn(b *sc.Brief) sc.Action {
 	if b.Tsumo {
 		return sc.Action{Seat: s, Type: sc.Tsumo}
 	}
+	kans := b.ClosedKans | b.AddedKans
+	if d := b.Drawn.Kind(); b.HasDrawn && kans == 0 && b.Discards.Has(d) && neighbours(&b.Counts, d) == 0 {
+		// A tile with no copy and nothing within two of it lowers neither
+		// the standard nor the seven-pairs shanten: giving it back is as
+		// good as any discard, and the judge need not be asked.
+		return sc.Action{Seat: s, Type: sc.Discard, Tile: b.Drawn}
+	}
 	var ms [4]jsc.Meld
 	h := hand(b, &ms)
-	k, sh := bestDiscard(&h, b.Discards, b.ClosedKans|b.AddedKans != 0)
-	for kk := range (b.ClosedKans | b.AddedKans).All() {
+	k, sh := bestDiscard(&h, b.Discards, kans != 0)
+	for kk := range kans.All() {
 		after := h
 		var ams [4]jsc.Meld
 		copy(ams[:], ms[:b.NMelds])
