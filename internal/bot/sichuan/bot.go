@@ -183,8 +183,11 @@ func bestDiscard(h *jsc.Hand, allowed tile.KindSet, needShanten bool) (tile.Kind
 	var kinds [14]tile.Kind
 	var key [14]int
 	n := 0
-	for k := range tile.Kind(27) {
-		if c[k] != 0 && (allowed == 0 || allowed.Has(k)) && n < len(kinds) {
+	if allowed == 0 {
+		allowed = c.Kinds()
+	}
+	for k := range allowed.All() {
+		if c[k] != 0 && n < len(kinds) {
 			// The order of the ties: fewest neighbours, then highest kind.
 			kinds[n], key[n] = k, neighbours(c, k)<<5|(31-int(k))
 			n++

@@ -50,15 +50,7 @@ func (t *Table) Brief(s Seat) Brief {
 			b.Discards = b.Discards.With(r.drawn.Kind())
 			return b
 		}
-		var held, four tile.KindSet
-		for k := range tile.Kind(numKinds) {
-			if n := p.counts[k]; n > 0 {
-				held |= 1 << k
-				if n == 4 {
-					four |= 1 << k
-				}
-			}
-		}
+		held, four := p.held, p.four
 		var void tile.KindSet
 		if p.voidSet {
 			void = (1<<9 - 1) << (9 * tile.KindSet(p.void))

@@ -14,7 +14,12 @@ func (p *seatState) add(x tile.Tile) {
 		i--
 	}
 	p.hand[i] = x
-	p.counts[x.Kind()]++
+	k := x.Kind()
+	p.counts[k]++
+	p.held = p.held.With(k)
+	if p.counts[k] == 4 {
+		p.four = p.four.With(k)
+	}
 }
 
 func (p *seatState) remove(x tile.Tile) {
@@ -22,7 +27,12 @@ func (p *seatState) remove(x tile.Tile) {
 		if y == x {
 			copy(p.hand[i:], p.hand[i+1:])
 			p.hand = p.hand[:len(p.hand)-1]
-			p.counts[x.Kind()]--
+			k := x.Kind()
+			p.counts[k]--
+			p.four = p.four.Without(k)
+			if p.counts[k] == 0 {
+				p.held = p.held.Without(k)
+			}
 			return
 		}
 	}

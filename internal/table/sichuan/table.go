@@ -112,6 +112,8 @@ type seatState struct {
 	hand    []tile.Tile // concealed, sorted, drawn tile included
 	handBuf [14]tile.Tile
 	counts  tile.Counts
+	held    tile.KindSet // kinds with a count of 1 or more
+	four    tile.KindSet // kinds with a count of 4
 	melds   []Meld
 	meldBuf [4]Meld
 	pond    []DiscardView

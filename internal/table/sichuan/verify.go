@@ -50,6 +50,18 @@ func (t *Table) Verify() error {
 		if c != p.counts {
 			return fmt.Errorf("seat %d: counts %s, hand %s", s, p.counts.String(), tile.FormatInOrder(p.hand))
 		}
+		var held, four tile.KindSet
+		for k, n := range c {
+			if n > 0 {
+				held = held.With(tile.Kind(k))
+			}
+			if n == 4 {
+				four = four.With(tile.Kind(k))
+			}
+		}
+		if held != p.held || four != p.four {
+			return fmt.Errorf("seat %d: kinds held %s, four %s, hand %s", s, p.held, p.four, tile.FormatInOrder(p.hand))
+		}
 		for _, m := range p.melds {
 			have[m.Kind] += m.Len()
 			if p.voidSet && m.Kind.Suit() == p.void {
