@@ -59,6 +59,11 @@ func (t *Table) updateWaits(s Seat) {
 	}
 	h := &t.jhand
 	judgeHand(p, h, &t.jmelds)
+	// Most hands are not ready, and the shanten number says so for less
+	// than the waits cost.
+	if jsc.Shanten(h) != 0 {
+		return
+	}
 	for k := range jsc.Waits(h).All() {
 		if int(p.counts[k])+p.meldCount(k) < 4 {
 			p.waits = p.waits.With(k)
