@@ -52,7 +52,23 @@ func (Efficient) Act(v *sc.View) (sc.Action, bool) {
 			in.OpenKan, in.ClaimTile = true, a.Tile
 		}
 	}
+	if in.HasDrawn {
+		in.Shanten = beforeDraw(&in)
+	}
 	return decide(&in), true
+}
+
+// beforeDraw is the shanten of b's hand without its drawn tile, or
+// sc.ShantenUnknown while it holds its void suit: what the table's Brief
+// says.
+func beforeDraw(b *sc.Brief) int {
+	var ms [4]jsc.Meld
+	h := hand(b, &ms)
+	h.Concealed[b.Drawn.Kind()]--
+	if jsc.HoldsVoid(&h) {
+		return sc.ShantenUnknown
+	}
+	return jsc.Shanten(&h)
 }
 
 // Decide is Act without a View: it reads seat s's Brief and makes the
@@ -121,7 +137,7 @@ func claim(b *sc.Brief) sc.Action {
 	if b.Pon {
 		ms[b.NMelds] = jsc.Meld{Type: jsc.Pon, Kind: k}
 		after.Concealed[k] -= 2
-		if _, sh := bestDiscard(&after, 0, true); sh < now {
+		if _, sh := bestDiscard(&after, 0, true, drawn{}); sh < now {
 			a.Type = sc.Pon
 			return a
 		}
@@ -144,7 +160,7 @@ func turn(b *sc.Brief) sc.Action {
 	}
 	var ms [4]jsc.Meld
 	h := hand(b, &ms)
-	k, sh := bestDiscard(&h, b.Discards, kans != 0)
+	k, sh := bestDiscard(&h, b.Discards, kans != 0, drawn{kind: b.Drawn.Kind(), before: b.Shanten, has: b.HasDrawn})
 	for kk := range kans.All() {
 		after := h
 		var ams [4]jsc.Meld
@@ -175,10 +191,11 @@ func turn(b *sc.Brief) sc.Action {
 // whose discard leaves h (3n+2 tiles) at the lowest shanten, and that
 // shanten. Ties go to the tile with the fewest neighbours in its suit,
 // then to the highest kind; the shanten is unknownShanten when
-// needShanten is false and the choice did not need it. No discard leaves a hand nearer to ready than
+// needShanten is false and the choice did not need it. What d says of the
+// drawn tile spares the judge a question or two. No discard leaves a hand nearer to ready than
 // the whole 3n+2 tiles are, so the candidates are tried in the order of
 // the ties and the first that reaches that bound is the answer.
-func bestDiscard(h *jsc.Hand, allowed tile.KindSet, needShanten bool) (tile.Kind, int) {
+func bestDiscard(h *jsc.Hand, allowed tile.KindSet, needShanten bool, d drawn) (tile.Kind, int) {
 	c := &h.Concealed
 	var kinds [14]tile.Kind
 	var key [14]int
@@ -193,41 +210,59 @@ func bestDiscard(h *jsc.Hand, allowed tile.KindSet, needShanten bool) (tile.Kind
 			n++
 		}
 	}
-	if voidOnly(h, allowed) && !needShanten {
-		// Every candidate is a dead tile of the void suit: they all leave
-		// the same shanten, and the order of the ties decides.
+	next := func() tile.Kind {
 		i := 0
 		for j := 1; j < n; j++ {
 			if key[j] < key[i] {
 				i = j
 			}
 		}
-		return kinds[i], unknownShanten
+		key[i] = 1 << 30
+		return kinds[i]
 	}
-	bound := jsc.Shanten(h)
+	if voidOnly(h, allowed) && !needShanten {
+		// Every candidate is a dead tile of the void suit: they all leave
+		// the same shanten, and the order of the ties decides.
+		return next(), unknownShanten
+	}
+	known := d.before != sc.ShantenUnknown && d.has
+	bound, haveBound := 0, false
 	best, bestSh := tile.Kind(0), 1<<30
 	// Candidates in order, chosen lazily: the first usually reaches the
 	// bound.
 	for range n {
-		i := 0
-		for j := 1; j < n; j++ {
-			if key[j] < key[i] {
-				i = j
-			}
+		k := next()
+		var sh int
+		if known && k == d.kind {
+			sh = d.before // the hand before the draw, as the table measured it
+		} else {
+			c[k]--
+			sh = jsc.Shanten(h)
+			c[k]++
 		}
-		k := kinds[i]
-		key[i] = 1 << 30
-		c[k]--
-		sh := jsc.Shanten(h)
-		c[k]++
 		if sh < bestSh {
 			best, bestSh = k, sh
+		}
+		if known && sh < d.before {
+			break // a draw lowers the shanten by one at most
+		}
+		if !haveBound {
+			bound, haveBound = jsc.Shanten(h), true
 		}
 		if sh <= bound {
 			break
 		}
 	}
 	return best, bestSh
+}
+
+// drawn is what bestDiscard may know of the tile just drawn: its kind, and
+// the shanten of the hand before the draw (which is also the shanten after
+// discarding a tile of that kind).
+type drawn struct {
+	kind   tile.Kind
+	before int
+	has    bool
 }
 
 // unknownShanten is bestDiscard's shanten when it was not asked for.

@@ -22,6 +22,10 @@ type Brief struct {
 	// pon, and whether it may win on its drawn tile.
 	Discards, ClosedKans, AddedKans tile.KindSet
 	Tsumo                           bool
+	// Shanten is the judge's shanten number of the hand before the draw
+	// (the tiles without Drawn), when HasDrawn: ShantenUnknown while the
+	// hand holds its void suit.
+	Shanten int
 	// Claim window: the tile and what it may claim of it.
 	ClaimTile         tile.Tile
 	Ron, Pon, OpenKan bool
@@ -43,7 +47,7 @@ func (t *Table) Brief(s Seat) Brief {
 	switch t.phase {
 	case Turn:
 		if r.hasDrawn {
-			b.Drawn, b.HasDrawn = r.drawn, true
+			b.Drawn, b.HasDrawn, b.Shanten = r.drawn, true, p.shanten
 		}
 		b.Tsumo = r.tsumo
 		if t.locked(p) {

@@ -47,13 +47,14 @@ func judgeHand(p *seatState, h *jsc.Hand, melds *[4]jsc.Meld) {
 	}
 }
 
-// updateWaits caches s's waits: its hand must be 13 tiles (melds counted
-// as three). A hand that holds its void suit waits on nothing, and the
-// judge is not asked. Waits on a kind the seat holds all four of are left
-// out: no tile can come.
+// updateWaits caches s's shanten and waits: its hand must be 13 tiles
+// (melds counted as three). A hand that holds its void suit waits on
+// nothing, and the judge is not asked (its shanten is ShantenUnknown).
+// Waits on a kind the seat holds all four of are left out: no tile can
+// come.
 func (t *Table) updateWaits(s Seat) {
 	p := &t.r.seats[s]
-	p.waits = 0
+	p.waits, p.shanten = 0, ShantenUnknown
 	if p.voidTiles() > 0 {
 		return
 	}
@@ -61,7 +62,7 @@ func (t *Table) updateWaits(s Seat) {
 	judgeHand(p, h, &t.jmelds)
 	// Most hands are not ready, and the shanten number says so for less
 	// than the waits cost.
-	if jsc.Shanten(h) != 0 {
+	if p.shanten = jsc.Shanten(h); p.shanten != 0 {
 		return
 	}
 	for k := range jsc.Waits(h).All() {
@@ -70,6 +71,9 @@ func (t *Table) updateWaits(s Seat) {
 		}
 	}
 }
+
+// ShantenUnknown is Brief.Shanten when the table did not ask the judge.
+const ShantenUnknown = -2
 
 // winOn asks the judge whether s wins on x in sit. For a self-draw x is in
 // s's hand already.

@@ -135,7 +135,8 @@ type seatState struct {
 	// kanIn is the kan money received, payer by payer, for 退税.
 	kanIn [NumSeats]int
 
-	waits tile.KindSet // of the 13-tile hand, kinds it holds all four of left out
+	waits   tile.KindSet // of the 13-tile hand, kinds it holds all four of left out
+	shanten int          // of the 13-tile hand; ShantenUnknown while it holds its void suit
 }
 
 // wonTile is a tile a seat won on. Taken is false for the second and third

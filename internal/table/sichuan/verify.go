@@ -103,6 +103,13 @@ func (t *Table) Verify() error {
 			if w != judged {
 				return fmt.Errorf("seat %d: cached waits %s, judge says %s", s, w, judged)
 			}
+			sh := ShantenUnknown
+			if p.voidTiles() == 0 {
+				sh = jsc.Shanten(&h)
+			}
+			if sh != p.shanten {
+				return fmt.Errorf("seat %d: cached shanten %d, judge says %d", s, p.shanten, sh)
+			}
 		}
 		for o, u := range p.kanIn {
 			if u < 0 || o == s && u != 0 {
