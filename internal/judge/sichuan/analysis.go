@@ -41,8 +41,10 @@ func (h *Hand) size() (drawn, ok bool) {
 // 0 is tenpai, -1 a complete hand. Void-suit tiles are dead: each must
 // leave the hand, so a hand that holds one is never tenpai (or complete)
 // before it is gone, and each counts as a tile to replace. Seven pairs
-// (four of a kind are two pairs) count only without melds. A hand whose
-// size does not fit its melds is ShantenUnreachable.
+// (four of a kind are two pairs) count only without melds. Melds count as
+// sets whatever their suit (a meld of the void suit, which no table
+// allows, cannot leave the hand: Waits are then empty). A hand whose size
+// does not fit its melds is ShantenUnreachable.
 func Shanten(h *Hand) int {
 	if _, ok := h.size(); !ok {
 		return ShantenUnreachable
@@ -136,7 +138,21 @@ func Ready(h *Hand) bool { return liveWaits(h) != 0 }
 // t: t is not of the void suit, h holds none of it, and t completes h. It
 // says nothing of the table's own conditions (a seat that passed a win).
 func CanWin(h *Hand, t tile.Kind) bool {
-	return t < 27 && !h.isVoid(t) && Waits(h).Has(t)
+	if t >= 27 || h.isVoid(t) || HoldsVoid(h) {
+		return false
+	}
+	if drawn, ok := h.size(); !ok || drawn {
+		return false
+	}
+	c := h.Concealed
+	c[t]++
+	for k := tile.Kind(27); k < tile.NumKinds; k++ {
+		if c[k] != 0 {
+			return false // honours are no Sichuan tiles
+		}
+	}
+	w := lanes(&c)
+	return len(h.Melds) == 0 && sevenPairs(&w) || judge.Complete(&c)
 }
 
 // BestValue is the most h (between turns) could win on a discard without

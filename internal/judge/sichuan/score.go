@@ -1,6 +1,9 @@
 package sichuan
 
 import (
+	"encoding/binary"
+	"math/bits"
+
 	"github.com/mahjong-authority/authority/internal/judge"
 	"github.com/mahjong-authority/authority/internal/tile"
 )
@@ -37,7 +40,8 @@ func Score(h *Hand, win tile.Kind, s *Situation, r *Rules) Result {
 			return Result{Reason: NotComplete} // honours are no Sichuan tiles
 		}
 	}
-	qiDui := nm == 0 && sevenPairs(&c)
+	w := lanes(&c)
+	qiDui := nm == 0 && sevenPairs(&w)
 	if !qiDui && !judge.Complete(&c) {
 		return Result{Reason: NotComplete}
 	}
@@ -47,19 +51,7 @@ func Score(h *Hand, win tile.Kind, s *Situation, r *Rules) Result {
 	for _, m := range h.Melds {
 		all[m.Kind] += uint8(m.Len())
 	}
-	gen, suits := 0, 0
-	for su := 0; su < 3; su++ {
-		held := false
-		for _, n := range all[su*9 : su*9+9] {
-			if n == 4 {
-				gen++
-			}
-			held = held || n != 0
-		}
-		if held {
-			suits++
-		}
-	}
+	gen, suits := genAndSuits(&all)
 
 	f := flags(h, s)
 	var res Result
@@ -68,7 +60,7 @@ func Score(h *Hand, win tile.Kind, s *Situation, r *Rules) Result {
 	if f&flagChankan == 0 {
 		// qi_dui and an all-pungs reading exclude each other: seven pairs
 		// hold no triplet.
-		if pair, ok := allPungs(&c); ok && !qiDui {
+		if pair, ok := allPungs(&w); ok && !qiDui {
 			res.add(DuiDuiHu, 1)
 			if pair == win {
 				res.add(JinGouDiao, 1)
@@ -98,33 +90,75 @@ func Score(h *Hand, win tile.Kind, s *Situation, r *Rules) Result {
 	return res
 }
 
-// sevenPairs reports whether 14 counted tiles are seven pairs, four of a
-// kind counting as two.
-func sevenPairs(c *tile.Counts) bool {
-	n := 0
-	for _, v := range c {
-		if v&1 != 0 {
-			return false
-		}
-		n += int(v)
+// The hand's counts are read as words of eight one-byte lanes, so that a
+// test runs on eight kinds at once (as the riichi judge reads seven pairs).
+// Kinds 8i..8i+7 are word i; the last word holds 24..26 and honours, which
+// are zero by then.
+type kindLanes [4]uint64
+
+func lanes(c *tile.Counts) kindLanes {
+	return kindLanes{
+		binary.LittleEndian.Uint64(c[0:8]),
+		binary.LittleEndian.Uint64(c[8:16]),
+		binary.LittleEndian.Uint64(c[16:24]),
+		binary.LittleEndian.Uint64(c[24:32]),
 	}
-	return n == 14
 }
 
-// allPungs reports whether the concealed tiles c (with the winning tile)
-// read as triplets and one pair, and which kind is the pair. Four of a kind
-// never fits: it would be a triplet and a single, or two pairs.
-func allPungs(c *tile.Counts) (pair tile.Kind, ok bool) {
+const (
+	laneOnes = 0x0101010101010101
+	laneLow  = 0x7f7f7f7f7f7f7f7f
+	laneHigh = 0x8080808080808080
+)
+
+// laneNonzero sets the high bit of each lane of x that is not 0.
+func laneNonzero(x uint64) uint64 { return ((x & laneLow) + laneLow | x) & laneHigh }
+
+// sevenPairs reports whether the concealed tiles of a hand without melds
+// (14 with the winning tile) are seven pairs, four of a kind counting as
+// two: no kind is held an odd number of times.
+func sevenPairs(w *kindLanes) bool {
+	return (w[0]|w[1]|w[2]|w[3])&laneOnes == 0
+}
+
+// allPungs reports whether the concealed tiles (with the winning tile)
+// read as triplets and one pair, and which kind is the pair: every kind is
+// held 0, 2 or 3 times, and exactly one twice. Four of a kind never fits:
+// it would be a triplet and a single, or two pairs.
+func allPungs(w *kindLanes) (pair tile.Kind, ok bool) {
 	pairs := 0
-	for k, v := range c {
-		switch v {
-		case 0, 3:
-		case 2:
-			pairs++
-			pair = tile.Kind(k)
-		default:
+	for i, x := range w {
+		// A lane of 4 or more, or of 1, spoils the reading; a lane of 2
+		// (bit 1 without bit 0, below 4) is a pair.
+		if x&(laneOnes*0xfc) != 0 || x&^(x>>1)&laneOnes != 0 {
 			return 0, false
+		}
+		if p := x >> 1 &^ x & laneOnes; p != 0 {
+			pairs += bits.OnesCount64(p)
+			pair = tile.Kind(8*i + bits.TrailingZeros64(p)/8)
 		}
 	}
 	return pair, pairs == 1
+}
+
+// genAndSuits counts the kinds held four times (gen) and the suits held
+// at all among all the tiles of a hand.
+func genAndSuits(all *tile.Counts) (gen, suits int) {
+	w := lanes(all)
+	var nz kindLanes
+	for i, x := range w {
+		nz[i] = laneNonzero(x)
+		gen += bits.OnesCount64(^laneNonzero(x^laneOnes*4) & laneHigh)
+	}
+	// Man is kinds 0..8, pin 9..17, sou 18..26.
+	for _, held := range [3]uint64{
+		nz[0] | nz[1]&0x80,
+		nz[1]&^0x80 | nz[2]&0x8080,
+		nz[2]&^0x8080 | nz[3]&0x808080,
+	} {
+		if held != 0 {
+			suits++
+		}
+	}
+	return gen, suits
 }
