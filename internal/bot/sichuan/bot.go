@@ -52,19 +52,21 @@ func (Efficient) Act(v *sc.View) (sc.Action, bool) {
 			in.OpenKan, in.ClaimTile = true, a.Tile
 		}
 	}
-	if in.HasDrawn {
+	if in.HasDrawn || in.Phase == sc.ClaimWindow {
 		in.Shanten = beforeDraw(&in)
 	}
 	return decide(&in), true
 }
 
-// beforeDraw is the shanten of b's hand without its drawn tile, or
-// sc.ShantenUnknown while it holds its void suit: what the table's Brief
-// says.
+// beforeDraw is the shanten of b's thirteen tiles (without its drawn
+// tile), or sc.ShantenUnknown while it holds its void suit: what the
+// table's Brief says.
 func beforeDraw(b *sc.Brief) int {
 	var ms [4]jsc.Meld
 	h := hand(b, &ms)
-	h.Concealed[b.Drawn.Kind()]--
+	if b.HasDrawn {
+		h.Concealed[b.Drawn.Kind()]--
+	}
 	if jsc.HoldsVoid(&h) {
 		return sc.ShantenUnknown
 	}
@@ -121,7 +123,10 @@ func claim(b *sc.Brief) sc.Action {
 	}
 	var ms [4]jsc.Meld
 	h := hand(b, &ms)
-	now := jsc.Shanten(&h)
+	now := b.Shanten
+	if now == sc.ShantenUnknown {
+		now = jsc.Shanten(&h)
+	}
 	k := b.ClaimTile.Kind()
 	after := h
 	after.Melds = ms[:b.NMelds+1]

@@ -22,9 +22,10 @@ type Brief struct {
 	// pon, and whether it may win on its drawn tile.
 	Discards, ClosedKans, AddedKans tile.KindSet
 	Tsumo                           bool
-	// Shanten is the judge's shanten number of the hand before the draw
-	// (the tiles without Drawn), when HasDrawn: ShantenUnknown while the
-	// hand holds its void suit.
+	// Shanten is the judge's shanten number of its thirteen tiles (melds
+	// counted as three): in its turn the hand before the draw (without
+	// Drawn), when HasDrawn; in a claim window its hand. ShantenUnknown
+	// while the hand holds its void suit, and otherwise 0.
 	Shanten int
 	// Claim window: the tile and what it may claim of it.
 	ClaimTile         tile.Tile
@@ -73,7 +74,7 @@ func (t *Table) Brief(s Seat) Brief {
 		}
 	case ClaimWindow:
 		o := r.offered[s]
-		b.ClaimTile = r.claimTile
+		b.ClaimTile, b.Shanten = r.claimTile, p.shanten
 		b.Ron, b.Pon, b.OpenKan = o&offerRon != 0, o&offerPon != 0, o&offerKan != 0
 	}
 	return b

@@ -76,7 +76,7 @@ func checkStep(t testing.TB, tb *Table, evs []Event, lastSeq *uint64) {
 			}
 		}
 		got, want := tb.Brief(s), briefOf(&v)
-		if want.HasDrawn {
+		if want.HasDrawn || want.Phase == ClaimWindow && want.Waiting {
 			want.Shanten = beforeDraw(&want)
 		}
 		if got != want {
@@ -177,11 +177,13 @@ func briefOf(v *View) Brief {
 
 func equalTables(a, b *Table) bool { return reflect.DeepEqual(a, b) }
 
-// beforeDraw is the shanten of b's hand without its drawn tile, as the
-// table keeps it.
+// beforeDraw is the shanten of b's thirteen tiles (without its drawn
+// tile), as the table keeps it.
 func beforeDraw(b *Brief) int {
 	c := b.Counts
-	c[b.Drawn.Kind()]--
+	if b.HasDrawn {
+		c[b.Drawn.Kind()]--
+	}
 	h := jsc.Hand{Concealed: c, Void: b.Void}
 	for _, m := range b.Melds[:b.NMelds] {
 		h.Melds = append(h.Melds, jsc.Meld{Type: jsc.MeldType(m.Type), Kind: m.Kind})
