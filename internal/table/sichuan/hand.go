@@ -6,6 +6,29 @@ import (
 
 // Hands are kept sorted by kind: with no red fives a tile is its kind.
 
+// setHand makes ts (at most 14 tiles) p's hand: counted, then written out
+// in order.
+func (p *seatState) setHand(ts []tile.Tile) {
+	p.counts, p.held, p.four = tile.Counts{}, 0, 0
+	for _, x := range ts {
+		p.counts[x.Kind()]++
+	}
+	p.hand = p.handBuf[:0]
+	for k := range tile.Kind(numKinds) {
+		n := p.counts[k]
+		if n == 0 {
+			continue
+		}
+		p.held = p.held.With(k)
+		if n == 4 {
+			p.four = p.four.With(k)
+		}
+		for range n {
+			p.hand = append(p.hand, tile.Plain(k))
+		}
+	}
+}
+
 func (p *seatState) add(x tile.Tile) {
 	i := len(p.hand)
 	p.hand = append(p.hand, x)

@@ -344,9 +344,11 @@ func (t *Table) deal(w *Wall) {
 		if off == 0 {
 			n = 14
 		}
+		var dealt [14]tile.Tile
 		for i := range n {
-			p.add(w.Tiles[DealPos(off, i)])
+			dealt[i] = w.Tiles[DealPos(off, i)]
 		}
+		p.setHand(dealt[:n])
 	}
 	t.emit(Everyone, HandStarted{Index: t.hands, Dealer: t.dealer, Scores: t.scores, WallLeft: r.liveLeft(), Commitment: w.Commitment})
 	t.hands++
