@@ -10,6 +10,11 @@ func (t *Table) startTurn(s Seat, x tile.Tile, replacement bool) {
 	p := &r.seats[s]
 	r.toAct, r.drawn, r.hasDrawn, r.replacement = s, x, true, replacement
 	p.passLock = false
+	if !replacement {
+		// Only the discard after a kan's replacement tile is 杠上炮: a
+		// seat that won on that tile (血流成河) and drew again is past it.
+		p.afterKan = false
+	}
 	t.phase = Turn
 	r.tsumo = false
 	if p.waits.Has(x.Kind()) {
