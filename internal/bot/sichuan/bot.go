@@ -15,9 +15,9 @@ import (
 
 // Efficient gives its shortest suit in the exchange and voids its
 // shortest suit, discards the void suit first, then discards for the
-// lowest shanten over its live suits (a drawn tile with no copy and
-// nothing within two of it at once; ties to the most isolated tile, then
-// the highest), wins whenever it may, pons and kans when that does not
+// lowest shanten over its live suits (the drawn tile when it does not
+// lower the shanten, at once when it has no copy and nothing within two
+// of it; other ties to the most isolated tile, then the highest), wins whenever it may, pons and kans when that does not
 // take its hand further from ready, and passes otherwise. The zero value
 // is ready to use.
 type Efficient struct{}
@@ -232,6 +232,13 @@ func bestDiscard(h *jsc.Hand, allowed tile.KindSet, needShanten bool, d drawn) (
 	}
 	known := d.before != sc.ShantenUnknown && d.has
 	bound, haveBound := 0, false
+	if known && allowed.Has(d.kind) {
+		// A draw that does not lower the shanten is given back: its
+		// discard leaves the hand as it was, as near to ready as any.
+		if bound, haveBound = jsc.Shanten(h), true; bound == d.before {
+			return d.kind, bound
+		}
+	}
 	best, bestSh := tile.Kind(0), 1<<30
 	// Candidates in order, chosen lazily: the first usually reaches the
 	// bound.

@@ -33,8 +33,8 @@ func Example() {
 	}
 	// Output:
 	// [*] hand 0 dealer=0 scores=[0 0 0 0] wall=55 exchanging
-	// [*] won seat=2 ron from=1 hand=2344455677889m win=5m fan=2 fans=[qing_yi_se:2] value=4 deltas=[0 -4 4 0] scores=[0 -4 4 0] left
-	// [*] won seat=3 tsumo hand=1223345p234456s win=2p fan=0 fans=[] value=1 deltas=[-2 -2 0 4] scores=[-2 -6 4 4] left
-	// [*] won seat=1 tsumo hand=11233m11123s melds=[pon 6m from 3] win=2m fan=0 fans=[] value=1 deltas=[-2 2 0 0] scores=[-4 -4 4 4] left
-	// [*] hand ended three_won deltas=[-4 -4 4 4] scores=[-4 -4 4 4] next_dealer=2
+	// [*] won seat=2 ron from=1 hand=2344455677889m win=1m fan=2 fans=[qing_yi_se:2] value=4 deltas=[0 -4 4 0] scores=[0 -4 4 0] left
+	// [*] won seat=1 tsumo hand=12389m11234s melds=[pon 6m from 3] win=7m fan=0 fans=[] value=1 deltas=[-2 4 0 -2] scores=[-2 0 4 -2] left
+	// [*] won seat=3 tsumo hand=1223456p234678s win=2p fan=0 fans=[] value=1 deltas=[-2 0 0 2] scores=[-4 0 4 0] left
+	// [*] hand ended three_won deltas=[-4 0 4 0] scores=[-4 0 4 0] next_dealer=2
 }
