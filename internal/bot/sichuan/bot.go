@@ -202,6 +202,15 @@ func turn(b *sc.Brief) sc.Action {
 // the ties and the first that reaches that bound is the answer.
 func bestDiscard(h *jsc.Hand, allowed tile.KindSet, needShanten bool, d drawn) (tile.Kind, int) {
 	c := &h.Concealed
+	known := d.before != sc.ShantenUnknown && d.has
+	bound, haveBound := 0, false
+	if known && allowed.Has(d.kind) {
+		// A draw that does not lower the shanten is given back: its
+		// discard leaves the hand as it was, as near to ready as any.
+		if bound, haveBound = jsc.Shanten(h), true; bound == d.before {
+			return d.kind, bound
+		}
+	}
 	var kinds [14]tile.Kind
 	var key [14]int
 	n := 0
@@ -229,15 +238,6 @@ func bestDiscard(h *jsc.Hand, allowed tile.KindSet, needShanten bool, d drawn) (
 		// Every candidate is a dead tile of the void suit: they all leave
 		// the same shanten, and the order of the ties decides.
 		return next(), unknownShanten
-	}
-	known := d.before != sc.ShantenUnknown && d.has
-	bound, haveBound := 0, false
-	if known && allowed.Has(d.kind) {
-		// A draw that does not lower the shanten is given back: its
-		// discard leaves the hand as it was, as near to ready as any.
-		if bound, haveBound = jsc.Shanten(h), true; bound == d.before {
-			return d.kind, bound
-		}
 	}
 	best, bestSh := tile.Kind(0), 1<<30
 	// Candidates in order, chosen lazily: the first usually reaches the
