@@ -412,7 +412,7 @@ type Config struct {
 type View struct {
 	Seat      Seat
 	Phase     Phase
-	Hand      int // the hand's index in the match
+	Index     int // the hand's index in the match (0 before the first deal)
 	Dealer    Seat
 	Scores    [NumSeats]int
 	WallLeft  int

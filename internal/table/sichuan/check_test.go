@@ -138,9 +138,6 @@ func checkAudience(t testing.TB, e Event) {
 // briefOf is the Brief a View implies.
 func briefOf(v *View) Brief {
 	b := Brief{Seat: v.Seat, Phase: v.Phase, Waiting: len(v.Legal) > 0}
-	if v.Phase == BetweenHands && v.Hand < 0 {
-		return b
-	}
 	b.Counts = tile.CountsOf(v.Tiles)
 	if v.HasDrawn {
 		b.Counts[v.Drawn.Kind()]++

@@ -395,7 +395,7 @@ func filterQuiet(lines []string) []string {
 
 func formatView(v View) []string {
 	out := []string{
-		fmt.Sprintf("seat=%d phase=%v hand=%d dealer=%d wall=%d to_act=%d scores=%v", v.Seat, v.Phase, v.Hand, v.Dealer, v.WallLeft, v.ToAct, v.Scores),
+		fmt.Sprintf("seat=%d phase=%v hand=%d dealer=%d wall=%d to_act=%d scores=%v", v.Seat, v.Phase, v.Index, v.Dealer, v.WallLeft, v.ToAct, v.Scores),
 	}
 	tiles := "tiles=" + tile.Format(v.Tiles)
 	if v.HasDrawn {

@@ -17,14 +17,14 @@ func (t *Table) View(s Seat) View {
 // ViewInto is View writing into v, reusing the room of v's slices.
 func (t *Table) ViewInto(s Seat, v *View) {
 	r := &t.r
-	v.Seat, v.Phase, v.Hand, v.Dealer, v.Scores = s, t.phase, t.hands-1, t.dealer, t.scores
+	v.Seat, v.Phase, v.Index, v.Dealer, v.Scores = s, t.phase, t.hands-1, t.dealer, t.scores
 	v.WallLeft, v.ToAct, v.Seq = r.liveLeft(), r.toAct, t.seq
 	v.Drawn, v.HasDrawn = 0, false
 	v.Direction, v.Gave, v.Got, v.Chose, v.Void, v.VoidSet = 0, [3]tile.Tile{}, [3]tile.Tile{}, false, 0, false
 	v.Revealed = t.hands > 0 && t.phase != Exchanging && t.phase != ChoosingVoid
 	v.Tiles, v.Legal = v.Tiles[:0], v.Legal[:0]
 	if t.hands == 0 {
-		v.Hand, v.WallLeft = 0, 0
+		v.Index, v.WallLeft = 0, 0
 		for o := range v.Seats {
 			v.Seats[o] = SeatView{Score: t.scores[o]}
 		}
