@@ -206,6 +206,16 @@ type ClaimOffer struct {
 	Options []Action // Ron, Pon, OpenKan; Pass is always allowed and listed last
 }
 
+// TurnOffer: what the seat to act may do in the turn that just started
+// (Legal). Private to that seat. Step never emits it - Legal answers the
+// same question in process - but a host that tells remote players their
+// options adds one after every step that leaves a seat to act, as claim
+// offers tell the others.
+type TurnOffer struct {
+	Seat    Seat
+	Options []Action
+}
+
 // Called: a seat called a discard or declared a kan. Public (a closed kan
 // shows its tiles too).
 type Called struct {
@@ -304,6 +314,7 @@ func (VoidsRevealed) event()    {}
 func (Drew) event()             {}
 func (Discarded) event()        {}
 func (ClaimOffer) event()       {}
+func (TurnOffer) event()        {}
 func (Called) event()           {}
 func (KanPaid) event()          {}
 func (KanTransferred) event()   {}

@@ -110,6 +110,8 @@ func checkAudience(t testing.TB, e Event) {
 		private(b.Seat)
 	case ClaimOffer:
 		private(b.Seat)
+	case TurnOffer:
+		private(b.Seat)
 	case ExchangeReceived:
 		private(b.Seat)
 	case ExchangeChosen:

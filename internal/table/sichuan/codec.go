@@ -34,12 +34,13 @@ const (
 	tagWon
 	tagHandEnded
 	tagMatchEnded
+	tagTurnOffer
 )
 
 // Bounds of decoded values, so that a corrupt body cannot ask for much.
 const (
 	maxScore   = 1 << 30
-	maxOptions = 4
+	maxOptions = 64 // a turn: tsumo, every kind to discard, kans
 	maxHand    = 14
 	maxMelds   = 4
 	maxName    = 32
@@ -77,10 +78,10 @@ func AppendBody(dst []byte, b Body) ([]byte, error) {
 		dst = append(dst, tagDiscarded, byte(b.Seat), byte(b.Tile))
 	case ClaimOffer:
 		dst = append(dst, tagClaimOffer, byte(b.Seat))
-		dst = pack.AppendUint(dst, uint64(len(b.Options)))
-		for _, a := range b.Options {
-			dst = append(dst, byte(a.Seat), byte(a.Type), byte(a.Tile))
-		}
+		dst = appendOptions(dst, b.Options)
+	case TurnOffer:
+		dst = append(dst, tagTurnOffer, byte(b.Seat))
+		dst = appendOptions(dst, b.Options)
 	case Called:
 		dst = append(dst, tagCalled, byte(b.Seat))
 		dst = appendMeld(dst, b.Meld)
@@ -195,18 +196,9 @@ func readBody(r *pack.Reader) Body {
 		}
 		return Discarded{Seat: s, Tile: x}
 	case tagClaimOffer:
-		b := ClaimOffer{Seat: readSeat(r)}
-		if n := r.Count("options", maxOptions); n > 0 {
-			b.Options = make([]Action, n)
-			for i := range b.Options {
-				raw := r.Fixed("option", 3)
-				if raw == nil {
-					return nil
-				}
-				b.Options[i] = Action{Seat: Seat(raw[0]), Type: ActionType(raw[1]), Tile: tile.Tile(raw[2])}
-			}
-		}
-		return b
+		return ClaimOffer{Seat: readSeat(r), Options: readOptions(r)}
+	case tagTurnOffer:
+		return TurnOffer{Seat: readSeat(r), Options: readOptions(r)}
 	case tagCalled:
 		return Called{Seat: readSeat(r), Meld: readMeld(r)}
 	case tagKanPaid:
@@ -257,6 +249,32 @@ func readBody(r *pack.Reader) Body {
 		r.Fail("tag %d", tag)
 		return nil
 	}
+}
+
+// appendOptions encodes the actions of an offer (never deals: no wall).
+func appendOptions(dst []byte, as []Action) []byte {
+	dst = pack.AppendUint(dst, uint64(len(as)))
+	for _, a := range as {
+		dst = append(dst, byte(a.Seat), byte(a.Type), byte(a.Tile), byte(a.Tiles[0]), byte(a.Tiles[1]), byte(a.Tiles[2]), byte(a.Suit))
+	}
+	return dst
+}
+
+func readOptions(r *pack.Reader) []Action {
+	n := r.Count("options", maxOptions)
+	if n == 0 {
+		return nil
+	}
+	as := make([]Action, n)
+	for i := range as {
+		raw := r.Fixed("option", 7)
+		if raw == nil {
+			return nil
+		}
+		as[i] = Action{Seat: Seat(raw[0]), Type: ActionType(raw[1]), Tile: tile.Tile(raw[2]),
+			Tiles: [3]tile.Tile{tile.Tile(raw[3]), tile.Tile(raw[4]), tile.Tile(raw[5])}, Suit: tile.Suit(raw[6])}
+	}
+	return as
 }
 
 func flags(bs ...bool) byte {

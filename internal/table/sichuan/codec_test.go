@@ -32,6 +32,23 @@ func TestCodecRoundTrip(t *testing.T) {
 	if len(seen) != tagMatchEnded {
 		t.Errorf("round trip saw %d body types of %d: %v", len(seen), tagMatchEnded, seen)
 	}
+	// Turn offers are the host's: every legal list of a random match.
+	tb, _ := New(Config{Rules: Default})
+	rec := recordMatch(t, 1, Default)
+	for _, a := range rec.actions {
+		for s := range Seat(NumSeats) {
+			if legal := tb.Legal(s); len(legal) > 0 && tb.Phase() == Turn {
+				b := TurnOffer{Seat: s, Options: legal}
+				enc, _ := AppendBody(nil, b)
+				if got, err := DecodeBody(enc); err != nil || !reflect.DeepEqual(got, Body(b)) {
+					t.Fatalf("TurnOffer %v decodes as %v, %v", b, got, err)
+				}
+			}
+		}
+		if _, err := tb.Step(a); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if _, err := AppendBody(nil, nil); !errors.Is(err, ErrBody) {
 		t.Errorf("AppendBody(nil) = %v, want ErrBody", err)
 	}

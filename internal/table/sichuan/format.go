@@ -88,6 +88,12 @@ func FormatBody(body Body) string {
 			opts = append(opts, a.Type.String())
 		}
 		return fmt.Sprintf("offer seat=%d %s", v.Seat, strings.Join(opts, ", "))
+	case TurnOffer:
+		var opts []string
+		for _, a := range v.Options {
+			opts = append(opts, strings.TrimPrefix(a.String(), fmt.Sprintf("seat %d ", a.Seat)))
+		}
+		return fmt.Sprintf("turn offer seat=%d %s", v.Seat, strings.Join(opts, ", "))
 	case Called:
 		return fmt.Sprintf("called seat=%d %s", v.Seat, FormatMeld(v.Meld))
 	case KanPaid:
