@@ -1,5 +1,7 @@
 package sichuan
 
+import jsc "github.com/mahjong-authority/authority/internal/judge/sichuan"
+
 // endHand ends the hand: at an empty wall the settlement among the seats
 // that never won (查花猪, 查大叫, 退税), then the next dealer, and the end of
 // the match after its last hand.
@@ -86,16 +88,13 @@ func (t *Table) settleDraw(e *HandEnded) {
 	}
 }
 
-// bestValue is the most a ready seat s could win with: the highest value
-// over its waits, as a win on a discard.
+// bestValue is the most a ready seat s could win with: the judge's highest
+// value over its waits, as a win on a discard.
 func (t *Table) bestValue(s Seat) int {
-	best := 0
-	for k := range t.r.seats[s].waits.All() {
-		if w, ok := t.winOn(s, tileOf(k), situation{}); ok && w.value > best {
-			best = w.value
-		}
-	}
-	return best
+	h := &t.jhand
+	judgeHand(&t.r.seats[s], h, &t.jmelds)
+	t.jrules.FanCap = t.rules.FanCap
+	return jsc.BestValue(h, &t.jrules)
 }
 
 // ranks orders the seats by score, ties broken by seat order.

@@ -109,5 +109,3 @@ func (t *Table) winOn(s Seat, x tile.Tile, sit situation) (win, bool) {
 	}
 	return w, true
 }
-
-func tileOf(k tile.Kind) tile.Tile { return tile.Plain(k) }
