@@ -135,8 +135,10 @@ func liveWaits(h *Hand) tile.KindSet {
 func Ready(h *Hand) bool { return liveWaits(h) != 0 }
 
 // CanWin reports whether h (between turns, without t) may win on tile kind
-// t: t is not of the void suit, h holds none of it, and t completes h. It
-// says nothing of the table's own conditions (a seat that passed a win).
+// t: t is not of the void suit, h holds none of it, and t completes h. A
+// fifth tile of a kind does not exist: h cannot win on a kind it holds all
+// four of. CanWin says nothing of the table's own conditions (a seat that
+// passed a win).
 func CanWin(h *Hand, t tile.Kind) bool {
 	if t >= 27 || h.isVoid(t) || HoldsVoid(h) {
 		return false
@@ -146,6 +148,15 @@ func CanWin(h *Hand, t tile.Kind) bool {
 	}
 	c := h.Concealed
 	c[t]++
+	held := c[t]
+	for _, m := range h.Melds {
+		if m.Kind == t {
+			held += uint8(m.Len())
+		}
+	}
+	if held > 4 {
+		return false
+	}
 	for k := tile.Kind(27); k < tile.NumKinds; k++ {
 		if c[k] != 0 {
 			return false // honours are no Sichuan tiles

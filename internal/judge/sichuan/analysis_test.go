@@ -59,7 +59,13 @@ func TestShantenWaits(t *testing.T) {
 			t.Errorf("%s: BestValue(%s) = %d, want %d", tt.name, tt.hand, got, tt.best)
 		}
 		for k := tile.Kind(0); k < 27; k++ {
-			if got := CanWin(&h, k); got != w.Has(k) {
+			held := int(h.Concealed[k])
+			for _, m := range h.Melds {
+				if m.Kind == k {
+					held += m.Len()
+				}
+			}
+			if got := CanWin(&h, k); got != (w.Has(k) && held < 4) {
 				t.Errorf("%s: CanWin(%s, %v) = %v, waits %q", tt.name, tt.hand, k, got, w)
 			}
 		}
@@ -108,6 +114,27 @@ func TestOracle(t *testing.T) {
 			if got, want := Shanten(&h), slowShanten(&h); got != want {
 				t.Fatalf("Shanten(%s %v void %v) = %d, want %d", &h.Concealed, h.Melds, h.Void, got, want)
 			}
+		}
+	}
+}
+
+// TestNoAllocs holds the table's questions to their promise: no allocation.
+func TestNoAllocs(t *testing.T) {
+	h := hand(t, "p 23m55s pon:999m kan:7777s ankan:1111m")
+	far := hand(t, "p 3668m569p112269s")
+	s := Situation{Tsumo: true, Rinshan: true}
+	var sink int
+	for name, f := range map[string]func(){
+		"Score":     func() { sink += Score(&h, tile.M4, &s, &Default).Value },
+		"Shanten":   func() { sink += Shanten(&far) },
+		"Waits":     func() { sink += Waits(&h).Len() },
+		"Ready":     func() { _ = Ready(&far) },
+		"CanWin":    func() { _ = CanWin(&h, tile.M1) },
+		"BestValue": func() { sink += BestValue(&h, &Default) },
+		"HoldsVoid": func() { _ = HoldsVoid(&far) },
+	} {
+		if n := testing.AllocsPerRun(100, f); n != 0 {
+			t.Errorf("%s: %v allocations a call", name, n)
 		}
 	}
 }

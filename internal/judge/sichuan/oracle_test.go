@@ -241,6 +241,9 @@ func slowScore(h *Hand, win tile.Kind, s *Situation, r *Rules) Result {
 	gen := 0
 	suits := map[tile.Suit]bool{}
 	for k := tile.Kind(0); k < 27; k++ {
+		if every[k] > 4 {
+			return Result{Reason: NotComplete} // there are four of each kind
+		}
 		if every[k] == 4 {
 			gen++
 		}

@@ -14,8 +14,8 @@ import (
 // A hand, meld or winning tile of the void suit is refused with MissingSuit
 // before anything else; a hand that is not four sets and a pair, or seven
 // pairs without melds (four of a kind are two pairs), with NotComplete, as
-// is one with the wrong number of tiles for its melds or a tile or meld
-// that is no Sichuan tile. Flags of s that cannot hold for the hand (see
+// is one with the wrong number of tiles for its melds, more than four
+// tiles of a kind, or a tile or meld that is no Sichuan tile. Flags of s that cannot hold for the hand (see
 // CheckSituation) are left out. Of all the ways to read the hand, the one
 // with the most fan is reported: only the all-pungs and the seven-pairs
 // readings add fan of their own, and no hand has both. Score does not
@@ -51,7 +51,10 @@ func Score(h *Hand, win tile.Kind, s *Situation, r *Rules) Result {
 	for _, m := range h.Melds {
 		all[m.Kind] += uint8(m.Len())
 	}
-	gen, suits := genAndSuits(&all)
+	gen, suits, over := genAndSuits(&all)
+	if over {
+		return Result{Reason: NotComplete} // a fifth tile of a kind
+	}
 
 	f := flags(h, s)
 	var res Result
@@ -142,13 +145,16 @@ func allPungs(w *kindLanes) (pair tile.Kind, ok bool) {
 }
 
 // genAndSuits counts the kinds held four times (gen) and the suits held
-// at all among all the tiles of a hand.
-func genAndSuits(all *tile.Counts) (gen, suits int) {
+// at all among all the tiles of a hand, and reports whether a kind is held
+// more than four times.
+func genAndSuits(all *tile.Counts) (gen, suits int, over bool) {
 	w := lanes(all)
 	var nz kindLanes
 	for i, x := range w {
 		nz[i] = laneNonzero(x)
 		gen += bits.OnesCount64(^laneNonzero(x^laneOnes*4) & laneHigh)
+		// A lane of 5 or more gets its high bit set.
+		over = over || ((x&laneLow)+laneOnes*0x7b|x)&laneHigh != 0
 	}
 	// Man is kinds 0..8, pin 9..17, sou 18..26.
 	for _, held := range [3]uint64{
@@ -160,5 +166,5 @@ func genAndSuits(all *tile.Counts) (gen, suits int) {
 			suits++
 		}
 	}
-	return gen, suits
+	return gen, suits, over
 }

@@ -109,6 +109,8 @@ func TestScoreRefusals(t *testing.T) {
 		{"seven pairs need no melds", "s 1133m5577m2p pon:444p", "2p", NotComplete},
 		{"odd seven pairs", "s 1113m5577m2244p9p", "9p", NotComplete},
 		{"wrong size", "p 123m456m789m234s", "5s", NotComplete},
+		{"fifth tile", "s 1m pon:111m pon:222p pon:333p pon:444p", "1m", NotComplete},
+		{"fifth tile of a closed kan", "s 1m234p567p789p ankan:1111m", "1m", NotComplete},
 		{"size with a meld", "p 123m456m789m234s5s pon:222m", "5s", NotComplete},
 		{"honour", "p 123m456m789m234s1z", "1z", NotComplete},
 	}
