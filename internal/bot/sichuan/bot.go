@@ -1,7 +1,8 @@
 // Package sichuan holds a simple deterministic player of Sichuan tables
 // (package internal/table/sichuan), for benchmarks, fuzzing and empty
 // seats. Its choice is a pure function of what its seat sees: the View,
-// legal actions included.
+// legal actions included (Act), or the table's Brief of the seat, which
+// says the same for less (Decide).
 package sichuan
 
 import (
@@ -15,11 +16,12 @@ import (
 
 // Efficient gives its shortest suit in the exchange and voids its
 // shortest suit, discards the void suit first, then discards for the
-// lowest shanten over its live suits (the drawn tile when it does not
-// lower the shanten, at once when it has no copy and nothing within two
-// of it; other ties to the most isolated tile, then the highest), wins whenever it may, pons and kans when that does not
-// take its hand further from ready, and passes otherwise. The zero value
-// is ready to use.
+// lowest shanten over its live suits: the drawn tile when it does not
+// lower the shanten (at once, without the judge, when it has no copy and
+// nothing within two of it), else the tile that leaves the lowest
+// shanten, ties to the most isolated tile, then the highest. It wins
+// whenever it may, pons and kans when that does not take its hand further
+// from ready, and passes otherwise. The zero value is ready to use.
 type Efficient struct{}
 
 // Act returns seat v.Seat's action; ok is false when it has nothing to do.
