@@ -16,6 +16,7 @@ import (
 
 	"github.com/mahjong-authority/authority/internal/judge"
 	"github.com/mahjong-authority/authority/internal/judge/classical"
+	"github.com/mahjong-authority/authority/internal/judge/mcr"
 	"github.com/mahjong-authority/authority/internal/judge/sichuan"
 	"github.com/mahjong-authority/authority/internal/tile"
 )
@@ -66,6 +67,10 @@ type Question struct {
 	BonusTiles   *string `json:"bonus_tiles"`
 	Limit        *int    `json:"limit"`
 	OriginalCall bool    `json:"original_call"`
+
+	// MCR: flowers and seasons set aside, the last tile of its kind.
+	Flowers  int  `json:"flowers"`
+	LastTile bool `json:"last_tile"`
 }
 
 // Meld is a declared meld: "chi", "pon" or "kan"; open unless a kan says
@@ -86,8 +91,8 @@ type Answer struct {
 	// meld; none for a hand of winning size.
 	Waits tile.KindSet
 
-	// Rules is the rule set that answered: "riichi", "sichuan" or
-	// "classical". It
+	// Rules is the rule set that answered: "riichi", "sichuan", "mcr"
+	// or "classical". It
 	// says which of the results below a win question filled.
 	Rules string
 
@@ -101,6 +106,8 @@ type Answer struct {
 	Classical      classical.Result
 	ClassicalLimit int
 	Fishing        classical.Fishing
+
+	MCR mcr.Result
 }
 
 // Points are the payments of a win that apply: Ron for a ron;
@@ -122,11 +129,12 @@ type ruleSet func(q *Question) (Answer, error)
 var ruleSets = map[string]ruleSet{
 	"riichi":    askRiichi,
 	"sichuan":   askSichuan,
+	"mcr":       askMCR,
 	"classical": askClassical,
 }
 
 // plannedRules are named by the contract but not answered yet.
-var plannedRules = map[string]bool{"mcr": true, "chinese": true}
+var plannedRules = map[string]bool{"chinese": true}
 
 // Ask checks a question whole and answers it under the rule set its Rules
 // field names (riichi when absent). Errors say which field is wrong and

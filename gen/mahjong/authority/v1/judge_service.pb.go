@@ -87,7 +87,7 @@ func (x *JudgeMeld) GetOpen() bool {
 // JudgeRequest is one hand.
 type JudgeRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// "riichi" (the default), "sichuan" or "classical".
+	// "riichi" (the default), "sichuan", "mcr" or "classical".
 	Rules string `protobuf:"bytes,1,opt,name=rules,proto3" json:"rules,omitempty"`
 	// Concealed tiles without the winning tile.
 	Hand string `protobuf:"bytes,2,opt,name=hand,proto3" json:"hand,omitempty"`
@@ -117,6 +117,10 @@ type JudgeRequest struct {
 	AfterKanDiscard bool `protobuf:"varint,22,opt,name=after_kan_discard,json=afterKanDiscard,proto3" json:"after_kan_discard,omitempty"`
 	// Sichuan: the cap on fan; 3 when absent.
 	FanCap *int32 `protobuf:"varint,23,opt,name=fan_cap,json=fanCap,proto3,oneof" json:"fan_cap,omitempty"`
+	// MCR: flowers and seasons set aside (0-8), and last_tile, the winning
+	// tile being the last of its kind visible (和绝张).
+	Flowers  int32 `protobuf:"varint,40,opt,name=flowers,proto3" json:"flowers,omitempty"`
+	LastTile bool  `protobuf:"varint,41,opt,name=last_tile,json=lastTile,proto3" json:"last_tile,omitempty"`
 	// Classical: the flowers and seasons set aside ("1f6f"), the table's
 	// limit (500, 1000, 1500 or 2000; 1000 when absent), and whether
 	// fishing was declared on the dealt hand (original call).
@@ -318,6 +322,20 @@ func (x *JudgeRequest) GetFanCap() int32 {
 	return 0
 }
 
+func (x *JudgeRequest) GetFlowers() int32 {
+	if x != nil {
+		return x.Flowers
+	}
+	return 0
+}
+
+func (x *JudgeRequest) GetLastTile() bool {
+	if x != nil {
+		return x.LastTile
+	}
+	return false
+}
+
 func (x *JudgeRequest) GetBonusTiles() string {
 	if x != nil {
 		return x.BonusTiles
@@ -403,13 +421,16 @@ func (x *JudgePoints) GetTsumoNonDealer() int32 {
 	return 0
 }
 
-// JudgeFan is one fan of a Sichuan win.
+// JudgeFan is one fan of a Sichuan or MCR win.
 type JudgeFan struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The contract's name ("gen", "qing_yi_se", ...).
+	// The contract's name ("gen", "qing_yi_se", "all_pungs", ...).
 	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
-	// The fan it adds (for gen, one per set of four).
-	Fan           int32 `protobuf:"varint,2,opt,name=fan,proto3" json:"fan,omitempty"`
+	// The fan it adds (for gen, one per set of four); for MCR its points,
+	// its value times count.
+	Fan int32 `protobuf:"varint,2,opt,name=fan,proto3" json:"fan,omitempty"`
+	// MCR: how many times the fan applies.
+	Count         int32 `protobuf:"varint,3,opt,name=count,proto3" json:"count,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -454,6 +475,13 @@ func (x *JudgeFan) GetName() string {
 func (x *JudgeFan) GetFan() int32 {
 	if x != nil {
 		return x.Fan
+	}
+	return 0
+}
+
+func (x *JudgeFan) GetCount() int32 {
+	if x != nil {
+		return x.Count
 	}
 	return 0
 }
@@ -557,6 +585,12 @@ type JudgeResponse struct {
 	Fan       int32       `protobuf:"varint,12,opt,name=fan,proto3" json:"fan,omitempty"`
 	Fans      []*JudgeFan `protobuf:"bytes,13,rep,name=fans,proto3" json:"fans,omitempty"`
 	HandValue int32       `protobuf:"varint,14,opt,name=hand_value,json=handValue,proto3" json:"hand_value,omitempty"`
+	// An MCR win: the fans in the rule book's order (in fans), their sum
+	// with flowers and without, and whether the hand meets the 8-point
+	// minimum (flowers not counted).
+	FanTotal               int32 `protobuf:"varint,40,opt,name=fan_total,json=fanTotal,proto3" json:"fan_total,omitempty"`
+	FanTotalWithoutFlowers int32 `protobuf:"varint,41,opt,name=fan_total_without_flowers,json=fanTotalWithoutFlowers,proto3" json:"fan_total_without_flowers,omitempty"`
+	MeetsMinimum           bool  `protobuf:"varint,42,opt,name=meets_minimum,json=meetsMinimum,proto3" json:"meets_minimum,omitempty"`
 	// A classical win: the special hand the tiles form (empty for none)
 	// and its value in limits; the score (the larger of the special hand's
 	// value and the ordinary score), scored_as ("special" or "sets"), and
@@ -710,6 +744,27 @@ func (x *JudgeResponse) GetHandValue() int32 {
 	return 0
 }
 
+func (x *JudgeResponse) GetFanTotal() int32 {
+	if x != nil {
+		return x.FanTotal
+	}
+	return 0
+}
+
+func (x *JudgeResponse) GetFanTotalWithoutFlowers() int32 {
+	if x != nil {
+		return x.FanTotalWithoutFlowers
+	}
+	return 0
+}
+
+func (x *JudgeResponse) GetMeetsMinimum() bool {
+	if x != nil {
+		return x.MeetsMinimum
+	}
+	return false
+}
+
 func (x *JudgeResponse) GetSpecial() string {
 	if x != nil {
 		return x.Special
@@ -803,7 +858,7 @@ const file_mahjong_authority_v1_judge_service_proto_rawDesc = "" +
 	"\x04type\x18\x01 \x01(\tR\x04type\x12\x14\n" +
 	"\x05tiles\x18\x02 \x01(\tR\x05tiles\x12\x17\n" +
 	"\x04open\x18\x03 \x01(\bH\x00R\x04open\x88\x01\x01B\a\n" +
-	"\x05_open\"\xb8\x06\n" +
+	"\x05_open\"\xef\x06\n" +
 	"\fJudgeRequest\x12\x14\n" +
 	"\x05rules\x18\x01 \x01(\tR\x05rules\x12\x12\n" +
 	"\x04hand\x18\x02 \x01(\tR\x04hand\x12\x19\n" +
@@ -829,7 +884,9 @@ const file_mahjong_authority_v1_judge_service_proto_rawDesc = "" +
 	"\rriichi_sticks\x18\x14 \x01(\x05R\friichiSticks\x12!\n" +
 	"\fmissing_suit\x18\x15 \x01(\tR\vmissingSuit\x12*\n" +
 	"\x11after_kan_discard\x18\x16 \x01(\bR\x0fafterKanDiscard\x12\x1c\n" +
-	"\afan_cap\x18\x17 \x01(\x05H\x00R\x06fanCap\x88\x01\x01\x12\x1f\n" +
+	"\afan_cap\x18\x17 \x01(\x05H\x00R\x06fanCap\x88\x01\x01\x12\x18\n" +
+	"\aflowers\x18( \x01(\x05R\aflowers\x12\x1b\n" +
+	"\tlast_tile\x18) \x01(\bR\blastTile\x12\x1f\n" +
 	"\vbonus_tiles\x182 \x01(\tR\n" +
 	"bonusTiles\x12\x19\n" +
 	"\x05limit\x183 \x01(\x05H\x01R\x05limit\x88\x01\x01\x12#\n" +
@@ -840,15 +897,16 @@ const file_mahjong_authority_v1_judge_service_proto_rawDesc = "" +
 	"\vJudgePoints\x12\x10\n" +
 	"\x03ron\x18\x01 \x01(\x05R\x03ron\x12!\n" +
 	"\ftsumo_dealer\x18\x02 \x01(\x05R\vtsumoDealer\x12(\n" +
-	"\x10tsumo_non_dealer\x18\x03 \x01(\x05R\x0etsumoNonDealer\"0\n" +
+	"\x10tsumo_non_dealer\x18\x03 \x01(\x05R\x0etsumoNonDealer\"F\n" +
 	"\bJudgeFan\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x10\n" +
-	"\x03fan\x18\x02 \x01(\x05R\x03fan\"l\n" +
+	"\x03fan\x18\x02 \x01(\x05R\x03fan\x12\x14\n" +
+	"\x05count\x18\x03 \x01(\x05R\x05count\"l\n" +
 	"\x0eJudgeScoreLine\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05count\x18\x02 \x01(\x05R\x05count\x12\x16\n" +
 	"\x06points\x18\x03 \x01(\x05R\x06points\x12\x18\n" +
-	"\adoubles\x18\x04 \x01(\x05R\adoubles\"\xb2\a\n" +
+	"\adoubles\x18\x04 \x01(\x05R\adoubles\"\xaf\b\n" +
 	"\rJudgeResponse\x12\x10\n" +
 	"\x03win\x18\x01 \x01(\bR\x03win\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\x12\x10\n" +
@@ -865,7 +923,10 @@ const file_mahjong_authority_v1_judge_service_proto_rawDesc = "" +
 	"\x03fan\x18\f \x01(\x05R\x03fan\x122\n" +
 	"\x04fans\x18\r \x03(\v2\x1e.mahjong.authority.v1.JudgeFanR\x04fans\x12\x1d\n" +
 	"\n" +
-	"hand_value\x18\x0e \x01(\x05R\thandValue\x12\x18\n" +
+	"hand_value\x18\x0e \x01(\x05R\thandValue\x12\x1b\n" +
+	"\tfan_total\x18( \x01(\x05R\bfanTotal\x129\n" +
+	"\x19fan_total_without_flowers\x18) \x01(\x05R\x16fanTotalWithoutFlowers\x12#\n" +
+	"\rmeets_minimum\x18* \x01(\bR\fmeetsMinimum\x12\x18\n" +
 	"\aspecial\x182 \x01(\tR\aspecial\x12\x16\n" +
 	"\x06limits\x183 \x01(\x05R\x06limits\x12\x14\n" +
 	"\x05score\x184 \x01(\x05R\x05score\x12\x1b\n" +
