@@ -206,6 +206,10 @@ func TestJudgeErrorReasons(t *testing.T) {
 		{&pb.JudgeRequest{Hand: "123m456p789s1299s", WinTile: "1f", Rules: "mcr"}, pb.ErrorReason_ERROR_REASON_BAD_TILE},
 		{&pb.JudgeRequest{Hand: "123m456p789s1299s", WinTile: "3s", Rules: "mcr", Flowers: 9}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
 		{&pb.JudgeRequest{Hand: "123m456p789s1299s", WinTile: "3s", Rules: "mcr", Rinshan: true}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
+		{&pb.JudgeRequest{Hand: "123m406m789m234s5s", Rules: "classical"}, pb.ErrorReason_ERROR_REASON_BAD_TILE},
+		{&pb.JudgeRequest{Hand: "123m456m789m234s5s", WinTile: "5s", Rules: "classical", BonusTiles: "1f1z"}, pb.ErrorReason_ERROR_REASON_BAD_TILE},
+		{&pb.JudgeRequest{Hand: "123m456m789m234s5s", WinTile: "5s", Rules: "classical", Limit: proto.Int32(750)}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
+		{&pb.JudgeRequest{Hand: "123m456m789m234s5s", WinTile: "5s", Rules: "classical", Haitei: true}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
 		// Counts whose payments would not fit the answer's int32 fields.
 		{&pb.JudgeRequest{Hand: "23m456m234p678s99s", WinTile: "1m", RiichiSticks: 3_000_000}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
 		{&pb.JudgeRequest{Hand: "23m456m234p678s99s", WinTile: "1m", Honba: 2_000_000_000}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
