@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file mahjong/authority/v1/judge_service.proto.
  */
 export const file_mahjong_authority_v1_judge_service: GenFile = /*@__PURE__*/
-  fileDesc("CihtYWhqb25nL2F1dGhvcml0eS92MS9qdWRnZV9zZXJ2aWNlLnByb3RvEhRtYWhqb25nLmF1dGhvcml0eS52MSJECglKdWRnZU1lbGQSDAoEdHlwZRgBIAEoCRINCgV0aWxlcxgCIAEoCRIRCgRvcGVuGAMgASgISACIAQFCBwoFX29wZW4ilQMKDEp1ZGdlUmVxdWVzdBINCgVydWxlcxgBIAEoCRIMCgRoYW5kGAIgASgJEhAKCHdpbl90aWxlGAMgASgJEi4KBW1lbGRzGAQgAygLMh8ubWFoam9uZy5hdXRob3JpdHkudjEuSnVkZ2VNZWxkEg0KBXRzdW1vGAUgASgIEg4KBnJpaWNoaRgGIAEoCBIVCg1kb3VibGVfcmlpY2hpGAcgASgIEg8KB2lwcGF0c3UYCCABKAgSDwoHcmluc2hhbhgJIAEoCBIPCgdjaGFua2FuGAogASgIEg4KBmhhaXRlaRgLIAEoCBIOCgZob3V0ZWkYDCABKAgSDgoGdGVuaG91GA0gASgIEg8KB2NoaWlob3UYDiABKAgSEQoJc2VhdF93aW5kGA8gASgJEhIKCnJvdW5kX3dpbmQYECABKAkSFwoPZG9yYV9pbmRpY2F0b3JzGBEgASgJEhYKDnVyYV9pbmRpY2F0b3JzGBIgASgJEg0KBWhvbmJhGBMgASgFEhUKDXJpaWNoaV9zdGlja3MYFCABKAUiSgoLSnVkZ2VQb2ludHMSCwoDcm9uGAEgASgFEhQKDHRzdW1vX2RlYWxlchgCIAEoBRIYChB0c3Vtb19ub25fZGVhbGVyGAMgASgFIoICCg1KdWRnZVJlc3BvbnNlEgsKA3dpbhgBIAEoCBIOCgZyZWFzb24YAiABKAkSCwoDaGFuGAMgASgFEgoKAmZ1GAQgASgFEg8KB3lha3VtYW4YBSABKAUSKAoEeWFrdRgGIAMoCzIaLm1haGpvbmcuYXV0aG9yaXR5LnYxLllha3USDQoFbGltaXQYByABKAkSMQoGcG9pbnRzGAggASgLMiEubWFoam9uZy5hdXRob3JpdHkudjEuSnVkZ2VQb2ludHMSDQoFdG90YWwYCSABKAUSFAoHc2hhbnRlbhgKIAEoBUgAiAEBEg0KBXdhaXRzGAsgASgJQgoKCF9zaGFudGVuMmAKDEp1ZGdlU2VydmljZRJQCgVKdWRnZRIiLm1haGpvbmcuYXV0aG9yaXR5LnYxLkp1ZGdlUmVxdWVzdBojLm1haGpvbmcuYXV0aG9yaXR5LnYxLkp1ZGdlUmVzcG9uc2VCTVpLZ2l0aHViLmNvbS9tYWhqb25nLWF1dGhvcml0eS9hdXRob3JpdHkvZ2VuL21haGpvbmcvYXV0aG9yaXR5L3YxO2F1dGhvcml0eXYxYgZwcm90bzM", [file_mahjong_authority_v1_game]);
+  fileDesc("CihtYWhqb25nL2F1dGhvcml0eS92MS9qdWRnZV9zZXJ2aWNlLnByb3RvEhRtYWhqb25nLmF1dGhvcml0eS52MSJECglKdWRnZU1lbGQSDAoEdHlwZRgBIAEoCRINCgV0aWxlcxgCIAEoCRIRCgRvcGVuGAMgASgISACIAQFCBwoFX29wZW4i1gQKDEp1ZGdlUmVxdWVzdBINCgVydWxlcxgBIAEoCRIMCgRoYW5kGAIgASgJEhAKCHdpbl90aWxlGAMgASgJEi4KBW1lbGRzGAQgAygLMh8ubWFoam9uZy5hdXRob3JpdHkudjEuSnVkZ2VNZWxkEg0KBXRzdW1vGAUgASgIEg4KBnJpaWNoaRgGIAEoCBIVCg1kb3VibGVfcmlpY2hpGAcgASgIEg8KB2lwcGF0c3UYCCABKAgSDwoHcmluc2hhbhgJIAEoCBIPCgdjaGFua2FuGAogASgIEg4KBmhhaXRlaRgLIAEoCBIOCgZob3V0ZWkYDCABKAgSDgoGdGVuaG91GA0gASgIEg8KB2NoaWlob3UYDiABKAgSEQoJc2VhdF93aW5kGA8gASgJEhIKCnJvdW5kX3dpbmQYECABKAkSFwoPZG9yYV9pbmRpY2F0b3JzGBEgASgJEhYKDnVyYV9pbmRpY2F0b3JzGBIgASgJEg0KBWhvbmJhGBMgASgFEhUKDXJpaWNoaV9zdGlja3MYFCABKAUSFAoMbWlzc2luZ19zdWl0GBUgASgJEhkKEWFmdGVyX2thbl9kaXNjYXJkGBYgASgIEhQKB2Zhbl9jYXAYFyABKAVIAIgBARIPCgdmbG93ZXJzGCggASgFEhEKCWxhc3RfdGlsZRgpIAEoCBITCgtib251c190aWxlcxgyIAEoCRISCgVsaW1pdBgzIAEoBUgBiAEBEhUKDW9yaWdpbmFsX2NhbGwYNCABKAhCCgoIX2Zhbl9jYXBCCAoGX2xpbWl0IkoKC0p1ZGdlUG9pbnRzEgsKA3JvbhgBIAEoBRIUCgx0c3Vtb19kZWFsZXIYAiABKAUSGAoQdHN1bW9fbm9uX2RlYWxlchgDIAEoBSI0CghKdWRnZUZhbhIMCgRuYW1lGAEgASgJEgsKA2ZhbhgCIAEoBRINCgVjb3VudBgDIAEoBSJOCg5KdWRnZVNjb3JlTGluZRIMCgRuYW1lGAEgASgJEg0KBWNvdW50GAIgASgFEg4KBnBvaW50cxgDIAEoBRIPCgdkb3VibGVzGAQgASgFIpQGCg1KdWRnZVJlc3BvbnNlEgsKA3dpbhgBIAEoCBIOCgZyZWFzb24YAiABKAkSCwoDaGFuGAMgASgFEgoKAmZ1GAQgASgFEg8KB3lha3VtYW4YBSABKAUSKAoEeWFrdRgGIAMoCzIaLm1haGpvbmcuYXV0aG9yaXR5LnYxLllha3USDQoFbGltaXQYByABKAkSMQoGcG9pbnRzGAggASgLMiEubWFoam9uZy5hdXRob3JpdHkudjEuSnVkZ2VQb2ludHMSDQoFdG90YWwYCSABKAUSFAoHc2hhbnRlbhgKIAEoBUgAiAEBEg0KBXdhaXRzGAsgASgJEgsKA2ZhbhgMIAEoBRIsCgRmYW5zGA0gAygLMh4ubWFoam9uZy5hdXRob3JpdHkudjEuSnVkZ2VGYW4SEgoKaGFuZF92YWx1ZRgOIAEoBRIRCglmYW5fdG90YWwYKCABKAUSIQoZZmFuX3RvdGFsX3dpdGhvdXRfZmxvd2VycxgpIAEoBRIVCg1tZWV0c19taW5pbXVtGCogASgIEg8KB3NwZWNpYWwYMiABKAkSDgoGbGltaXRzGDMgASgFEg0KBXNjb3JlGDQgASgFEhEKCXNjb3JlZF9hcxg1IAEoCRITCgtiYXNlX3BvaW50cxg2IAEoBRIPCgdkb3VibGVzGDcgASgFEhYKDm9yZGluYXJ5X3Njb3JlGDggASgFEhUKDWxpbWl0X3JlYWNoZWQYOSABKAgSEwoLc2NvcmVfbGltaXQYOiABKAUSMwoFbGluZXMYOyADKAsyJC5tYWhqb25nLmF1dGhvcml0eS52MS5KdWRnZVNjb3JlTGluZRIPCgdmaXNoaW5nGDwgAygJEkwKDWZpc2hpbmdfd2FpdHMYPSADKAsyNS5tYWhqb25nLmF1dGhvcml0eS52MS5KdWRnZVJlc3BvbnNlLkZpc2hpbmdXYWl0c0VudHJ5GjMKEUZpc2hpbmdXYWl0c0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAFCCgoIX3NoYW50ZW4yYAoMSnVkZ2VTZXJ2aWNlElAKBUp1ZGdlEiIubWFoam9uZy5hdXRob3JpdHkudjEuSnVkZ2VSZXF1ZXN0GiMubWFoam9uZy5hdXRob3JpdHkudjEuSnVkZ2VSZXNwb25zZUJNWktnaXRodWIuY29tL21haGpvbmctYXV0aG9yaXR5L2F1dGhvcml0eS9nZW4vbWFoam9uZy9hdXRob3JpdHkvdjE7YXV0aG9yaXR5djFiBnByb3RvMw", [file_mahjong_authority_v1_game]);
 
 /**
  * JudgeMeld is a declared meld.
@@ -54,7 +54,7 @@ export const JudgeMeldSchema: GenMessage<JudgeMeld> = /*@__PURE__*/
  */
 export type JudgeRequest = Message<"mahjong.authority.v1.JudgeRequest"> & {
   /**
-   * "riichi" (the default).
+   * "riichi" (the default), "sichuan", "mcr" or "classical".
    *
    * @generated from field: string rules = 1;
    */
@@ -160,6 +160,59 @@ export type JudgeRequest = Message<"mahjong.authority.v1.JudgeRequest"> & {
    * @generated from field: int32 riichi_sticks = 20;
    */
   riichiSticks: number;
+
+  /**
+   * Sichuan: the suit declared void, "m", "p" or "s"; required there.
+   *
+   * @generated from field: string missing_suit = 21;
+   */
+  missingSuit: string;
+
+  /**
+   * Sichuan: won on the discard made right after the discarder's kan.
+   *
+   * @generated from field: bool after_kan_discard = 22;
+   */
+  afterKanDiscard: boolean;
+
+  /**
+   * Sichuan: the cap on fan; 3 when absent.
+   *
+   * @generated from field: optional int32 fan_cap = 23;
+   */
+  fanCap?: number | undefined;
+
+  /**
+   * MCR: flowers and seasons set aside (0-8), and last_tile, the winning
+   * tile being the last of its kind visible (和绝张).
+   *
+   * @generated from field: int32 flowers = 40;
+   */
+  flowers: number;
+
+  /**
+   * @generated from field: bool last_tile = 41;
+   */
+  lastTile: boolean;
+
+  /**
+   * Classical: the flowers and seasons set aside ("1f6f"), the table's
+   * limit (500, 1000, 1500 or 2000; 1000 when absent), and whether
+   * fishing was declared on the dealt hand (original call).
+   *
+   * @generated from field: string bonus_tiles = 50;
+   */
+  bonusTiles: string;
+
+  /**
+   * @generated from field: optional int32 limit = 51;
+   */
+  limit?: number | undefined;
+
+  /**
+   * @generated from field: bool original_call = 52;
+   */
+  originalCall: boolean;
 };
 
 /**
@@ -205,6 +258,83 @@ export const JudgePointsSchema: GenMessage<JudgePoints> = /*@__PURE__*/
   messageDesc(file_mahjong_authority_v1_judge_service, 2);
 
 /**
+ * JudgeFan is one fan of a Sichuan or MCR win.
+ *
+ * @generated from message mahjong.authority.v1.JudgeFan
+ */
+export type JudgeFan = Message<"mahjong.authority.v1.JudgeFan"> & {
+  /**
+   * The contract's name ("gen", "qing_yi_se", "all_pungs", ...).
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * The fan it adds (for gen, one per set of four); for MCR its points,
+   * its value times count.
+   *
+   * @generated from field: int32 fan = 2;
+   */
+  fan: number;
+
+  /**
+   * MCR: how many times the fan applies.
+   *
+   * @generated from field: int32 count = 3;
+   */
+  count: number;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.JudgeFan.
+ * Use `create(JudgeFanSchema)` to create a new message.
+ */
+export const JudgeFanSchema: GenMessage<JudgeFan> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_judge_service, 3);
+
+/**
+ * JudgeScoreLine is one line of a classical score: points or doubles.
+ *
+ * @generated from message mahjong.authority.v1.JudgeScoreLine
+ */
+export type JudgeScoreLine = Message<"mahjong.authority.v1.JudgeScoreLine"> & {
+  /**
+   * The item's name ("mah_jong", "concealed_major_pung", "dragon_pung", ...).
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * How many times it applies.
+   *
+   * @generated from field: int32 count = 2;
+   */
+  count: number;
+
+  /**
+   * The points it adds in all (a points line), or the doubles (a doubles
+   * line).
+   *
+   * @generated from field: int32 points = 3;
+   */
+  points: number;
+
+  /**
+   * @generated from field: int32 doubles = 4;
+   */
+  doubles: number;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.JudgeScoreLine.
+ * Use `create(JudgeScoreLineSchema)` to create a new message.
+ */
+export const JudgeScoreLineSchema: GenMessage<JudgeScoreLine> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_judge_service, 4);
+
+/**
  * JudgeResponse is a scored win, a refusal (reason), or shanten and waits.
  *
  * @generated from message mahjong.authority.v1.JudgeResponse
@@ -216,7 +346,8 @@ export type JudgeResponse = Message<"mahjong.authority.v1.JudgeResponse"> & {
   win: boolean;
 
   /**
-   * "not_complete" or "no_yaku" when a win_tile was given and it is no win.
+   * "not_complete" or "no_yaku" (riichi), "not_complete" or
+   * "missing_suit" (Sichuan) when a win_tile was given and it is no win.
    *
    * @generated from field: string reason = 2;
    */
@@ -274,6 +405,115 @@ export type JudgeResponse = Message<"mahjong.authority.v1.JudgeResponse"> & {
    * @generated from field: string waits = 11;
    */
   waits: string;
+
+  /**
+   * A Sichuan win: the fan after the cap, the fans (their sum is the fan
+   * before the cap; none for a plain hand) and the hand value 2^fan.
+   * han, fu, yakuman, yaku, limit, points and total are riichi's.
+   *
+   * @generated from field: int32 fan = 12;
+   */
+  fan: number;
+
+  /**
+   * @generated from field: repeated mahjong.authority.v1.JudgeFan fans = 13;
+   */
+  fans: JudgeFan[];
+
+  /**
+   * @generated from field: int32 hand_value = 14;
+   */
+  handValue: number;
+
+  /**
+   * An MCR win: the fans in the rule book's order (in fans), their sum
+   * with flowers and without, and whether the hand meets the 8-point
+   * minimum (flowers not counted).
+   *
+   * @generated from field: int32 fan_total = 40;
+   */
+  fanTotal: number;
+
+  /**
+   * @generated from field: int32 fan_total_without_flowers = 41;
+   */
+  fanTotalWithoutFlowers: number;
+
+  /**
+   * @generated from field: bool meets_minimum = 42;
+   */
+  meetsMinimum: boolean;
+
+  /**
+   * A classical win: the special hand the tiles form (empty for none)
+   * and its value in limits; the score (the larger of the special hand's
+   * value and the ordinary score), scored_as ("special" or "sets"), and
+   * the best reading as sets and a pair: base points, doubles, the
+   * ordinary score after the limit, whether the limit capped it, and its
+   * lines. score_limit is the limit scored under.
+   *
+   * @generated from field: string special = 50;
+   */
+  special: string;
+
+  /**
+   * @generated from field: int32 limits = 51;
+   */
+  limits: number;
+
+  /**
+   * @generated from field: int32 score = 52;
+   */
+  score: number;
+
+  /**
+   * @generated from field: string scored_as = 53;
+   */
+  scoredAs: string;
+
+  /**
+   * @generated from field: int32 base_points = 54;
+   */
+  basePoints: number;
+
+  /**
+   * @generated from field: int32 doubles = 55;
+   */
+  doubles: number;
+
+  /**
+   * @generated from field: int32 ordinary_score = 56;
+   */
+  ordinaryScore: number;
+
+  /**
+   * @generated from field: bool limit_reached = 57;
+   */
+  limitReached: boolean;
+
+  /**
+   * @generated from field: int32 score_limit = 58;
+   */
+  scoreLimit: number;
+
+  /**
+   * @generated from field: repeated mahjong.authority.v1.JudgeScoreLine lines = 59;
+   */
+  lines: JudgeScoreLine[];
+
+  /**
+   * A classical tenpai question: the special hands the hand is one tile
+   * from (fishing), in the order wriggly_snake, unique_wonder,
+   * gates_of_heaven, and the tiles that complete each.
+   *
+   * @generated from field: repeated string fishing = 60;
+   */
+  fishing: string[];
+
+  /**
+   * @generated from field: map<string, string> fishing_waits = 61;
+   */
+  fishingWaits: { [key: string]: string };
 };
 
 /**
@@ -281,7 +521,7 @@ export type JudgeResponse = Message<"mahjong.authority.v1.JudgeResponse"> & {
  * Use `create(JudgeResponseSchema)` to create a new message.
  */
 export const JudgeResponseSchema: GenMessage<JudgeResponse> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_judge_service, 3);
+  messageDesc(file_mahjong_authority_v1_judge_service, 5);
 
 /**
  * JudgeService is the judge without a table: what a hand waits on and what a
@@ -293,7 +533,7 @@ export const JudgeResponseSchema: GenMessage<JudgeResponse> = /*@__PURE__*/
 export const JudgeService: GenService<{
   /**
    * Judge scores the hand when win_tile is set, otherwise reports its
-   * shanten and waits.
+   * shanten and waits, under the rule set the request names.
    *
    * @generated from rpc mahjong.authority.v1.JudgeService.Judge
    */
