@@ -15,7 +15,6 @@ import (
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/fair"
 	"github.com/mahjong-authority/authority/internal/record"
-	"github.com/mahjong-authority/authority/internal/server"
 )
 
 func (e *env) export(t *testing.T, id string, f pb.RecordFormat) *pb.ExportGameResponse {
@@ -33,7 +32,7 @@ func (e *env) export(t *testing.T, id string, f pb.RecordFormat) *pb.ExportGameR
 // seeds against the server seed (committed to when the table was created)
 // and the player's entropy, and the replay against every field.
 func TestRealExportFinishedGame(t *testing.T) {
-	e := startEnv(t, server.Riichi())
+	e := startEnv(t, riichiConfig())
 	id, owner := e.create(t, &pb.TableSettings{Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU, FillWithBots: true, Seed: seed(9)})
 	published := e.table(t, id).GetSeedCommitment()
 	if want := fair.SeedCommitment([32]byte(seed(9))); !bytes.Equal(published, want[:]) {
@@ -99,7 +98,7 @@ func TestRealExportFinishedGame(t *testing.T) {
 // without the server seed (which would reveal the walls to come), and
 // that round verifies against its revealed seed.
 func TestRealExportDuringGame(t *testing.T) {
-	e := startEnv(t, server.Riichi())
+	e := startEnv(t, riichiConfig())
 	id, owner := e.create(t, &pb.TableSettings{Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU, FillWithBots: true, Seed: seed(4)})
 	seat, tok := e.join(t, id)
 	before := e.export(t, id, pb.RecordFormat_RECORD_FORMAT_NATIVE)
