@@ -20,9 +20,12 @@ type config struct {
 // riichiConfig is a riichi server with the real parts.
 func riichiConfig() config { return config{rc: riichi.Standard()} }
 
-// server is the server's configuration with riichi as its rule set.
+// server is the server's configuration with riichi as its rule set,
+// unless it names its rule sets itself.
 func (c config) server() server.Config {
-	c.Config.RuleSets = []ruleset.RuleSet{riichi.New(c.rc)}
+	if len(c.Config.RuleSets) == 0 {
+		c.Config.RuleSets = []ruleset.RuleSet{riichi.New(c.rc)}
+	}
 	return c.Config
 }
 

@@ -120,8 +120,14 @@ func (r *RuleSet) Open(hs ruleset.Hosting) (ruleset.Tables, error) {
 	if r.cfg.NewEngine == nil || r.cfg.NewWall == nil {
 		return nil, fmt.Errorf("riichi: NewEngine and NewWall are required")
 	}
-	return ruleset.NewHosted[table.Action, table.View, table.Body]("riichi", &parts{cfg: r.cfg}, hs,
+	return ruleset.NewHosted("riichi", r.Parts(), hs,
 		host.Config[table.Action, table.View, table.Body]{Store: r.cfg.Store, Bot: r.cfg.Bot, Codec: Codec{}}), nil
+}
+
+// Parts are riichi's ruleset.Parts, for a host built by hand (a test that
+// hosts riichi's engine under another rule set's settings).
+func (r *RuleSet) Parts() ruleset.Parts[table.Action, table.View, table.Body] {
+	return &parts{cfg: r.cfg}
 }
 
 // parts are riichi's ruleset.Parts.
