@@ -12,9 +12,9 @@ import (
 // A 108-tile wall (Sichuan: the three suits only, no dead wall):
 //
 //	[0, 52)    the deal, as riichi's (DealPos)
-//	[52, 108)  the live wall, drawn from 52 on (the dealer's 14th tile is
-//	           the first draw); a kan's replacement is drawn from the other
-//	           end, 107 down, so the wall is empty when the two meet
+//	[52, 108)  the live wall, drawn in order from 52 (the dealer's 14th
+//	           tile is the first draw); a kan's replacement is the next
+//	           tile of the live wall like any draw
 //
 // A 144-tile wall (Chinese Official and classical: 136 and eight flowers,
 // no dead wall):
@@ -88,10 +88,6 @@ func New144(seed [32]byte) Wall144 {
 	shuffle(w.Tiles[:], seed)
 	return w
 }
-
-// Back108Pos is the position of the i-th replacement draw of a 108-tile
-// wall (0 is the first), from the far end.
-func Back108Pos(i int) int { return Size108 - 1 - i }
 
 // Back144Pos is the position of the i-th replacement draw (flower or kan)
 // of a 144-tile wall, from the far end.
