@@ -2,7 +2,9 @@ package server_test
 
 import (
 	"context"
+	"strings"
 	"testing"
+	"time"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/proto"
@@ -232,4 +234,41 @@ func equalIDs(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// TestTableStoredBeforeRuleSets recovers a table whose stored description
+// predates rule sets (settings with a preset only, no rule set in the
+// meta): it is riichi, and is described with the rule set and options
+// filled in.
+func TestTableStoredBeforeRuleSets(t *testing.T) {
+	st := host.NewMemoryStore[table.Action]()
+	raw, err := proto.Marshal(&pb.TableSettings{Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU})
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta, err := ruleset.Meta{Settings: raw}.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(meta), "rule_set") {
+		t.Fatalf("meta %s is not of the old form", meta)
+	}
+	rec := host.TableRecord{ID: "old-table", Settings: host.Settings{Seats: 4}, Meta: meta, Created: time.Now()}
+	if err := st.Create(context.Background(), rec); err != nil {
+		t.Fatal(err)
+	}
+	cfg := baseConfig()
+	cfg.Store = st
+	e := startEnv(t, cfg)
+	got := e.table(t, "old-table").GetSettings()
+	if got.GetRuleSet() != pb.RuleSet_RULE_SET_RIICHI || got.GetRules() != pb.RulePreset_RULE_PRESET_TENHOU_TONPUU || got.GetRiichi() == nil {
+		t.Fatalf("old table described as %v", got)
+	}
+	// It plays as riichi: four seats join and it starts.
+	for range 4 {
+		e.join(t, "old-table")
+	}
+	if st := e.table(t, "old-table").GetState(); st != pb.TableState_TABLE_STATE_PLAYING {
+		t.Fatalf("old table %v after four joins, want playing", st)
+	}
 }

@@ -63,3 +63,37 @@ func TestCheck(t *testing.T) {
 		})
 	}
 }
+
+// FuzzCheck feeds arbitrary Sichuan settings to Check: it either refuses
+// them with a reason the server maps, or completes them into settings with
+// every option set and in range, which a second Check leaves as they are.
+func FuzzCheck(f *testing.F) {
+	f.Add(uint8(0), int32(0), uint32(0), uint32(0))
+	f.Add(uint8(0xff), int32(3), uint32(4), uint32(8))
+	f.Add(uint8(0x15), int32(1), uint32(6), uint32(65))
+	f.Fuzz(func(t *testing.T, bits uint8, preset int32, fanCap, hands uint32) {
+		o := &pb.SichuanOptions{FanCap: fanCap, Hands: hands}
+		for i, p := range []**bool{&o.ExchangeThree, &o.VoidFirstDiscard, &o.PassedWinLock, &o.BloodyRiver} {
+			if bits&(1<<(2*i)) != 0 {
+				*p = proto.Bool(bits&(2<<(2*i)) != 0)
+			}
+		}
+		set := &pb.TableSettings{RuleSet: pb.RuleSet_RULE_SET_SICHUAN, Rules: pb.RulePreset(preset), Options: &pb.TableSettings_Sichuan{Sichuan: o}}
+		if err := Check(set); err != nil {
+			if !errors.Is(err, ruleset.ErrBadOption) && !errors.Is(err, ruleset.ErrMalformed) {
+				t.Fatalf("Check refused with %v: no reason", err)
+			}
+			return
+		}
+		got := set.GetSichuan()
+		if got.ExchangeThree == nil || got.VoidFirstDiscard == nil || got.PassedWinLock == nil || got.BloodyRiver == nil ||
+			got.GetFanCap() < MinFanCap || got.GetFanCap() > MaxFanCap || got.GetHands() < 1 || got.GetHands() > MaxHands ||
+			set.GetRules() != pb.RulePreset_RULE_PRESET_SICHUAN_BLOODY_BATTLE {
+			t.Fatalf("Check completed %v", set)
+		}
+		again := proto.Clone(set).(*pb.TableSettings)
+		if err := Check(again); err != nil || !proto.Equal(again, set) {
+			t.Fatalf("second Check: %v, %v", again, err)
+		}
+	})
+}
