@@ -1,7 +1,8 @@
 // Package sichuan is the Sichuan bloody battle (xuezhan daodi) rule set of
 // the authority. So far it holds the rule set's table settings: its preset
-// and options, checked and completed as ruleset.RuleSet.Check does; the
-// engine, its wire form, record and bot plug in beside them (see
+// and options, checked and completed as ruleset.RuleSet.Check does, and
+// read into the engine's rules (package table/sichuan); the engine
+// adapter, wire form, record and bot plug in beside them (see
 // docs/rule-sets.md, "Adding Sichuan").
 package sichuan
 
@@ -10,30 +11,18 @@ import (
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/ruleset"
+	tsichuan "github.com/mahjong-authority/authority/internal/table/sichuan"
 )
 
-// Options are a Sichuan table's options, as the engine reads them.
-type Options struct {
-	ExchangeThree    bool // every seat passes three tiles of one suit before play
-	VoidFirstDiscard bool // a seat holding its void suit must discard it first
-	PassedWinLock    bool // a seat that passed a win may not win on a discard until its next draw
-	BloodyRiver      bool // winners stay in play and may win again (xueliu chenghe)
-	FanCap           int  // a hand is worth 2^min(fan, FanCap) units: 3, 4 or 5
-	Hands            int  // hands in a match: 1 to MaxHands
-}
+// Defaults are the rules of the bloody battle preset, as the big Chinese
+// platforms play it: the engine's default.
+var Defaults = tsichuan.Default
 
-// Defaults are the options of the bloody battle preset, as the big Chinese
-// platforms play it.
-var Defaults = Options{
-	ExchangeThree: true, VoidFirstDiscard: true, PassedWinLock: true, BloodyRiver: false,
-	FanCap: 3, Hands: 8,
-}
-
-// The ranges of the numeric options.
+// The ranges of the numeric options, the engine's.
 const (
 	MinFanCap = 3
 	MaxFanCap = 5
-	MaxHands  = 64
+	MaxHands  = tsichuan.MaxHands
 )
 
 // Check checks and completes the Sichuan part of a table's settings (what
@@ -64,16 +53,17 @@ func Check(set *pb.TableSettings) error {
 	default:
 		return fmt.Errorf("settings.options: %T for a sichuan table: %w", opts, ruleset.ErrBadOption)
 	}
-	opts, err := FromPB(o)
+	r, err := FromPB(o)
 	if err != nil {
 		return err
 	}
-	set.Options = &pb.TableSettings_Sichuan{Sichuan: opts.PB()}
+	set.Options = &pb.TableSettings_Sichuan{Sichuan: PB(r)}
 	return nil
 }
 
-// FromPB reads options; unset fields take Defaults.
-func FromPB(o *pb.SichuanOptions) (Options, error) {
+// FromPB reads options into the engine's rules; unset fields take
+// Defaults'.
+func FromPB(o *pb.SichuanOptions) (tsichuan.Rules, error) {
 	out := Defaults
 	if o == nil {
 		return out, nil
@@ -82,9 +72,9 @@ func FromPB(o *pb.SichuanOptions) (Options, error) {
 		in  *bool
 		out *bool
 	}{
-		{o.ExchangeThree, &out.ExchangeThree},
-		{o.VoidFirstDiscard, &out.VoidFirstDiscard},
-		{o.PassedWinLock, &out.PassedWinLock},
+		{o.ExchangeThree, &out.Exchange},
+		{o.VoidFirstDiscard, &out.VoidFirst},
+		{o.PassedWinLock, &out.PassLock},
 		{o.BloodyRiver, &out.BloodyRiver},
 	} {
 		if f.in != nil {
@@ -106,11 +96,11 @@ func FromPB(o *pb.SichuanOptions) (Options, error) {
 	return out, nil
 }
 
-// PB is the options with every field set.
-func (o Options) PB() *pb.SichuanOptions {
+// PB is the options of rules r, every field set.
+func PB(r tsichuan.Rules) *pb.SichuanOptions {
 	return &pb.SichuanOptions{
-		ExchangeThree: &o.ExchangeThree, VoidFirstDiscard: &o.VoidFirstDiscard,
-		PassedWinLock: &o.PassedWinLock, BloodyRiver: &o.BloodyRiver,
-		FanCap: uint32(o.FanCap), Hands: uint32(o.Hands),
+		ExchangeThree: &r.Exchange, VoidFirstDiscard: &r.VoidFirst,
+		PassedWinLock: &r.PassLock, BloodyRiver: &r.BloodyRiver,
+		FanCap: uint32(r.FanCap), Hands: uint32(r.Hands),
 	}
 }

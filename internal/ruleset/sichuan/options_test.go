@@ -2,21 +2,28 @@ package sichuan
 
 import (
 	"errors"
+	"reflect"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/ruleset"
+	tsichuan "github.com/mahjong-authority/authority/internal/table/sichuan"
 )
 
 func TestCheck(t *testing.T) {
+	// The options say every rule of the engine's: a new rule must be an
+	// option too (or this test must say why not).
+	if n := reflect.TypeOf(tsichuan.Rules{}).NumField(); n != 7 {
+		t.Fatalf("tsichuan.Rules has %d fields: teach SichuanOptions the new one", n)
+	}
 	on, off := proto.Bool(true), proto.Bool(false)
 	sc := pb.RuleSet_RULE_SET_SICHUAN
-	full := func(o Options) *pb.TableSettings {
-		return &pb.TableSettings{RuleSet: sc, Rules: pb.RulePreset_RULE_PRESET_SICHUAN_BLOODY_BATTLE, Options: &pb.TableSettings_Sichuan{Sichuan: o.PB()}}
+	full := func(r tsichuan.Rules) *pb.TableSettings {
+		return &pb.TableSettings{RuleSet: sc, Rules: pb.RulePreset_RULE_PRESET_SICHUAN_BLOODY_BATTLE, Options: &pb.TableSettings_Sichuan{Sichuan: PB(r)}}
 	}
-	with := func(f func(*Options)) *pb.TableSettings {
+	with := func(f func(*tsichuan.Rules)) *pb.TableSettings {
 		o := Defaults
 		f(&o)
 		return full(o)
@@ -31,11 +38,11 @@ func TestCheck(t *testing.T) {
 		{"empty options", &pb.TableSettings{RuleSet: sc, Options: &pb.TableSettings_Sichuan{Sichuan: &pb.SichuanOptions{}}}, full(Defaults), nil},
 		{"each option", &pb.TableSettings{RuleSet: sc, Options: &pb.TableSettings_Sichuan{Sichuan: &pb.SichuanOptions{
 			ExchangeThree: off, VoidFirstDiscard: off, PassedWinLock: off, BloodyRiver: on, FanCap: 5, Hands: 4,
-		}}}, full(Options{FanCap: 5, Hands: 4, BloodyRiver: true}), nil},
+		}}}, full(tsichuan.Rules{FanCap: 5, Hands: 4, BloodyRiver: true}), nil},
 		{"fan cap 4", &pb.TableSettings{RuleSet: sc, Options: &pb.TableSettings_Sichuan{Sichuan: &pb.SichuanOptions{FanCap: 4}}},
-			with(func(o *Options) { o.FanCap = 4 }), nil},
+			with(func(o *tsichuan.Rules) { o.FanCap = 4 }), nil},
 		{"exchange off only", &pb.TableSettings{RuleSet: sc, Options: &pb.TableSettings_Sichuan{Sichuan: &pb.SichuanOptions{ExchangeThree: off}}},
-			with(func(o *Options) { o.ExchangeThree = false }), nil},
+			with(func(o *tsichuan.Rules) { o.Exchange = false }), nil},
 		{"fan cap 2", &pb.TableSettings{RuleSet: sc, Options: &pb.TableSettings_Sichuan{Sichuan: &pb.SichuanOptions{FanCap: 2}}}, nil, ruleset.ErrBadOption},
 		{"fan cap 6", &pb.TableSettings{RuleSet: sc, Options: &pb.TableSettings_Sichuan{Sichuan: &pb.SichuanOptions{FanCap: 6}}}, nil, ruleset.ErrBadOption},
 		{"65 hands", &pb.TableSettings{RuleSet: sc, Options: &pb.TableSettings_Sichuan{Sichuan: &pb.SichuanOptions{Hands: 65}}}, nil, ruleset.ErrBadOption},
@@ -94,6 +101,14 @@ func FuzzCheck(f *testing.F) {
 		again := proto.Clone(set).(*pb.TableSettings)
 		if err := Check(again); err != nil || !proto.Equal(again, set) {
 			t.Fatalf("second Check: %v, %v", again, err)
+		}
+		// What Check accepts, the engine takes.
+		r, err := FromPB(got)
+		if err != nil {
+			t.Fatalf("FromPB of checked options: %v", err)
+		}
+		if _, err := tsichuan.New(tsichuan.Config{Rules: r}); err != nil {
+			t.Fatalf("the engine refuses checked options %v: %v", got, err)
 		}
 	})
 }
