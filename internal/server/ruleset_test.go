@@ -272,3 +272,15 @@ func TestTableStoredBeforeRuleSets(t *testing.T) {
 		t.Fatalf("old table %v after four joins, want playing", st)
 	}
 }
+
+// TestNewRefusesRuleSets checks the list of rule sets a server is given:
+// at least one, each once.
+func TestNewRefusesRuleSets(t *testing.T) {
+	r := riichi.New(rc{NewEngine: newFake(1, 4), NewWall: fakeWall})
+	for _, sets := range [][]ruleset.RuleSet{nil, {r, r}, {riichi.New(rc{})}} {
+		if s, err := server.New(server.Config{RuleSets: sets}); err == nil {
+			s.Close()
+			t.Errorf("server.New with rule sets %v: no error", sets)
+		}
+	}
+}
