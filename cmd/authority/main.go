@@ -1,6 +1,7 @@
 // Command authority is the mahjong table server: it holds the full secret
-// state of riichi tables and talks to players, bots and room backends over
-// gRPC (TableService, JudgeService, the standard health service and server
+// state of the tables of the rule sets it is built with (riichi; see
+// serve) and talks to players, bots and room backends over gRPC
+// (TableService, JudgeService, the standard health service and server
 // reflection).
 //
 //	authority --listen 127.0.0.1:7400              # tables in memory
@@ -39,6 +40,8 @@ import (
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/host"
+	"github.com/mahjong-authority/authority/internal/ruleset"
+	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
 	"github.com/mahjong-authority/authority/internal/server"
 	"github.com/mahjong-authority/authority/internal/store"
 	"github.com/mahjong-authority/authority/internal/table"
@@ -199,12 +202,15 @@ var (
 	}
 )
 
-// openStore opens the durable store in dir, creating dir if need be.
+// openStore opens riichi's durable store in dir, creating dir if need be.
+// Each rule set keeps its tables in a file of its own, since a store is
+// typed by its rule set's actions; riichi's is authority.db, as it was
+// before there were other rule sets.
 func openStore(dir string) (*store.Bolt[table.Action], error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("data directory: %w", err)
 	}
-	return store.Open[table.Action](filepath.Join(dir, "authority.db"), server.ActionCodec{})
+	return store.Open[table.Action](filepath.Join(dir, "authority.db"), riichi.ActionCodec{})
 }
 
 // maxRequest bounds a request's size: the largest legitimate one is a judge
@@ -248,20 +254,22 @@ func (s drainedStream) Context() context.Context { return s.ctx }
 // health service says NOT_SERVING, tables stop (ending their streams), and
 // calls in flight get stopWait to finish.
 func serve(ctx context.Context, lis net.Listener, log *zap.Logger, o options) error {
-	cfg := server.Riichi()
-	cfg.Log = log
-	cfg.SeatRate, cfg.ConnRate = o.seatRate, o.connRate
-	cfg.Defaults = o.defaults
-	cfg.MaxTables, cfg.MaxSeatStreams, cfg.MaxConnStreams = o.limits.tables, o.limits.seatStreams, o.limits.connStreams
-	cfg.FinishedTTL, cfg.IdleTTL, cfg.KeepGames = o.life.finished, o.life.idle, o.life.keepGames
+	// The rule sets this binary hosts, each with its store.
+	rc := riichi.Standard()
 	if o.data != "" {
 		st, err := openStore(o.data)
 		if err != nil {
 			return err
 		}
 		defer st.Close()
-		cfg.Store = st
+		rc.Store = st
 	}
+	cfg := server.Config{RuleSets: []ruleset.RuleSet{riichi.New(rc)}}
+	cfg.Log = log
+	cfg.SeatRate, cfg.ConnRate = o.seatRate, o.connRate
+	cfg.Defaults = o.defaults
+	cfg.MaxTables, cfg.MaxSeatStreams, cfg.MaxConnStreams = o.limits.tables, o.limits.seatStreams, o.limits.connStreams
+	cfg.FinishedTTL, cfg.IdleTTL, cfg.KeepGames = o.life.finished, o.life.idle, o.life.keepGames
 	srv, err := server.New(cfg)
 	if err != nil {
 		return err

@@ -21,7 +21,6 @@ import (
 	"github.com/mahjong-authority/authority/internal/bot"
 	"github.com/mahjong-authority/authority/internal/client"
 	"github.com/mahjong-authority/authority/internal/judge"
-	"github.com/mahjong-authority/authority/internal/server"
 	"github.com/mahjong-authority/authority/internal/servertest"
 	"github.com/mahjong-authority/authority/internal/table"
 	"github.com/mahjong-authority/authority/internal/tile"
@@ -297,7 +296,7 @@ func (a *answerer) Write(p []byte) (int, error) {
 // TestPlayWholeGame plays `tablectl play` against a real server to the end
 // of an east-only game, answering every prompt through its input.
 func TestPlayWholeGame(t *testing.T) {
-	addr := servertest.Start(t, server.Riichi()).Addr
+	addr := servertest.Start(t, servertest.Riichi()).Addr
 	in, feed := io.Pipe()
 	out := &answerer{answers: make(chan string, 1)}
 	done := make(chan struct{})
@@ -337,7 +336,7 @@ func TestPlayWholeGame(t *testing.T) {
 // TestPlayInterrupted leaves the game at once on Ctrl-C at the prompt,
 // and the seat goes to a bot at once.
 func TestPlayInterrupted(t *testing.T) {
-	addr := servertest.Start(t, server.Riichi()).Addr
+	addr := servertest.Start(t, servertest.Riichi()).Addr
 	in, feed := io.Pipe()
 	defer feed.Close()
 	out := &promptWatcher{prompt: make(chan struct{}, 1)}
@@ -419,7 +418,7 @@ func (w *promptWatcher) String() string {
 // TestPlayJoinedTableStarts offers to start a table joined with --table
 // that has not started, and plays it to its end.
 func TestPlayJoinedTableStarts(t *testing.T) {
-	addr := servertest.Start(t, server.Riichi()).Addr
+	addr := servertest.Start(t, servertest.Riichi()).Addr
 	c, err := client.Dial(addr)
 	if err != nil {
 		t.Fatal(err)
@@ -471,7 +470,7 @@ func playWith(t *testing.T, args ...string) (string, error) {
 
 // TestPlayInputEnds stops with an error when the input ends.
 func TestPlayInputEnds(t *testing.T) {
-	addr := servertest.Start(t, server.Riichi()).Addr
+	addr := servertest.Start(t, servertest.Riichi()).Addr
 	var out, errOut bytes.Buffer
 	err := run([]string{"play", "--addr", addr, "--rules", "tonpuu"}, strings.NewReader("hello\n"), &out, &errOut)
 	if err != errInputEnded {
@@ -491,7 +490,7 @@ func tail(s string, n int) string {
 
 // TestWatch follows a table of four server bots to its end.
 func TestWatch(t *testing.T) {
-	addr := servertest.Start(t, server.Riichi()).Addr
+	addr := servertest.Start(t, servertest.Riichi()).Addr
 	c, err := client.Dial(addr)
 	if err != nil {
 		t.Fatal(err)

@@ -916,7 +916,7 @@ func (t *table[A, V, B]) finish() {
 	t.changed = make(chan struct{})
 	n := t.base + uint64(len(t.events))
 	t.mu.Unlock()
-	t.h.unfinished.Add(-1)
+	t.h.unfinished.n.Add(-1)
 	t.log.Info("game over", zap.Uint64("events", n))
 	t.mark()
 	t.armEvict()
