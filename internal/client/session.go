@@ -288,6 +288,9 @@ func (s *Session) snapshot(snap *pb.Snapshot, now time.Time) (Update, bool) {
 	}
 	s.seat.Seat = v.Seat
 	s.tracker.Reset(v)
+	// The server sends a standing offer again as the event right after
+	// the snapshot: the seat acts on that, once, as on any offer.
+	s.tracker.Answered()
 	s.known = true
 	s.last = snap.GetSeq()
 	s.stats.Snapshots++

@@ -308,10 +308,15 @@ func play(t *testing.T, f *fixture, seats ...int) {
 	}
 }
 
-// seqOf is a seat's newest seq, read from the snapshot of a new stream.
+// seqOf is a seat's newest seq. (A new stream's snapshot is numbered
+// before the seat's standing offer, so it is not always the newest.)
 func seqOf(t *testing.T, f *fixture, seat int) uint64 {
 	t.Helper()
-	return snapshotOf(t, f, seat).Seq
+	n, err := f.h.SeatSeq(context.Background(), f.id, f.tokens[seat])
+	if err != nil {
+		t.Fatalf("SeatSeq: %v", err)
+	}
+	return n
 }
 
 func snapshotOf(t *testing.T, f *fixture, seat int) *host.Snapshot[toyView] {

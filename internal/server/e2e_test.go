@@ -156,13 +156,11 @@ func (p *player) play(ctx context.Context, afterSeq uint64, stopAfter int) error
 		var act *pb.Action
 		var seq uint64
 		if s := r.GetSnapshot(); s != nil {
+			// A standing offer follows as the next event: the player acts
+			// on events alone.
 			p.snap, seq = s, s.GetSeq()
-			v := s.GetView()
-			switch {
-			case v.GetDrawn() != "":
-				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: v.GetDrawn()}
-			case v.GetPhase() == pb.Phase_PHASE_CLAIM_WINDOW && len(v.GetLegal()) > 0:
-				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}
+			if d := s.GetView().GetDrawn(); d != "" {
+				p.drawn = d
 			}
 		} else {
 			ev := r.GetEvent()
@@ -406,6 +404,34 @@ func (p *player) recordOnly(ctx context.Context) error {
 	}
 }
 
+// newestSeq returns a seat's newest seq through a fresh stream: its
+// snapshot's, or, when the seat has something to do, that of the offer that
+// follows the snapshot as an event.
+func (e *env) newestSeq(t *testing.T, id, token string) uint64 {
+	t.Helper()
+	ctx, cancel := context.WithCancel(ctxT(t))
+	defer cancel()
+	st, err := e.tables.StreamEvents(ctx, &pb.StreamEventsRequest{TableId: id, SeatToken: token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := st.Recv()
+	if err != nil || r.GetSnapshot() == nil {
+		t.Fatalf("snapshot: %v, %v", r, err)
+	}
+	if len(r.GetSnapshot().GetView().GetLegal()) == 0 {
+		return r.GetSnapshot().GetSeq()
+	}
+	r, err = st.Recv()
+	if err != nil {
+		t.Fatalf("offer after the snapshot: %v", err)
+	}
+	if r.GetEvent().GetTurnOffer() == nil && r.GetEvent().GetClaimOffer() == nil {
+		t.Fatalf("after a snapshot with legal actions: %v, want the offer", r)
+	}
+	return r.GetEvent().GetSeq()
+}
+
 // snapshotOf returns a seat's current view through a fresh stream.
 func (e *env) snapshotOf(t *testing.T, id, token string) *pb.Snapshot {
 	t.Helper()
@@ -454,7 +480,7 @@ func testRefusedRequests(t *testing.T, cfg server.Config) {
 	// Each seat's newest seq, in its own numbering.
 	var seqs [4]uint64
 	for i := range seqs {
-		seqs[i] = views[i].GetSeq()
+		seqs[i] = e.newestSeq(t, id, toks[i])
 	}
 	head := seqs[0]
 	// Seat 0 is the dealer and holds its drawn tile.
@@ -573,7 +599,8 @@ func TestSeatRateLimit(t *testing.T) {
 
 // TestTimeoutsPlayTheSeat lets the turn and claim timers run out on a fake
 // clock: the seat to act discards the tile it drew, the seat with an offer
-// passes, and each is told privately that it timed out.
+// passes, and each is told privately that it timed out, before the events
+// its automatic move caused.
 func TestTimeoutsPlayTheSeat(t *testing.T) {
 	cfg := baseConfig()
 	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
@@ -595,8 +622,6 @@ func TestTimeoutsPlayTheSeat(t *testing.T) {
 		}
 		return st
 	}
-	s0, s2 := stream(toks[0]), stream(toks[2])
-	drawn := e.snapshotOf(t, id, toks[0]).GetView().GetDrawn()
 	next := func(st grpc.ServerStreamingClient[pb.StreamEventsResponse]) *pb.Event {
 		r, err := st.Recv()
 		if err != nil {
@@ -604,24 +629,32 @@ func TestTimeoutsPlayTheSeat(t *testing.T) {
 		}
 		return r.GetEvent()
 	}
+	s0 := stream(toks[0])
+	// Seat 0's turn offer follows its snapshot.
+	if o := next(s0).GetTurnOffer(); o.GetSeat() != 0 || len(o.GetOptions()) == 0 {
+		t.Fatalf("after seat 0's snapshot: %v, want its turn offer", o)
+	}
+	s2 := stream(toks[2])
+	drawn := e.snapshotOf(t, id, toks[0]).GetView().GetDrawn()
+	// Each timeout notice comes before the events of the automatic move.
 	clk.Advance(5 * time.Second)
+	if n := next(s0).GetSeatNotice(); n.GetKind() != pb.SeatNotice_KIND_TIMED_OUT || n.GetSeat() != 0 {
+		t.Fatalf("got %v, want seat 0's timeout notice", n)
+	}
 	if d := next(s0).GetDiscarded(); d.GetSeat() != 0 || d.GetTile() != drawn || !d.GetTsumogiri() {
 		t.Fatalf("after the turn time: %v, want seat 0 to discard its drawn %s", d, drawn)
 	}
 	next(s0) // fishing
-	if n := next(s0).GetSeatNotice(); n.GetKind() != pb.SeatNotice_KIND_TIMED_OUT || n.GetSeat() != 0 {
-		t.Fatalf("got %v, want seat 0's timeout notice", n)
-	}
 	next(s2) // discarded
 	if o := next(s2).GetClaimOffer(); o.GetSeat() != 2 {
 		t.Fatalf("got %v, want seat 2's offer", o)
 	}
 	clk.Advance(2 * time.Second)
-	if d := next(s2).GetDrew(); d.GetSeat() != 1 {
-		t.Fatalf("after the claim time: %v, want seat 1 to draw", d)
-	}
 	if n := next(s2).GetSeatNotice(); n.GetKind() != pb.SeatNotice_KIND_TIMED_OUT || n.GetSeat() != 2 {
 		t.Fatalf("got %v, want seat 2's timeout notice", n)
+	}
+	if d := next(s2).GetDrew(); d.GetSeat() != 1 {
+		t.Fatalf("after the claim time: %v, want seat 1 to draw", d)
 	}
 	// Seat 0 saw seat 1's public draw, and never seat 2's timeout.
 	if d := next(s0).GetDrew(); d.GetSeat() != 1 || d.GetTile() != "" {

@@ -100,7 +100,8 @@ func (g *game) Apply(a table.Action) ([]host.Out[table.Body], error) {
 		if e.To.Private {
 			to = host.Only(int(e.To.Seat))
 		}
-		outs[i] = host.Out[table.Body]{To: to, Body: e.Body}
+		_, offer := e.Body.(table.ClaimOffer)
+		outs[i] = host.Out[table.Body]{To: to, Body: e.Body, Offer: offer}
 	}
 	// A remote seat cannot work out its turn's options (tsumo needs the
 	// judge and the situation, kuikae and riichi kans need the rules), so
@@ -108,7 +109,7 @@ func (g *game) Apply(a table.Action) ([]host.Out[table.Body], error) {
 	if len(evs) > 0 && g.eng.Phase() == table.Turn {
 		for s := range table.Seat(table.NumSeats) {
 			if legal := g.eng.Legal(s); len(legal) > 0 {
-				outs = append(outs, host.Out[table.Body]{To: host.Only(int(s)), Body: table.TurnOffer{Seat: s, Options: legal}})
+				outs = append(outs, host.Out[table.Body]{To: host.Only(int(s)), Body: table.TurnOffer{Seat: s, Options: legal}, Offer: true})
 				break
 			}
 		}
