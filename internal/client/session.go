@@ -40,7 +40,11 @@ type Stats struct {
 	// included, which Reconnects does not count (no stream was dropped).
 	StreamRetries int
 	Faults        int // inconsistencies: sequence faults, undecodable events, events that do not fit the view
-	ActRetries    int // action attempts repeated after Unavailable or ResourceExhausted
+	ActRetries    int // action attempts repeated after Unavailable or a ResourceExhausted without a delay
+	// Throttled counts the calls (actions and stream opens) that a rate
+	// limit refused and that were sent again, unchanged, after the delay
+	// the server gave (RetryDelay): the server's pacing, not a failure.
+	Throttled int
 }
 
 // Update is what Next delivers: the view was reset from a snapshot, or an
@@ -227,6 +231,12 @@ func (s *Session) Next(ctx context.Context) (Update, error) {
 				}
 			}
 			if err := s.open(ctx); err != nil {
+				if again, werr := s.c.throttled(ctx, err); werr != nil {
+					return Update{}, werr
+				} else if again {
+					s.stats.Throttled++
+					continue
+				}
 				if !retryStream(ctx, err) {
 					return Update{}, fmt.Errorf("open stream: %w", err)
 				}
@@ -335,8 +345,10 @@ func (s *Session) event(ev *pb.Event, now time.Time) (Update, bool) {
 // and a fresh request id. While the server is unreachable or rate-limits
 // the seat, the same request (same id, same last_seq) is sent again with
 // backoff, so the action is applied at most once; any other refusal is
-// returned (see Reason). After a success the seat has nothing to do until
-// its next offer.
+// returned (see Reason). A rate-limited attempt is sent again after
+// exactly the delay the server gave (RetryDelay), counted in
+// Stats.Throttled. After a success the seat has nothing to do until its
+// next offer.
 func (s *Session) Act(ctx context.Context, a table.Action) (uint64, error) {
 	if s.spectator {
 		return 0, errors.New("client: a spectator cannot act")
@@ -354,6 +366,15 @@ func (s *Session) Act(ctx context.Context, a table.Action) (uint64, error) {
 		}
 		if !Retryable(err) || ctx.Err() != nil {
 			return 0, fmt.Errorf("act %v at %d: %w", a.Type, req.LastSeq, err)
+		}
+		if again, werr := s.c.throttled(ctx, err); werr != nil {
+			return 0, fmt.Errorf("act %v at %d: %w", a.Type, req.LastSeq, werr)
+		} else if again {
+			// The server takes the same request after exactly this
+			// delay; the backoff does not grow.
+			s.stats.Throttled++
+			n--
+			continue
 		}
 		s.stats.ActRetries++
 		if err := s.opts.Backoff.sleep(ctx, n); err != nil {

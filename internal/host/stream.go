@@ -85,7 +85,7 @@ func (t *table[A, V, B]) open(ctx context.Context, token string, afterSeq uint64
 			}
 			head := t.count(s)
 			if afterSeq > head {
-				return opened[V]{}, fmt.Errorf("after seq %d, newest %d: %w", afterSeq, head, ErrSeqAhead)
+				return opened[V]{}, fmt.Errorf("after seq: %w", &SeqAheadError{Seq: afterSeq, Newest: head})
 			}
 			if t.seats[s].conns >= t.h.cfg.MaxSeatStreams {
 				return opened[V]{}, fmt.Errorf("seat %d has %d: %w", s, t.seats[s].conns, ErrTooManyStreams)
@@ -159,7 +159,7 @@ func (h *Host[A, V, B]) Watch(ctx context.Context, id string, afterSeq uint64, s
 		return err
 	}
 	if head := t.info().LastSeq; afterSeq > head {
-		return fmt.Errorf("after seq %d, newest %d: %w", afterSeq, head, ErrSeqAhead)
+		return fmt.Errorf("after seq: %w", &SeqAheadError{Seq: afterSeq, Newest: head})
 	}
 	return t.feed(ctx, -1, afterSeq, t.set.SpectatorDelay, nil, send)
 }

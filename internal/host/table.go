@@ -651,8 +651,8 @@ func (t *table[A, V, B]) act(r Request[A]) (uint64, error) {
 		return 0, err
 	}
 	st := &t.seats[s]
-	if !st.bucket.Allow(t.clk.Now()) {
-		return 0, fmt.Errorf("seat %d: %w", s, ErrRateLimited)
+	if wait := st.bucket.Take(t.clk.Now()); wait > 0 {
+		return 0, fmt.Errorf("seat %d: %w", s, &RateLimitedError{Wait: wait})
 	}
 	if r.RequestID == "" {
 		return 0, fmt.Errorf("empty request id: %w", ErrBadRequest)
@@ -702,7 +702,7 @@ func (t *table[A, V, B]) tryAct(s int, r Request[A]) (uint64, error) {
 		return 0, ErrGameOver
 	}
 	if head := t.count(s); r.LastSeq > head {
-		return 0, fmt.Errorf("last seq %d, newest %d: %w", r.LastSeq, head, ErrSeqAhead)
+		return 0, fmt.Errorf("last seq: %w", &SeqAheadError{Seq: r.LastSeq, Newest: head})
 	}
 	if newest := t.seats[s].lastSeen; r.LastSeq < newest {
 		return 0, &StaleSeqError{Last: r.LastSeq, Newest: newest}

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
 	"go.uber.org/goleak"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -448,6 +450,16 @@ func (e *env) snapshotOf(t *testing.T, id, token string) *pb.Snapshot {
 	return r.GetSnapshot()
 }
 
+// errorMeta is the metadata of an error's ErrorInfo.
+func errorMeta(err error) map[string]string {
+	for _, d := range status.Convert(err).Details() {
+		if info, ok := d.(*errdetails.ErrorInfo); ok {
+			return info.GetMetadata()
+		}
+	}
+	return nil
+}
+
 func wantStatus(t *testing.T, what string, err error, code codes.Code, reason pb.ErrorReason) {
 	t.Helper()
 	if got := status.Code(err); got != code {
@@ -517,6 +529,30 @@ func testRefusedRequests(t *testing.T, cfg server.Config) {
 		{"no request id", act(id, toks[0], head, "", discard), codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
 	} {
 		wantStatus(t, tc.name, tc.err, tc.code, tc.reason)
+		// Said in the client's terms.
+		for _, p := range []string{"host:", "table:", "claims:", "tile:", "wire:"} {
+			if msg := status.Convert(tc.err).Message(); strings.Contains(msg, p) {
+				t.Errorf("%s: message %q names a Go package", tc.name, msg)
+			}
+		}
+	}
+	// The numbers a client needs come with the refusal.
+	for _, tc := range []struct {
+		name      string
+		err       error
+		key, want string
+	}{
+		{"stale seq", act(id, toks[0], head-1, "m1", discard), server.MetaNewestSeq, fmt.Sprint(head)},
+		{"seq ahead", act(id, toks[0], head+10, "m2", discard), server.MetaNewestSeq, fmt.Sprint(head)},
+		{"out of turn", act(id, toks[1], seqs[1], "m3", &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: "1m"}), server.MetaTableState, "TABLE_STATE_PLAYING"},
+		{"not held", act(id, toks[0], head, "m4", &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: notHeld}), server.MetaTableState, "TABLE_STATE_PLAYING"},
+	} {
+		if got := errorMeta(tc.err)[tc.key]; got != tc.want {
+			t.Errorf("%s: metadata %s = %q, want %q (%v)", tc.name, tc.key, got, tc.want, tc.err)
+		}
+	}
+	if msg := status.Convert(act("no-such-table", toks[0], head, "m5", discard)).Message(); msg != `table "no-such-table": no such table` {
+		t.Errorf("unknown table: message %q", msg)
 	}
 	_, err := e.tables.StreamEvents(ctx, &pb.StreamEventsRequest{TableId: id, SeatToken: "bogus"})
 	if err == nil {
@@ -527,6 +563,9 @@ func testRefusedRequests(t *testing.T, cfg server.Config) {
 	wantStatus(t, "stream with a wrong token", err, codes.PermissionDenied, pb.ErrorReason_ERROR_REASON_WRONG_TOKEN)
 	_, err = e.tables.JoinTable(ctx, &pb.JoinTableRequest{TableId: id})
 	wantStatus(t, "join a full table", err, codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_ALREADY_STARTED)
+	if got := errorMeta(err)[server.MetaTableState]; got != "TABLE_STATE_PLAYING" {
+		t.Errorf("join a full table: table_state %q, want TABLE_STATE_PLAYING", got)
+	}
 	_, err = e.tables.CreateTable(ctx, &pb.CreateTableRequest{Settings: &pb.TableSettings{Seed: []byte{1, 2}}})
 	wantStatus(t, "short seed", err, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST)
 	_, err = e.tables.CreateTable(ctx, &pb.CreateTableRequest{Settings: &pb.TableSettings{TurnTime: durationpb.New(-time.Second)}})
@@ -577,6 +616,27 @@ func TestConnectionRateLimit(t *testing.T) {
 	}
 	_, err := e.tables.ListTables(ctx, &pb.ListTablesRequest{})
 	wantStatus(t, "fourth call", err, codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_RATE_LIMITED)
+	wantRetry(t, "fourth call", err, 1000*time.Second)
+}
+
+// wantRetry checks a rate-limited error's delay: RetryInfo with at most
+// max (the bucket refills from the first take on) and not much less, and
+// the same delay in whole milliseconds in the metadata.
+func wantRetry(t *testing.T, what string, err error, max time.Duration) {
+	t.Helper()
+	var retry *errdetails.RetryInfo
+	for _, d := range status.Convert(err).Details() {
+		if r, ok := d.(*errdetails.RetryInfo); ok {
+			retry = r
+		}
+	}
+	d := retry.GetRetryDelay().AsDuration()
+	if retry == nil || d > max || d < max-10*time.Second {
+		t.Fatalf("%s: RetryInfo %v, want about %v", what, retry, max)
+	}
+	if got, want := errorMeta(err)[server.MetaRetryAfterMS], fmt.Sprint(int64((d+time.Millisecond-1)/time.Millisecond)); got != want {
+		t.Errorf("%s: retry_after_ms %q, want %q", what, got, want)
+	}
 }
 
 func TestSeatRateLimit(t *testing.T) {
@@ -595,6 +655,7 @@ func TestSeatRateLimit(t *testing.T) {
 		_, err = e.tables.Act(ctx, &pb.ActRequest{TableId: id, SeatToken: toks[1], LastSeq: 1000, RequestId: fmt.Sprint(i), Action: pass})
 	}
 	wantStatus(t, "third act of a seat", err, codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_RATE_LIMITED)
+	wantRetry(t, "third act of a seat", err, 1000*time.Second)
 }
 
 // TestTimeoutsPlayTheSeat lets the turn and claim timers run out on a fake
