@@ -41,6 +41,12 @@ func answerJudge(req *pb.JudgeRequest) (*pb.JudgeResponse, error) {
 		DoraIndicators: optional(req.GetDoraIndicators()), UraIndicators: optional(req.GetUraIndicators()),
 		Honba: int(req.GetHonba()), RiichiSticks: int(req.GetRiichiSticks()),
 		MissingSuit: optional(req.GetMissingSuit()), AfterKanDiscard: req.GetAfterKanDiscard(),
+		Flowers: int(req.GetFlowers()), LastTile: req.GetLastTile(),
+		BonusTiles: optional(req.GetBonusTiles()), OriginalCall: req.GetOriginalCall(),
+	}
+	if req.Limit != nil {
+		l := int(req.GetLimit())
+		q.Limit = &l
 	}
 	if req.FanCap != nil {
 		c := int(req.GetFanCap())
@@ -53,22 +59,28 @@ func answerJudge(req *pb.JudgeRequest) (*pb.JudgeResponse, error) {
 	if err != nil {
 		// Notation errors wrap tile.ErrSyntax, which maps to BAD_TILE
 		// before ErrMalformed does.
-		if errors.Is(err, judgeq.ErrFlower) || errors.Is(err, judgeq.ErrNotSichuan) {
+		if errors.Is(err, judgeq.ErrFlower) || errors.Is(err, judgeq.ErrNotSichuan) || errors.Is(err, judgeq.ErrNotClassical) {
 			return nil, fmt.Errorf("%w: %w", ErrBadTile, err)
 		}
 		return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
 	}
 	if a.TenpaiQuestion {
 		sh := int32(a.Shanten)
-		return &pb.JudgeResponse{Shanten: &sh, Waits: a.Waits.String()}, nil
+		out := &pb.JudgeResponse{Shanten: &sh, Waits: a.Waits.String()}
+		if a.Rules == "classical" {
+			classicalFishingPB(&a, out)
+		}
+		return out, nil
 	}
 	return judgeWinWriters[a.Rules](&a), nil
 }
 
 // judgeWinWriters write the answer to a win question, by rule set.
 var judgeWinWriters = map[string]func(a *judgeq.Answer) *pb.JudgeResponse{
-	"riichi":  riichiWinPB,
-	"sichuan": sichuanWinPB,
+	"riichi":    riichiWinPB,
+	"sichuan":   sichuanWinPB,
+	"mcr":       mcrWinPB,
+	"classical": classicalWinPB,
 }
 
 func riichiWinPB(a *judgeq.Answer) *pb.JudgeResponse {
@@ -101,6 +113,19 @@ func sichuanWinPB(a *judgeq.Answer) *pb.JudgeResponse {
 	out := &pb.JudgeResponse{Win: true, Fan: int32(r.Fan), HandValue: int32(r.Value)}
 	for _, l := range r.Lines() {
 		out.Fans = append(out.Fans, &pb.JudgeFan{Name: l.Fan.String(), Fan: int32(l.Count)})
+	}
+	return out
+}
+
+func mcrWinPB(a *judgeq.Answer) *pb.JudgeResponse {
+	r := &a.MCR
+	if !r.Win {
+		return &pb.JudgeResponse{Reason: "not_complete"}
+	}
+	out := &pb.JudgeResponse{Win: true, FanTotal: int32(r.Total),
+		FanTotalWithoutFlowers: int32(r.TotalWithoutFlowers), MeetsMinimum: r.MeetsMinimum}
+	for _, f := range r.Fans() {
+		out.Fans = append(out.Fans, &pb.JudgeFan{Name: f.Fan.String(), Count: int32(f.Count), Fan: int32(f.Points)})
 	}
 	return out
 }
