@@ -318,7 +318,7 @@ func (t *Table) deal(w *wall.Wall144) {
 	// it (a heavenly hand scores as self-drawn).
 	r.hasDrawn = true
 	r.drawn = w.Tiles[wall.DealSize]
-	if r.seats[t.dealer].counts[r.drawn.Kind()] == 0 {
+	if !playing(r.drawn) || r.seats[t.dealer].counts[r.drawn.Kind()] == 0 {
 		r.drawn = r.seats[t.dealer].hand[len(r.seats[t.dealer].hand)-1]
 	}
 }
@@ -365,6 +365,7 @@ func (t *Table) take(s Seat, x tile.Tile, replacement, kong, last bool) {
 	t.emit(Everyone, Drew{Seat: s, Replacement: replacement, WallLeft: r.liveLeft()})
 	t.emit(Only(s), Drew{Seat: s, Tile: x, Known: true, Replacement: replacement, WallLeft: r.liveLeft()})
 	t.phase = Turn
+	r.robbing = false
 	r.toAct, r.drawn, r.hasDrawn, r.kongDraw, r.lastLive = s, x, true, kong, last
 }
 

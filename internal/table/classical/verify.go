@@ -54,7 +54,7 @@ func (t *Table) Verify() error {
 			return fmt.Errorf("seat %d: counts %v, hand %v", s, p.counts, p.hand)
 		}
 		size := 13 - 3*len(p.melds)
-		if Seat(s) == r.toAct && t.phase == Turn && !(r.robbing) {
+		if Seat(s) == r.toAct && t.phase == Turn {
 			size++
 		}
 		if len(p.hand) != size {
