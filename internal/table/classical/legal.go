@@ -28,10 +28,11 @@ func (t *Table) AppendLegal(dst []Action, s Seat) []Action {
 			return dst
 		}
 		p := &r.seats[s]
-		if r.hasDrawn && t.selfDrawnWin(s) {
+		ans := t.turnAnswers()
+		if ans.win {
 			dst = append(dst, Action{Seat: s, Type: MahJong})
 		}
-		if !p.fishing && t.canFish(s) {
+		if ans.fish {
 			dst = append(dst, Action{Seat: s, Type: Fish})
 		}
 		if r.remaining() > 0 {

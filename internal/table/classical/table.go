@@ -78,8 +78,14 @@ type hand struct {
 	kongDraw bool // the drawn tile replaced a kong
 	lastLive bool // the drawn tile was the last of the live wall
 	discards int  // discards made this hand
-	calls    bool // a discard was claimed, or a kong declared
-	original [NumSeats]bool
+
+	// The judge's answers about the turn's hand, asked once a turn:
+	// turnFresh is cleared whenever a turn starts.
+	turnFresh bool
+	turnWin   bool // Mah Jong on the drawn tile
+	turnFish  bool // a discard leaves the hand fishing
+	calls     bool // a discard was claimed, or a kong declared
+	original  [NumSeats]bool
 
 	// The claim window.
 	claimTile tile.Tile
@@ -106,6 +112,11 @@ type seatState struct {
 	bonusBuf [8]tile.Tile
 	fishing  bool
 	turns    int // discards made
+
+	// waits caches the judge's waits of the hand between turns; fresh
+	// says it is of the hand as it is (add and remove clear it).
+	waits tile.KindSet
+	fresh bool
 }
 
 // New returns a table before its first deal.
@@ -117,6 +128,7 @@ func New(cfg Config) (*Table, error) {
 	case r.Rounds < 1 || r.Rounds > 4:
 		return nil, fmt.Errorf("%w: %d rounds, want 1..4", ErrConfig, r.Rounds)
 	}
+	internBodies()
 	t := &Table{rules: r, jrules: jc.Rules{Limit: r.Limit}, phase: BetweenHands}
 	for s := range t.r.seats {
 		p := &t.r.seats[s]
@@ -316,7 +328,7 @@ func (t *Table) deal(w *wall.Wall144) {
 	r.toAct = t.dealer
 	// East's fourteenth tile stands for its first draw: it may go out on
 	// it (a heavenly hand scores as self-drawn).
-	r.hasDrawn = true
+	r.hasDrawn, r.turnFresh = true, false
 	r.drawn = w.Tiles[wall.DealSize]
 	if !playing(r.drawn) || r.seats[t.dealer].counts[r.drawn.Kind()] == 0 {
 		r.drawn = r.seats[t.dealer].hand[len(r.seats[t.dealer].hand)-1]
@@ -362,10 +374,10 @@ func (t *Table) take(s Seat, x tile.Tile, replacement, kong, last bool) {
 		return
 	}
 	p.add(x)
-	t.emit(Everyone, Drew{Seat: s, Replacement: replacement, WallLeft: r.liveLeft()})
-	t.emit(Only(s), Drew{Seat: s, Tile: x, Known: true, Replacement: replacement, WallLeft: r.liveLeft()})
+	t.emit(Everyone, drewBody(s, 0, false, replacement, r.liveLeft()))
+	t.emit(Only(s), drewBody(s, x, true, replacement, r.liveLeft()))
 	t.phase = Turn
-	r.robbing = false
+	r.robbing, r.turnFresh = false, false
 	r.toAct, r.drawn, r.hasDrawn, r.kongDraw, r.lastLive = s, x, true, kong, last
 }
 
@@ -378,6 +390,7 @@ func (p *seatState) add(x tile.Tile) {
 		i--
 	}
 	p.hand[i] = x
+	p.fresh = false
 	if k := x.Kind(); k < tile.NumKinds {
 		p.counts[k]++
 	}
@@ -389,6 +402,7 @@ func (p *seatState) remove(x tile.Tile) {
 		if y == x {
 			copy(p.hand[i:], p.hand[i+1:])
 			p.hand = p.hand[:len(p.hand)-1]
+			p.fresh = false
 			if k := x.Kind(); k < tile.NumKinds {
 				p.counts[k]--
 			}

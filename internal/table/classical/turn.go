@@ -38,7 +38,7 @@ func (t *Table) checkTurn(a Action) error {
 		if p.fishing {
 			return refuse(a, ErrIllegal, "already announced")
 		}
-		if !t.canFish(a.Seat) {
+		if !t.turnAnswers().fish {
 			return refuse(a, ErrIllegal, "no discard leaves the hand one tile from Mah Jong")
 		}
 	case ConcealedKong:
@@ -65,7 +65,7 @@ func (t *Table) checkTurn(a Action) error {
 		if !r.hasDrawn {
 			return refuse(a, ErrIllegal, "nothing drawn to go out on")
 		}
-		if !t.selfDrawnWin(a.Seat) {
+		if !t.turnAnswers().win {
 			return refuse(a, ErrIllegal, "the hand is not complete")
 		}
 	}
@@ -131,6 +131,33 @@ func (t *Table) canFish(s Seat) bool {
 	return false
 }
 
+// waits returns the kinds that complete seat s's hand (between its
+// turns), from the cache when it is fresh.
+func (t *Table) waits(s Seat) tile.KindSet {
+	p := &t.r.seats[s]
+	if !p.fresh {
+		var ms [4]jc.Meld
+		h := judgeHand(p, &ms)
+		p.waits, p.fresh = jc.Waits(&h), true
+	}
+	return p.waits
+}
+
+type turnAnswers struct{ win, fish bool }
+
+// turnAnswers asks the judge, once a turn, whether the seat to act may go
+// out on its drawn tile and whether it may announce fishing.
+func (t *Table) turnAnswers() turnAnswers {
+	r := &t.r
+	if !r.turnFresh {
+		s := r.toAct
+		r.turnWin = r.hasDrawn && t.selfDrawnWin(s)
+		r.turnFish = !r.seats[s].fishing && t.canFish(s)
+		r.turnFresh = true
+	}
+	return turnAnswers{r.turnWin, r.turnFish}
+}
+
 // selfDrawnWin reports whether seat s, to act with a drawn tile, holds a
 // complete hand.
 func (t *Table) selfDrawnWin(s Seat) bool {
@@ -171,7 +198,7 @@ func (t *Table) applyTurn(a Action) {
 	case Discard:
 		t.discard(s, a.Tile)
 	case Fish:
-		p.fishing = true
+		p.fishing, r.turnFish = true, false
 		r.original[s] = p.turns == 0 && !r.calls
 		t.emit(Everyone, Fishing{Seat: s, Original: r.original[s]})
 	case ConcealedKong:
@@ -202,7 +229,7 @@ func (t *Table) discard(s Seat, x tile.Tile) {
 	p.turns++
 	r.discards++
 	r.hasDrawn = false
-	t.emit(Everyone, Discarded{Seat: s, Tile: x})
+	t.emit(Everyone, discardedBody(s, x))
 	t.openWindow(s, x, false)
 }
 
@@ -232,7 +259,7 @@ func (t *Table) openWindow(s Seat, x tile.Tile, robbing bool) {
 		}
 		q := &r.seats[o]
 		opts := r.offers[o]
-		if t.mayGoOut(o) && t.score(o, k, false, robbing).Win {
+		if t.mayGoOut(o) && t.waits(o).Has(k) && t.score(o, k, false, robbing).Win {
 			opts = append(opts, Action{Seat: o, Type: MahJong, Tile: x})
 		}
 		if !robbing {
@@ -422,5 +449,6 @@ func (t *Table) claim(s Seat, a Action) {
 		return
 	}
 	t.phase = Turn
+	r.turnFresh = false
 	r.toAct, r.hasDrawn, r.kongDraw, r.lastLive = s, false, false, false
 }
