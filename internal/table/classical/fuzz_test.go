@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/mahjong-authority/authority/internal/tile"
 	"github.com/mahjong-authority/authority/internal/wall"
 )
 
@@ -146,5 +147,40 @@ func FuzzTable(f *testing.F) {
 		rules.Rounds = 1
 		rules.FishingFirst = seed&1 == 0
 		playRandom(t, seed, rules, choices)
+	})
+}
+
+// FuzzDecodeBody decodes arbitrary bytes: it never panics, and what it
+// accepts encodes back to the same bytes.
+func FuzzDecodeBody(f *testing.F) {
+	tb, _ := New(Config{Rules: Default})
+	evs, _ := tb.Step(Action{Type: Deal, Wall: seedWall(3, 0)})
+	for _, e := range evs {
+		b, _ := AppendBody(nil, e.Body)
+		f.Add(b)
+	}
+	for _, b := range []Body{
+		Won{Seat: 1, From: 2, Hand: []tile.Tile{1, 2, 3}, Melds: []Meld{{Type: MeldPung, Kind: 5, From: 2}}, WinTile: 3},
+		HandEnded{Kind: EndMahJong, Winner: 1, Lines: [NumSeats]SeatScore{{Score: 40, Base: 20, Doubles: 1}, {Score: 800, Special: 2, Fishing: true}}},
+		ClaimOffer{Seat: 2, Options: []Action{{Seat: 2, Type: Chow, Tile: 4}, {Seat: 2, Type: Pass}}},
+		Fishing{Seat: 3, Original: true},
+		GameEnded{Scores: [NumSeats]int{1, -1}, Ranks: [NumSeats]int{1, 4, 2, 3}},
+	} {
+		enc, _ := AppendBody(nil, b)
+		f.Add(enc)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		b, err := DecodeBody(data)
+		if err != nil {
+			return
+		}
+		enc, err := AppendBody(nil, b)
+		if err != nil {
+			t.Fatalf("decoded %#v does not encode: %v", b, err)
+		}
+		again, err := DecodeBody(enc)
+		if err != nil || !reflect.DeepEqual(normal(again), normal(b)) {
+			t.Fatalf("round trip of %#v: %#v, %v", b, again, err)
+		}
 	})
 }
