@@ -318,9 +318,13 @@ type View struct {
 	Tiles    []tile.Tile // the viewer's concealed tiles, sorted, without Drawn
 	Drawn    tile.Tile   // the tile just drawn, when HasDrawn
 	HasDrawn bool
-	Seats    [NumSeats]SeatView
-	Legal    []Action
-	Seq      uint64
+	// ClaimTile is the discard (or the added kong's tile) of the open
+	// claim window, from ClaimFrom.
+	ClaimTile tile.Tile
+	ClaimFrom Seat
+	Seats     [NumSeats]SeatView
+	Legal     []Action
+	Seq       uint64
 }
 
 // SeatView is the public part of one seat.

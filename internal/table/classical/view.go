@@ -20,6 +20,9 @@ func (t *Table) ViewInto(s Seat, v *View) {
 	}
 	v.WallLeft = r.liveLeft()
 	v.ToAct = r.toAct
+	if t.phase == ClaimWindow {
+		v.ClaimTile, v.ClaimFrom = r.claimTile, r.claimFrom
+	}
 	p := &r.seats[s]
 	v.Tiles = append(v.Tiles, p.hand...)
 	if t.phase == Turn && r.toAct == s && r.hasDrawn {
