@@ -48,23 +48,26 @@ const (
 	ActionType_ACTION_TYPE_PASS ActionType = 10
 	// Abortive draw with nine kinds of terminals and honours on the first turn.
 	ActionType_ACTION_TYPE_NINE_TERMINALS ActionType = 11
+	// Classical: announce fishing (one tile from Mah Jong); the turn goes on.
+	ActionType_ACTION_TYPE_CLASSICAL_FISH ActionType = 400
 )
 
 // Enum value maps for ActionType.
 var (
 	ActionType_name = map[int32]string{
-		0:  "ACTION_TYPE_UNSPECIFIED",
-		1:  "ACTION_TYPE_DISCARD",
-		2:  "ACTION_TYPE_RIICHI",
-		3:  "ACTION_TYPE_CHI",
-		4:  "ACTION_TYPE_PON",
-		5:  "ACTION_TYPE_OPEN_KAN",
-		6:  "ACTION_TYPE_CLOSED_KAN",
-		7:  "ACTION_TYPE_ADDED_KAN",
-		8:  "ACTION_TYPE_TSUMO",
-		9:  "ACTION_TYPE_RON",
-		10: "ACTION_TYPE_PASS",
-		11: "ACTION_TYPE_NINE_TERMINALS",
+		0:   "ACTION_TYPE_UNSPECIFIED",
+		1:   "ACTION_TYPE_DISCARD",
+		2:   "ACTION_TYPE_RIICHI",
+		3:   "ACTION_TYPE_CHI",
+		4:   "ACTION_TYPE_PON",
+		5:   "ACTION_TYPE_OPEN_KAN",
+		6:   "ACTION_TYPE_CLOSED_KAN",
+		7:   "ACTION_TYPE_ADDED_KAN",
+		8:   "ACTION_TYPE_TSUMO",
+		9:   "ACTION_TYPE_RON",
+		10:  "ACTION_TYPE_PASS",
+		11:  "ACTION_TYPE_NINE_TERMINALS",
+		400: "ACTION_TYPE_CLASSICAL_FISH",
 	}
 	ActionType_value = map[string]int32{
 		"ACTION_TYPE_UNSPECIFIED":    0,
@@ -79,6 +82,7 @@ var (
 		"ACTION_TYPE_RON":            9,
 		"ACTION_TYPE_PASS":           10,
 		"ACTION_TYPE_NINE_TERMINALS": 11,
+		"ACTION_TYPE_CLASSICAL_FISH": 400,
 	}
 )
 
@@ -283,6 +287,58 @@ func (Wind) EnumDescriptor() ([]byte, []int) {
 	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{3}
 }
 
+// ClassicalHandEndKind is how a classical hand ended.
+type ClassicalHandEndKind int32
+
+const (
+	ClassicalHandEndKind_CLASSICAL_HAND_END_KIND_UNSPECIFIED ClassicalHandEndKind = 0
+	// A seat went Mah Jong; the settlement ran.
+	ClassicalHandEndKind_CLASSICAL_HAND_END_KIND_MAH_JONG ClassicalHandEndKind = 1
+	// The live wall ran out; nobody pays.
+	ClassicalHandEndKind_CLASSICAL_HAND_END_KIND_WASH ClassicalHandEndKind = 2
+)
+
+// Enum value maps for ClassicalHandEndKind.
+var (
+	ClassicalHandEndKind_name = map[int32]string{
+		0: "CLASSICAL_HAND_END_KIND_UNSPECIFIED",
+		1: "CLASSICAL_HAND_END_KIND_MAH_JONG",
+		2: "CLASSICAL_HAND_END_KIND_WASH",
+	}
+	ClassicalHandEndKind_value = map[string]int32{
+		"CLASSICAL_HAND_END_KIND_UNSPECIFIED": 0,
+		"CLASSICAL_HAND_END_KIND_MAH_JONG":    1,
+		"CLASSICAL_HAND_END_KIND_WASH":        2,
+	}
+)
+
+func (x ClassicalHandEndKind) Enum() *ClassicalHandEndKind {
+	p := new(ClassicalHandEndKind)
+	*p = x
+	return p
+}
+
+func (x ClassicalHandEndKind) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ClassicalHandEndKind) Descriptor() protoreflect.EnumDescriptor {
+	return file_mahjong_authority_v1_game_proto_enumTypes[4].Descriptor()
+}
+
+func (ClassicalHandEndKind) Type() protoreflect.EnumType {
+	return &file_mahjong_authority_v1_game_proto_enumTypes[4]
+}
+
+func (x ClassicalHandEndKind) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ClassicalHandEndKind.Descriptor instead.
+func (ClassicalHandEndKind) EnumDescriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{4}
+}
+
 // RoundEndKind is how a round ended.
 type RoundEndKind int32
 
@@ -335,11 +391,11 @@ func (x RoundEndKind) String() string {
 }
 
 func (RoundEndKind) Descriptor() protoreflect.EnumDescriptor {
-	return file_mahjong_authority_v1_game_proto_enumTypes[4].Descriptor()
+	return file_mahjong_authority_v1_game_proto_enumTypes[5].Descriptor()
 }
 
 func (RoundEndKind) Type() protoreflect.EnumType {
-	return &file_mahjong_authority_v1_game_proto_enumTypes[4]
+	return &file_mahjong_authority_v1_game_proto_enumTypes[5]
 }
 
 func (x RoundEndKind) Number() protoreflect.EnumNumber {
@@ -348,7 +404,7 @@ func (x RoundEndKind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use RoundEndKind.Descriptor instead.
 func (RoundEndKind) EnumDescriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{4}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{5}
 }
 
 // What happened.
@@ -401,11 +457,11 @@ func (x SeatNotice_Kind) String() string {
 }
 
 func (SeatNotice_Kind) Descriptor() protoreflect.EnumDescriptor {
-	return file_mahjong_authority_v1_game_proto_enumTypes[5].Descriptor()
+	return file_mahjong_authority_v1_game_proto_enumTypes[6].Descriptor()
 }
 
 func (SeatNotice_Kind) Type() protoreflect.EnumType {
-	return &file_mahjong_authority_v1_game_proto_enumTypes[5]
+	return &file_mahjong_authority_v1_game_proto_enumTypes[6]
 }
 
 func (x SeatNotice_Kind) Number() protoreflect.EnumNumber {
@@ -414,7 +470,7 @@ func (x SeatNotice_Kind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use SeatNotice_Kind.Descriptor instead.
 func (SeatNotice_Kind) EnumDescriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{19, 0}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{26, 0}
 }
 
 // Action is one move of a seat.
@@ -744,7 +800,9 @@ type View struct {
 	Drawn string      `protobuf:"bytes,13,opt,name=drawn,proto3" json:"drawn,omitempty"`
 	Seats []*SeatView `protobuf:"bytes,14,rep,name=seats,proto3" json:"seats,omitempty"`
 	// What the viewer may do now.
-	Legal         []*Action `protobuf:"bytes,15,rep,name=legal,proto3" json:"legal,omitempty"`
+	Legal []*Action `protobuf:"bytes,15,rep,name=legal,proto3" json:"legal,omitempty"`
+	// A classical table's own part of the view; unset for other rule sets.
+	Classical     *ClassicalView `protobuf:"bytes,400,opt,name=classical,proto3" json:"classical,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -884,6 +942,552 @@ func (x *View) GetLegal() []*Action {
 	return nil
 }
 
+func (x *View) GetClassical() *ClassicalView {
+	if x != nil {
+		return x.Classical
+	}
+	return nil
+}
+
+// ClassicalView is what a classical view says beyond View's common fields.
+type ClassicalView struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The hand's index in the game, from 0.
+	Index uint32 `protobuf:"varint,1,opt,name=index,proto3" json:"index,omitempty"`
+	// The tile of the open claim window (a discard, or an added kong's tile
+	// that may be robbed) and the seat it came from; empty outside one.
+	ClaimTile     string               `protobuf:"bytes,2,opt,name=claim_tile,json=claimTile,proto3" json:"claim_tile,omitempty"`
+	ClaimFrom     uint32               `protobuf:"varint,3,opt,name=claim_from,json=claimFrom,proto3" json:"claim_from,omitempty"`
+	Seats         []*ClassicalSeatView `protobuf:"bytes,4,rep,name=seats,proto3" json:"seats,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ClassicalView) Reset() {
+	*x = ClassicalView{}
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ClassicalView) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ClassicalView) ProtoMessage() {}
+
+func (x *ClassicalView) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ClassicalView.ProtoReflect.Descriptor instead.
+func (*ClassicalView) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *ClassicalView) GetIndex() uint32 {
+	if x != nil {
+		return x.Index
+	}
+	return 0
+}
+
+func (x *ClassicalView) GetClaimTile() string {
+	if x != nil {
+		return x.ClaimTile
+	}
+	return ""
+}
+
+func (x *ClassicalView) GetClaimFrom() uint32 {
+	if x != nil {
+		return x.ClaimFrom
+	}
+	return 0
+}
+
+func (x *ClassicalView) GetSeats() []*ClassicalSeatView {
+	if x != nil {
+		return x.Seats
+	}
+	return nil
+}
+
+// ClassicalSeatView is the classical part of one seat's public view.
+type ClassicalSeatView struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The flowers and seasons it set aside ("1f5f").
+	Bonus string `protobuf:"bytes,1,opt,name=bonus,proto3" json:"bonus,omitempty"`
+	// It announced fishing this hand.
+	Fishing       bool `protobuf:"varint,2,opt,name=fishing,proto3" json:"fishing,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ClassicalSeatView) Reset() {
+	*x = ClassicalSeatView{}
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ClassicalSeatView) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ClassicalSeatView) ProtoMessage() {}
+
+func (x *ClassicalSeatView) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ClassicalSeatView.ProtoReflect.Descriptor instead.
+func (*ClassicalSeatView) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *ClassicalSeatView) GetBonus() string {
+	if x != nil {
+		return x.Bonus
+	}
+	return ""
+}
+
+func (x *ClassicalSeatView) GetFishing() bool {
+	if x != nil {
+		return x.Fishing
+	}
+	return false
+}
+
+// ClassicalBonusSetAside: a seat set a flower or a season aside; its
+// replacement comes from the back of the wall. Public.
+type ClassicalBonusSetAside struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Seat          uint32                 `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	Tile          string                 `protobuf:"bytes,2,opt,name=tile,proto3" json:"tile,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ClassicalBonusSetAside) Reset() {
+	*x = ClassicalBonusSetAside{}
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ClassicalBonusSetAside) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ClassicalBonusSetAside) ProtoMessage() {}
+
+func (x *ClassicalBonusSetAside) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ClassicalBonusSetAside.ProtoReflect.Descriptor instead.
+func (*ClassicalBonusSetAside) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *ClassicalBonusSetAside) GetSeat() uint32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *ClassicalBonusSetAside) GetTile() string {
+	if x != nil {
+		return x.Tile
+	}
+	return ""
+}
+
+// ClassicalFishing: a seat announced it is one tile from Mah Jong. Public:
+// every seat is told.
+type ClassicalFishing struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Seat  uint32                 `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	// Announced on the dealt hand, before the seat's first discard and any
+	// claim: an original call, which doubles.
+	OriginalCall  bool `protobuf:"varint,2,opt,name=original_call,json=originalCall,proto3" json:"original_call,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ClassicalFishing) Reset() {
+	*x = ClassicalFishing{}
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ClassicalFishing) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ClassicalFishing) ProtoMessage() {}
+
+func (x *ClassicalFishing) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ClassicalFishing.ProtoReflect.Descriptor instead.
+func (*ClassicalFishing) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *ClassicalFishing) GetSeat() uint32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *ClassicalFishing) GetOriginalCall() bool {
+	if x != nil {
+		return x.OriginalCall
+	}
+	return false
+}
+
+// ClassicalWon: a seat went Mah Jong; its hand is shown. The score lines
+// follow in ClassicalHandEnded.
+type ClassicalWon struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Seat  uint32                 `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	// The discarder or the robbed kong's maker; the winner itself when
+	// self-drawn.
+	FromSeat   uint32 `protobuf:"varint,2,opt,name=from_seat,json=fromSeat,proto3" json:"from_seat,omitempty"`
+	SelfDrawn  bool   `protobuf:"varint,3,opt,name=self_drawn,json=selfDrawn,proto3" json:"self_drawn,omitempty"`
+	RobbedKong bool   `protobuf:"varint,4,opt,name=robbed_kong,json=robbedKong,proto3" json:"robbed_kong,omitempty"`
+	// Concealed tiles with the winning tile.
+	Hand          string  `protobuf:"bytes,5,opt,name=hand,proto3" json:"hand,omitempty"`
+	Melds         []*Meld `protobuf:"bytes,6,rep,name=melds,proto3" json:"melds,omitempty"`
+	WinTile       string  `protobuf:"bytes,7,opt,name=win_tile,json=winTile,proto3" json:"win_tile,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ClassicalWon) Reset() {
+	*x = ClassicalWon{}
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ClassicalWon) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ClassicalWon) ProtoMessage() {}
+
+func (x *ClassicalWon) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ClassicalWon.ProtoReflect.Descriptor instead.
+func (*ClassicalWon) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *ClassicalWon) GetSeat() uint32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *ClassicalWon) GetFromSeat() uint32 {
+	if x != nil {
+		return x.FromSeat
+	}
+	return 0
+}
+
+func (x *ClassicalWon) GetSelfDrawn() bool {
+	if x != nil {
+		return x.SelfDrawn
+	}
+	return false
+}
+
+func (x *ClassicalWon) GetRobbedKong() bool {
+	if x != nil {
+		return x.RobbedKong
+	}
+	return false
+}
+
+func (x *ClassicalWon) GetHand() string {
+	if x != nil {
+		return x.Hand
+	}
+	return ""
+}
+
+func (x *ClassicalWon) GetMelds() []*Meld {
+	if x != nil {
+		return x.Melds
+	}
+	return nil
+}
+
+func (x *ClassicalWon) GetWinTile() string {
+	if x != nil {
+		return x.WinTile
+	}
+	return ""
+}
+
+// ClassicalScoreLine is one seat's score line at the settlement.
+type ClassicalScoreLine struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// What the settlement counts for the seat.
+	Score int32 `protobuf:"varint,1,opt,name=score,proto3" json:"score,omitempty"`
+	// The points before doubling, and the doubles.
+	Points  int32 `protobuf:"varint,2,opt,name=points,proto3" json:"points,omitempty"`
+	Doubles int32 `protobuf:"varint,3,opt,name=doubles,proto3" json:"doubles,omitempty"`
+	// The winner's special hand ("wriggly_snake", "unique_wonder",
+	// "gates_of_heaven"), or the one a loser was still fishing for; empty
+	// if none.
+	Special string `protobuf:"bytes,4,opt,name=special,proto3" json:"special,omitempty"`
+	// A loser fishing for `special`: `score` is its fishing value.
+	Fishing       bool `protobuf:"varint,5,opt,name=fishing,proto3" json:"fishing,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ClassicalScoreLine) Reset() {
+	*x = ClassicalScoreLine{}
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ClassicalScoreLine) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ClassicalScoreLine) ProtoMessage() {}
+
+func (x *ClassicalScoreLine) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ClassicalScoreLine.ProtoReflect.Descriptor instead.
+func (*ClassicalScoreLine) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *ClassicalScoreLine) GetScore() int32 {
+	if x != nil {
+		return x.Score
+	}
+	return 0
+}
+
+func (x *ClassicalScoreLine) GetPoints() int32 {
+	if x != nil {
+		return x.Points
+	}
+	return 0
+}
+
+func (x *ClassicalScoreLine) GetDoubles() int32 {
+	if x != nil {
+		return x.Doubles
+	}
+	return 0
+}
+
+func (x *ClassicalScoreLine) GetSpecial() string {
+	if x != nil {
+		return x.Special
+	}
+	return ""
+}
+
+func (x *ClassicalScoreLine) GetFishing() bool {
+	if x != nil {
+		return x.Fishing
+	}
+	return false
+}
+
+// ClassicalHandEnded: the hand is over. Public: every hand is shown with
+// every seat's score line and the payments (East's doubled).
+type ClassicalHandEnded struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Kind  ClassicalHandEndKind   `protobuf:"varint,1,opt,name=kind,proto3,enum=mahjong.authority.v1.ClassicalHandEndKind" json:"kind,omitempty"`
+	// The seat that went Mah Jong (kind MAH_JONG).
+	Winner uint32                `protobuf:"varint,2,opt,name=winner,proto3" json:"winner,omitempty"`
+	Lines  []*ClassicalScoreLine `protobuf:"bytes,3,rep,name=lines,proto3" json:"lines,omitempty"`
+	Deltas []int32               `protobuf:"varint,4,rep,packed,name=deltas,proto3" json:"deltas,omitempty"`
+	Scores []int32               `protobuf:"varint,5,rep,packed,name=scores,proto3" json:"scores,omitempty"`
+	// Every seat's concealed tiles.
+	Hands []string `protobuf:"bytes,6,rep,name=hands,proto3" json:"hands,omitempty"`
+	// The seed the wall was shuffled from, revealed now.
+	WallSeed []byte `protobuf:"bytes,7,opt,name=wall_seed,json=wallSeed,proto3" json:"wall_seed,omitempty"`
+	// East and the prevailing wind of the next hand.
+	NextDealer    uint32 `protobuf:"varint,8,opt,name=next_dealer,json=nextDealer,proto3" json:"next_dealer,omitempty"`
+	NextRound     Wind   `protobuf:"varint,9,opt,name=next_round,json=nextRound,proto3,enum=mahjong.authority.v1.Wind" json:"next_round,omitempty"`
+	GameOver      bool   `protobuf:"varint,10,opt,name=game_over,json=gameOver,proto3" json:"game_over,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ClassicalHandEnded) Reset() {
+	*x = ClassicalHandEnded{}
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ClassicalHandEnded) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ClassicalHandEnded) ProtoMessage() {}
+
+func (x *ClassicalHandEnded) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ClassicalHandEnded.ProtoReflect.Descriptor instead.
+func (*ClassicalHandEnded) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *ClassicalHandEnded) GetKind() ClassicalHandEndKind {
+	if x != nil {
+		return x.Kind
+	}
+	return ClassicalHandEndKind_CLASSICAL_HAND_END_KIND_UNSPECIFIED
+}
+
+func (x *ClassicalHandEnded) GetWinner() uint32 {
+	if x != nil {
+		return x.Winner
+	}
+	return 0
+}
+
+func (x *ClassicalHandEnded) GetLines() []*ClassicalScoreLine {
+	if x != nil {
+		return x.Lines
+	}
+	return nil
+}
+
+func (x *ClassicalHandEnded) GetDeltas() []int32 {
+	if x != nil {
+		return x.Deltas
+	}
+	return nil
+}
+
+func (x *ClassicalHandEnded) GetScores() []int32 {
+	if x != nil {
+		return x.Scores
+	}
+	return nil
+}
+
+func (x *ClassicalHandEnded) GetHands() []string {
+	if x != nil {
+		return x.Hands
+	}
+	return nil
+}
+
+func (x *ClassicalHandEnded) GetWallSeed() []byte {
+	if x != nil {
+		return x.WallSeed
+	}
+	return nil
+}
+
+func (x *ClassicalHandEnded) GetNextDealer() uint32 {
+	if x != nil {
+		return x.NextDealer
+	}
+	return 0
+}
+
+func (x *ClassicalHandEnded) GetNextRound() Wind {
+	if x != nil {
+		return x.NextRound
+	}
+	return Wind_WIND_UNSPECIFIED
+}
+
+func (x *ClassicalHandEnded) GetGameOver() bool {
+	if x != nil {
+		return x.GameOver
+	}
+	return false
+}
+
 // Yaku is one scoring element of a win.
 type Yaku struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -896,7 +1500,7 @@ type Yaku struct {
 
 func (x *Yaku) Reset() {
 	*x = Yaku{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[5]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -908,7 +1512,7 @@ func (x *Yaku) String() string {
 func (*Yaku) ProtoMessage() {}
 
 func (x *Yaku) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[5]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -921,7 +1525,7 @@ func (x *Yaku) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Yaku.ProtoReflect.Descriptor instead.
 func (*Yaku) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{5}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *Yaku) GetName() string {
@@ -962,7 +1566,7 @@ type RoundStarted struct {
 
 func (x *RoundStarted) Reset() {
 	*x = RoundStarted{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[6]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -974,7 +1578,7 @@ func (x *RoundStarted) String() string {
 func (*RoundStarted) ProtoMessage() {}
 
 func (x *RoundStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[6]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -987,7 +1591,7 @@ func (x *RoundStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundStarted.ProtoReflect.Descriptor instead.
 func (*RoundStarted) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{6}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *RoundStarted) GetRoundWind() Wind {
@@ -1071,7 +1675,7 @@ type Dealt struct {
 
 func (x *Dealt) Reset() {
 	*x = Dealt{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[7]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1083,7 +1687,7 @@ func (x *Dealt) String() string {
 func (*Dealt) ProtoMessage() {}
 
 func (x *Dealt) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[7]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1096,7 +1700,7 @@ func (x *Dealt) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Dealt.ProtoReflect.Descriptor instead.
 func (*Dealt) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{7}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Dealt) GetSeat() uint32 {
@@ -1128,7 +1732,7 @@ type Drew struct {
 
 func (x *Drew) Reset() {
 	*x = Drew{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[8]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1140,7 +1744,7 @@ func (x *Drew) String() string {
 func (*Drew) ProtoMessage() {}
 
 func (x *Drew) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[8]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1153,7 +1757,7 @@ func (x *Drew) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Drew.ProtoReflect.Descriptor instead.
 func (*Drew) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{8}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *Drew) GetSeat() uint32 {
@@ -1198,7 +1802,7 @@ type Discarded struct {
 
 func (x *Discarded) Reset() {
 	*x = Discarded{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[9]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1210,7 +1814,7 @@ func (x *Discarded) String() string {
 func (*Discarded) ProtoMessage() {}
 
 func (x *Discarded) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[9]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1223,7 +1827,7 @@ func (x *Discarded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Discarded.ProtoReflect.Descriptor instead.
 func (*Discarded) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{9}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Discarded) GetSeat() uint32 {
@@ -1268,7 +1872,7 @@ type Fishing struct {
 
 func (x *Fishing) Reset() {
 	*x = Fishing{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[10]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1280,7 +1884,7 @@ func (x *Fishing) String() string {
 func (*Fishing) ProtoMessage() {}
 
 func (x *Fishing) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[10]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1293,7 +1897,7 @@ func (x *Fishing) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Fishing.ProtoReflect.Descriptor instead.
 func (*Fishing) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{10}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *Fishing) GetSeat() uint32 {
@@ -1338,7 +1942,7 @@ type ClaimOffer struct {
 
 func (x *ClaimOffer) Reset() {
 	*x = ClaimOffer{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[11]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1350,7 +1954,7 @@ func (x *ClaimOffer) String() string {
 func (*ClaimOffer) ProtoMessage() {}
 
 func (x *ClaimOffer) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[11]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1363,7 +1967,7 @@ func (x *ClaimOffer) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClaimOffer.ProtoReflect.Descriptor instead.
 func (*ClaimOffer) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{11}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *ClaimOffer) GetSeat() uint32 {
@@ -1395,7 +1999,7 @@ type TurnOffer struct {
 
 func (x *TurnOffer) Reset() {
 	*x = TurnOffer{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[12]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1407,7 +2011,7 @@ func (x *TurnOffer) String() string {
 func (*TurnOffer) ProtoMessage() {}
 
 func (x *TurnOffer) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[12]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1420,7 +2024,7 @@ func (x *TurnOffer) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TurnOffer.ProtoReflect.Descriptor instead.
 func (*TurnOffer) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{12}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *TurnOffer) GetSeat() uint32 {
@@ -1449,7 +2053,7 @@ type RiichiAccepted struct {
 
 func (x *RiichiAccepted) Reset() {
 	*x = RiichiAccepted{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[13]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1461,7 +2065,7 @@ func (x *RiichiAccepted) String() string {
 func (*RiichiAccepted) ProtoMessage() {}
 
 func (x *RiichiAccepted) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[13]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1474,7 +2078,7 @@ func (x *RiichiAccepted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RiichiAccepted.ProtoReflect.Descriptor instead.
 func (*RiichiAccepted) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{13}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *RiichiAccepted) GetSeat() uint32 {
@@ -1510,7 +2114,7 @@ type Called struct {
 
 func (x *Called) Reset() {
 	*x = Called{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[14]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1522,7 +2126,7 @@ func (x *Called) String() string {
 func (*Called) ProtoMessage() {}
 
 func (x *Called) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[14]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1535,7 +2139,7 @@ func (x *Called) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Called.ProtoReflect.Descriptor instead.
 func (*Called) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{14}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *Called) GetSeat() uint32 {
@@ -1569,7 +2173,7 @@ type DoraRevealed struct {
 
 func (x *DoraRevealed) Reset() {
 	*x = DoraRevealed{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[15]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1581,7 +2185,7 @@ func (x *DoraRevealed) String() string {
 func (*DoraRevealed) ProtoMessage() {}
 
 func (x *DoraRevealed) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[15]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1594,7 +2198,7 @@ func (x *DoraRevealed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DoraRevealed.ProtoReflect.Descriptor instead.
 func (*DoraRevealed) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{15}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *DoraRevealed) GetIndicator() string {
@@ -1635,7 +2239,7 @@ type Won struct {
 
 func (x *Won) Reset() {
 	*x = Won{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[16]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1647,7 +2251,7 @@ func (x *Won) String() string {
 func (*Won) ProtoMessage() {}
 
 func (x *Won) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[16]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1660,7 +2264,7 @@ func (x *Won) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Won.ProtoReflect.Descriptor instead.
 func (*Won) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{16}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *Won) GetSeat() uint32 {
@@ -1795,7 +2399,7 @@ type RoundEnded struct {
 
 func (x *RoundEnded) Reset() {
 	*x = RoundEnded{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[17]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1807,7 +2411,7 @@ func (x *RoundEnded) String() string {
 func (*RoundEnded) ProtoMessage() {}
 
 func (x *RoundEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[17]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1820,7 +2424,7 @@ func (x *RoundEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundEnded.ProtoReflect.Descriptor instead.
 func (*RoundEnded) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{17}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *RoundEnded) GetKind() RoundEndKind {
@@ -1898,7 +2502,7 @@ type GameEnded struct {
 
 func (x *GameEnded) Reset() {
 	*x = GameEnded{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[18]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1910,7 +2514,7 @@ func (x *GameEnded) String() string {
 func (*GameEnded) ProtoMessage() {}
 
 func (x *GameEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[18]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1923,7 +2527,7 @@ func (x *GameEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GameEnded.ProtoReflect.Descriptor instead.
 func (*GameEnded) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{18}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *GameEnded) GetScores() []int32 {
@@ -1953,7 +2557,7 @@ type SeatNotice struct {
 
 func (x *SeatNotice) Reset() {
 	*x = SeatNotice{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[19]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1965,7 +2569,7 @@ func (x *SeatNotice) String() string {
 func (*SeatNotice) ProtoMessage() {}
 
 func (x *SeatNotice) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[19]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1978,7 +2582,7 @@ func (x *SeatNotice) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatNotice.ProtoReflect.Descriptor instead.
 func (*SeatNotice) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{19}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *SeatNotice) GetKind() SeatNotice_Kind {
@@ -2030,7 +2634,7 @@ const file_mahjong_authority_v1_game_proto_rawDesc = "" +
 	"\x05melds\x18\x02 \x03(\v2\x1a.mahjong.authority.v1.MeldR\x05melds\x12\x1b\n" +
 	"\thand_size\x18\x03 \x01(\x05R\bhandSize\x12\x16\n" +
 	"\x06riichi\x18\x04 \x01(\bR\x06riichi\x12\x14\n" +
-	"\x05score\x18\x05 \x01(\x05R\x05score\"\xe7\x03\n" +
+	"\x05score\x18\x05 \x01(\x05R\x05score\"\xab\x04\n" +
 	"\x04View\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\rR\x04seat\x121\n" +
 	"\x05phase\x18\x02 \x01(\x0e2\x1b.mahjong.authority.v1.PhaseR\x05phase\x129\n" +
@@ -2048,7 +2652,54 @@ const file_mahjong_authority_v1_game_proto_rawDesc = "" +
 	"\x04hand\x18\f \x01(\tR\x04hand\x12\x14\n" +
 	"\x05drawn\x18\r \x01(\tR\x05drawn\x124\n" +
 	"\x05seats\x18\x0e \x03(\v2\x1e.mahjong.authority.v1.SeatViewR\x05seats\x122\n" +
-	"\x05legal\x18\x0f \x03(\v2\x1c.mahjong.authority.v1.ActionR\x05legal\",\n" +
+	"\x05legal\x18\x0f \x03(\v2\x1c.mahjong.authority.v1.ActionR\x05legal\x12B\n" +
+	"\tclassical\x18\x90\x03 \x01(\v2#.mahjong.authority.v1.ClassicalViewR\tclassical\"\xa2\x01\n" +
+	"\rClassicalView\x12\x14\n" +
+	"\x05index\x18\x01 \x01(\rR\x05index\x12\x1d\n" +
+	"\n" +
+	"claim_tile\x18\x02 \x01(\tR\tclaimTile\x12\x1d\n" +
+	"\n" +
+	"claim_from\x18\x03 \x01(\rR\tclaimFrom\x12=\n" +
+	"\x05seats\x18\x04 \x03(\v2'.mahjong.authority.v1.ClassicalSeatViewR\x05seats\"C\n" +
+	"\x11ClassicalSeatView\x12\x14\n" +
+	"\x05bonus\x18\x01 \x01(\tR\x05bonus\x12\x18\n" +
+	"\afishing\x18\x02 \x01(\bR\afishing\"@\n" +
+	"\x16ClassicalBonusSetAside\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\rR\x04seat\x12\x12\n" +
+	"\x04tile\x18\x02 \x01(\tR\x04tile\"K\n" +
+	"\x10ClassicalFishing\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\rR\x04seat\x12#\n" +
+	"\roriginal_call\x18\x02 \x01(\bR\foriginalCall\"\xe0\x01\n" +
+	"\fClassicalWon\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\rR\x04seat\x12\x1b\n" +
+	"\tfrom_seat\x18\x02 \x01(\rR\bfromSeat\x12\x1d\n" +
+	"\n" +
+	"self_drawn\x18\x03 \x01(\bR\tselfDrawn\x12\x1f\n" +
+	"\vrobbed_kong\x18\x04 \x01(\bR\n" +
+	"robbedKong\x12\x12\n" +
+	"\x04hand\x18\x05 \x01(\tR\x04hand\x120\n" +
+	"\x05melds\x18\x06 \x03(\v2\x1a.mahjong.authority.v1.MeldR\x05melds\x12\x19\n" +
+	"\bwin_tile\x18\a \x01(\tR\awinTile\"\x90\x01\n" +
+	"\x12ClassicalScoreLine\x12\x14\n" +
+	"\x05score\x18\x01 \x01(\x05R\x05score\x12\x16\n" +
+	"\x06points\x18\x02 \x01(\x05R\x06points\x12\x18\n" +
+	"\adoubles\x18\x03 \x01(\x05R\adoubles\x12\x18\n" +
+	"\aspecial\x18\x04 \x01(\tR\aspecial\x12\x18\n" +
+	"\afishing\x18\x05 \x01(\bR\afishing\"\x88\x03\n" +
+	"\x12ClassicalHandEnded\x12>\n" +
+	"\x04kind\x18\x01 \x01(\x0e2*.mahjong.authority.v1.ClassicalHandEndKindR\x04kind\x12\x16\n" +
+	"\x06winner\x18\x02 \x01(\rR\x06winner\x12>\n" +
+	"\x05lines\x18\x03 \x03(\v2(.mahjong.authority.v1.ClassicalScoreLineR\x05lines\x12\x16\n" +
+	"\x06deltas\x18\x04 \x03(\x05R\x06deltas\x12\x16\n" +
+	"\x06scores\x18\x05 \x03(\x05R\x06scores\x12\x14\n" +
+	"\x05hands\x18\x06 \x03(\tR\x05hands\x12\x1b\n" +
+	"\twall_seed\x18\a \x01(\fR\bwallSeed\x12\x1f\n" +
+	"\vnext_dealer\x18\b \x01(\rR\n" +
+	"nextDealer\x129\n" +
+	"\n" +
+	"next_round\x18\t \x01(\x0e2\x1a.mahjong.authority.v1.WindR\tnextRound\x12\x1b\n" +
+	"\tgame_over\x18\n" +
+	" \x01(\bR\bgameOver\",\n" +
 	"\x04Yaku\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x10\n" +
 	"\x03han\x18\x02 \x01(\x05R\x03han\"\xb3\x02\n" +
@@ -2146,7 +2797,7 @@ const file_mahjong_authority_v1_game_proto_rawDesc = "" +
 	"\x12KIND_BOT_TOOK_OVER\x10\x03\x12\x18\n" +
 	"\x14KIND_PLAYER_RETURNED\x10\x04\x12\x12\n" +
 	"\x0eKIND_TIMED_OUT\x10\x05\x12\x16\n" +
-	"\x12KIND_TABLE_STARTED\x10\x06*\xb7\x02\n" +
+	"\x12KIND_TABLE_STARTED\x10\x06*\xd8\x02\n" +
 	"\n" +
 	"ActionType\x12\x1b\n" +
 	"\x17ACTION_TYPE_UNSPECIFIED\x10\x00\x12\x17\n" +
@@ -2161,7 +2812,8 @@ const file_mahjong_authority_v1_game_proto_rawDesc = "" +
 	"\x0fACTION_TYPE_RON\x10\t\x12\x14\n" +
 	"\x10ACTION_TYPE_PASS\x10\n" +
 	"\x12\x1e\n" +
-	"\x1aACTION_TYPE_NINE_TERMINALS\x10\v*\x96\x01\n" +
+	"\x1aACTION_TYPE_NINE_TERMINALS\x10\v\x12\x1f\n" +
+	"\x1aACTION_TYPE_CLASSICAL_FISH\x10\x90\x03*\x96\x01\n" +
 	"\bMeldType\x12\x19\n" +
 	"\x15MELD_TYPE_UNSPECIFIED\x10\x00\x12\x11\n" +
 	"\rMELD_TYPE_CHI\x10\x01\x12\x11\n" +
@@ -2183,7 +2835,11 @@ const file_mahjong_authority_v1_game_proto_rawDesc = "" +
 	"WIND_SOUTH\x10\x02\x12\r\n" +
 	"\tWIND_WEST\x10\x03\x12\x0e\n" +
 	"\n" +
-	"WIND_NORTH\x10\x04*\xa0\x02\n" +
+	"WIND_NORTH\x10\x04*\x87\x01\n" +
+	"\x14ClassicalHandEndKind\x12'\n" +
+	"#CLASSICAL_HAND_END_KIND_UNSPECIFIED\x10\x00\x12$\n" +
+	" CLASSICAL_HAND_END_KIND_MAH_JONG\x10\x01\x12 \n" +
+	"\x1cCLASSICAL_HAND_END_KIND_WASH\x10\x02*\xa0\x02\n" +
 	"\fRoundEndKind\x12\x1e\n" +
 	"\x1aROUND_END_KIND_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12ROUND_END_KIND_WIN\x10\x01\x12\x1d\n" +
@@ -2207,58 +2863,72 @@ func file_mahjong_authority_v1_game_proto_rawDescGZIP() []byte {
 	return file_mahjong_authority_v1_game_proto_rawDescData
 }
 
-var file_mahjong_authority_v1_game_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
-var file_mahjong_authority_v1_game_proto_msgTypes = make([]protoimpl.MessageInfo, 20)
+var file_mahjong_authority_v1_game_proto_enumTypes = make([]protoimpl.EnumInfo, 7)
+var file_mahjong_authority_v1_game_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
 var file_mahjong_authority_v1_game_proto_goTypes = []any{
-	(ActionType)(0),        // 0: mahjong.authority.v1.ActionType
-	(MeldType)(0),          // 1: mahjong.authority.v1.MeldType
-	(Phase)(0),             // 2: mahjong.authority.v1.Phase
-	(Wind)(0),              // 3: mahjong.authority.v1.Wind
-	(RoundEndKind)(0),      // 4: mahjong.authority.v1.RoundEndKind
-	(SeatNotice_Kind)(0),   // 5: mahjong.authority.v1.SeatNotice.Kind
-	(*Action)(nil),         // 6: mahjong.authority.v1.Action
-	(*Meld)(nil),           // 7: mahjong.authority.v1.Meld
-	(*DiscardView)(nil),    // 8: mahjong.authority.v1.DiscardView
-	(*SeatView)(nil),       // 9: mahjong.authority.v1.SeatView
-	(*View)(nil),           // 10: mahjong.authority.v1.View
-	(*Yaku)(nil),           // 11: mahjong.authority.v1.Yaku
-	(*RoundStarted)(nil),   // 12: mahjong.authority.v1.RoundStarted
-	(*Dealt)(nil),          // 13: mahjong.authority.v1.Dealt
-	(*Drew)(nil),           // 14: mahjong.authority.v1.Drew
-	(*Discarded)(nil),      // 15: mahjong.authority.v1.Discarded
-	(*Fishing)(nil),        // 16: mahjong.authority.v1.Fishing
-	(*ClaimOffer)(nil),     // 17: mahjong.authority.v1.ClaimOffer
-	(*TurnOffer)(nil),      // 18: mahjong.authority.v1.TurnOffer
-	(*RiichiAccepted)(nil), // 19: mahjong.authority.v1.RiichiAccepted
-	(*Called)(nil),         // 20: mahjong.authority.v1.Called
-	(*DoraRevealed)(nil),   // 21: mahjong.authority.v1.DoraRevealed
-	(*Won)(nil),            // 22: mahjong.authority.v1.Won
-	(*RoundEnded)(nil),     // 23: mahjong.authority.v1.RoundEnded
-	(*GameEnded)(nil),      // 24: mahjong.authority.v1.GameEnded
-	(*SeatNotice)(nil),     // 25: mahjong.authority.v1.SeatNotice
+	(ActionType)(0),                // 0: mahjong.authority.v1.ActionType
+	(MeldType)(0),                  // 1: mahjong.authority.v1.MeldType
+	(Phase)(0),                     // 2: mahjong.authority.v1.Phase
+	(Wind)(0),                      // 3: mahjong.authority.v1.Wind
+	(ClassicalHandEndKind)(0),      // 4: mahjong.authority.v1.ClassicalHandEndKind
+	(RoundEndKind)(0),              // 5: mahjong.authority.v1.RoundEndKind
+	(SeatNotice_Kind)(0),           // 6: mahjong.authority.v1.SeatNotice.Kind
+	(*Action)(nil),                 // 7: mahjong.authority.v1.Action
+	(*Meld)(nil),                   // 8: mahjong.authority.v1.Meld
+	(*DiscardView)(nil),            // 9: mahjong.authority.v1.DiscardView
+	(*SeatView)(nil),               // 10: mahjong.authority.v1.SeatView
+	(*View)(nil),                   // 11: mahjong.authority.v1.View
+	(*ClassicalView)(nil),          // 12: mahjong.authority.v1.ClassicalView
+	(*ClassicalSeatView)(nil),      // 13: mahjong.authority.v1.ClassicalSeatView
+	(*ClassicalBonusSetAside)(nil), // 14: mahjong.authority.v1.ClassicalBonusSetAside
+	(*ClassicalFishing)(nil),       // 15: mahjong.authority.v1.ClassicalFishing
+	(*ClassicalWon)(nil),           // 16: mahjong.authority.v1.ClassicalWon
+	(*ClassicalScoreLine)(nil),     // 17: mahjong.authority.v1.ClassicalScoreLine
+	(*ClassicalHandEnded)(nil),     // 18: mahjong.authority.v1.ClassicalHandEnded
+	(*Yaku)(nil),                   // 19: mahjong.authority.v1.Yaku
+	(*RoundStarted)(nil),           // 20: mahjong.authority.v1.RoundStarted
+	(*Dealt)(nil),                  // 21: mahjong.authority.v1.Dealt
+	(*Drew)(nil),                   // 22: mahjong.authority.v1.Drew
+	(*Discarded)(nil),              // 23: mahjong.authority.v1.Discarded
+	(*Fishing)(nil),                // 24: mahjong.authority.v1.Fishing
+	(*ClaimOffer)(nil),             // 25: mahjong.authority.v1.ClaimOffer
+	(*TurnOffer)(nil),              // 26: mahjong.authority.v1.TurnOffer
+	(*RiichiAccepted)(nil),         // 27: mahjong.authority.v1.RiichiAccepted
+	(*Called)(nil),                 // 28: mahjong.authority.v1.Called
+	(*DoraRevealed)(nil),           // 29: mahjong.authority.v1.DoraRevealed
+	(*Won)(nil),                    // 30: mahjong.authority.v1.Won
+	(*RoundEnded)(nil),             // 31: mahjong.authority.v1.RoundEnded
+	(*GameEnded)(nil),              // 32: mahjong.authority.v1.GameEnded
+	(*SeatNotice)(nil),             // 33: mahjong.authority.v1.SeatNotice
 }
 var file_mahjong_authority_v1_game_proto_depIdxs = []int32{
 	0,  // 0: mahjong.authority.v1.Action.type:type_name -> mahjong.authority.v1.ActionType
 	1,  // 1: mahjong.authority.v1.Meld.type:type_name -> mahjong.authority.v1.MeldType
-	8,  // 2: mahjong.authority.v1.SeatView.discards:type_name -> mahjong.authority.v1.DiscardView
-	7,  // 3: mahjong.authority.v1.SeatView.melds:type_name -> mahjong.authority.v1.Meld
+	9,  // 2: mahjong.authority.v1.SeatView.discards:type_name -> mahjong.authority.v1.DiscardView
+	8,  // 3: mahjong.authority.v1.SeatView.melds:type_name -> mahjong.authority.v1.Meld
 	2,  // 4: mahjong.authority.v1.View.phase:type_name -> mahjong.authority.v1.Phase
 	3,  // 5: mahjong.authority.v1.View.round_wind:type_name -> mahjong.authority.v1.Wind
-	9,  // 6: mahjong.authority.v1.View.seats:type_name -> mahjong.authority.v1.SeatView
-	6,  // 7: mahjong.authority.v1.View.legal:type_name -> mahjong.authority.v1.Action
-	3,  // 8: mahjong.authority.v1.RoundStarted.round_wind:type_name -> mahjong.authority.v1.Wind
-	6,  // 9: mahjong.authority.v1.ClaimOffer.options:type_name -> mahjong.authority.v1.Action
-	6,  // 10: mahjong.authority.v1.TurnOffer.options:type_name -> mahjong.authority.v1.Action
-	7,  // 11: mahjong.authority.v1.Called.meld:type_name -> mahjong.authority.v1.Meld
-	7,  // 12: mahjong.authority.v1.Won.melds:type_name -> mahjong.authority.v1.Meld
-	11, // 13: mahjong.authority.v1.Won.yaku:type_name -> mahjong.authority.v1.Yaku
-	4,  // 14: mahjong.authority.v1.RoundEnded.kind:type_name -> mahjong.authority.v1.RoundEndKind
-	5,  // 15: mahjong.authority.v1.SeatNotice.kind:type_name -> mahjong.authority.v1.SeatNotice.Kind
-	16, // [16:16] is the sub-list for method output_type
-	16, // [16:16] is the sub-list for method input_type
-	16, // [16:16] is the sub-list for extension type_name
-	16, // [16:16] is the sub-list for extension extendee
-	0,  // [0:16] is the sub-list for field type_name
+	10, // 6: mahjong.authority.v1.View.seats:type_name -> mahjong.authority.v1.SeatView
+	7,  // 7: mahjong.authority.v1.View.legal:type_name -> mahjong.authority.v1.Action
+	12, // 8: mahjong.authority.v1.View.classical:type_name -> mahjong.authority.v1.ClassicalView
+	13, // 9: mahjong.authority.v1.ClassicalView.seats:type_name -> mahjong.authority.v1.ClassicalSeatView
+	8,  // 10: mahjong.authority.v1.ClassicalWon.melds:type_name -> mahjong.authority.v1.Meld
+	4,  // 11: mahjong.authority.v1.ClassicalHandEnded.kind:type_name -> mahjong.authority.v1.ClassicalHandEndKind
+	17, // 12: mahjong.authority.v1.ClassicalHandEnded.lines:type_name -> mahjong.authority.v1.ClassicalScoreLine
+	3,  // 13: mahjong.authority.v1.ClassicalHandEnded.next_round:type_name -> mahjong.authority.v1.Wind
+	3,  // 14: mahjong.authority.v1.RoundStarted.round_wind:type_name -> mahjong.authority.v1.Wind
+	7,  // 15: mahjong.authority.v1.ClaimOffer.options:type_name -> mahjong.authority.v1.Action
+	7,  // 16: mahjong.authority.v1.TurnOffer.options:type_name -> mahjong.authority.v1.Action
+	8,  // 17: mahjong.authority.v1.Called.meld:type_name -> mahjong.authority.v1.Meld
+	8,  // 18: mahjong.authority.v1.Won.melds:type_name -> mahjong.authority.v1.Meld
+	19, // 19: mahjong.authority.v1.Won.yaku:type_name -> mahjong.authority.v1.Yaku
+	5,  // 20: mahjong.authority.v1.RoundEnded.kind:type_name -> mahjong.authority.v1.RoundEndKind
+	6,  // 21: mahjong.authority.v1.SeatNotice.kind:type_name -> mahjong.authority.v1.SeatNotice.Kind
+	22, // [22:22] is the sub-list for method output_type
+	22, // [22:22] is the sub-list for method input_type
+	22, // [22:22] is the sub-list for extension type_name
+	22, // [22:22] is the sub-list for extension extendee
+	0,  // [0:22] is the sub-list for field type_name
 }
 
 func init() { file_mahjong_authority_v1_game_proto_init() }
@@ -2271,8 +2941,8 @@ func file_mahjong_authority_v1_game_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mahjong_authority_v1_game_proto_rawDesc), len(file_mahjong_authority_v1_game_proto_rawDesc)),
-			NumEnums:      6,
-			NumMessages:   20,
+			NumEnums:      7,
+			NumMessages:   27,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file mahjong/authority/v1/game.proto.
  */
 export const file_mahjong_authority_v1_game: GenFile = /*@__PURE__*/
-  fileDesc("Ch9tYWhqb25nL2F1dGhvcml0eS92MS9nYW1lLnByb3RvEhRtYWhqb25nLmF1dGhvcml0eS52MSJoCgZBY3Rpb24SLgoEdHlwZRgBIAEoDjIgLm1haGpvbmcuYXV0aG9yaXR5LnYxLkFjdGlvblR5cGUSDAoEdGlsZRgCIAEoCRINCgV0aWxlcxgDIAEoCRIRCgl0c3Vtb2dpcmkYBCABKAgifwoETWVsZBIsCgR0eXBlGAEgASgOMh4ubWFoam9uZy5hdXRob3JpdHkudjEuTWVsZFR5cGUSDQoFdGlsZXMYAiABKAkSEQoJZnJvbV9zZWF0GAMgASgNEhMKC2NhbGxlZF90aWxlGAQgASgJEhIKCmFkZGVkX3RpbGUYBSABKAkiTgoLRGlzY2FyZFZpZXcSDAoEdGlsZRgBIAEoCRIRCgl0c3Vtb2dpcmkYAiABKAgSDgoGcmlpY2hpGAMgASgIEg4KBmNhbGxlZBgEIAEoCCKcAQoIU2VhdFZpZXcSMwoIZGlzY2FyZHMYASADKAsyIS5tYWhqb25nLmF1dGhvcml0eS52MS5EaXNjYXJkVmlldxIpCgVtZWxkcxgCIAMoCzIaLm1haGpvbmcuYXV0aG9yaXR5LnYxLk1lbGQSEQoJaGFuZF9zaXplGAMgASgFEg4KBnJpaWNoaRgEIAEoCBINCgVzY29yZRgFIAEoBSLwAgoEVmlldxIMCgRzZWF0GAEgASgNEioKBXBoYXNlGAIgASgOMhsubWFoam9uZy5hdXRob3JpdHkudjEuUGhhc2USLgoKcm91bmRfd2luZBgDIAEoDjIaLm1haGpvbmcuYXV0aG9yaXR5LnYxLldpbmQSDgoGbnVtYmVyGAQgASgFEg4KBmRlYWxlchgFIAEoDRINCgVob25iYRgGIAEoBRIVCg1yaWljaGlfc3RpY2tzGAcgASgFEg4KBnNjb3JlcxgIIAMoBRIMCgRkb3JhGAkgASgJEhEKCXdhbGxfbGVmdBgKIAEoBRIOCgZ0b19hY3QYCyABKA0SDAoEaGFuZBgMIAEoCRINCgVkcmF3bhgNIAEoCRItCgVzZWF0cxgOIAMoCzIeLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNlYXRWaWV3EisKBWxlZ2FsGA8gAygLMhwubWFoam9uZy5hdXRob3JpdHkudjEuQWN0aW9uIiEKBFlha3USDAoEbmFtZRgBIAEoCRILCgNoYW4YAiABKAUi2AEKDFJvdW5kU3RhcnRlZBIuCgpyb3VuZF93aW5kGAEgASgOMhoubWFoam9uZy5hdXRob3JpdHkudjEuV2luZBIOCgZudW1iZXIYAiABKAUSDgoGZGVhbGVyGAMgASgNEg0KBWhvbmJhGAQgASgFEhUKDXJpaWNoaV9zdGlja3MYBSABKAUSDgoGc2NvcmVzGAYgAygFEgwKBGRvcmEYByABKAkSEQoJd2FsbF9sZWZ0GAggASgFEhIKCmNvbW1pdG1lbnQYCSABKAwSDQoFaW5kZXgYCiABKA0iIwoFRGVhbHQSDAoEc2VhdBgBIAEoDRIMCgRoYW5kGAIgASgJIkYKBERyZXcSDAoEc2VhdBgBIAEoDRIMCgR0aWxlGAIgASgJEg8KB3JpbnNoYW4YAyABKAgSEQoJd2FsbF9sZWZ0GAQgASgFIkoKCURpc2NhcmRlZBIMCgRzZWF0GAEgASgNEgwKBHRpbGUYAiABKAkSEQoJdHN1bW9naXJpGAMgASgIEg4KBnJpaWNoaRgEIAEoCCJICgdGaXNoaW5nEgwKBHNlYXQYASABKA0SDwoHc2hhbnRlbhgCIAEoBRINCgV3YWl0cxgDIAEoCRIPCgdmdXJpdGVuGAQgASgIIkkKCkNsYWltT2ZmZXISDAoEc2VhdBgBIAEoDRItCgdvcHRpb25zGAIgAygLMhwubWFoam9uZy5hdXRob3JpdHkudjEuQWN0aW9uIkgKCVR1cm5PZmZlchIMCgRzZWF0GAEgASgNEi0KB29wdGlvbnMYAiADKAsyHC5tYWhqb25nLmF1dGhvcml0eS52MS5BY3Rpb24iRQoOUmlpY2hpQWNjZXB0ZWQSDAoEc2VhdBgBIAEoDRIOCgZzY29yZXMYAiADKAUSFQoNcmlpY2hpX3N0aWNrcxgDIAEoBSJQCgZDYWxsZWQSDAoEc2VhdBgBIAEoDRIoCgRtZWxkGAIgASgLMhoubWFoam9uZy5hdXRob3JpdHkudjEuTWVsZBIOCgZzY29yZXMYAyADKAUiIQoMRG9yYVJldmVhbGVkEhEKCWluZGljYXRvchgBIAEoCSKzAgoDV29uEgwKBHNlYXQYASABKA0SEQoJZnJvbV9zZWF0GAIgASgNEg0KBXRzdW1vGAMgASgIEgwKBGhhbmQYBCABKAkSKQoFbWVsZHMYBSADKAsyGi5tYWhqb25nLmF1dGhvcml0eS52MS5NZWxkEhAKCHdpbl90aWxlGAYgASgJEgsKA3VyYRgHIAEoCRILCgNoYW4YCCABKAUSCgoCZnUYCSABKAUSDwoHeWFrdW1hbhgKIAEoBRIoCgR5YWt1GAsgAygLMhoubWFoam9uZy5hdXRob3JpdHkudjEuWWFrdRINCgVsaW1pdBgMIAEoCRIOCgZwb2ludHMYDSABKAUSDgoGZGVsdGFzGA4gAygFEhAKCHBhb19zZWF0GA8gASgNEg8KB2hhc19wYW8YECABKAgiyQEKClJvdW5kRW5kZWQSMAoEa2luZBgBIAEoDjIiLm1haGpvbmcuYXV0aG9yaXR5LnYxLlJvdW5kRW5kS2luZBIOCgZkZWx0YXMYAiADKAUSDgoGc2NvcmVzGAMgAygFEg4KBnRlbnBhaRgEIAMoCBINCgVoYW5kcxgFIAMoCRIVCg1yaWljaGlfc3RpY2tzGAYgASgFEg0KBWhvbmJhGAcgASgFEhEKCXdhbGxfc2VlZBgIIAEoDBIRCglnYW1lX292ZXIYCSABKAgiKgoJR2FtZUVuZGVkEg4KBnNjb3JlcxgBIAMoBRINCgVyYW5rcxgCIAMoBSL6AQoKU2VhdE5vdGljZRIzCgRraW5kGAEgASgOMiUubWFoam9uZy5hdXRob3JpdHkudjEuU2VhdE5vdGljZS5LaW5kEgwKBHNlYXQYAiABKA0SDAoEbmFtZRgDIAEoCSKaAQoES2luZBIUChBLSU5EX1VOU1BFQ0lGSUVEEAASDwoLS0lORF9KT0lORUQQARINCglLSU5EX0xFRlQQAhIWChJLSU5EX0JPVF9UT09LX09WRVIQAxIYChRLSU5EX1BMQVlFUl9SRVRVUk5FRBAEEhIKDktJTkRfVElNRURfT1VUEAUSFgoSS0lORF9UQUJMRV9TVEFSVEVEEAYqtwIKCkFjdGlvblR5cGUSGwoXQUNUSU9OX1RZUEVfVU5TUEVDSUZJRUQQABIXChNBQ1RJT05fVFlQRV9ESVNDQVJEEAESFgoSQUNUSU9OX1RZUEVfUklJQ0hJEAISEwoPQUNUSU9OX1RZUEVfQ0hJEAMSEwoPQUNUSU9OX1RZUEVfUE9OEAQSGAoUQUNUSU9OX1RZUEVfT1BFTl9LQU4QBRIaChZBQ1RJT05fVFlQRV9DTE9TRURfS0FOEAYSGQoVQUNUSU9OX1RZUEVfQURERURfS0FOEAcSFQoRQUNUSU9OX1RZUEVfVFNVTU8QCBITCg9BQ1RJT05fVFlQRV9ST04QCRIUChBBQ1RJT05fVFlQRV9QQVNTEAoSHgoaQUNUSU9OX1RZUEVfTklORV9URVJNSU5BTFMQCyqWAQoITWVsZFR5cGUSGQoVTUVMRF9UWVBFX1VOU1BFQ0lGSUVEEAASEQoNTUVMRF9UWVBFX0NISRABEhEKDU1FTERfVFlQRV9QT04QAhIWChJNRUxEX1RZUEVfT1BFTl9LQU4QAxIXChNNRUxEX1RZUEVfQURERURfS0FOEAQSGAoUTUVMRF9UWVBFX0NMT1NFRF9LQU4QBSp1CgVQaGFzZRIVChFQSEFTRV9VTlNQRUNJRklFRBAAEhgKFFBIQVNFX0JFVFdFRU5fUk9VTkRTEAESDgoKUEhBU0VfVFVSThACEhYKElBIQVNFX0NMQUlNX1dJTkRPVxADEhMKD1BIQVNFX0dBTUVfT1ZFUhAEKloKBFdpbmQSFAoQV0lORF9VTlNQRUNJRklFRBAAEg0KCVdJTkRfRUFTVBABEg4KCldJTkRfU09VVEgQAhINCglXSU5EX1dFU1QQAxIOCgpXSU5EX05PUlRIEAQqoAIKDFJvdW5kRW5kS2luZBIeChpST1VORF9FTkRfS0lORF9VTlNQRUNJRklFRBAAEhYKElJPVU5EX0VORF9LSU5EX1dJThABEh0KGVJPVU5EX0VORF9LSU5EX0VYSEFVU1RJVkUQAhIaChZST1VORF9FTkRfS0lORF9OQUdBU0hJEAMSIQodUk9VTkRfRU5EX0tJTkRfTklORV9URVJNSU5BTFMQBBIdChlST1VORF9FTkRfS0lORF9GT1VSX1dJTkRTEAUSHgoaUk9VTkRfRU5EX0tJTkRfRk9VUl9SSUlDSEkQBhIcChhST1VORF9FTkRfS0lORF9GT1VSX0tBTlMQBxIdChlST1VORF9FTkRfS0lORF9UUklQTEVfUk9OEAhCTVpLZ2l0aHViLmNvbS9tYWhqb25nLWF1dGhvcml0eS9hdXRob3JpdHkvZ2VuL21haGpvbmcvYXV0aG9yaXR5L3YxO2F1dGhvcml0eXYxYgZwcm90bzM");
+  fileDesc("Ch9tYWhqb25nL2F1dGhvcml0eS92MS9nYW1lLnByb3RvEhRtYWhqb25nLmF1dGhvcml0eS52MSJoCgZBY3Rpb24SLgoEdHlwZRgBIAEoDjIgLm1haGpvbmcuYXV0aG9yaXR5LnYxLkFjdGlvblR5cGUSDAoEdGlsZRgCIAEoCRINCgV0aWxlcxgDIAEoCRIRCgl0c3Vtb2dpcmkYBCABKAgifwoETWVsZBIsCgR0eXBlGAEgASgOMh4ubWFoam9uZy5hdXRob3JpdHkudjEuTWVsZFR5cGUSDQoFdGlsZXMYAiABKAkSEQoJZnJvbV9zZWF0GAMgASgNEhMKC2NhbGxlZF90aWxlGAQgASgJEhIKCmFkZGVkX3RpbGUYBSABKAkiTgoLRGlzY2FyZFZpZXcSDAoEdGlsZRgBIAEoCRIRCgl0c3Vtb2dpcmkYAiABKAgSDgoGcmlpY2hpGAMgASgIEg4KBmNhbGxlZBgEIAEoCCKcAQoIU2VhdFZpZXcSMwoIZGlzY2FyZHMYASADKAsyIS5tYWhqb25nLmF1dGhvcml0eS52MS5EaXNjYXJkVmlldxIpCgVtZWxkcxgCIAMoCzIaLm1haGpvbmcuYXV0aG9yaXR5LnYxLk1lbGQSEQoJaGFuZF9zaXplGAMgASgFEg4KBnJpaWNoaRgEIAEoCBINCgVzY29yZRgFIAEoBSKpAwoEVmlldxIMCgRzZWF0GAEgASgNEioKBXBoYXNlGAIgASgOMhsubWFoam9uZy5hdXRob3JpdHkudjEuUGhhc2USLgoKcm91bmRfd2luZBgDIAEoDjIaLm1haGpvbmcuYXV0aG9yaXR5LnYxLldpbmQSDgoGbnVtYmVyGAQgASgFEg4KBmRlYWxlchgFIAEoDRINCgVob25iYRgGIAEoBRIVCg1yaWljaGlfc3RpY2tzGAcgASgFEg4KBnNjb3JlcxgIIAMoBRIMCgRkb3JhGAkgASgJEhEKCXdhbGxfbGVmdBgKIAEoBRIOCgZ0b19hY3QYCyABKA0SDAoEaGFuZBgMIAEoCRINCgVkcmF3bhgNIAEoCRItCgVzZWF0cxgOIAMoCzIeLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNlYXRWaWV3EisKBWxlZ2FsGA8gAygLMhwubWFoam9uZy5hdXRob3JpdHkudjEuQWN0aW9uEjcKCWNsYXNzaWNhbBiQAyABKAsyIy5tYWhqb25nLmF1dGhvcml0eS52MS5DbGFzc2ljYWxWaWV3In4KDUNsYXNzaWNhbFZpZXcSDQoFaW5kZXgYASABKA0SEgoKY2xhaW1fdGlsZRgCIAEoCRISCgpjbGFpbV9mcm9tGAMgASgNEjYKBXNlYXRzGAQgAygLMicubWFoam9uZy5hdXRob3JpdHkudjEuQ2xhc3NpY2FsU2VhdFZpZXciMwoRQ2xhc3NpY2FsU2VhdFZpZXcSDQoFYm9udXMYASABKAkSDwoHZmlzaGluZxgCIAEoCCI0ChZDbGFzc2ljYWxCb251c1NldEFzaWRlEgwKBHNlYXQYASABKA0SDAoEdGlsZRgCIAEoCSI3ChBDbGFzc2ljYWxGaXNoaW5nEgwKBHNlYXQYASABKA0SFQoNb3JpZ2luYWxfY2FsbBgCIAEoCCKjAQoMQ2xhc3NpY2FsV29uEgwKBHNlYXQYASABKA0SEQoJZnJvbV9zZWF0GAIgASgNEhIKCnNlbGZfZHJhd24YAyABKAgSEwoLcm9iYmVkX2tvbmcYBCABKAgSDAoEaGFuZBgFIAEoCRIpCgVtZWxkcxgGIAMoCzIaLm1haGpvbmcuYXV0aG9yaXR5LnYxLk1lbGQSEAoId2luX3RpbGUYByABKAkiZgoSQ2xhc3NpY2FsU2NvcmVMaW5lEg0KBXNjb3JlGAEgASgFEg4KBnBvaW50cxgCIAEoBRIPCgdkb3VibGVzGAMgASgFEg8KB3NwZWNpYWwYBCABKAkSDwoHZmlzaGluZxgFIAEoCCKxAgoSQ2xhc3NpY2FsSGFuZEVuZGVkEjgKBGtpbmQYASABKA4yKi5tYWhqb25nLmF1dGhvcml0eS52MS5DbGFzc2ljYWxIYW5kRW5kS2luZBIOCgZ3aW5uZXIYAiABKA0SNwoFbGluZXMYAyADKAsyKC5tYWhqb25nLmF1dGhvcml0eS52MS5DbGFzc2ljYWxTY29yZUxpbmUSDgoGZGVsdGFzGAQgAygFEg4KBnNjb3JlcxgFIAMoBRINCgVoYW5kcxgGIAMoCRIRCgl3YWxsX3NlZWQYByABKAwSEwoLbmV4dF9kZWFsZXIYCCABKA0SLgoKbmV4dF9yb3VuZBgJIAEoDjIaLm1haGpvbmcuYXV0aG9yaXR5LnYxLldpbmQSEQoJZ2FtZV9vdmVyGAogASgIIiEKBFlha3USDAoEbmFtZRgBIAEoCRILCgNoYW4YAiABKAUi2AEKDFJvdW5kU3RhcnRlZBIuCgpyb3VuZF93aW5kGAEgASgOMhoubWFoam9uZy5hdXRob3JpdHkudjEuV2luZBIOCgZudW1iZXIYAiABKAUSDgoGZGVhbGVyGAMgASgNEg0KBWhvbmJhGAQgASgFEhUKDXJpaWNoaV9zdGlja3MYBSABKAUSDgoGc2NvcmVzGAYgAygFEgwKBGRvcmEYByABKAkSEQoJd2FsbF9sZWZ0GAggASgFEhIKCmNvbW1pdG1lbnQYCSABKAwSDQoFaW5kZXgYCiABKA0iIwoFRGVhbHQSDAoEc2VhdBgBIAEoDRIMCgRoYW5kGAIgASgJIkYKBERyZXcSDAoEc2VhdBgBIAEoDRIMCgR0aWxlGAIgASgJEg8KB3JpbnNoYW4YAyABKAgSEQoJd2FsbF9sZWZ0GAQgASgFIkoKCURpc2NhcmRlZBIMCgRzZWF0GAEgASgNEgwKBHRpbGUYAiABKAkSEQoJdHN1bW9naXJpGAMgASgIEg4KBnJpaWNoaRgEIAEoCCJICgdGaXNoaW5nEgwKBHNlYXQYASABKA0SDwoHc2hhbnRlbhgCIAEoBRINCgV3YWl0cxgDIAEoCRIPCgdmdXJpdGVuGAQgASgIIkkKCkNsYWltT2ZmZXISDAoEc2VhdBgBIAEoDRItCgdvcHRpb25zGAIgAygLMhwubWFoam9uZy5hdXRob3JpdHkudjEuQWN0aW9uIkgKCVR1cm5PZmZlchIMCgRzZWF0GAEgASgNEi0KB29wdGlvbnMYAiADKAsyHC5tYWhqb25nLmF1dGhvcml0eS52MS5BY3Rpb24iRQoOUmlpY2hpQWNjZXB0ZWQSDAoEc2VhdBgBIAEoDRIOCgZzY29yZXMYAiADKAUSFQoNcmlpY2hpX3N0aWNrcxgDIAEoBSJQCgZDYWxsZWQSDAoEc2VhdBgBIAEoDRIoCgRtZWxkGAIgASgLMhoubWFoam9uZy5hdXRob3JpdHkudjEuTWVsZBIOCgZzY29yZXMYAyADKAUiIQoMRG9yYVJldmVhbGVkEhEKCWluZGljYXRvchgBIAEoCSKzAgoDV29uEgwKBHNlYXQYASABKA0SEQoJZnJvbV9zZWF0GAIgASgNEg0KBXRzdW1vGAMgASgIEgwKBGhhbmQYBCABKAkSKQoFbWVsZHMYBSADKAsyGi5tYWhqb25nLmF1dGhvcml0eS52MS5NZWxkEhAKCHdpbl90aWxlGAYgASgJEgsKA3VyYRgHIAEoCRILCgNoYW4YCCABKAUSCgoCZnUYCSABKAUSDwoHeWFrdW1hbhgKIAEoBRIoCgR5YWt1GAsgAygLMhoubWFoam9uZy5hdXRob3JpdHkudjEuWWFrdRINCgVsaW1pdBgMIAEoCRIOCgZwb2ludHMYDSABKAUSDgoGZGVsdGFzGA4gAygFEhAKCHBhb19zZWF0GA8gASgNEg8KB2hhc19wYW8YECABKAgiyQEKClJvdW5kRW5kZWQSMAoEa2luZBgBIAEoDjIiLm1haGpvbmcuYXV0aG9yaXR5LnYxLlJvdW5kRW5kS2luZBIOCgZkZWx0YXMYAiADKAUSDgoGc2NvcmVzGAMgAygFEg4KBnRlbnBhaRgEIAMoCBINCgVoYW5kcxgFIAMoCRIVCg1yaWljaGlfc3RpY2tzGAYgASgFEg0KBWhvbmJhGAcgASgFEhEKCXdhbGxfc2VlZBgIIAEoDBIRCglnYW1lX292ZXIYCSABKAgiKgoJR2FtZUVuZGVkEg4KBnNjb3JlcxgBIAMoBRINCgVyYW5rcxgCIAMoBSL6AQoKU2VhdE5vdGljZRIzCgRraW5kGAEgASgOMiUubWFoam9uZy5hdXRob3JpdHkudjEuU2VhdE5vdGljZS5LaW5kEgwKBHNlYXQYAiABKA0SDAoEbmFtZRgDIAEoCSKaAQoES2luZBIUChBLSU5EX1VOU1BFQ0lGSUVEEAASDwoLS0lORF9KT0lORUQQARINCglLSU5EX0xFRlQQAhIWChJLSU5EX0JPVF9UT09LX09WRVIQAxIYChRLSU5EX1BMQVlFUl9SRVRVUk5FRBAEEhIKDktJTkRfVElNRURfT1VUEAUSFgoSS0lORF9UQUJMRV9TVEFSVEVEEAYq2AIKCkFjdGlvblR5cGUSGwoXQUNUSU9OX1RZUEVfVU5TUEVDSUZJRUQQABIXChNBQ1RJT05fVFlQRV9ESVNDQVJEEAESFgoSQUNUSU9OX1RZUEVfUklJQ0hJEAISEwoPQUNUSU9OX1RZUEVfQ0hJEAMSEwoPQUNUSU9OX1RZUEVfUE9OEAQSGAoUQUNUSU9OX1RZUEVfT1BFTl9LQU4QBRIaChZBQ1RJT05fVFlQRV9DTE9TRURfS0FOEAYSGQoVQUNUSU9OX1RZUEVfQURERURfS0FOEAcSFQoRQUNUSU9OX1RZUEVfVFNVTU8QCBITCg9BQ1RJT05fVFlQRV9ST04QCRIUChBBQ1RJT05fVFlQRV9QQVNTEAoSHgoaQUNUSU9OX1RZUEVfTklORV9URVJNSU5BTFMQCxIfChpBQ1RJT05fVFlQRV9DTEFTU0lDQUxfRklTSBCQAyqWAQoITWVsZFR5cGUSGQoVTUVMRF9UWVBFX1VOU1BFQ0lGSUVEEAASEQoNTUVMRF9UWVBFX0NISRABEhEKDU1FTERfVFlQRV9QT04QAhIWChJNRUxEX1RZUEVfT1BFTl9LQU4QAxIXChNNRUxEX1RZUEVfQURERURfS0FOEAQSGAoUTUVMRF9UWVBFX0NMT1NFRF9LQU4QBSp1CgVQaGFzZRIVChFQSEFTRV9VTlNQRUNJRklFRBAAEhgKFFBIQVNFX0JFVFdFRU5fUk9VTkRTEAESDgoKUEhBU0VfVFVSThACEhYKElBIQVNFX0NMQUlNX1dJTkRPVxADEhMKD1BIQVNFX0dBTUVfT1ZFUhAEKloKBFdpbmQSFAoQV0lORF9VTlNQRUNJRklFRBAAEg0KCVdJTkRfRUFTVBABEg4KCldJTkRfU09VVEgQAhINCglXSU5EX1dFU1QQAxIOCgpXSU5EX05PUlRIEAQqhwEKFENsYXNzaWNhbEhhbmRFbmRLaW5kEicKI0NMQVNTSUNBTF9IQU5EX0VORF9LSU5EX1VOU1BFQ0lGSUVEEAASJAogQ0xBU1NJQ0FMX0hBTkRfRU5EX0tJTkRfTUFIX0pPTkcQARIgChxDTEFTU0lDQUxfSEFORF9FTkRfS0lORF9XQVNIEAIqoAIKDFJvdW5kRW5kS2luZBIeChpST1VORF9FTkRfS0lORF9VTlNQRUNJRklFRBAAEhYKElJPVU5EX0VORF9LSU5EX1dJThABEh0KGVJPVU5EX0VORF9LSU5EX0VYSEFVU1RJVkUQAhIaChZST1VORF9FTkRfS0lORF9OQUdBU0hJEAMSIQodUk9VTkRfRU5EX0tJTkRfTklORV9URVJNSU5BTFMQBBIdChlST1VORF9FTkRfS0lORF9GT1VSX1dJTkRTEAUSHgoaUk9VTkRfRU5EX0tJTkRfRk9VUl9SSUlDSEkQBhIcChhST1VORF9FTkRfS0lORF9GT1VSX0tBTlMQBxIdChlST1VORF9FTkRfS0lORF9UUklQTEVfUk9OEAhCTVpLZ2l0aHViLmNvbS9tYWhqb25nLWF1dGhvcml0eS9hdXRob3JpdHkvZ2VuL21haGpvbmcvYXV0aG9yaXR5L3YxO2F1dGhvcml0eXYxYgZwcm90bzM");
 
 /**
  * Action is one move of a seat.
@@ -271,6 +271,13 @@ export type View = Message<"mahjong.authority.v1.View"> & {
    * @generated from field: repeated mahjong.authority.v1.Action legal = 15;
    */
   legal: Action[];
+
+  /**
+   * A classical table's own part of the view; unset for other rule sets.
+   *
+   * @generated from field: mahjong.authority.v1.ClassicalView classical = 400;
+   */
+  classical?: ClassicalView | undefined;
 };
 
 /**
@@ -279,6 +286,303 @@ export type View = Message<"mahjong.authority.v1.View"> & {
  */
 export const ViewSchema: GenMessage<View> = /*@__PURE__*/
   messageDesc(file_mahjong_authority_v1_game, 4);
+
+/**
+ * ClassicalView is what a classical view says beyond View's common fields.
+ *
+ * @generated from message mahjong.authority.v1.ClassicalView
+ */
+export type ClassicalView = Message<"mahjong.authority.v1.ClassicalView"> & {
+  /**
+   * The hand's index in the game, from 0.
+   *
+   * @generated from field: uint32 index = 1;
+   */
+  index: number;
+
+  /**
+   * The tile of the open claim window (a discard, or an added kong's tile
+   * that may be robbed) and the seat it came from; empty outside one.
+   *
+   * @generated from field: string claim_tile = 2;
+   */
+  claimTile: string;
+
+  /**
+   * @generated from field: uint32 claim_from = 3;
+   */
+  claimFrom: number;
+
+  /**
+   * @generated from field: repeated mahjong.authority.v1.ClassicalSeatView seats = 4;
+   */
+  seats: ClassicalSeatView[];
+};
+
+/**
+ * Describes the message mahjong.authority.v1.ClassicalView.
+ * Use `create(ClassicalViewSchema)` to create a new message.
+ */
+export const ClassicalViewSchema: GenMessage<ClassicalView> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_game, 5);
+
+/**
+ * ClassicalSeatView is the classical part of one seat's public view.
+ *
+ * @generated from message mahjong.authority.v1.ClassicalSeatView
+ */
+export type ClassicalSeatView = Message<"mahjong.authority.v1.ClassicalSeatView"> & {
+  /**
+   * The flowers and seasons it set aside ("1f5f").
+   *
+   * @generated from field: string bonus = 1;
+   */
+  bonus: string;
+
+  /**
+   * It announced fishing this hand.
+   *
+   * @generated from field: bool fishing = 2;
+   */
+  fishing: boolean;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.ClassicalSeatView.
+ * Use `create(ClassicalSeatViewSchema)` to create a new message.
+ */
+export const ClassicalSeatViewSchema: GenMessage<ClassicalSeatView> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_game, 6);
+
+/**
+ * ClassicalBonusSetAside: a seat set a flower or a season aside; its
+ * replacement comes from the back of the wall. Public.
+ *
+ * @generated from message mahjong.authority.v1.ClassicalBonusSetAside
+ */
+export type ClassicalBonusSetAside = Message<"mahjong.authority.v1.ClassicalBonusSetAside"> & {
+  /**
+   * @generated from field: uint32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: string tile = 2;
+   */
+  tile: string;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.ClassicalBonusSetAside.
+ * Use `create(ClassicalBonusSetAsideSchema)` to create a new message.
+ */
+export const ClassicalBonusSetAsideSchema: GenMessage<ClassicalBonusSetAside> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_game, 7);
+
+/**
+ * ClassicalFishing: a seat announced it is one tile from Mah Jong. Public:
+ * every seat is told.
+ *
+ * @generated from message mahjong.authority.v1.ClassicalFishing
+ */
+export type ClassicalFishing = Message<"mahjong.authority.v1.ClassicalFishing"> & {
+  /**
+   * @generated from field: uint32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * Announced on the dealt hand, before the seat's first discard and any
+   * claim: an original call, which doubles.
+   *
+   * @generated from field: bool original_call = 2;
+   */
+  originalCall: boolean;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.ClassicalFishing.
+ * Use `create(ClassicalFishingSchema)` to create a new message.
+ */
+export const ClassicalFishingSchema: GenMessage<ClassicalFishing> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_game, 8);
+
+/**
+ * ClassicalWon: a seat went Mah Jong; its hand is shown. The score lines
+ * follow in ClassicalHandEnded.
+ *
+ * @generated from message mahjong.authority.v1.ClassicalWon
+ */
+export type ClassicalWon = Message<"mahjong.authority.v1.ClassicalWon"> & {
+  /**
+   * @generated from field: uint32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * The discarder or the robbed kong's maker; the winner itself when
+   * self-drawn.
+   *
+   * @generated from field: uint32 from_seat = 2;
+   */
+  fromSeat: number;
+
+  /**
+   * @generated from field: bool self_drawn = 3;
+   */
+  selfDrawn: boolean;
+
+  /**
+   * @generated from field: bool robbed_kong = 4;
+   */
+  robbedKong: boolean;
+
+  /**
+   * Concealed tiles with the winning tile.
+   *
+   * @generated from field: string hand = 5;
+   */
+  hand: string;
+
+  /**
+   * @generated from field: repeated mahjong.authority.v1.Meld melds = 6;
+   */
+  melds: Meld[];
+
+  /**
+   * @generated from field: string win_tile = 7;
+   */
+  winTile: string;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.ClassicalWon.
+ * Use `create(ClassicalWonSchema)` to create a new message.
+ */
+export const ClassicalWonSchema: GenMessage<ClassicalWon> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_game, 9);
+
+/**
+ * ClassicalScoreLine is one seat's score line at the settlement.
+ *
+ * @generated from message mahjong.authority.v1.ClassicalScoreLine
+ */
+export type ClassicalScoreLine = Message<"mahjong.authority.v1.ClassicalScoreLine"> & {
+  /**
+   * What the settlement counts for the seat.
+   *
+   * @generated from field: int32 score = 1;
+   */
+  score: number;
+
+  /**
+   * The points before doubling, and the doubles.
+   *
+   * @generated from field: int32 points = 2;
+   */
+  points: number;
+
+  /**
+   * @generated from field: int32 doubles = 3;
+   */
+  doubles: number;
+
+  /**
+   * The winner's special hand ("wriggly_snake", "unique_wonder",
+   * "gates_of_heaven"), or the one a loser was still fishing for; empty
+   * if none.
+   *
+   * @generated from field: string special = 4;
+   */
+  special: string;
+
+  /**
+   * A loser fishing for `special`: `score` is its fishing value.
+   *
+   * @generated from field: bool fishing = 5;
+   */
+  fishing: boolean;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.ClassicalScoreLine.
+ * Use `create(ClassicalScoreLineSchema)` to create a new message.
+ */
+export const ClassicalScoreLineSchema: GenMessage<ClassicalScoreLine> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_game, 10);
+
+/**
+ * ClassicalHandEnded: the hand is over. Public: every hand is shown with
+ * every seat's score line and the payments (East's doubled).
+ *
+ * @generated from message mahjong.authority.v1.ClassicalHandEnded
+ */
+export type ClassicalHandEnded = Message<"mahjong.authority.v1.ClassicalHandEnded"> & {
+  /**
+   * @generated from field: mahjong.authority.v1.ClassicalHandEndKind kind = 1;
+   */
+  kind: ClassicalHandEndKind;
+
+  /**
+   * The seat that went Mah Jong (kind MAH_JONG).
+   *
+   * @generated from field: uint32 winner = 2;
+   */
+  winner: number;
+
+  /**
+   * @generated from field: repeated mahjong.authority.v1.ClassicalScoreLine lines = 3;
+   */
+  lines: ClassicalScoreLine[];
+
+  /**
+   * @generated from field: repeated int32 deltas = 4;
+   */
+  deltas: number[];
+
+  /**
+   * @generated from field: repeated int32 scores = 5;
+   */
+  scores: number[];
+
+  /**
+   * Every seat's concealed tiles.
+   *
+   * @generated from field: repeated string hands = 6;
+   */
+  hands: string[];
+
+  /**
+   * The seed the wall was shuffled from, revealed now.
+   *
+   * @generated from field: bytes wall_seed = 7;
+   */
+  wallSeed: Uint8Array;
+
+  /**
+   * East and the prevailing wind of the next hand.
+   *
+   * @generated from field: uint32 next_dealer = 8;
+   */
+  nextDealer: number;
+
+  /**
+   * @generated from field: mahjong.authority.v1.Wind next_round = 9;
+   */
+  nextRound: Wind;
+
+  /**
+   * @generated from field: bool game_over = 10;
+   */
+  gameOver: boolean;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.ClassicalHandEnded.
+ * Use `create(ClassicalHandEndedSchema)` to create a new message.
+ */
+export const ClassicalHandEndedSchema: GenMessage<ClassicalHandEnded> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_game, 11);
 
 /**
  * Yaku is one scoring element of a win.
@@ -304,7 +608,7 @@ export type Yaku = Message<"mahjong.authority.v1.Yaku"> & {
  * Use `create(YakuSchema)` to create a new message.
  */
 export const YakuSchema: GenMessage<Yaku> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 5);
+  messageDesc(file_mahjong_authority_v1_game, 12);
 
 /**
  * RoundStarted: a round was dealt. Public.
@@ -376,7 +680,7 @@ export type RoundStarted = Message<"mahjong.authority.v1.RoundStarted"> & {
  * Use `create(RoundStartedSchema)` to create a new message.
  */
 export const RoundStartedSchema: GenMessage<RoundStarted> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 6);
+  messageDesc(file_mahjong_authority_v1_game, 13);
 
 /**
  * Dealt: the receiving seat's starting hand. Private to that seat.
@@ -400,7 +704,7 @@ export type Dealt = Message<"mahjong.authority.v1.Dealt"> & {
  * Use `create(DealtSchema)` to create a new message.
  */
 export const DealtSchema: GenMessage<Dealt> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 7);
+  messageDesc(file_mahjong_authority_v1_game, 14);
 
 /**
  * Drew: a seat drew. Only the drawer receives the tile.
@@ -438,7 +742,7 @@ export type Drew = Message<"mahjong.authority.v1.Drew"> & {
  * Use `create(DrewSchema)` to create a new message.
  */
 export const DrewSchema: GenMessage<Drew> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 8);
+  messageDesc(file_mahjong_authority_v1_game, 15);
 
 /**
  * Discarded: a seat discarded. Public.
@@ -474,7 +778,7 @@ export type Discarded = Message<"mahjong.authority.v1.Discarded"> & {
  * Use `create(DiscardedSchema)` to create a new message.
  */
 export const DiscardedSchema: GenMessage<Discarded> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 9);
+  messageDesc(file_mahjong_authority_v1_game, 16);
 
 /**
  * Fishing: the discarder's tenpai state after its discard. Private to it.
@@ -510,7 +814,7 @@ export type Fishing = Message<"mahjong.authority.v1.Fishing"> & {
  * Use `create(FishingSchema)` to create a new message.
  */
 export const FishingSchema: GenMessage<Fishing> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 10);
+  messageDesc(file_mahjong_authority_v1_game, 17);
 
 /**
  * ClaimOffer: what the receiving seat may do about the discard (or added
@@ -537,7 +841,7 @@ export type ClaimOffer = Message<"mahjong.authority.v1.ClaimOffer"> & {
  * Use `create(ClaimOfferSchema)` to create a new message.
  */
 export const ClaimOfferSchema: GenMessage<ClaimOffer> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 11);
+  messageDesc(file_mahjong_authority_v1_game, 18);
 
 /**
  * TurnOffer: what the receiving seat may do in the turn that just started
@@ -565,7 +869,7 @@ export type TurnOffer = Message<"mahjong.authority.v1.TurnOffer"> & {
  * Use `create(TurnOfferSchema)` to create a new message.
  */
 export const TurnOfferSchema: GenMessage<TurnOffer> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 12);
+  messageDesc(file_mahjong_authority_v1_game, 19);
 
 /**
  * RiichiAccepted: a riichi stick is on the table. Public.
@@ -594,7 +898,7 @@ export type RiichiAccepted = Message<"mahjong.authority.v1.RiichiAccepted"> & {
  * Use `create(RiichiAcceptedSchema)` to create a new message.
  */
 export const RiichiAcceptedSchema: GenMessage<RiichiAccepted> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 13);
+  messageDesc(file_mahjong_authority_v1_game, 20);
 
 /**
  * Called: a seat called a discard or declared a kan. Public.
@@ -623,7 +927,7 @@ export type Called = Message<"mahjong.authority.v1.Called"> & {
  * Use `create(CalledSchema)` to create a new message.
  */
 export const CalledSchema: GenMessage<Called> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 14);
+  messageDesc(file_mahjong_authority_v1_game, 21);
 
 /**
  * DoraRevealed: a new dora indicator is face up. Public.
@@ -642,7 +946,7 @@ export type DoraRevealed = Message<"mahjong.authority.v1.DoraRevealed"> & {
  * Use `create(DoraRevealedSchema)` to create a new message.
  */
 export const DoraRevealedSchema: GenMessage<DoraRevealed> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 15);
+  messageDesc(file_mahjong_authority_v1_game, 22);
 
 /**
  * Won: a seat won; the hand is shown. Public.
@@ -748,7 +1052,7 @@ export type Won = Message<"mahjong.authority.v1.Won"> & {
  * Use `create(WonSchema)` to create a new message.
  */
 export const WonSchema: GenMessage<Won> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 16);
+  messageDesc(file_mahjong_authority_v1_game, 23);
 
 /**
  * RoundEnded: the round is over. Public; tenpai hands are shown at a draw.
@@ -811,7 +1115,7 @@ export type RoundEnded = Message<"mahjong.authority.v1.RoundEnded"> & {
  * Use `create(RoundEndedSchema)` to create a new message.
  */
 export const RoundEndedSchema: GenMessage<RoundEnded> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 17);
+  messageDesc(file_mahjong_authority_v1_game, 24);
 
 /**
  * GameEnded: the game is over. Public.
@@ -837,7 +1141,7 @@ export type GameEnded = Message<"mahjong.authority.v1.GameEnded"> & {
  * Use `create(GameEndedSchema)` to create a new message.
  */
 export const GameEndedSchema: GenMessage<GameEnded> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 18);
+  messageDesc(file_mahjong_authority_v1_game, 25);
 
 /**
  * SeatNotice: something happened to a seat's player (not to the game):
@@ -867,7 +1171,7 @@ export type SeatNotice = Message<"mahjong.authority.v1.SeatNotice"> & {
  * Use `create(SeatNoticeSchema)` to create a new message.
  */
 export const SeatNoticeSchema: GenMessage<SeatNotice> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 19);
+  messageDesc(file_mahjong_authority_v1_game, 26);
 
 /**
  * What happened.
@@ -923,7 +1227,7 @@ export enum SeatNotice_Kind {
  * Describes the enum mahjong.authority.v1.SeatNotice.Kind.
  */
 export const SeatNotice_KindSchema: GenEnum<SeatNotice_Kind> = /*@__PURE__*/
-  enumDesc(file_mahjong_authority_v1_game, 19, 0);
+  enumDesc(file_mahjong_authority_v1_game, 26, 0);
 
 /**
  * ActionType is what an action does.
@@ -1012,6 +1316,13 @@ export enum ActionType {
    * @generated from enum value: ACTION_TYPE_NINE_TERMINALS = 11;
    */
   NINE_TERMINALS = 11,
+
+  /**
+   * Classical: announce fishing (one tile from Mah Jong); the turn goes on.
+   *
+   * @generated from enum value: ACTION_TYPE_CLASSICAL_FISH = 400;
+   */
+  CLASSICAL_FISH = 400,
 }
 
 /**
@@ -1146,6 +1457,38 @@ export const WindSchema: GenEnum<Wind> = /*@__PURE__*/
   enumDesc(file_mahjong_authority_v1_game, 3);
 
 /**
+ * ClassicalHandEndKind is how a classical hand ended.
+ *
+ * @generated from enum mahjong.authority.v1.ClassicalHandEndKind
+ */
+export enum ClassicalHandEndKind {
+  /**
+   * @generated from enum value: CLASSICAL_HAND_END_KIND_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * A seat went Mah Jong; the settlement ran.
+   *
+   * @generated from enum value: CLASSICAL_HAND_END_KIND_MAH_JONG = 1;
+   */
+  MAH_JONG = 1,
+
+  /**
+   * The live wall ran out; nobody pays.
+   *
+   * @generated from enum value: CLASSICAL_HAND_END_KIND_WASH = 2;
+   */
+  WASH = 2,
+}
+
+/**
+ * Describes the enum mahjong.authority.v1.ClassicalHandEndKind.
+ */
+export const ClassicalHandEndKindSchema: GenEnum<ClassicalHandEndKind> = /*@__PURE__*/
+  enumDesc(file_mahjong_authority_v1_game, 4);
+
+/**
  * RoundEndKind is how a round ended.
  *
  * @generated from enum mahjong.authority.v1.RoundEndKind
@@ -1201,5 +1544,5 @@ export enum RoundEndKind {
  * Describes the enum mahjong.authority.v1.RoundEndKind.
  */
 export const RoundEndKindSchema: GenEnum<RoundEndKind> = /*@__PURE__*/
-  enumDesc(file_mahjong_authority_v1_game, 4);
+  enumDesc(file_mahjong_authority_v1_game, 5);
 

@@ -6,7 +6,7 @@ import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobu
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Duration, Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_duration, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
-import type { Action, Called, ClaimOffer, Dealt, Discarded, DoraRevealed, Drew, Fishing, GameEnded, RiichiAccepted, RoundEnded, RoundStarted, SeatNotice, TurnOffer, View, Won } from "./game_pb.js";
+import type { Action, Called, ClaimOffer, ClassicalBonusSetAside, ClassicalFishing, ClassicalHandEnded, ClassicalWon, Dealt, Discarded, DoraRevealed, Drew, Fishing, GameEnded, RiichiAccepted, RoundEnded, RoundStarted, SeatNotice, TurnOffer, View, Won } from "./game_pb.js";
 import { file_mahjong_authority_v1_game } from "./game_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file mahjong/authority/v1/table_service.proto.
  */
 export const file_mahjong_authority_v1_table_service: GenFile = /*@__PURE__*/
-  fileDesc("CihtYWhqb25nL2F1dGhvcml0eS92MS90YWJsZV9zZXJ2aWNlLnByb3RvEhRtYWhqb25nLmF1dGhvcml0eS52MSIPCg1SaWljaGlPcHRpb25zIvYBCg5TaWNodWFuT3B0aW9ucxIbCg5leGNoYW5nZV90aHJlZRgBIAEoCEgAiAEBEh8KEnZvaWRfZmlyc3RfZGlzY2FyZBgCIAEoCEgBiAEBEhwKD3Bhc3NlZF93aW5fbG9jaxgDIAEoCEgCiAEBEhkKDGJsb29keV9yaXZlchgEIAEoCEgDiAEBEg8KB2Zhbl9jYXAYBSABKA0SDQoFaGFuZHMYBiABKA1CEQoPX2V4Y2hhbmdlX3RocmVlQhUKE192b2lkX2ZpcnN0X2Rpc2NhcmRCEgoQX3Bhc3NlZF93aW5fbG9ja0IPCg1fYmxvb2R5X3JpdmVyIrgECg1UYWJsZVNldHRpbmdzEi8KBXJ1bGVzGAEgASgOMiAubWFoam9uZy5hdXRob3JpdHkudjEuUnVsZVByZXNldBIsCgl0dXJuX3RpbWUYAiABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SLQoKY2xhaW1fdGltZRgDIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIMCgRzZWVkGAQgASgMEhYKDmZpbGxfd2l0aF9ib3RzGAUgASgIEjIKD3NwZWN0YXRvcl9kZWxheRgGIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIzChBkaXNjb25uZWN0X2dyYWNlGAcgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEi4KC3JvdW5kX3BhdXNlGAggASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEi4KC2NsYWltX2R3ZWxsGAkgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEi8KCHJ1bGVfc2V0GAogASgOMh0ubWFoam9uZy5hdXRob3JpdHkudjEuUnVsZVNldBI1CgZyaWljaGkYCyABKAsyIy5tYWhqb25nLmF1dGhvcml0eS52MS5SaWljaGlPcHRpb25zSAASNwoHc2ljaHVhbhgMIAEoCzIkLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5PcHRpb25zSABCCQoHb3B0aW9ucyJVCghTZWF0SW5mbxIMCgRzZWF0GAEgASgNEg0KBXRha2VuGAIgASgIEgwKBG5hbWUYAyABKAkSCwoDYm90GAQgASgIEhEKCWNvbm5lY3RlZBgFIAEoCCKcAgoFVGFibGUSEAoIdGFibGVfaWQYASABKAkSNQoIc2V0dGluZ3MYAiABKAsyIy5tYWhqb25nLmF1dGhvcml0eS52MS5UYWJsZVNldHRpbmdzEi8KBXN0YXRlGAMgASgOMiAubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGVTdGF0ZRItCgVzZWF0cxgEIAMoCzIeLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNlYXRJbmZvEhAKCGxhc3Rfc2VxGAUgASgEEi8KC2NyZWF0ZV90aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZzZWVkZWQYByABKAgSFwoPc2VlZF9jb21taXRtZW50GAggASgMIksKEkNyZWF0ZVRhYmxlUmVxdWVzdBI1CghzZXR0aW5ncxgBIAEoCzIjLm1haGpvbmcuYXV0aG9yaXR5LnYxLlRhYmxlU2V0dGluZ3MiVgoTQ3JlYXRlVGFibGVSZXNwb25zZRIqCgV0YWJsZRgBIAEoCzIbLm1haGpvbmcuYXV0aG9yaXR5LnYxLlRhYmxlEhMKC293bmVyX3Rva2VuGAIgASgJIp0BChFMaXN0VGFibGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIwCgZzdGF0ZXMYAyADKA4yIC5tYWhqb25nLmF1dGhvcml0eS52MS5UYWJsZVN0YXRlEi8KBW9yZGVyGAQgASgOMiAubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGVPcmRlciJaChJMaXN0VGFibGVzUmVzcG9uc2USKwoGdGFibGVzGAEgAygLMhsubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGUSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIiMKD0dldFRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCSI+ChBHZXRUYWJsZVJlc3BvbnNlEioKBXRhYmxlGAEgASgLMhsubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGUiQwoQSm9pblRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg8KB2VudHJvcHkYAyABKAwiYQoRSm9pblRhYmxlUmVzcG9uc2USDAoEc2VhdBgBIAEoDRISCgpzZWF0X3Rva2VuGAIgASgJEioKBXRhYmxlGAMgASgLMhsubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGUiOQoRTGVhdmVUYWJsZVJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSEgoKc2VhdF90b2tlbhgCIAEoCSIUChJMZWF2ZVRhYmxlUmVzcG9uc2UiNAoRU3RhcnRUYWJsZVJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSDQoFdG9rZW4YAiABKAkiQAoSU3RhcnRUYWJsZVJlc3BvbnNlEioKBXRhYmxlGAEgASgLMhsubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGUiTgoTU3RyZWFtRXZlbnRzUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRISCgpzZWF0X3Rva2VuGAIgASgJEhEKCWFmdGVyX3NlcRgDIAEoBCJBCghTbmFwc2hvdBILCgNzZXEYASABKAQSKAoEdmlldxgCIAEoCzIaLm1haGpvbmcuYXV0aG9yaXR5LnYxLlZpZXcitgYKBUV2ZW50EgsKA3NlcRgBIAEoBBIoCgR0aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI7Cg1yb3VuZF9zdGFydGVkGAMgASgLMiIubWFoam9uZy5hdXRob3JpdHkudjEuUm91bmRTdGFydGVkSAASLAoFZGVhbHQYBCABKAsyGy5tYWhqb25nLmF1dGhvcml0eS52MS5EZWFsdEgAEioKBGRyZXcYBSABKAsyGi5tYWhqb25nLmF1dGhvcml0eS52MS5EcmV3SAASNAoJZGlzY2FyZGVkGAYgASgLMh8ubWFoam9uZy5hdXRob3JpdHkudjEuRGlzY2FyZGVkSAASMAoHZmlzaGluZxgHIAEoCzIdLm1haGpvbmcuYXV0aG9yaXR5LnYxLkZpc2hpbmdIABI3CgtjbGFpbV9vZmZlchgIIAEoCzIgLm1haGpvbmcuYXV0aG9yaXR5LnYxLkNsYWltT2ZmZXJIABI/Cg9yaWljaGlfYWNjZXB0ZWQYCSABKAsyJC5tYWhqb25nLmF1dGhvcml0eS52MS5SaWljaGlBY2NlcHRlZEgAEi4KBmNhbGxlZBgKIAEoCzIcLm1haGpvbmcuYXV0aG9yaXR5LnYxLkNhbGxlZEgAEjsKDWRvcmFfcmV2ZWFsZWQYCyABKAsyIi5tYWhqb25nLmF1dGhvcml0eS52MS5Eb3JhUmV2ZWFsZWRIABIoCgN3b24YDCABKAsyGS5tYWhqb25nLmF1dGhvcml0eS52MS5Xb25IABI3Cgtyb3VuZF9lbmRlZBgNIAEoCzIgLm1haGpvbmcuYXV0aG9yaXR5LnYxLlJvdW5kRW5kZWRIABI1CgpnYW1lX2VuZGVkGA4gASgLMh8ubWFoam9uZy5hdXRob3JpdHkudjEuR2FtZUVuZGVkSAASNwoLc2VhdF9ub3RpY2UYDyABKAsyIC5tYWhqb25nLmF1dGhvcml0eS52MS5TZWF0Tm90aWNlSAASNQoKdHVybl9vZmZlchgQIAEoCzIfLm1haGpvbmcuYXV0aG9yaXR5LnYxLlR1cm5PZmZlckgAQgYKBGJvZHkigAEKFFN0cmVhbUV2ZW50c1Jlc3BvbnNlEjIKCHNuYXBzaG90GAEgASgLMh4ubWFoam9uZy5hdXRob3JpdHkudjEuU25hcHNob3RIABIsCgVldmVudBgCIAEoCzIbLm1haGpvbmcuYXV0aG9yaXR5LnYxLkV2ZW50SABCBgoEaXRlbSKGAQoKQWN0UmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRISCgpzZWF0X3Rva2VuGAIgASgJEhAKCGxhc3Rfc2VxGAMgASgEEhIKCnJlcXVlc3RfaWQYBCABKAkSLAoGYWN0aW9uGAUgASgLMhwubWFoam9uZy5hdXRob3JpdHkudjEuQWN0aW9uIhoKC0FjdFJlc3BvbnNlEgsKA3NlcRgBIAEoBCI2Cg9TcGVjdGF0ZVJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSEQoJYWZ0ZXJfc2VxGAIgASgEIj4KEFNwZWN0YXRlUmVzcG9uc2USKgoFZXZlbnQYASABKAsyGy5tYWhqb25nLmF1dGhvcml0eS52MS5FdmVudCJZChFFeHBvcnRHYW1lUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIyCgZmb3JtYXQYAiABKA4yIi5tYWhqb25nLmF1dGhvcml0eS52MS5SZWNvcmRGb3JtYXQieQoSRXhwb3J0R2FtZVJlc3BvbnNlEjIKBmZvcm1hdBgBIAEoDjIiLm1haGpvbmcuYXV0aG9yaXR5LnYxLlJlY29yZEZvcm1hdBIOCgZyZWNvcmQYAiABKAkSDwoHcGFydGlhbBgDIAEoCBIOCgZyb3VuZHMYBCABKAUqjwEKClJ1bGVQcmVzZXQSGwoXUlVMRV9QUkVTRVRfVU5TUEVDSUZJRUQQABIeChpSVUxFX1BSRVNFVF9URU5IT1VfSEFOQ0hBThABEh0KGVJVTEVfUFJFU0VUX1RFTkhPVV9UT05QVVUQAhIlCiFSVUxFX1BSRVNFVF9TSUNIVUFOX0JMT09EWV9CQVRUTEUQAypOCgdSdWxlU2V0EhgKFFJVTEVfU0VUX1VOU1BFQ0lGSUVEEAASEwoPUlVMRV9TRVRfUklJQ0hJEAESFAoQUlVMRV9TRVRfU0lDSFVBThACKnUKClRhYmxlU3RhdGUSGwoXVEFCTEVfU1RBVEVfVU5TUEVDSUZJRUQQABIXChNUQUJMRV9TVEFURV9XQUlUSU5HEAESFwoTVEFCTEVfU1RBVEVfUExBWUlORxACEhgKFFRBQkxFX1NUQVRFX0ZJTklTSEVEEAMqZQoKVGFibGVPcmRlchIbChdUQUJMRV9PUkRFUl9VTlNQRUNJRklFRBAAEhwKGFRBQkxFX09SREVSX05FV0VTVF9GSVJTVBABEhwKGFRBQkxFX09SREVSX09MREVTVF9GSVJTVBACKnkKDFJlY29yZEZvcm1hdBIdChlSRUNPUkRfRk9STUFUX1VOU1BFQ0lGSUVEEAASGAoUUkVDT1JEX0ZPUk1BVF9OQVRJVkUQARIYChRSRUNPUkRfRk9STUFUX1RFTkhPVRACEhYKElJFQ09SRF9GT1JNQVRfTUpBSRADKtEGCgtFcnJvclJlYXNvbhIcChhFUlJPUl9SRUFTT05fVU5TUEVDSUZJRUQQABIiCh5FUlJPUl9SRUFTT05fTUFMRk9STUVEX1JFUVVFU1QQARIZChVFUlJPUl9SRUFTT05fQkFEX1RJTEUQAhIgChxFUlJPUl9SRUFTT05fVEFCTEVfTk9UX0ZPVU5EEAMSHgoaRVJST1JfUkVBU09OX01JU1NJTkdfVE9LRU4QBBIcChhFUlJPUl9SRUFTT05fV1JPTkdfVE9LRU4QBRIeChpFUlJPUl9SRUFTT05fTk9UX1lPVVJfVFVSThAGEiQKIEVSUk9SX1JFQVNPTl9DTEFJTV9XSU5ET1dfQ0xPU0VEEAcSHwobRVJST1JfUkVBU09OX0lMTEVHQUxfQUNUSU9OEAgSGgoWRVJST1JfUkVBU09OX1NUQUxFX1NFURAJEh0KGUVSUk9SX1JFQVNPTl9SQVRFX0xJTUlURUQQChIbChdFUlJPUl9SRUFTT05fVEFCTEVfRlVMTBALEhwKGEVSUk9SX1JFQVNPTl9OT1RfU1RBUlRFRBAMEiAKHEVSUk9SX1JFQVNPTl9BTFJFQURZX1NUQVJURUQQDRIaChZFUlJPUl9SRUFTT05fR0FNRV9PVkVSEA4SIgoeRVJST1JfUkVBU09OX1JFUVVFU1RfSURfUkVVU0VEEA8SGgoWRVJST1JfUkVBU09OX1NFUV9BSEVBRBAQEhwKGEVSUk9SX1JFQVNPTl9VTkFWQUlMQUJMRRAREhwKGEVSUk9SX1JFQVNPTl9TRUFUU19FTVBUWRASEiQKIEVSUk9SX1JFQVNPTl9TVE9SQUdFX1VOQVZBSUxBQkxFEBMSIQodRVJST1JfUkVBU09OX1RPT19NQU5ZX1NUUkVBTVMQFBIgChxFUlJPUl9SRUFTT05fVE9PX01BTllfVEFCTEVTEBUSHgoaRVJST1JfUkVBU09OX1RBQkxFX0VWSUNURUQQFhIeChpFUlJPUl9SRUFTT05fVEFCTEVfREFNQUdFRBAXEiEKHUVSUk9SX1JFQVNPTl9VTktOT1dOX1JVTEVfU0VUEBgSIAocRVJST1JfUkVBU09OX0JBRF9SVUxFX09QVElPThAZMsEHCgxUYWJsZVNlcnZpY2USYgoLQ3JlYXRlVGFibGUSKC5tYWhqb25nLmF1dGhvcml0eS52MS5DcmVhdGVUYWJsZVJlcXVlc3QaKS5tYWhqb25nLmF1dGhvcml0eS52MS5DcmVhdGVUYWJsZVJlc3BvbnNlEl8KCkxpc3RUYWJsZXMSJy5tYWhqb25nLmF1dGhvcml0eS52MS5MaXN0VGFibGVzUmVxdWVzdBooLm1haGpvbmcuYXV0aG9yaXR5LnYxLkxpc3RUYWJsZXNSZXNwb25zZRJZCghHZXRUYWJsZRIlLm1haGpvbmcuYXV0aG9yaXR5LnYxLkdldFRhYmxlUmVxdWVzdBomLm1haGpvbmcuYXV0aG9yaXR5LnYxLkdldFRhYmxlUmVzcG9uc2USXAoJSm9pblRhYmxlEiYubWFoam9uZy5hdXRob3JpdHkudjEuSm9pblRhYmxlUmVxdWVzdBonLm1haGpvbmcuYXV0aG9yaXR5LnYxLkpvaW5UYWJsZVJlc3BvbnNlEl8KCkxlYXZlVGFibGUSJy5tYWhqb25nLmF1dGhvcml0eS52MS5MZWF2ZVRhYmxlUmVxdWVzdBooLm1haGpvbmcuYXV0aG9yaXR5LnYxLkxlYXZlVGFibGVSZXNwb25zZRJfCgpTdGFydFRhYmxlEicubWFoam9uZy5hdXRob3JpdHkudjEuU3RhcnRUYWJsZVJlcXVlc3QaKC5tYWhqb25nLmF1dGhvcml0eS52MS5TdGFydFRhYmxlUmVzcG9uc2USZwoMU3RyZWFtRXZlbnRzEikubWFoam9uZy5hdXRob3JpdHkudjEuU3RyZWFtRXZlbnRzUmVxdWVzdBoqLm1haGpvbmcuYXV0aG9yaXR5LnYxLlN0cmVhbUV2ZW50c1Jlc3BvbnNlMAESSgoDQWN0EiAubWFoam9uZy5hdXRob3JpdHkudjEuQWN0UmVxdWVzdBohLm1haGpvbmcuYXV0aG9yaXR5LnYxLkFjdFJlc3BvbnNlElsKCFNwZWN0YXRlEiUubWFoam9uZy5hdXRob3JpdHkudjEuU3BlY3RhdGVSZXF1ZXN0GiYubWFoam9uZy5hdXRob3JpdHkudjEuU3BlY3RhdGVSZXNwb25zZTABEl8KCkV4cG9ydEdhbWUSJy5tYWhqb25nLmF1dGhvcml0eS52MS5FeHBvcnRHYW1lUmVxdWVzdBooLm1haGpvbmcuYXV0aG9yaXR5LnYxLkV4cG9ydEdhbWVSZXNwb25zZUJNWktnaXRodWIuY29tL21haGpvbmctYXV0aG9yaXR5L2F1dGhvcml0eS9nZW4vbWFoam9uZy9hdXRob3JpdHkvdjE7YXV0aG9yaXR5djFiBnByb3RvMw", [file_google_protobuf_duration, file_google_protobuf_timestamp, file_mahjong_authority_v1_game]);
+  fileDesc("CihtYWhqb25nL2F1dGhvcml0eS92MS90YWJsZV9zZXJ2aWNlLnByb3RvEhRtYWhqb25nLmF1dGhvcml0eS52MSIPCg1SaWljaGlPcHRpb25zIvYBCg5TaWNodWFuT3B0aW9ucxIbCg5leGNoYW5nZV90aHJlZRgBIAEoCEgAiAEBEh8KEnZvaWRfZmlyc3RfZGlzY2FyZBgCIAEoCEgBiAEBEhwKD3Bhc3NlZF93aW5fbG9jaxgDIAEoCEgCiAEBEhkKDGJsb29keV9yaXZlchgEIAEoCEgDiAEBEg8KB2Zhbl9jYXAYBSABKA0SDQoFaGFuZHMYBiABKA1CEQoPX2V4Y2hhbmdlX3RocmVlQhUKE192b2lkX2ZpcnN0X2Rpc2NhcmRCEgoQX3Bhc3NlZF93aW5fbG9ja0IPCg1fYmxvb2R5X3JpdmVyInMKEENsYXNzaWNhbE9wdGlvbnMSDQoFbGltaXQYASABKA0SJAoXZmlzaGluZ19iZWZvcmVfbWFoX2pvbmcYAiABKAhIAIgBARIOCgZyb3VuZHMYAyABKA1CGgoYX2Zpc2hpbmdfYmVmb3JlX21haF9qb25nIvYECg1UYWJsZVNldHRpbmdzEi8KBXJ1bGVzGAEgASgOMiAubWFoam9uZy5hdXRob3JpdHkudjEuUnVsZVByZXNldBIsCgl0dXJuX3RpbWUYAiABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SLQoKY2xhaW1fdGltZRgDIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIMCgRzZWVkGAQgASgMEhYKDmZpbGxfd2l0aF9ib3RzGAUgASgIEjIKD3NwZWN0YXRvcl9kZWxheRgGIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIzChBkaXNjb25uZWN0X2dyYWNlGAcgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEi4KC3JvdW5kX3BhdXNlGAggASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEi4KC2NsYWltX2R3ZWxsGAkgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEi8KCHJ1bGVfc2V0GAogASgOMh0ubWFoam9uZy5hdXRob3JpdHkudjEuUnVsZVNldBI1CgZyaWljaGkYCyABKAsyIy5tYWhqb25nLmF1dGhvcml0eS52MS5SaWljaGlPcHRpb25zSAASNwoHc2ljaHVhbhgMIAEoCzIkLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5PcHRpb25zSAASPAoJY2xhc3NpY2FsGJADIAEoCzImLm1haGpvbmcuYXV0aG9yaXR5LnYxLkNsYXNzaWNhbE9wdGlvbnNIAEIJCgdvcHRpb25zIlUKCFNlYXRJbmZvEgwKBHNlYXQYASABKA0SDQoFdGFrZW4YAiABKAgSDAoEbmFtZRgDIAEoCRILCgNib3QYBCABKAgSEQoJY29ubmVjdGVkGAUgASgIIpwCCgVUYWJsZRIQCgh0YWJsZV9pZBgBIAEoCRI1CghzZXR0aW5ncxgCIAEoCzIjLm1haGpvbmcuYXV0aG9yaXR5LnYxLlRhYmxlU2V0dGluZ3MSLwoFc3RhdGUYAyABKA4yIC5tYWhqb25nLmF1dGhvcml0eS52MS5UYWJsZVN0YXRlEi0KBXNlYXRzGAQgAygLMh4ubWFoam9uZy5hdXRob3JpdHkudjEuU2VhdEluZm8SEAoIbGFzdF9zZXEYBSABKAQSLwoLY3JlYXRlX3RpbWUYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBnNlZWRlZBgHIAEoCBIXCg9zZWVkX2NvbW1pdG1lbnQYCCABKAwiSwoSQ3JlYXRlVGFibGVSZXF1ZXN0EjUKCHNldHRpbmdzGAEgASgLMiMubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGVTZXR0aW5ncyJWChNDcmVhdGVUYWJsZVJlc3BvbnNlEioKBXRhYmxlGAEgASgLMhsubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGUSEwoLb3duZXJfdG9rZW4YAiABKAkinQEKEUxpc3RUYWJsZXNSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJEjAKBnN0YXRlcxgDIAMoDjIgLm1haGpvbmcuYXV0aG9yaXR5LnYxLlRhYmxlU3RhdGUSLwoFb3JkZXIYBCABKA4yIC5tYWhqb25nLmF1dGhvcml0eS52MS5UYWJsZU9yZGVyIloKEkxpc3RUYWJsZXNSZXNwb25zZRIrCgZ0YWJsZXMYASADKAsyGy5tYWhqb25nLmF1dGhvcml0eS52MS5UYWJsZRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiIwoPR2V0VGFibGVSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJIj4KEEdldFRhYmxlUmVzcG9uc2USKgoFdGFibGUYASABKAsyGy5tYWhqb25nLmF1dGhvcml0eS52MS5UYWJsZSJDChBKb2luVGFibGVSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSDwoHZW50cm9weRgDIAEoDCJhChFKb2luVGFibGVSZXNwb25zZRIMCgRzZWF0GAEgASgNEhIKCnNlYXRfdG9rZW4YAiABKAkSKgoFdGFibGUYAyABKAsyGy5tYWhqb25nLmF1dGhvcml0eS52MS5UYWJsZSI5ChFMZWF2ZVRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRISCgpzZWF0X3Rva2VuGAIgASgJIhQKEkxlYXZlVGFibGVSZXNwb25zZSI0ChFTdGFydFRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRINCgV0b2tlbhgCIAEoCSJAChJTdGFydFRhYmxlUmVzcG9uc2USKgoFdGFibGUYASABKAsyGy5tYWhqb25nLmF1dGhvcml0eS52MS5UYWJsZSJOChNTdHJlYW1FdmVudHNSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEhIKCnNlYXRfdG9rZW4YAiABKAkSEQoJYWZ0ZXJfc2VxGAMgASgEIkEKCFNuYXBzaG90EgsKA3NlcRgBIAEoBBIoCgR2aWV3GAIgASgLMhoubWFoam9uZy5hdXRob3JpdHkudjEuVmlldyLZCAoFRXZlbnQSCwoDc2VxGAEgASgEEigKBHRpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjsKDXJvdW5kX3N0YXJ0ZWQYAyABKAsyIi5tYWhqb25nLmF1dGhvcml0eS52MS5Sb3VuZFN0YXJ0ZWRIABIsCgVkZWFsdBgEIAEoCzIbLm1haGpvbmcuYXV0aG9yaXR5LnYxLkRlYWx0SAASKgoEZHJldxgFIAEoCzIaLm1haGpvbmcuYXV0aG9yaXR5LnYxLkRyZXdIABI0CglkaXNjYXJkZWQYBiABKAsyHy5tYWhqb25nLmF1dGhvcml0eS52MS5EaXNjYXJkZWRIABIwCgdmaXNoaW5nGAcgASgLMh0ubWFoam9uZy5hdXRob3JpdHkudjEuRmlzaGluZ0gAEjcKC2NsYWltX29mZmVyGAggASgLMiAubWFoam9uZy5hdXRob3JpdHkudjEuQ2xhaW1PZmZlckgAEj8KD3JpaWNoaV9hY2NlcHRlZBgJIAEoCzIkLm1haGpvbmcuYXV0aG9yaXR5LnYxLlJpaWNoaUFjY2VwdGVkSAASLgoGY2FsbGVkGAogASgLMhwubWFoam9uZy5hdXRob3JpdHkudjEuQ2FsbGVkSAASOwoNZG9yYV9yZXZlYWxlZBgLIAEoCzIiLm1haGpvbmcuYXV0aG9yaXR5LnYxLkRvcmFSZXZlYWxlZEgAEigKA3dvbhgMIAEoCzIZLm1haGpvbmcuYXV0aG9yaXR5LnYxLldvbkgAEjcKC3JvdW5kX2VuZGVkGA0gASgLMiAubWFoam9uZy5hdXRob3JpdHkudjEuUm91bmRFbmRlZEgAEjUKCmdhbWVfZW5kZWQYDiABKAsyHy5tYWhqb25nLmF1dGhvcml0eS52MS5HYW1lRW5kZWRIABI3CgtzZWF0X25vdGljZRgPIAEoCzIgLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNlYXROb3RpY2VIABI1Cgp0dXJuX29mZmVyGBAgASgLMh8ubWFoam9uZy5hdXRob3JpdHkudjEuVHVybk9mZmVySAASUgoZY2xhc3NpY2FsX2JvbnVzX3NldF9hc2lkZRiQAyABKAsyLC5tYWhqb25nLmF1dGhvcml0eS52MS5DbGFzc2ljYWxCb251c1NldEFzaWRlSAASRAoRY2xhc3NpY2FsX2Zpc2hpbmcYkQMgASgLMiYubWFoam9uZy5hdXRob3JpdHkudjEuQ2xhc3NpY2FsRmlzaGluZ0gAEjwKDWNsYXNzaWNhbF93b24YkgMgASgLMiIubWFoam9uZy5hdXRob3JpdHkudjEuQ2xhc3NpY2FsV29uSAASSQoUY2xhc3NpY2FsX2hhbmRfZW5kZWQYkwMgASgLMigubWFoam9uZy5hdXRob3JpdHkudjEuQ2xhc3NpY2FsSGFuZEVuZGVkSABCBgoEYm9keSKAAQoUU3RyZWFtRXZlbnRzUmVzcG9uc2USMgoIc25hcHNob3QYASABKAsyHi5tYWhqb25nLmF1dGhvcml0eS52MS5TbmFwc2hvdEgAEiwKBWV2ZW50GAIgASgLMhsubWFoam9uZy5hdXRob3JpdHkudjEuRXZlbnRIAEIGCgRpdGVtIoYBCgpBY3RSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEhIKCnNlYXRfdG9rZW4YAiABKAkSEAoIbGFzdF9zZXEYAyABKAQSEgoKcmVxdWVzdF9pZBgEIAEoCRIsCgZhY3Rpb24YBSABKAsyHC5tYWhqb25nLmF1dGhvcml0eS52MS5BY3Rpb24iGgoLQWN0UmVzcG9uc2USCwoDc2VxGAEgASgEIjYKD1NwZWN0YXRlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIRCglhZnRlcl9zZXEYAiABKAQiPgoQU3BlY3RhdGVSZXNwb25zZRIqCgVldmVudBgBIAEoCzIbLm1haGpvbmcuYXV0aG9yaXR5LnYxLkV2ZW50IlkKEUV4cG9ydEdhbWVSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEjIKBmZvcm1hdBgCIAEoDjIiLm1haGpvbmcuYXV0aG9yaXR5LnYxLlJlY29yZEZvcm1hdCJ5ChJFeHBvcnRHYW1lUmVzcG9uc2USMgoGZm9ybWF0GAEgASgOMiIubWFoam9uZy5hdXRob3JpdHkudjEuUmVjb3JkRm9ybWF0Eg4KBnJlY29yZBgCIAEoCRIPCgdwYXJ0aWFsGAMgASgIEg4KBnJvdW5kcxgEIAEoBSqvAQoKUnVsZVByZXNldBIbChdSVUxFX1BSRVNFVF9VTlNQRUNJRklFRBAAEh4KGlJVTEVfUFJFU0VUX1RFTkhPVV9IQU5DSEFOEAESHQoZUlVMRV9QUkVTRVRfVEVOSE9VX1RPTlBVVRACEiUKIVJVTEVfUFJFU0VUX1NJQ0hVQU5fQkxPT0RZX0JBVFRMRRADEh4KGlJVTEVfUFJFU0VUX0NMQVNTSUNBTF9CTUpBEAUqZgoHUnVsZVNldBIYChRSVUxFX1NFVF9VTlNQRUNJRklFRBAAEhMKD1JVTEVfU0VUX1JJSUNISRABEhQKEFJVTEVfU0VUX1NJQ0hVQU4QAhIWChJSVUxFX1NFVF9DTEFTU0lDQUwQBCp1CgpUYWJsZVN0YXRlEhsKF1RBQkxFX1NUQVRFX1VOU1BFQ0lGSUVEEAASFwoTVEFCTEVfU1RBVEVfV0FJVElORxABEhcKE1RBQkxFX1NUQVRFX1BMQVlJTkcQAhIYChRUQUJMRV9TVEFURV9GSU5JU0hFRBADKmUKClRhYmxlT3JkZXISGwoXVEFCTEVfT1JERVJfVU5TUEVDSUZJRUQQABIcChhUQUJMRV9PUkRFUl9ORVdFU1RfRklSU1QQARIcChhUQUJMRV9PUkRFUl9PTERFU1RfRklSU1QQAip5CgxSZWNvcmRGb3JtYXQSHQoZUkVDT1JEX0ZPUk1BVF9VTlNQRUNJRklFRBAAEhgKFFJFQ09SRF9GT1JNQVRfTkFUSVZFEAESGAoUUkVDT1JEX0ZPUk1BVF9URU5IT1UQAhIWChJSRUNPUkRfRk9STUFUX01KQUkQAyrRBgoLRXJyb3JSZWFzb24SHAoYRVJST1JfUkVBU09OX1VOU1BFQ0lGSUVEEAASIgoeRVJST1JfUkVBU09OX01BTEZPUk1FRF9SRVFVRVNUEAESGQoVRVJST1JfUkVBU09OX0JBRF9USUxFEAISIAocRVJST1JfUkVBU09OX1RBQkxFX05PVF9GT1VORBADEh4KGkVSUk9SX1JFQVNPTl9NSVNTSU5HX1RPS0VOEAQSHAoYRVJST1JfUkVBU09OX1dST05HX1RPS0VOEAUSHgoaRVJST1JfUkVBU09OX05PVF9ZT1VSX1RVUk4QBhIkCiBFUlJPUl9SRUFTT05fQ0xBSU1fV0lORE9XX0NMT1NFRBAHEh8KG0VSUk9SX1JFQVNPTl9JTExFR0FMX0FDVElPThAIEhoKFkVSUk9SX1JFQVNPTl9TVEFMRV9TRVEQCRIdChlFUlJPUl9SRUFTT05fUkFURV9MSU1JVEVEEAoSGwoXRVJST1JfUkVBU09OX1RBQkxFX0ZVTEwQCxIcChhFUlJPUl9SRUFTT05fTk9UX1NUQVJURUQQDBIgChxFUlJPUl9SRUFTT05fQUxSRUFEWV9TVEFSVEVEEA0SGgoWRVJST1JfUkVBU09OX0dBTUVfT1ZFUhAOEiIKHkVSUk9SX1JFQVNPTl9SRVFVRVNUX0lEX1JFVVNFRBAPEhoKFkVSUk9SX1JFQVNPTl9TRVFfQUhFQUQQEBIcChhFUlJPUl9SRUFTT05fVU5BVkFJTEFCTEUQERIcChhFUlJPUl9SRUFTT05fU0VBVFNfRU1QVFkQEhIkCiBFUlJPUl9SRUFTT05fU1RPUkFHRV9VTkFWQUlMQUJMRRATEiEKHUVSUk9SX1JFQVNPTl9UT09fTUFOWV9TVFJFQU1TEBQSIAocRVJST1JfUkVBU09OX1RPT19NQU5ZX1RBQkxFUxAVEh4KGkVSUk9SX1JFQVNPTl9UQUJMRV9FVklDVEVEEBYSHgoaRVJST1JfUkVBU09OX1RBQkxFX0RBTUFHRUQQFxIhCh1FUlJPUl9SRUFTT05fVU5LTk9XTl9SVUxFX1NFVBAYEiAKHEVSUk9SX1JFQVNPTl9CQURfUlVMRV9PUFRJT04QGTLBBwoMVGFibGVTZXJ2aWNlEmIKC0NyZWF0ZVRhYmxlEigubWFoam9uZy5hdXRob3JpdHkudjEuQ3JlYXRlVGFibGVSZXF1ZXN0GikubWFoam9uZy5hdXRob3JpdHkudjEuQ3JlYXRlVGFibGVSZXNwb25zZRJfCgpMaXN0VGFibGVzEicubWFoam9uZy5hdXRob3JpdHkudjEuTGlzdFRhYmxlc1JlcXVlc3QaKC5tYWhqb25nLmF1dGhvcml0eS52MS5MaXN0VGFibGVzUmVzcG9uc2USWQoIR2V0VGFibGUSJS5tYWhqb25nLmF1dGhvcml0eS52MS5HZXRUYWJsZVJlcXVlc3QaJi5tYWhqb25nLmF1dGhvcml0eS52MS5HZXRUYWJsZVJlc3BvbnNlElwKCUpvaW5UYWJsZRImLm1haGpvbmcuYXV0aG9yaXR5LnYxLkpvaW5UYWJsZVJlcXVlc3QaJy5tYWhqb25nLmF1dGhvcml0eS52MS5Kb2luVGFibGVSZXNwb25zZRJfCgpMZWF2ZVRhYmxlEicubWFoam9uZy5hdXRob3JpdHkudjEuTGVhdmVUYWJsZVJlcXVlc3QaKC5tYWhqb25nLmF1dGhvcml0eS52MS5MZWF2ZVRhYmxlUmVzcG9uc2USXwoKU3RhcnRUYWJsZRInLm1haGpvbmcuYXV0aG9yaXR5LnYxLlN0YXJ0VGFibGVSZXF1ZXN0GigubWFoam9uZy5hdXRob3JpdHkudjEuU3RhcnRUYWJsZVJlc3BvbnNlEmcKDFN0cmVhbUV2ZW50cxIpLm1haGpvbmcuYXV0aG9yaXR5LnYxLlN0cmVhbUV2ZW50c1JlcXVlc3QaKi5tYWhqb25nLmF1dGhvcml0eS52MS5TdHJlYW1FdmVudHNSZXNwb25zZTABEkoKA0FjdBIgLm1haGpvbmcuYXV0aG9yaXR5LnYxLkFjdFJlcXVlc3QaIS5tYWhqb25nLmF1dGhvcml0eS52MS5BY3RSZXNwb25zZRJbCghTcGVjdGF0ZRIlLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNwZWN0YXRlUmVxdWVzdBomLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNwZWN0YXRlUmVzcG9uc2UwARJfCgpFeHBvcnRHYW1lEicubWFoam9uZy5hdXRob3JpdHkudjEuRXhwb3J0R2FtZVJlcXVlc3QaKC5tYWhqb25nLmF1dGhvcml0eS52MS5FeHBvcnRHYW1lUmVzcG9uc2VCTVpLZ2l0aHViLmNvbS9tYWhqb25nLWF1dGhvcml0eS9hdXRob3JpdHkvZ2VuL21haGpvbmcvYXV0aG9yaXR5L3YxO2F1dGhvcml0eXYxYgZwcm90bzM", [file_google_protobuf_duration, file_google_protobuf_timestamp, file_mahjong_authority_v1_game]);
 
 /**
  * RiichiOptions are the options of a riichi table. Riichi is chosen by
@@ -94,6 +94,45 @@ export type SichuanOptions = Message<"mahjong.authority.v1.SichuanOptions"> & {
  */
 export const SichuanOptionsSchema: GenMessage<SichuanOptions> = /*@__PURE__*/
   messageDesc(file_mahjong_authority_v1_table_service, 1);
+
+/**
+ * ClassicalOptions are the options of a classical table. Unset fields
+ * take the preset's defaults, and a Table reports every one of them set.
+ *
+ * @generated from message mahjong.authority.v1.ClassicalOptions
+ */
+export type ClassicalOptions = Message<"mahjong.authority.v1.ClassicalOptions"> & {
+  /**
+   * The limit an ordinary hand's score is capped at; the special hands
+   * pay a multiple of it. 500, 1000 (the default), 1500 or 2000; 0 takes
+   * the default.
+   *
+   * @generated from field: uint32 limit = 1;
+   */
+  limit: number;
+
+  /**
+   * Mah Jong on another seat's tile needs an earlier fishing
+   * announcement, except in the first go-round. Default on.
+   *
+   * @generated from field: optional bool fishing_before_mah_jong = 2;
+   */
+  fishingBeforeMahJong?: boolean | undefined;
+
+  /**
+   * Wind rounds in the game: 1 to 4; 0 takes the default, 4.
+   *
+   * @generated from field: uint32 rounds = 3;
+   */
+  rounds: number;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.ClassicalOptions.
+ * Use `create(ClassicalOptionsSchema)` to create a new message.
+ */
+export const ClassicalOptionsSchema: GenMessage<ClassicalOptions> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_table_service, 2);
 
 /**
  * TableSettings are chosen when a table is created. Zero durations take the
@@ -196,6 +235,12 @@ export type TableSettings = Message<"mahjong.authority.v1.TableSettings"> & {
      */
     value: SichuanOptions;
     case: "sichuan";
+  } | {
+    /**
+     * @generated from field: mahjong.authority.v1.ClassicalOptions classical = 400;
+     */
+    value: ClassicalOptions;
+    case: "classical";
   } | { case: undefined; value?: undefined };
 };
 
@@ -204,7 +249,7 @@ export type TableSettings = Message<"mahjong.authority.v1.TableSettings"> & {
  * Use `create(TableSettingsSchema)` to create a new message.
  */
 export const TableSettingsSchema: GenMessage<TableSettings> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 2);
+  messageDesc(file_mahjong_authority_v1_table_service, 3);
 
 /**
  * SeatInfo is the public state of one seat.
@@ -249,7 +294,7 @@ export type SeatInfo = Message<"mahjong.authority.v1.SeatInfo"> & {
  * Use `create(SeatInfoSchema)` to create a new message.
  */
 export const SeatInfoSchema: GenMessage<SeatInfo> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 3);
+  messageDesc(file_mahjong_authority_v1_table_service, 4);
 
 /**
  * Table describes a table. The seed is never shown.
@@ -312,7 +357,7 @@ export type Table = Message<"mahjong.authority.v1.Table"> & {
  * Use `create(TableSchema)` to create a new message.
  */
 export const TableSchema: GenMessage<Table> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 4);
+  messageDesc(file_mahjong_authority_v1_table_service, 5);
 
 /**
  * CreateTableRequest asks for a new table.
@@ -331,7 +376,7 @@ export type CreateTableRequest = Message<"mahjong.authority.v1.CreateTableReques
  * Use `create(CreateTableRequestSchema)` to create a new message.
  */
 export const CreateTableRequestSchema: GenMessage<CreateTableRequest> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 5);
+  messageDesc(file_mahjong_authority_v1_table_service, 6);
 
 /**
  * CreateTableResponse is the new table and the token that may start it.
@@ -355,7 +400,7 @@ export type CreateTableResponse = Message<"mahjong.authority.v1.CreateTableRespo
  * Use `create(CreateTableResponseSchema)` to create a new message.
  */
 export const CreateTableResponseSchema: GenMessage<CreateTableResponse> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 6);
+  messageDesc(file_mahjong_authority_v1_table_service, 7);
 
 /**
  * ListTablesRequest asks for a page of tables.
@@ -402,7 +447,7 @@ export type ListTablesRequest = Message<"mahjong.authority.v1.ListTablesRequest"
  * Use `create(ListTablesRequestSchema)` to create a new message.
  */
 export const ListTablesRequestSchema: GenMessage<ListTablesRequest> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 7);
+  messageDesc(file_mahjong_authority_v1_table_service, 8);
 
 /**
  * ListTablesResponse is a page of tables.
@@ -428,7 +473,7 @@ export type ListTablesResponse = Message<"mahjong.authority.v1.ListTablesRespons
  * Use `create(ListTablesResponseSchema)` to create a new message.
  */
 export const ListTablesResponseSchema: GenMessage<ListTablesResponse> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 8);
+  messageDesc(file_mahjong_authority_v1_table_service, 9);
 
 /**
  * GetTableRequest asks for one table.
@@ -447,7 +492,7 @@ export type GetTableRequest = Message<"mahjong.authority.v1.GetTableRequest"> & 
  * Use `create(GetTableRequestSchema)` to create a new message.
  */
 export const GetTableRequestSchema: GenMessage<GetTableRequest> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 9);
+  messageDesc(file_mahjong_authority_v1_table_service, 10);
 
 /**
  * GetTableResponse describes one table.
@@ -466,7 +511,7 @@ export type GetTableResponse = Message<"mahjong.authority.v1.GetTableResponse"> 
  * Use `create(GetTableResponseSchema)` to create a new message.
  */
 export const GetTableResponseSchema: GenMessage<GetTableResponse> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 10);
+  messageDesc(file_mahjong_authority_v1_table_service, 11);
 
 /**
  * JoinTableRequest takes a seat.
@@ -500,7 +545,7 @@ export type JoinTableRequest = Message<"mahjong.authority.v1.JoinTableRequest"> 
  * Use `create(JoinTableRequestSchema)` to create a new message.
  */
 export const JoinTableRequestSchema: GenMessage<JoinTableRequest> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 11);
+  messageDesc(file_mahjong_authority_v1_table_service, 12);
 
 /**
  * JoinTableResponse is the seat taken and its secret token.
@@ -531,7 +576,7 @@ export type JoinTableResponse = Message<"mahjong.authority.v1.JoinTableResponse"
  * Use `create(JoinTableResponseSchema)` to create a new message.
  */
 export const JoinTableResponseSchema: GenMessage<JoinTableResponse> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 12);
+  messageDesc(file_mahjong_authority_v1_table_service, 13);
 
 /**
  * LeaveTableRequest gives a seat up.
@@ -555,7 +600,7 @@ export type LeaveTableRequest = Message<"mahjong.authority.v1.LeaveTableRequest"
  * Use `create(LeaveTableRequestSchema)` to create a new message.
  */
 export const LeaveTableRequestSchema: GenMessage<LeaveTableRequest> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 13);
+  messageDesc(file_mahjong_authority_v1_table_service, 14);
 
 /**
  * LeaveTableResponse confirms a seat was given up.
@@ -570,7 +615,7 @@ export type LeaveTableResponse = Message<"mahjong.authority.v1.LeaveTableRespons
  * Use `create(LeaveTableResponseSchema)` to create a new message.
  */
 export const LeaveTableResponseSchema: GenMessage<LeaveTableResponse> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 14);
+  messageDesc(file_mahjong_authority_v1_table_service, 15);
 
 /**
  * StartTableRequest starts a table.
@@ -596,7 +641,7 @@ export type StartTableRequest = Message<"mahjong.authority.v1.StartTableRequest"
  * Use `create(StartTableRequestSchema)` to create a new message.
  */
 export const StartTableRequestSchema: GenMessage<StartTableRequest> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 15);
+  messageDesc(file_mahjong_authority_v1_table_service, 16);
 
 /**
  * StartTableResponse is the started table.
@@ -615,7 +660,7 @@ export type StartTableResponse = Message<"mahjong.authority.v1.StartTableRespons
  * Use `create(StartTableResponseSchema)` to create a new message.
  */
 export const StartTableResponseSchema: GenMessage<StartTableResponse> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 16);
+  messageDesc(file_mahjong_authority_v1_table_service, 17);
 
 /**
  * StreamEventsRequest follows a seat.
@@ -647,7 +692,7 @@ export type StreamEventsRequest = Message<"mahjong.authority.v1.StreamEventsRequ
  * Use `create(StreamEventsRequestSchema)` to create a new message.
  */
 export const StreamEventsRequestSchema: GenMessage<StreamEventsRequest> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 17);
+  messageDesc(file_mahjong_authority_v1_table_service, 18);
 
 /**
  * Snapshot is a seat's view as of its event seq. When the seat has
@@ -679,7 +724,7 @@ export type Snapshot = Message<"mahjong.authority.v1.Snapshot"> & {
  * Use `create(SnapshotSchema)` to create a new message.
  */
 export const SnapshotSchema: GenMessage<Snapshot> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 18);
+  messageDesc(file_mahjong_authority_v1_table_service, 19);
 
 /**
  * Event is one entry of a table's event log.
@@ -789,6 +834,34 @@ export type Event = Message<"mahjong.authority.v1.Event"> & {
      */
     value: TurnOffer;
     case: "turnOffer";
+  } | {
+    /**
+     * Classical tables (riichi's bodies above serve where they fit:
+     * round_started, dealt, drew, discarded, claim_offer, turn_offer,
+     * called, game_ended).
+     *
+     * @generated from field: mahjong.authority.v1.ClassicalBonusSetAside classical_bonus_set_aside = 400;
+     */
+    value: ClassicalBonusSetAside;
+    case: "classicalBonusSetAside";
+  } | {
+    /**
+     * @generated from field: mahjong.authority.v1.ClassicalFishing classical_fishing = 401;
+     */
+    value: ClassicalFishing;
+    case: "classicalFishing";
+  } | {
+    /**
+     * @generated from field: mahjong.authority.v1.ClassicalWon classical_won = 402;
+     */
+    value: ClassicalWon;
+    case: "classicalWon";
+  } | {
+    /**
+     * @generated from field: mahjong.authority.v1.ClassicalHandEnded classical_hand_ended = 403;
+     */
+    value: ClassicalHandEnded;
+    case: "classicalHandEnded";
   } | { case: undefined; value?: undefined };
 };
 
@@ -797,7 +870,7 @@ export type Event = Message<"mahjong.authority.v1.Event"> & {
  * Use `create(EventSchema)` to create a new message.
  */
 export const EventSchema: GenMessage<Event> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 19);
+  messageDesc(file_mahjong_authority_v1_table_service, 20);
 
 /**
  * StreamEventsResponse is a snapshot (first, when after_seq was 0) or an
@@ -829,7 +902,7 @@ export type StreamEventsResponse = Message<"mahjong.authority.v1.StreamEventsRes
  * Use `create(StreamEventsResponseSchema)` to create a new message.
  */
 export const StreamEventsResponseSchema: GenMessage<StreamEventsResponse> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 20);
+  messageDesc(file_mahjong_authority_v1_table_service, 21);
 
 /**
  * ActRequest plays an action.
@@ -872,7 +945,7 @@ export type ActRequest = Message<"mahjong.authority.v1.ActRequest"> & {
  * Use `create(ActRequestSchema)` to create a new message.
  */
 export const ActRequestSchema: GenMessage<ActRequest> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 21);
+  messageDesc(file_mahjong_authority_v1_table_service, 22);
 
 /**
  * ActResponse confirms an action.
@@ -894,7 +967,7 @@ export type ActResponse = Message<"mahjong.authority.v1.ActResponse"> & {
  * Use `create(ActResponseSchema)` to create a new message.
  */
 export const ActResponseSchema: GenMessage<ActResponse> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 22);
+  messageDesc(file_mahjong_authority_v1_table_service, 23);
 
 /**
  * SpectateRequest follows a table's public events.
@@ -920,7 +993,7 @@ export type SpectateRequest = Message<"mahjong.authority.v1.SpectateRequest"> & 
  * Use `create(SpectateRequestSchema)` to create a new message.
  */
 export const SpectateRequestSchema: GenMessage<SpectateRequest> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 23);
+  messageDesc(file_mahjong_authority_v1_table_service, 24);
 
 /**
  * SpectateResponse is one public event.
@@ -939,7 +1012,7 @@ export type SpectateResponse = Message<"mahjong.authority.v1.SpectateResponse"> 
  * Use `create(SpectateResponseSchema)` to create a new message.
  */
 export const SpectateResponseSchema: GenMessage<SpectateResponse> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 24);
+  messageDesc(file_mahjong_authority_v1_table_service, 25);
 
 /**
  * ExportGameRequest asks for a table's game record.
@@ -963,7 +1036,7 @@ export type ExportGameRequest = Message<"mahjong.authority.v1.ExportGameRequest"
  * Use `create(ExportGameRequestSchema)` to create a new message.
  */
 export const ExportGameRequestSchema: GenMessage<ExportGameRequest> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 25);
+  messageDesc(file_mahjong_authority_v1_table_service, 26);
 
 /**
  * ExportGameResponse is a game record.
@@ -1003,7 +1076,7 @@ export type ExportGameResponse = Message<"mahjong.authority.v1.ExportGameRespons
  * Use `create(ExportGameResponseSchema)` to create a new message.
  */
 export const ExportGameResponseSchema: GenMessage<ExportGameResponse> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 26);
+  messageDesc(file_mahjong_authority_v1_table_service, 27);
 
 /**
  * RulePreset names a preset of a rule set: each preset belongs to one
@@ -1040,6 +1113,14 @@ export enum RulePreset {
    * @generated from enum value: RULE_PRESET_SICHUAN_BLOODY_BATTLE = 3;
    */
   SICHUAN_BLOODY_BATTLE = 3,
+
+  /**
+   * Classical: the British Mah-Jong Association's game of four wind
+   * rounds (the default); ClassicalOptions change it.
+   *
+   * @generated from enum value: RULE_PRESET_CLASSICAL_BMJA = 5;
+   */
+  CLASSICAL_BMJA = 5,
 }
 
 /**
@@ -1076,6 +1157,14 @@ export enum RuleSet {
    * @generated from enum value: RULE_SET_SICHUAN = 2;
    */
   SICHUAN = 2,
+
+  /**
+   * Classical mahjong (British Mah-Jong Association), 144 tiles with
+   * flowers and seasons, fishing and the special hands.
+   *
+   * @generated from enum value: RULE_SET_CLASSICAL = 4;
+   */
+  CLASSICAL = 4,
 }
 
 /**
