@@ -126,7 +126,7 @@ func readBody(r *pack.Reader) Body {
 	case tagHandStarted:
 		var e HandStarted
 		e.Index = r.Int("index", 0, maxScore)
-		e.Round = tile.Wind(r.Int("round", 0, 4))
+		e.Round = tile.Wind(r.Int("round", 0, 3))
 		e.Dealer = readSeat(r)
 		e.Scores = readScores(r)
 		e.WallLeft = r.Int("wall left", 0, 144)
@@ -183,7 +183,7 @@ func readBody(r *pack.Reader) Body {
 		}
 		copy(e.WallSeed[:], r.Fixed("wall seed", 32))
 		e.NextDealer = readSeat(r)
-		e.NextRound = tile.Wind(r.Int("round", 0, 4))
+		e.NextRound = tile.Wind(r.Int("round", 0, 3))
 		e.GameOver = r.Byte("flags")&1 != 0
 		return e
 	case tagGameEnded:

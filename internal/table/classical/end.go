@@ -165,11 +165,14 @@ func (t *Table) endHand(kind HandEndKind, w Seat) {
 	if kind != EndMahJong || w != t.dealer {
 		t.dealer = t.dealer.Next()
 		if t.dealer == 0 {
-			t.round++
+			if int(t.round)+1 >= t.rules.Rounds {
+				e.GameOver = true
+			} else {
+				t.round++
+			}
 		}
 	}
 	e.NextDealer, e.NextRound = t.dealer, t.round
-	e.GameOver = int(t.round) >= t.rules.Rounds
 	t.phase = BetweenHands
 	t.emit(Everyone, e)
 	if e.GameOver {

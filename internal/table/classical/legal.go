@@ -30,7 +30,7 @@ func (t *Table) AppendLegal(dst []Action, s Seat) []Action {
 		p := &r.seats[s]
 		ans := t.turnAnswers()
 		if ans.win {
-			dst = append(dst, Action{Seat: s, Type: MahJong})
+			dst = append(dst, Action{Seat: s, Type: MahJong, Tile: r.drawn})
 		}
 		if ans.fish {
 			dst = append(dst, Action{Seat: s, Type: Fish})

@@ -58,8 +58,8 @@ func Restore(cfg Config, s Snapshot) (*Table, error) {
 		return nil, fmt.Errorf("%w: scores sum to %d", ErrSnapshot, sum)
 	case s.Dealer >= NumSeats || s.Hands < 0:
 		return nil, fmt.Errorf("%w: dealer %d, %d hands", ErrSnapshot, s.Dealer, s.Hands)
-	case (int(s.Round) >= s.Rules.Rounds) != (s.Phase == GameOver):
-		return nil, fmt.Errorf("%w: round %d of %d in %v", ErrSnapshot, s.Round, s.Rules.Rounds, s.Phase)
+	case int(s.Round) >= s.Rules.Rounds:
+		return nil, fmt.Errorf("%w: round %d of %d", ErrSnapshot, s.Round, s.Rules.Rounds)
 	}
 	t.phase, t.seq, t.scores, t.dealer, t.round, t.hands = s.Phase, s.Seq, s.Scores, s.Dealer, s.Round, s.Hands
 	return t, nil
@@ -101,7 +101,7 @@ func (s *Snapshot) UnmarshalBinary(b []byte) error {
 	n.Seq = r.Uint("seq", 1<<62)
 	n.Scores = readScores(r)
 	n.Dealer = readSeat(r)
-	n.Round = tile.Wind(r.Int("round", 0, 4))
+	n.Round = tile.Wind(r.Int("round", 0, 3))
 	n.Hands = r.Int("hands", 0, 1<<30)
 	if err := r.Done(); err != nil {
 		return fmt.Errorf("%w: %w", ErrSnapshot, err)

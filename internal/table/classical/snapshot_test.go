@@ -76,8 +76,7 @@ func TestRestoreRefuses(t *testing.T) {
 		"in play":     {Rules: Default, Phase: Turn},
 		"sum":         {Rules: Default, Phase: BetweenHands, Scores: [NumSeats]int{1}},
 		"dealer":      {Rules: Default, Phase: BetweenHands, Dealer: 4},
-		"over early":  {Rules: Default, Phase: GameOver},
-		"not over":    {Rules: Default, Phase: BetweenHands, Round: 4},
+		"round":       {Rules: Default, Phase: BetweenHands, Round: 4},
 		"other rules": {Rules: Rules{Name: "x", Limit: 500, Rounds: 1}, Phase: BetweenHands},
 	} {
 		if _, err := Restore(Config{Rules: Default}, s); !errors.Is(err, ErrSnapshot) {

@@ -31,6 +31,7 @@ const (
 	// Declare riichi and discard `tile`.
 	ActionType_ACTION_TYPE_RIICHI ActionType = 2
 	// Call the discard with `tiles`: exactly the two own tiles (red fives matter).
+	// Classical: a chow, named by `tile`, the run's lowest tile.
 	ActionType_ACTION_TYPE_CHI ActionType = 3
 	// Call the discard with `tiles`: exactly the two own tiles (red fives matter).
 	ActionType_ACTION_TYPE_PON ActionType = 4

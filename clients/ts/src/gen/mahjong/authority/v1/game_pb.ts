@@ -1256,6 +1256,7 @@ export enum ActionType {
 
   /**
    * Call the discard with `tiles`: exactly the two own tiles (red fives matter).
+   * Classical: a chow, named by `tile`, the run's lowest tile.
    *
    * @generated from enum value: ACTION_TYPE_CHI = 3;
    */
