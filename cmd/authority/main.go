@@ -1,6 +1,6 @@
 // Command authority is the mahjong table server: it holds the full secret
-// state of the tables of the rule sets it is built with (riichi; see
-// serve) and talks to players, bots and room backends over gRPC
+// state of the tables of the rule sets it is built with (riichi and
+// classical; see serve) and talks to players, bots and room backends over gRPC
 // (TableService, JudgeService, the standard health service and server
 // reflection).
 //
@@ -8,8 +8,9 @@
 //	authority --listen 127.0.0.1:7400 --data DIR   # tables durable in DIR
 //
 // Everything is embedded: without --data tables live in memory; with it
-// every accepted action is in DIR/authority.db (bbolt) before it is
-// acknowledged, and a restart resumes every table not finished.
+// every accepted action is in DIR/authority.db (riichi) or
+// DIR/classical.db (classical), bbolt, before it is acknowledged, and a
+// restart resumes every table not finished.
 //
 // A finished table stays in memory for --finished-ttl, one that never
 // starts for --idle-ttl without a join or a leave; then it leaves memory.
@@ -41,10 +42,12 @@ import (
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/ruleset"
+	"github.com/mahjong-authority/authority/internal/ruleset/classical"
 	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
 	"github.com/mahjong-authority/authority/internal/server"
 	"github.com/mahjong-authority/authority/internal/store"
 	"github.com/mahjong-authority/authority/internal/table"
+	tclassical "github.com/mahjong-authority/authority/internal/table/classical"
 )
 
 func main() {
@@ -213,6 +216,15 @@ func openStore(dir string) (*store.Bolt[table.Action], error) {
 	return store.Open[table.Action](filepath.Join(dir, "authority.db"), riichi.ActionCodec{})
 }
 
+// openClassicalStore opens the classical tables' durable store,
+// classical.db in dir.
+func openClassicalStore(dir string) (*store.Bolt[tclassical.Action], error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("data directory: %w", err)
+	}
+	return store.Open[tclassical.Action](filepath.Join(dir, "classical.db"), classical.ActionCodec{})
+}
+
 // maxRequest bounds a request's size: the largest legitimate one is a judge
 // question of a few hundred bytes.
 const maxRequest = 16 << 10
@@ -264,7 +276,16 @@ func serve(ctx context.Context, lis net.Listener, log *zap.Logger, o options) er
 		defer st.Close()
 		rc.Store = st
 	}
-	cfg := server.Config{RuleSets: []ruleset.RuleSet{riichi.New(rc)}}
+	cq := classical.Standard()
+	if o.data != "" {
+		st, err := openClassicalStore(o.data)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		cq.Store = st
+	}
+	cfg := server.Config{RuleSets: []ruleset.RuleSet{riichi.New(rc), classical.New(cq)}}
 	cfg.Log = log
 	cfg.SeatRate, cfg.ConnRate = o.seatRate, o.connRate
 	cfg.Defaults = o.defaults
