@@ -326,13 +326,13 @@ func (t *Table) deal(w *wall.Wall144) {
 	}
 	t.phase = Turn
 	r.toAct = t.dealer
-	// East's fourteenth tile stands for its first draw: it may go out on
-	// it (a heavenly hand scores as self-drawn).
+	// East's first turn counts as after a draw: it may go out self-drawn
+	// on its dealt hand. The tile that stands for the draw is the highest
+	// of the hand, which every view can tell from the Dealt event (the
+	// fourteenth tile may have been a bonus tile, replaced).
+	east := &r.seats[t.dealer]
 	r.hasDrawn, r.turnFresh = true, false
-	r.drawn = w.Tiles[wall.DealSize]
-	if !playing(r.drawn) || r.seats[t.dealer].counts[r.drawn.Kind()] == 0 {
-		r.drawn = r.seats[t.dealer].hand[len(r.seats[t.dealer].hand)-1]
-	}
+	r.drawn = east.hand[len(east.hand)-1]
 }
 
 // drawFront draws the next live tile for seat s and starts its turn; at

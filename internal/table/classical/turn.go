@@ -212,9 +212,14 @@ func (t *Table) applyTurn(a Action) {
 		t.emit(Everyone, Called{Seat: s, Meld: m})
 		t.drawBack(s, true)
 	case AddedKong:
+		// The kong is shown at once; a seat that robs it takes the tile
+		// and the pung stays a pung.
 		p.remove(a.Tile)
+		i := p.pungOf(a.Tile.Kind())
+		p.melds[i].Type = MeldKong
 		r.hasDrawn = false
 		r.calls = true
+		t.emit(Everyone, Called{Seat: s, Meld: p.melds[i]})
 		t.openWindow(s, a.Tile, true)
 	case MahJong:
 		t.win(s, s, r.drawn, true, false)
@@ -389,8 +394,14 @@ func (t *Table) resolve() {
 	}
 	a := r.answers[bestSeat]
 	if a.Type == MahJong {
-		if !r.robbing {
-			from := &r.seats[r.claimFrom]
+		from := &r.seats[r.claimFrom]
+		if r.robbing {
+			for i, m := range from.melds {
+				if m.Type == MeldKong && m.Kind == r.claimTile.Kind() {
+					from.melds[i].Type = MeldPung
+				}
+			}
+		} else {
 			from.pond[len(from.pond)-1].Claimed = true
 		}
 		t.win(bestSeat, r.claimFrom, r.claimTile, false, r.robbing)
@@ -404,12 +415,7 @@ func (t *Table) resolve() {
 func (t *Table) closeWindow() {
 	r := &t.r
 	if r.robbing {
-		s := r.claimFrom
-		p := &r.seats[s]
-		i := p.pungOf(r.claimTile.Kind())
-		p.melds[i].Type = MeldKong
-		t.emit(Everyone, Called{Seat: s, Meld: p.melds[i]})
-		t.drawBack(s, true)
+		t.drawBack(r.claimFrom, true)
 		return
 	}
 	t.drawFront(r.claimFrom.Next())
