@@ -33,7 +33,7 @@ type botsOptions struct {
 	addr          string
 	tables, games int
 	kind          string // efficient or random
-	rules         string // hanchan or tonpuu
+	rules         string // hanchan, tonpuu or classical
 	turn, claim   time.Duration
 	pause         time.Duration
 	seed          string
@@ -90,7 +90,7 @@ func parseBots(args []string, stderr io.Writer) (botsOptions, error) {
 	fs.IntVar(&o.tables, "tables", 1, "tables played at once")
 	fs.IntVar(&o.games, "games", 1, "games each table plays, one after another")
 	fs.StringVar(&o.kind, "bot", "efficient", "the bots: efficient or random")
-	fs.StringVar(&o.rules, "rules", "hanchan", "hanchan (east-south) or tonpuu (east only)")
+	fs.StringVar(&o.rules, "rules", "hanchan", "hanchan (east-south), tonpuu (east only) or classical")
 	fs.DurationVar(&o.turn, "turn-time", 10*time.Second, "turn timer of the tables")
 	fs.DurationVar(&o.claim, "claim-time", 5*time.Second, "claim window timer of the tables")
 	fs.DurationVar(&o.pause, "round-pause", 10*time.Millisecond, "pause between rounds (at least 1ns; zero would take the server's default)")
@@ -109,8 +109,10 @@ func parseBots(args []string, stderr io.Writer) (botsOptions, error) {
 		bad = "--tables and --games must be at least 1"
 	case o.kind != "efficient" && o.kind != "random":
 		bad = fmt.Sprintf("--bot %q: want efficient or random", o.kind)
-	case o.rules != "hanchan" && o.rules != "tonpuu":
-		bad = fmt.Sprintf("--rules %q: want hanchan or tonpuu", o.rules)
+	case o.rules != "hanchan" && o.rules != "tonpuu" && o.rules != "classical":
+		bad = fmt.Sprintf("--rules %q: want hanchan, tonpuu or classical", o.rules)
+	case o.rules == "classical" && o.kind != "efficient":
+		bad = "--rules classical plays the efficient bot only"
 	case o.turn <= 0 || o.claim <= 0 || o.pause <= 0 || o.every <= 0:
 		bad = "timers and --progress must be positive"
 	}
@@ -267,6 +269,10 @@ func runTable(ctx context.Context, o botsOptions, i int, m *loadMetrics) {
 			m.fail(1, "table %d game %d: %v", i, g, ctx.Err())
 			continue
 		}
+		if o.rules == "classical" {
+			playClassicalGame(ctx, o, i, g, &clients, m)
+			continue
+		}
 		playGame(ctx, o, i, g, &clients, m)
 	}
 }
@@ -289,6 +295,10 @@ func (o botsOptions) settings(i, g int) *pb.TableSettings {
 		ClaimTime:  durationpb.New(o.claim),
 		RoundPause: durationpb.New(o.pause),
 		ClaimDwell: durationpb.New(o.dwell),
+	}
+	if o.rules == "classical" {
+		c := classicalSettings()
+		set.Rules, set.RuleSet, set.Options = 0, c.RuleSet, c.Options
 	}
 	if o.seed != "" {
 		s := derive(o, "table", i, g)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mahjong-authority/authority/internal/record"
+	rcl "github.com/mahjong-authority/authority/internal/record/classical"
 )
 
 func init() {
@@ -22,8 +23,9 @@ var errVerify = errors.New("verify: not every record verified")
 // runVerify checks native records (a file or stdin, one per line) with
 // record.Verify and writes one report per game.
 func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("verify", "usage: tablectl verify [--json] [record.jsonl]   (stdin without a file)\n", stderr)
+	fs := newFlags("verify", "usage: tablectl verify [--json] [--rules riichi|classical] [record.jsonl]   (stdin without a file)\n", stderr)
 	asJSON := fs.Bool("json", false, "write each report as a JSON object")
+	rules := fs.String("rules", "riichi", "the records' rule set: riichi or classical")
 	if err := fs.Parse(args); err != nil {
 		return errUsage // Parse printed the usage
 	}
@@ -41,20 +43,32 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		in = f
 	}
 	bad := 0
-	err := record.Read(in, func(line int, g *record.Game) error {
-		rep, err := record.Verify(g)
-		if err != nil {
-			return fmt.Errorf("verify: line %d: %w", line, err)
-		}
+	report := func(rep *record.Report) error {
 		if rep.Err() != nil {
 			bad++
 		}
 		if *asJSON {
 			return json.NewEncoder(stdout).Encode(rep)
 		}
-		_, err = io.WriteString(stdout, describe(rep))
+		_, err := io.WriteString(stdout, describe(rep))
 		return err
-	})
+	}
+	var err error
+	switch *rules {
+	case "classical":
+		err = rcl.Read(in, func(line int, g *rcl.Game) error {
+			rep, err := rcl.Verify(g)
+			if err != nil {
+				return fmt.Errorf("verify: line %d: %w", line, err)
+			}
+			return report(rep)
+		})
+	case "riichi":
+		err = verifyRiichi(in, report)
+	default:
+		fs.Usage()
+		return errUsage
+	}
 	if err != nil {
 		return err
 	}
@@ -62,6 +76,17 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: %d failed or unverifiable", errVerify, bad)
 	}
 	return nil
+}
+
+// verifyRiichi verifies riichi records, reporting each.
+func verifyRiichi(in io.Reader, report func(*record.Report) error) error {
+	return record.Read(in, func(line int, g *record.Game) error {
+		rep, err := record.Verify(g)
+		if err != nil {
+			return fmt.Errorf("verify: line %d: %w", line, err)
+		}
+		return report(rep)
+	})
 }
 
 // describe writes a report for people: a verdict line, then one line per
