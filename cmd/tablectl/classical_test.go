@@ -61,7 +61,9 @@ func TestWatchExportVerifyClassical(t *testing.T) {
 	id := tb.GetTableId()
 	done := make(chan error, 1)
 	var out, errOut bytes.Buffer
-	go func() { done <- run([]string{"watch", "--addr", addr, "--table", id, "--board"}, strings.NewReader(""), &out, &errOut) }()
+	go func() {
+		done <- run([]string{"watch", "--addr", addr, "--table", id, "--board"}, strings.NewReader(""), &out, &errOut)
+	}()
 	time.Sleep(100 * time.Millisecond)
 	if err := c.StartTable(ctx, id, owner); err != nil {
 		t.Fatal(err)
