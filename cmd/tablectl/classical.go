@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -283,4 +284,140 @@ func classicalBoard(v *ct.View, n *names) string {
 		sb.WriteString("\n")
 	}
 	return sb.String()
+}
+
+// classicalLabel names a classical action for the prompt.
+func classicalLabel(a ct.Action, claim tile.Tile) string {
+	switch a.Type {
+	case ct.Discard:
+		return fmt.Sprintf("discard %v", a.Tile)
+	case ct.Fish:
+		return "announce fishing (one tile from Mah Jong)"
+	case ct.MahJong:
+		return fmt.Sprintf("MAH JONG on %v", a.Tile)
+	case ct.ConcealedKong:
+		return fmt.Sprintf("concealed kong of %v", a.Tile)
+	case ct.AddedKong:
+		return fmt.Sprintf("add %v to your pung (kong)", a.Tile)
+	case ct.Chow:
+		k := a.Tile.Kind()
+		return fmt.Sprintf("chow %v %v %v", tile.Plain(k), tile.Plain(k+1), tile.Plain(k+2))
+	case ct.Pung:
+		return fmt.Sprintf("pung %v", claim)
+	case ct.Kong:
+		return fmt.Sprintf("kong %v", claim)
+	case ct.Pass:
+		return "pass"
+	}
+	return a.Type.String()
+}
+
+// classicalPlayLoop is playLoop for a classical seat: event lines as they
+// arrive, and whenever the seat has something to do the board (who is
+// fishing, bonus tiles, melds, ponds, the hand), the numbered choices and
+// a prompt. An answer is a choice's number, a tile to discard, f to
+// announce fishing, mj for Mah Jong, or p to pass.
+func classicalPlayLoop(ctx context.Context, s *cclassical.Session, in *input, out io.Writer, n *names) error {
+	for {
+		u, err := s.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if !u.Snapshot {
+			e := u.Event
+			if no := e.Notice; no != nil {
+				if no.GetKind() == pb.SeatNotice_KIND_JOINED && no.GetSeat() < table.NumSeats {
+					n.name[no.GetSeat()] = printable(no.GetName())
+				}
+			} else {
+				io.WriteString(out, classicalLines(e.Body, n))
+			}
+		}
+		v := s.View()
+		if len(v.Legal) == 0 {
+			continue
+		}
+		a, err := askClassical(ctx, in, out, v, n)
+		if err != nil {
+			return err
+		}
+		if _, err := s.Act(ctx, a); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			fmt.Fprintf(out, "The server refused %s: %s\n", classicalLabel(a, v.ClaimTile), refusal(err))
+		}
+	}
+}
+
+func classicalPrompt(v *ct.View, n *names) string {
+	var sb strings.Builder
+	sb.WriteString(classicalBoard(v, n))
+	if v.Phase == ct.ClaimWindow {
+		fmt.Fprintf(&sb, "%s discarded %v:\n", cseat(n, v.ClaimFrom), v.ClaimTile)
+	}
+	for i, a := range v.Legal {
+		fmt.Fprintf(&sb, "  %d) %s\n", i+1, classicalLabel(a, v.ClaimTile))
+	}
+	return sb.String()
+}
+
+// askClassical reads answers until one names a legal action.
+func askClassical(ctx context.Context, in *input, out io.Writer, v *ct.View, n *names) (ct.Action, error) {
+	io.WriteString(out, classicalPrompt(v, n))
+	for {
+		io.WriteString(out, "> ")
+		line, err := in.line(ctx)
+		if err != nil {
+			return ct.Action{}, err
+		}
+		line = strings.ToLower(strings.TrimSpace(line))
+		if line == "" || line == "?" {
+			io.WriteString(out, classicalPrompt(v, n))
+			continue
+		}
+		find := func(ok func(ct.Action) bool) (ct.Action, bool) {
+			for _, a := range v.Legal {
+				if ok(a) {
+					return a, true
+				}
+			}
+			return ct.Action{}, false
+		}
+		var a ct.Action
+		ok := false
+		switch line {
+		case "p", "pass":
+			a, ok = find(func(a ct.Action) bool { return a.Type == ct.Pass })
+		case "f", "fish":
+			a, ok = find(func(a ct.Action) bool { return a.Type == ct.Fish })
+			if !ok {
+				fmt.Fprintln(out, "you cannot announce fishing now: no discard leaves your hand one tile from Mah Jong")
+				continue
+			}
+		case "mj", "mahjong", "mah jong":
+			a, ok = find(func(a ct.Action) bool { return a.Type == ct.MahJong })
+		default:
+			if i, err := strconv.Atoi(line); err == nil {
+				if i >= 1 && i <= len(v.Legal) {
+					return v.Legal[i-1], nil
+				}
+				fmt.Fprintf(out, "%d is not one of the choices 1 to %d\n", i, len(v.Legal))
+				continue
+			}
+			x, err := tile.ParseTile(line)
+			if err != nil {
+				fmt.Fprintf(out, "%q is neither a choice nor a tile\n", line)
+				continue
+			}
+			a, ok = find(func(a ct.Action) bool { return a.Type == ct.Discard && a.Tile.Kind() == x.Kind() })
+		}
+		if ok {
+			return a, nil
+		}
+		fmt.Fprintf(out, "%q is not among your choices now\n", line)
+	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,5 +104,44 @@ func TestWatchExportVerifyClassical(t *testing.T) {
 	var rep2 bytes.Buffer
 	if err := run([]string{"verify", "--rules", "classical"}, strings.NewReader(bad), &rep2, &errOut); err == nil {
 		t.Errorf("a tampered record verified:\n%s", rep2.String())
+	}
+}
+
+// TestPlayClassical plays `tablectl play --rules classical` against a
+// real server to the end of a game, answering every prompt through its
+// input: the first choice (Mah Jong, fishing, a kong or a discard) or
+// pass.
+func TestPlayClassical(t *testing.T) {
+	addr := classicalServer(t)
+	in, feed := io.Pipe()
+	out := &answerer{answers: make(chan string, 1)}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for s := range out.answers {
+			if _, err := io.WriteString(feed, s); err != nil {
+				return
+			}
+		}
+	}()
+	var errOut bytes.Buffer
+	err := run([]string{"play", "--addr", addr, "--rules", "classical", "--seed", "classical play", "--round-pause", "1ms"}, in, out, &errOut)
+	close(out.answers)
+	feed.Close()
+	<-done
+	text := out.buf.String()
+	if err != nil {
+		t.Fatalf("play: %v\nstderr %s\nstdout tail %s", err, errOut.String(), tail(text, 2000))
+	}
+	if out.prompts < 20 {
+		t.Errorf("%d prompts, want a whole game's", out.prompts)
+	}
+	for _, want := range []string{"| hand", "bonus [", "1) ", "round, East is", "scores", "== final scores"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("output has no %q:\n%s", want, tail(text, 2000))
+		}
+	}
+	if os.Getenv("SHOW_PLAY") != "" {
+		t.Log(text)
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/client"
+	cclassical "github.com/mahjong-authority/authority/internal/client/classical"
 	"github.com/mahjong-authority/authority/internal/table"
 	"github.com/mahjong-authority/authority/internal/tile"
 )
@@ -34,7 +35,9 @@ Creates a table where the server's bots take the other three seats, joins
 it and plays your seat in the terminal: the board is shown whenever you have
 something to do, with your choices numbered. Type a number, a tile to
 discard it (5m; 0p is the red five), t to discard the tile you drew, or p
-to pass a claim. With --table it joins an existing table instead, and
+to pass a claim. At a classical table (--rules classical) f announces
+fishing and mj goes Mah Jong; the board shows who is fishing, and the end
+of a hand each seat's score line. With --table it joins an existing table instead, and
 offers to start it if it has not started. Ctrl-C leaves the table at once:
 a bot plays your seat from then on.
 
@@ -46,7 +49,7 @@ func parsePlay(args []string, stderr io.Writer) (playOptions, error) {
 	fs := newFlags("play", playUsage, stderr)
 	addrFlag(fs, &o.addr)
 	fs.StringVar(&o.name, "name", "player", "your name at the table")
-	fs.StringVar(&o.rules, "rules", "hanchan", "hanchan (east-south) or tonpuu (east only)")
+	fs.StringVar(&o.rules, "rules", "hanchan", "hanchan (east-south), tonpuu (east only) or classical")
 	fs.StringVar(&o.seed, "seed", "", "play the walls of this `string` (the same seed, the same tiles)")
 	fs.StringVar(&o.tableID, "table", "", "join this table instead of creating one")
 	fs.DurationVar(&o.turn, "turn-time", 5*time.Minute, "time for a turn before the server plays it for you")
@@ -55,7 +58,7 @@ func parsePlay(args []string, stderr io.Writer) (playOptions, error) {
 	if err := fs.Parse(args); err != nil {
 		return o, errUsage
 	}
-	if fs.NArg() > 0 || o.rules != "hanchan" && o.rules != "tonpuu" || o.turn <= 0 || o.claim <= 0 || o.pause <= 0 {
+	if fs.NArg() > 0 || o.rules != "hanchan" && o.rules != "tonpuu" && o.rules != "classical" || o.turn <= 0 || o.claim <= 0 || o.pause <= 0 {
 		fmt.Fprintln(stderr, "tablectl play: bad arguments")
 		fs.Usage()
 		return o, errUsage
@@ -86,7 +89,11 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if tb.GetState() == pb.TableState_TABLE_STATE_WAITING {
 		err = offerStart(ctx, c, in, stdout, seat, tb)
 	}
-	if err == nil {
+	if err == nil && tb.GetSettings().GetRuleSet() == pb.RuleSet_RULE_SET_CLASSICAL {
+		s := cclassical.Follow(c, seat, client.Options{})
+		defer s.Close()
+		err = classicalPlayLoop(ctx, s, in, stdout, n)
+	} else if err == nil {
 		s := c.Follow(seat, client.Options{})
 		defer s.Close()
 		err = playLoop(ctx, s, in, stdout, n)
@@ -214,6 +221,10 @@ func takeSeat(ctx context.Context, c *client.Client, o playOptions) (client.Seat
 	set := &pb.TableSettings{
 		Rules: rulePreset(o.rules), FillWithBots: true,
 		TurnTime: durationpb.New(o.turn), ClaimTime: durationpb.New(o.claim), RoundPause: durationpb.New(o.pause),
+	}
+	if o.rules == "classical" {
+		c := classicalSettings()
+		set.Rules, set.RuleSet, set.Options = 0, c.RuleSet, c.Options
 	}
 	if o.seed != "" {
 		s := derive(botsOptions{seed: o.seed}, "play", 0, 0)

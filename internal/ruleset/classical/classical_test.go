@@ -215,13 +215,16 @@ func TestGame(t *testing.T) {
 			if o.Dwell {
 				dwell++
 			}
+			if _, ok := o.Body.(ct.ClaimOffer); ok != o.Offer && !o.Offer {
+				t.Fatalf("%v: a claim offer not marked as an offer", a)
+			}
 		}
 		if want := a.Type == ct.Discard || a.Type == ct.AddedKong; (dwell == 1) != want || dwell > 1 {
 			t.Fatalf("%v: %d dwell marks", a, dwell)
 		}
 		if g.eng.Phase() == ct.Turn {
 			last := outs[len(outs)-1]
-			if o, ok := last.Body.(ct.TurnOffer); !ok || !last.To.Private || !g.eng.Waiting(o.Seat) {
+			if o, ok := last.Body.(ct.TurnOffer); !ok || !last.To.Private || !last.Offer || !g.eng.Waiting(o.Seat) {
 				t.Fatalf("%v: last event %+v, want the turn offer of the seat to act", a, last)
 			}
 		}

@@ -68,7 +68,8 @@ func (g *game) Apply(a ct.Action) ([]host.Out[ct.Body], error) {
 		if e.To.Private {
 			to = host.Only(int(e.To.Seat))
 		}
-		outs[i] = host.Out[ct.Body]{To: to, Body: e.Body}
+		_, offer := e.Body.(ct.ClaimOffer)
+		outs[i] = host.Out[ct.Body]{To: to, Body: e.Body, Offer: offer}
 	}
 	// A remote seat cannot work out its turn's options (Mah Jong and
 	// fishing need the judge), so the seat to act is told them, as claim
@@ -76,7 +77,7 @@ func (g *game) Apply(a ct.Action) ([]host.Out[ct.Body], error) {
 	if len(evs) > 0 && g.eng.Phase() == ct.Turn {
 		for s := range ct.Seat(ct.NumSeats) {
 			if g.eng.Waiting(s) {
-				outs = append(outs, host.Out[ct.Body]{To: host.Only(int(s)), Body: ct.TurnOffer{Seat: s, Options: g.eng.Legal(s)}})
+				outs = append(outs, host.Out[ct.Body]{To: host.Only(int(s)), Body: ct.TurnOffer{Seat: s, Options: g.eng.Legal(s)}, Offer: true})
 				break
 			}
 		}
