@@ -1,6 +1,10 @@
 package host
 
-import "time"
+import (
+	"time"
+
+	"golang.org/x/time/rate"
+)
 
 // Rate is a token-bucket limit: Burst requests at once, refilled at PerSecond.
 // The zero Rate allows everything.
@@ -9,32 +13,22 @@ type Rate struct {
 	Burst     int
 }
 
-// Bucket is a token bucket for one client. The zero Bucket with a zero Rate
-// allows everything. It is not safe for concurrent use.
+// Bucket is a token bucket for one client (golang.org/x/time/rate, driven
+// by the caller's clock so that fake clocks work). The zero Bucket allows
+// everything. It is safe for concurrent use.
 type Bucket struct {
-	rate   Rate
-	tokens float64
-	last   time.Time
+	l *rate.Limiter // nil: no limit
 }
 
 // NewBucket returns a full bucket for r.
-func NewBucket(r Rate) *Bucket { return &Bucket{rate: r, tokens: float64(r.Burst)} }
+func NewBucket(r Rate) *Bucket {
+	if r.PerSecond <= 0 || r.Burst <= 0 {
+		return &Bucket{}
+	}
+	return &Bucket{l: rate.NewLimiter(rate.Limit(r.PerSecond), r.Burst)}
+}
 
 // Allow takes a token at time now and reports whether there was one.
 func (b *Bucket) Allow(now time.Time) bool {
-	if b.rate.PerSecond <= 0 || b.rate.Burst <= 0 {
-		return true
-	}
-	if !b.last.IsZero() {
-		b.tokens += now.Sub(b.last).Seconds() * b.rate.PerSecond
-		if max := float64(b.rate.Burst); b.tokens > max {
-			b.tokens = max
-		}
-	}
-	b.last = now
-	if b.tokens < 1 {
-		return false
-	}
-	b.tokens--
-	return true
+	return b.l == nil || b.l.AllowN(now, 1)
 }
