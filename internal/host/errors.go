@@ -40,6 +40,9 @@ type DamagedError struct {
 }
 
 func (e *DamagedError) Error() string {
+	if p, ok := e.Err.(*PanicError); ok {
+		return fmt.Sprintf("host: table %s was set aside: %v", e.ID, p)
+	}
 	return fmt.Sprintf("host: table %s is damaged in the store and was not resumed: %v", e.ID, e.Err)
 }
 
@@ -61,3 +64,12 @@ func (e *StaleSeqError) Error() string {
 
 // Is makes errors.Is(err, ErrStaleSeq) hold.
 func (e *StaleSeqError) Is(target error) bool { return target == ErrStaleSeq }
+
+// PanicError is a panic of a table's goroutine, recovered: the table is
+// set aside with a DamagedError that wraps it.
+type PanicError struct {
+	Value any    // what was passed to panic
+	Stack []byte // the goroutine's stack at the panic
+}
+
+func (e *PanicError) Error() string { return fmt.Sprintf("its game panicked: %v", e.Value) }

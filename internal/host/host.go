@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -45,6 +46,9 @@ type Config[A comparable, V, B any] struct {
 	// at their round boundaries, so that recovery replays only the log
 	// after the latest snapshot.
 	Codec Codec[A, B]
+	// Observer is told what the host does, for metrics; default
+	// NopObserver.
+	Observer Observer[A]
 	// SeatRate limits the actions of one seat.
 	SeatRate Rate
 	// DedupeWindow is how many request ids per seat are remembered; default 256.
@@ -116,6 +120,7 @@ type SeatInfo struct {
 // Host runs many tables, one goroutine each.
 type Host[A comparable, V, B any] struct {
 	cfg Config[A, V, B]
+	obs Observer[A]
 
 	mu     sync.RWMutex
 	tables map[string]*table[A, V, B]
@@ -142,13 +147,16 @@ func New[A comparable, V, B any](cfg Config[A, V, B]) *Host[A, V, B] {
 	if cfg.Store == nil {
 		cfg.Store = NewMemoryStore[A]()
 	}
+	if cfg.Observer == nil {
+		cfg.Observer = NopObserver[A]{}
+	}
 	if cfg.DedupeWindow <= 0 {
 		cfg.DedupeWindow = 256
 	}
 	if cfg.MaxSeatStreams <= 0 {
 		cfg.MaxSeatStreams = 4
 	}
-	h := &Host[A, V, B]{cfg: cfg, tables: map[string]*table[A, V, B]{}, quit: make(chan struct{})}
+	h := &Host[A, V, B]{cfg: cfg, obs: cfg.Observer, tables: map[string]*table[A, V, B]{}, quit: make(chan struct{})}
 	if cfg.KeepGames > 0 {
 		h.mu.Lock()
 		h.prune = cfg.Clock.AfterFunc(0, h.pruneStore)
@@ -271,6 +279,7 @@ func (h *Host[A, V, B]) Recover(ctx context.Context, gameFor GameFor[A, V, B]) (
 	if gameFor == nil {
 		return 0, fmt.Errorf("recover: no GameFor: %w", ErrBadRequest)
 	}
+	start := time.Now() // the real time it took, whatever the host's clock
 	var st recoveryStats
 	var damaged []*DamagedError
 	err := h.cfg.Store.Load(ctx, func(rec TableRecord, snap *TableSnapshot, entries []Entry[A]) error {
@@ -292,6 +301,7 @@ func (h *Host[A, V, B]) Recover(ctx context.Context, gameFor GameFor[A, V, B]) (
 	if err != nil {
 		return st.tables, fmt.Errorf("recover: %w", err)
 	}
+	h.obs.Recovered(st.tables, time.Since(start))
 	h.cfg.Log.Info("tables recovered", zap.Int("tables", st.tables), zap.Int("from_snapshots", st.fromSnap),
 		zap.Int("entries_replayed", st.replayed), zap.Int("damaged", len(damaged)))
 	return st.tables, nil
@@ -350,13 +360,21 @@ func (h *Host[A, V, B]) setAside(damaged []*DamagedError) {
 	}
 	for _, d := range damaged {
 		h.damaged[d.ID] = d
+		h.obs.TableSetAside(SetAsideDamaged)
 		h.cfg.Log.Error("table damaged in the store: not resumed", zap.String("table", d.ID), zap.Error(d.Err))
 	}
 }
 
 // recoverTable rebuilds one stored table: from its snapshot and the
 // entries after it, or else from its whole log.
-func (h *Host[A, V, B]) recoverTable(ctx context.Context, rec TableRecord, newGame NewGame[A, V, B], snap *TableSnapshot, entries []Entry[A]) (*table[A, V, B], error) {
+func (h *Host[A, V, B]) recoverTable(ctx context.Context, rec TableRecord, newGame NewGame[A, V, B], snap *TableSnapshot, entries []Entry[A]) (_ *table[A, V, B], err error) {
+	defer func() {
+		// A game that panics on its own log is as damaged as one whose
+		// log does not decode: set aside, not the end of the server.
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: %w", ErrCorruptLog, &PanicError{Value: r, Stack: debug.Stack()})
+		}
+	}()
 	if snap != nil {
 		g, err := newGame()
 		if err != nil {
@@ -433,7 +451,11 @@ type Request[A comparable] struct {
 // Act applies a seat's action and returns the seat's newest seq after it:
 // the action's own events included, unless a claim dwell holds them.
 func (h *Host[A, V, B]) Act(ctx context.Context, id string, r Request[A]) (uint64, error) {
-	return do(ctx, h, id, func(t *table[A, V, B]) (uint64, error) { return t.act(r) })
+	return do(ctx, h, id, func(t *table[A, V, B]) (uint64, error) {
+		seq, err := t.act(r)
+		h.obs.Acted(ByPlayer, r.Action, err)
+		return seq, err
+	})
 }
 
 // Seat returns the seat a token belongs to, or an error if it belongs to
