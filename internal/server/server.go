@@ -9,13 +9,17 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/recovery"
 	"go.uber.org/zap"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/stats"
+	"google.golang.org/grpc/status"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/clock"
@@ -76,7 +80,32 @@ type Config struct {
 	// long as the store keeps it: KeepGames after its game ended (zero:
 	// for ever). See host.Config.
 	FinishedTTL, IdleTTL, KeepGames time.Duration
+	// Observer is told what the server does, for metrics (package
+	// metrics); default nothing.
+	Observer Observer
 }
+
+// Observer is told what the server does, for an operator's metrics: the
+// host's hooks and the adapter's own. Like the host's, its methods run
+// on the hot path: quick, concurrent, without allocation.
+type Observer interface {
+	host.Observer[table.Action]
+	// Judged is told how long the engine's step of a discard took: the
+	// judge's work on it (waits, furiten, claim offers, the next turn's
+	// options) is most of it.
+	Judged(d time.Duration)
+	// RoundEnded is told of every round that ended.
+	RoundEnded()
+	// ConnRateLimited is told of every call refused by the per-connection
+	// rate limit (the per-seat one is an Acted refusal).
+	ConnRateLimited()
+}
+
+type nopObserver struct{ host.NopObserver[table.Action] }
+
+func (nopObserver) Judged(time.Duration) {}
+func (nopObserver) RoundEnded()          {}
+func (nopObserver) ConnRateLimited()     {}
 
 // Server implements TableService and JudgeService.
 type Server struct {
@@ -97,6 +126,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = clock.Real
 	}
+	if cfg.Observer == nil {
+		cfg.Observer = nopObserver{}
+	}
 	if cfg.MaxConnStreams <= 0 {
 		cfg.MaxConnStreams = 16
 	}
@@ -106,6 +138,7 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg}
 	s.host = host.New(host.Config[table.Action, table.View, table.Body]{
 		Clock: cfg.Clock, Log: cfg.Log, Store: cfg.Store, Bot: cfg.Bot, SeatRate: cfg.SeatRate, Codec: Codec{},
+		Observer:  cfg.Observer,
 		MaxTables: cfg.MaxTables, MaxSeatStreams: cfg.MaxSeatStreams,
 		FinishedTTL: cfg.FinishedTTL, IdleTTL: cfg.IdleTTL, KeepGames: cfg.KeepGames,
 		// The default store is memory: what leaves the host's memory
@@ -134,6 +167,13 @@ func (s *Server) Recover(ctx context.Context) (int, error) {
 	return s.host.Recover(ctx, s.storedGame)
 }
 
+// EachTable calls f for every table in memory with its rule preset
+// (tenhou_hanchan, tenhou_tonpuu), for an operator's gauges; f must not
+// call the server.
+func (s *Server) EachTable(f func(rules string, in host.Info)) {
+	s.host.Each(func(in host.Info) { f(rulesName(in.Meta), in) })
+}
+
 // Host returns the server's host, for in-process tools and tests.
 func (s *Server) Host() *Host { return s.host }
 
@@ -143,15 +183,27 @@ func (s *Server) Register(g grpc.ServiceRegistrar) {
 	pb.RegisterJudgeServiceServer(g, &s.judge)
 }
 
-// Options are the gRPC server options the services rely on: the
+// Options are the gRPC server options the services rely on: recovery
+// from a handler's panic (outermost, so that it covers the rest) and the
 // per-connection rate limit.
 func (s *Server) Options() []grpc.ServerOption {
-	lim := connLimits{rate: s.cfg.ConnRate, clk: s.cfg.Clock, streams: s.cfg.MaxConnStreams}
+	lim := connLimits{rate: s.cfg.ConnRate, clk: s.cfg.Clock, streams: s.cfg.MaxConnStreams, obs: s.cfg.Observer}
+	rec := recovery.WithRecoveryHandlerContext(s.recovered)
 	return []grpc.ServerOption{
 		grpc.StatsHandler(lim),
-		grpc.ChainUnaryInterceptor(lim.unary),
-		grpc.ChainStreamInterceptor(lim.stream),
+		grpc.ChainUnaryInterceptor(recovery.UnaryServerInterceptor(rec), lim.unary),
+		grpc.ChainStreamInterceptor(recovery.StreamServerInterceptor(rec), lim.stream),
 	}
+}
+
+// recovered turns a panic in a handler into INTERNAL for that call alone,
+// logged with its stack: the server and every table go on. (A panic in a
+// table's own goroutine is the host's: it sets the table aside.)
+func (s *Server) recovered(ctx context.Context, p any) error {
+	method, _ := grpc.Method(ctx)
+	s.cfg.Log.Error("panic in a handler: the call fails with INTERNAL", zap.String("method", method),
+		zap.String("panic", fmt.Sprint(p)), zap.ByteString("stack", debug.Stack()))
+	return status.Error(codes.Internal, "internal error")
 }
 
 // Close stops every table; open streams end with Unavailable.
@@ -164,6 +216,7 @@ type connLimits struct {
 	rate    host.Rate
 	clk     clock.Clock
 	streams int // open streams a connection may have
+	obs     Observer
 }
 
 type connKey struct{}
@@ -198,6 +251,7 @@ func (l connLimits) allow(ctx context.Context, method string) error {
 	ok = cb.b.Allow(l.clk.Now())
 	cb.mu.Unlock()
 	if !ok {
+		l.obs.ConnRateLimited()
 		return toStatus(fmt.Errorf("%s: %w", method, ErrRateLimited))
 	}
 	return nil

@@ -196,14 +196,33 @@ func (s *Server) gameFor(m tableMeta) (host.NewGame[table.Action, table.View, ta
 	if !ok {
 		return nil, fieldError("settings.rules", fmt.Errorf("%v: %w", set.GetRules(), ErrMalformed))
 	}
-	newEngine, restore, newWall, seed := s.cfg.NewEngine, s.cfg.RestoreEngine, s.cfg.NewWall, m.Seed
+	newEngine, restore, newWall, seed, obs := s.cfg.NewEngine, s.cfg.RestoreEngine, s.cfg.NewWall, m.Seed, s.cfg.Observer
 	return func() (Game, error) {
 		eng, err := newEngine(table.Config{Rules: rules})
 		if err != nil {
 			return nil, err
 		}
-		return makeGame(eng, restore, newWall, rules, seed), nil
+		g := makeGame(eng, restore, newWall, rules, seed)
+		g.obs = obs
+		return g, nil
 	}, nil
+}
+
+// rulesName names the rule preset of a table's meta, for metrics.
+func rulesName(meta []byte) string {
+	set := &pb.TableSettings{}
+	m, err := decodeMeta(meta)
+	if err == nil {
+		err = proto.Unmarshal(m.Settings, set)
+	}
+	r := set.GetRules()
+	switch {
+	case err != nil:
+		return "invalid"
+	case r == pb.RulePreset_RULE_PRESET_UNSPECIFIED:
+		r = pb.RulePreset_RULE_PRESET_TENHOU_HANCHAN
+	}
+	return strings.ToLower(strings.TrimPrefix(r.String(), "RULE_PRESET_"))
 }
 
 // tableToPB describes a table; the seed is left out.
