@@ -72,7 +72,9 @@ func TestEnginePanicSetsTableAside(t *testing.T) {
 }
 
 // panicHealth is a service whose handlers panic.
-type panicHealth struct{ healthpb.UnimplementedHealthServer }
+type panicHealth struct {
+	healthpb.UnimplementedHealthServer
+}
 
 func (panicHealth) Check(context.Context, *healthpb.HealthCheckRequest) (*healthpb.HealthCheckResponse, error) {
 	panic("health: a bug in a unary handler")
