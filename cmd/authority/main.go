@@ -169,6 +169,12 @@ func run(args []string, stderr io.Writer) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
+	// After NotifyContext: the SIGTERM it may bring is then a graceful stop.
+	if goRun, err := followGoRun(); err != nil {
+		log.Warn("started by go run; it may leave the server running when it is killed", zap.Error(err))
+	} else if goRun {
+		log.Info("started by go run: the server stops when go run does")
+	}
 	lis, err := net.Listen("tcp", o.listen)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
