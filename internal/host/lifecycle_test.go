@@ -97,9 +97,9 @@ type watch struct {
 	gate  chan struct{}
 	first chan struct{} // closed when the stream sends its first item
 	sent  sync.Once
-	evs  []string
-	err  error
-	done chan struct{}
+	evs   []string
+	err   error
+	done  chan struct{}
 }
 
 func newWatch(t *testing.T, open bool, run func(ctx context.Context, send func(string) error) error) *watch {
