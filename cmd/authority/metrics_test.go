@@ -6,6 +6,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"regexp"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -67,8 +70,19 @@ func TestMetrics(t *testing.T) {
 		require.True(t, r.ended, "seat %d did not see the end of the game: %v", s, r.err)
 	}
 
+	// The clients end on the game's last event; the table's goroutine
+	// then marks the game over and stores its last snapshot. Scrape until
+	// it did (the assertions below say what is missing after 10s).
 	base := "http://" + mlis.Addr().String()
-	fams := scrape(t, base+"/metrics")
+	var fams map[string]*dto.MetricFamily
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		fams = scrape(t, base+"/metrics")
+		games, rounds, snaps := fams["authority_games_finished_total"], fams["authority_rounds_finished_total"], fams["authority_snapshot_bytes"]
+		if games != nil && rounds != nil && snaps != nil && games.GetMetric()[0].GetCounter().GetValue() == 1 &&
+			float64(snaps.GetMetric()[0].GetHistogram().GetSampleCount()) == rounds.GetMetric()[0].GetCounter().GetValue() {
+			break
+		}
+	}
 	value := func(name string, labels map[string]string) float64 {
 		t.Helper()
 		f, ok := fams[name]
@@ -121,6 +135,14 @@ func TestMetrics(t *testing.T) {
 	assert.Equal(t, 0.0, value("authority_rate_limited_total", map[string]string{"scope": "seat"}))
 	assert.Greater(t, value("go_goroutines", nil), 10.0)
 	assert.Greater(t, value("process_resident_memory_bytes", nil), 1e6)
+
+	// Every series the Grafana dashboard reads is one the server serves.
+	dash, err := os.ReadFile("../../deploy/grafana/authority.json")
+	require.NoError(t, err)
+	for _, name := range regexp.MustCompile(`\b(?:authority|grpc_server|go|process)_[a-z_]+`).FindAllString(string(dash), -1) {
+		name = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(name, "_bucket"), "_sum"), "_count")
+		assert.Contains(t, fams, name, "the dashboard reads a series the server does not serve")
+	}
 
 	resp, err := http.Get(base + "/debug/pprof/goroutine?debug=1")
 	require.NoError(t, err)
