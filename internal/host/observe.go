@@ -10,9 +10,11 @@ import "time"
 // it says.
 type Observer[A any] interface {
 	// Acted is told of every action the host applied or refused: a
-	// player's request (err nil when applied; a dedupe hit is not told
-	// again) or a step it played itself (by a bot, a timeout or the
-	// system; refused steps of those are retried and told each time).
+	// player's request (err nil when applied; a retried request id is
+	// told again, with its remembered answer) or a step it played itself
+	// (by a bot, a timeout or the system; refused steps of those are
+	// retried and told each time). Steps replayed at recovery are not
+	// told.
 	Acted(by Actor, a A, err error)
 	// StreamOpened and StreamClosed count the open streams of seats and
 	// spectators.

@@ -94,7 +94,9 @@ type Observer interface {
 	// judge's work on it (waits, furiten, claim offers, the next turn's
 	// options) is most of it.
 	Judged(d time.Duration)
-	// RoundEnded is told of every round that ended.
+	// RoundEnded is told of every round that ended. Like Judged, it is
+	// told by the engine adapter, also for the steps a recovery replays
+	// (the round in progress, after a snapshot).
 	RoundEnded()
 	// ConnRateLimited is told of every call refused by the per-connection
 	// rate limit (the per-seat one is an Acted refusal).
