@@ -18,6 +18,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/metrics"
 	"github.com/mahjong-authority/authority/internal/server"
 	"github.com/mahjong-authority/authority/internal/table"
 )
@@ -46,6 +47,8 @@ func TestEnginePanicSetsTableAside(t *testing.T) {
 	core, logs := observer.New(zapcore.ErrorLevel)
 	cfg := baseConfig()
 	cfg.Log = zap.New(core)
+	m := metrics.New(nil)
+	cfg.Observer = m
 	fake := cfg.NewEngine
 	cfg.NewEngine = func(c table.Config) (server.Engine, error) {
 		eng, err := fake(c)
@@ -69,6 +72,22 @@ func TestEnginePanicSetsTableAside(t *testing.T) {
 
 	good := e.botGame(t, 7) // a whole game, after the panic
 	assert.Equal(t, pb.TableState_TABLE_STATE_FINISHED, e.table(t, good).GetState())
+
+	// The operator sees it in the metrics too.
+	fams, err := m.Registry().Gather()
+	require.NoError(t, err)
+	var setAside float64
+	for _, f := range fams {
+		if f.GetName() != "authority_tables_set_aside_total" {
+			continue
+		}
+		for _, s := range f.GetMetric() {
+			if s.GetLabel()[0].GetValue() == "panic" {
+				setAside = s.GetCounter().GetValue()
+			}
+		}
+	}
+	assert.Equal(t, 1.0, setAside, "authority_tables_set_aside_total{reason=\"panic\"}")
 }
 
 // panicHealth is a service whose handlers panic.
