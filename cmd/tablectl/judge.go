@@ -24,6 +24,8 @@ const judgeUsage = `usage: tablectl judge < questions.jsonl > answers.jsonl
 Each line is a hand to score (with win_tile) or a tenpai question (without);
 see ../shared/contracts/judge-jsonl.md for the fields. A tenpai question
 about a hand of winning size (14 tiles less 3 per meld) answers waits "".
+"rules": "sichuan" judges Sichuan bloody battle hands (missing_suit
+required; fan, fans and hand_value out): docs/rules/sichuan-judge.md.
 `
 
 // runJudge answers one JSON object per line of stdin with one JSON object
@@ -106,6 +108,17 @@ type (
 	judgeYakuOut struct {
 		Name string `json:"name"`
 		Han  int    `json:"han"`
+	}
+	sichuanWinOut struct {
+		ID        json.RawMessage `json:"id"`
+		Win       bool            `json:"win"`
+		Fan       int             `json:"fan"`
+		Fans      []sichuanFanOut `json:"fans"`
+		HandValue int             `json:"hand_value"`
+	}
+	sichuanFanOut struct {
+		Name string `json:"name"`
+		Fan  int    `json:"fan"`
 	}
 	judgePointsOut struct {
 		Ron            *int `json:"ron,omitempty"`
@@ -208,14 +221,38 @@ func answer(in judgeInput) (any, error) {
 	if a.TenpaiQuestion {
 		return judgeTenpaiOut{ID: in.ID, Shanten: a.Shanten, Waits: a.Waits.String()}, nil
 	}
+	return judgeWinWriters[a.Rules](in.ID, &a), nil
+}
+
+// judgeWinWriters write the answer to a win question, by rule set: each
+// rule set has its own fields.
+var judgeWinWriters = map[string]func(id json.RawMessage, a *judgeq.Answer) any{
+	"riichi":  riichiWinOut,
+	"sichuan": sichuanWin,
+}
+
+func riichiWinOut(id json.RawMessage, a *judgeq.Answer) any {
 	r := &a.Result
 	if !r.Win {
-		return judgeNoWinOut{ID: in.ID, Reason: r.Reason.String()}, nil
+		return judgeNoWinOut{ID: id, Reason: r.Reason.String()}
 	}
-	out := judgeWinOut{ID: in.ID, Win: true, Han: r.Han, Fu: r.Fu, Yakuman: r.Yakuman, Limit: r.Limit.String(), Total: r.Total,
+	out := judgeWinOut{ID: id, Win: true, Han: r.Han, Fu: r.Fu, Yakuman: r.Yakuman, Limit: r.Limit.String(), Total: r.Total,
 		Points: judgePointsOut{Ron: a.Points.Ron, TsumoDealer: a.Points.TsumoDealer, TsumoNonDealer: a.Points.TsumoNonDealer}}
 	for _, y := range r.Yaku() {
 		out.Yaku = append(out.Yaku, judgeYakuOut{Name: y.Yaku.String(), Han: y.Han})
 	}
-	return out, nil
+	return out
+}
+
+func sichuanWin(id json.RawMessage, a *judgeq.Answer) any {
+	r := &a.Sichuan
+	if !r.Win {
+		return judgeNoWinOut{ID: id, Reason: r.Reason.String()}
+	}
+	// A plain hand lists no fans: [], not null.
+	out := sichuanWinOut{ID: id, Win: true, Fan: r.Fan, Fans: []sichuanFanOut{}, HandValue: r.Value}
+	for _, l := range r.Lines() {
+		out.Fans = append(out.Fans, sichuanFanOut{Name: l.Fan.String(), Fan: l.Count})
+	}
+	return out
 }

@@ -89,9 +89,18 @@ func TestJudgeLines(t *testing.T) {
 		{`{"id": "e5", "hand": "23m456m234p678s99s", "win_tile": "1m", "tsumo": 1}`,
 			`{"id":"e5","error":"field \"tsumo\": want a boolean, have number"}`},
 		{`{"id": "e7", "hand": "23m456m234p678s99s", "win_tile": "1m", "rules": "sichuan"}`,
-			`{"id":"e7","error":"rules \"sichuan\" are not supported yet: only \"riichi\" is"}`},
+			`{"id":"e7","error":"missing_suit: required for sichuan (m, p or s)"}`},
+		{`{"id": "e7b", "hand": "23m456m234p678s99s", "win_tile": "1m", "rules": "mcr"}`,
+			`{"id":"e7b","error":"rules \"mcr\" are not supported yet: only \"riichi\" and \"sichuan\" are"}`},
 		{`{"id": "e8", "hand": "23m456m234p678s99s", "win_tile": "1m", "rules": "poker"}`,
-			`{"id":"e8","error":"unknown rules \"poker\": only \"riichi\" is supported"}`},
+			`{"id":"e8","error":"unknown rules \"poker\": only \"riichi\" and \"sichuan\" are supported"}`},
+		// Sichuan: a win, a refusal, a tenpai question (more in testdata).
+		{`{"id": "s1", "rules": "sichuan", "missing_suit": "s", "hand": "1111m2233m4455m6m", "win_tile": "6m", "fan_cap": 4}`,
+			`{"id":"s1","win":true,"fan":4,"fans":[{"name":"gen","fan":1},{"name":"qing_yi_se","fan":2},{"name":"qi_dui","fan":2}],"hand_value":16}`},
+		{`{"id": "s2", "rules": "sichuan", "missing_suit": "m", "hand": "123m456p789p234s5s", "win_tile": "5s"}`,
+			`{"id":"s2","win":false,"reason":"missing_suit"}`},
+		{`{"id": "s3", "rules": "sichuan", "missing_suit": "p", "hand": "123m456m789m234s5p"}`,
+			`{"id":"s3","win":false,"shanten":1,"waits":""}`},
 		{`{"id": "e9", "hand": "1111m456m234p678s9s", "win_tile": "1m"}`,
 			`{"id":"e9","error":"hand has 14 tiles: with no meld and a win_tile it needs 13"}`},
 		{`{"id": "e10", "hand": "1111m5m234p678s99s", "win_tile": "1m"}`,
@@ -148,16 +157,29 @@ func TestJudgeLines(t *testing.T) {
 	}
 }
 
-// TestJudgeGolden runs testdata/judge/questions.jsonl through the command as
-// one batch and compares with answers.jsonl (go test -update rewrites it,
-// to be reviewed as a diff).
+// TestJudgeGolden runs each questions file of testdata/judge through the
+// command as one batch and compares with its answers file (go test -update
+// rewrites them, to be reviewed as a diff): questions.jsonl for riichi,
+// sichuan_questions.jsonl for Sichuan.
 func TestJudgeGolden(t *testing.T) {
-	in, err := os.ReadFile(filepath.Join("testdata", "judge", "questions.jsonl"))
+	for _, set := range judgeGoldenSets {
+		t.Run(set.questions, func(t *testing.T) { judgeGolden(t, set.questions, set.answers) })
+	}
+}
+
+// judgeGoldenSets are the golden files of testdata/judge.
+var judgeGoldenSets = []struct{ questions, answers string }{
+	{"questions.jsonl", "answers.jsonl"},
+	{"sichuan_questions.jsonl", "sichuan_answers.jsonl"},
+}
+
+func judgeGolden(t *testing.T, questions, answers string) {
+	in, err := os.ReadFile(filepath.Join("testdata", "judge", questions))
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := runJudgeOn(t, string(in))
-	path := filepath.Join("testdata", "judge", "answers.jsonl")
+	path := filepath.Join("testdata", "judge", answers)
 	if *update {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
@@ -228,6 +250,8 @@ func FuzzJudgeLine(f *testing.F) {
 	f.Add(`{"id": "t1", "hand": "23m456m234p678s99s"}`)
 	f.Add(`{"id": "k", "hand": "1m", "melds": [{"type": "kan", "tiles": "1111z", "open": false}]}`)
 	f.Add(`{"id": 5, "hand": "0m0p0s", "win_tile": "0m"}`)
+	f.Add(`{"id": "s", "rules": "sichuan", "missing_suit": "p", "hand": "1111m2233m4455m6m", "win_tile": "6m", "fan_cap": 4}`)
+	f.Add(`{"id": "s", "rules": "sichuan", "missing_suit": "s", "hand": "1s", "melds": [{"type": "kan", "tiles": "2222m"}], "tsumo": true, "rinshan": true}`)
 	f.Fuzz(func(t *testing.T, line string) {
 		if strings.ContainsAny(line, "\n") {
 			return

@@ -39,11 +39,16 @@ type DamagedError struct {
 	Err error
 }
 
+// Error leaves the cause out: it goes to every client that names the
+// table, and the cause of a log that does not replay can quote the hidden
+// state (a hand, a wall position). Recovery logs the cause for the
+// operator; Unwrap gives it to the code.
 func (e *DamagedError) Error() string {
-	if p, ok := e.Err.(*PanicError); ok {
-		return fmt.Sprintf("host: table %s was set aside: %v", e.ID, p)
+	var p *PanicError
+	if errors.As(e.Err, &p) {
+		return fmt.Sprintf("host: table %s was set aside: its game failed", e.ID)
 	}
-	return fmt.Sprintf("host: table %s is damaged in the store and was not resumed: %v", e.ID, e.Err)
+	return fmt.Sprintf("host: table %s is damaged in the store and was not resumed", e.ID)
 }
 
 // Is makes errors.Is(err, ErrCorruptLog) hold.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -155,5 +156,19 @@ func TestRecoverSetsBrokenLogAside(t *testing.T) {
 	}
 	if in, err := h.Get(ctx, "t2"); err != nil || in.State != host.Waiting {
 		t.Fatalf("Get(t2) = %+v, %v; want the good table waiting", in, err)
+	}
+}
+
+// TestDamagedErrorHidesCause: every client that names a damaged table gets
+// its error, so the message must not quote the cause, which can hold the
+// hidden state (here, a hand); the cause stays reachable for the log.
+func TestDamagedErrorHidesCause(t *testing.T) {
+	cause := errors.New("replay entry 7: seat 2 holds 123m456p")
+	err := error(&host.DamagedError{ID: "t1", Err: cause})
+	if strings.Contains(err.Error(), "123m") || !strings.Contains(err.Error(), "t1") {
+		t.Errorf("DamagedError.Error() = %q: want the table named, the cause left out", err.Error())
+	}
+	if !errors.Is(err, cause) || !errors.Is(err, host.ErrCorruptLog) {
+		t.Errorf("DamagedError does not match its cause or ErrCorruptLog")
 	}
 }

@@ -95,6 +95,24 @@ func ShantenStandard(c *tile.Counts) int {
 	return t.standard(&hp, total)
 }
 
+// ShantenStandardSets is the standard shanten number of the concealed
+// tiles c when, beside the melds, they must make sets sets and a pair,
+// whatever number of tiles c holds: a slot c leaves empty is one more tile
+// to gain. It lets a rule set with dead tiles ask about the live ones alone
+// (Sichuan's void suit, whose tiles must all leave the hand). sets is 0..4;
+// c must hold at most four of a kind and at most 14 tiles of a suit, or the
+// result is ShantenUnreachable.
+func ShantenStandardSets(c *tile.Counts, sets int) int {
+	t := loadTables()
+	var hp handParts
+	if sets < 0 || sets > 4 || !t.parts(c, &hp) {
+		return ShantenUnreachable
+	}
+	u := t.unite(t.unite(t.numShanten[hp.idx[0]], t.numShanten[hp.idx[1]]),
+		t.unite(t.numShanten[hp.idx[2]], t.honShanten[hp.idx[3]]))
+	return int(t.vecs[u][5+sets]) - 1
+}
+
 // ShantenSevenPairs is the shanten number of c for seven distinct pairs:
 // 6 - pairs, plus one for each kind short of seven held at all (four of a
 // kind are one pair). The shape needs a hand without melds: for fewer than

@@ -200,3 +200,39 @@ func TestNoHand(t *testing.T) {
 		t.Errorf("Shanten(%s) = %d, want the slow search's %d", "123m456p789s111z", got, want)
 	}
 }
+
+// TestShantenStandardSets checks the shanten number for a given number of
+// sets: the standard one when the tiles fit the sets, and one more for each
+// tile missing from a hand that lacks some (here: the part left after
+// taking tiles away, as a void suit's dead tiles leave it).
+func TestShantenStandardSets(t *testing.T) {
+	for _, c := range []struct {
+		hand string
+		sets int
+		want int
+	}{
+		{"123m456p789s1122z", 4, 0},
+		{"123m456p789s11z", 4, 2}, // a set short: three tiles to gain
+		{"123m456p789s", 4, 4},    // a set and the pair short: five
+		{"", 4, 13},               // nothing: 14 tiles to gain
+		{"", 0, 1},                // a pair to gain
+		{"11m", 0, -1},            // complete
+		{"1m", 0, 0},              // a single wait
+		{"1112345678999m", 4, 0},  // nine gates
+		{"123m", 5, ShantenUnreachable},
+		{"123m", -1, ShantenUnreachable},
+		{"11111m", 4, ShantenUnreachable},
+	} {
+		cs := counts(t, c.hand)
+		if got := ShantenStandardSets(&cs, c.sets); got != c.want {
+			t.Errorf("ShantenStandardSets(%s, %d) = %d, want %d", c.hand, c.sets, got, c.want)
+		}
+	}
+	// For hands of a real size it is ShantenStandard.
+	for _, h := range analysisHands(t, "../../testdata/bench/hands13.txt")[:500] {
+		n := h.Total()
+		if got, want := ShantenStandardSets(&h, 4-(14-n)/3), ShantenStandard(&h); got != want {
+			t.Errorf("ShantenStandardSets(%s) = %d, ShantenStandard %d", &h, got, want)
+		}
+	}
+}

@@ -10,8 +10,12 @@ package judgeq
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/mahjong-authority/authority/internal/judge"
+	"github.com/mahjong-authority/authority/internal/judge/sichuan"
 	"github.com/mahjong-authority/authority/internal/tile"
 )
 
@@ -49,6 +53,12 @@ type Question struct {
 	UraIndicators  *string `json:"ura_indicators"`
 	Honba          int     `json:"honba"`
 	RiichiSticks   int     `json:"riichi_sticks"`
+
+	// Sichuan: the void suit (m, p or s), the discard after a kan, the
+	// cap on fan (3 when absent).
+	MissingSuit     *string `json:"missing_suit"`
+	AfterKanDiscard bool    `json:"after_kan_discard"`
+	FanCap          *int    `json:"fan_cap"`
 }
 
 // Meld is a declared meld: "chi", "pon" or "kan"; open unless a kan says
@@ -69,8 +79,14 @@ type Answer struct {
 	// meld; none for a hand of winning size.
 	Waits tile.KindSet
 
-	Result judge.Result
-	Points Points
+	// Rules is the rule set that answered: "riichi" or "sichuan". It
+	// says which of the results below a win question filled.
+	Rules string
+
+	Result judge.Result // riichi
+	Points Points       // riichi
+
+	Sichuan sichuan.Result
 }
 
 // Points are the payments of a win that apply: Ron for a ron;
@@ -82,18 +98,92 @@ type Points struct {
 	TsumoNonDealer *int
 }
 
-// Ask checks a question whole and answers it. Errors say which field is
-// wrong and why; tile fields wrap tile.ErrSyntax or ErrFlower.
+// A ruleSet checks and answers the questions of one rule set; each reads
+// the fields it needs from the Question.
+type ruleSet func(q *Question) (Answer, error)
+
+// ruleSets are the rule sets the judge answers, by the value of the
+// "rules" field. A new rule set is one more line here and its own ask
+// function.
+var ruleSets = map[string]ruleSet{
+	"riichi":  askRiichi,
+	"sichuan": askSichuan,
+}
+
+// plannedRules are named by the contract but not answered yet.
+var plannedRules = map[string]bool{"mcr": true, "chinese": true, "classical": true}
+
+// Ask checks a question whole and answers it under the rule set its Rules
+// field names (riichi when absent). Errors say which field is wrong and
+// why; tile fields wrap tile.ErrSyntax or ErrFlower.
 func Ask(q *Question) (Answer, error) {
+	name := "riichi"
 	if q.Rules != nil {
-		switch r := *q.Rules; r {
-		case "riichi":
-		case "sichuan", "chinese", "classical":
-			return Answer{}, fmt.Errorf("rules %q are not supported yet: only \"riichi\" is", r)
-		default:
-			return Answer{}, fmt.Errorf("unknown rules %q: only \"riichi\" is supported", r)
-		}
+		name = *q.Rules
 	}
+	ask, ok := ruleSets[name]
+	switch {
+	case !ok && plannedRules[name]:
+		return Answer{}, fmt.Errorf("rules %q are not supported yet: only %s", name, supportedRules())
+	case !ok:
+		return Answer{}, fmt.Errorf("unknown rules %q: only %s supported", name, supportedRules())
+	}
+	a, err := ask(q)
+	a.Rules = name
+	return a, err
+}
+
+// supportedRules lists the rule sets answered, for an error message:
+// `"riichi" and "sichuan" are`.
+func supportedRules() string {
+	names := slices.Sorted(maps.Keys(ruleSets))
+	var b strings.Builder
+	for i, n := range names {
+		switch {
+		case i == 0:
+		case i == len(names)-1:
+			b.WriteString(" and ")
+		default:
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%q", n)
+	}
+	if len(names) == 1 {
+		b.WriteString(" is")
+	} else {
+		b.WriteString(" are")
+	}
+	return b.String()
+}
+
+// checkSize checks the number of concealed tiles against the melds: 13
+// less 3 per meld beside a winning tile; a tenpai question may also ask
+// about a hand of winning size.
+func checkSize(hand, melds int, win bool) error {
+	size := 13 - 3*melds
+	switch {
+	case win && hand != size:
+		return fmt.Errorf("hand has %d tiles: with %s and a win_tile it needs %d", hand, meldCount(melds), size)
+	case !win && hand != size && hand != size+1:
+		return fmt.Errorf("hand has %d tiles: with %s it needs %d (or %d)", hand, meldCount(melds), size, size+1)
+	}
+	return nil
+}
+
+// parseWinTile reads the win_tile field: one tile.
+func parseWinTile(s string) (tile.Tile, error) {
+	ts, err := ParseTiles("win_tile", s)
+	if err != nil {
+		return 0, err
+	}
+	if len(ts) != 1 {
+		return 0, fmt.Errorf("win_tile: want one tile, have %d", len(ts))
+	}
+	return ts[0], nil
+}
+
+// askRiichi answers a riichi question.
+func askRiichi(q *Question) (Answer, error) {
 	if q.Hand == nil {
 		return Answer{}, errors.New("missing hand")
 	}
@@ -114,25 +204,14 @@ func Ask(q *Question) (Answer, error) {
 	}
 	var win tile.Tile
 	if q.WinTile != nil {
-		ts, err := ParseTiles("win_tile", *q.WinTile)
-		if err != nil {
+		if win, err = parseWinTile(*q.WinTile); err != nil {
 			return Answer{}, err
 		}
-		if len(ts) != 1 {
-			return Answer{}, fmt.Errorf("win_tile: want one tile, have %d", len(ts))
-		}
-		win = ts[0]
 	}
-
-	// Sizes: 13 tiles less 3 per meld beside a winning tile; a tenpai
-	// question may also ask about a hand of winning size.
+	if err := checkSize(len(hand), len(h.Melds), q.WinTile != nil); err != nil {
+		return Answer{}, err
+	}
 	size := 13 - 3*len(h.Melds)
-	switch {
-	case q.WinTile != nil && len(hand) != size:
-		return Answer{}, fmt.Errorf("hand has %d tiles: with %s and a win_tile it needs %d", len(hand), meldCount(len(h.Melds)), size)
-	case q.WinTile == nil && len(hand) != size && len(hand) != size+1:
-		return Answer{}, fmt.Errorf("hand has %d tiles: with %s it needs %d (or %d)", len(hand), meldCount(len(h.Melds)), size, size+1)
-	}
 	all := append([]tile.Tile(nil), hand...)
 	for _, m := range h.Melds {
 		all = append(all, m.Tiles[:m.Len()]...)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/mahjong-authority/authority/internal/judge/sichuan"
 	"github.com/mahjong-authority/authority/internal/judgeq"
 	"github.com/mahjong-authority/authority/internal/tile"
 )
@@ -65,4 +66,62 @@ func ExampleAsk() {
 	// Output:
 	// 0 12z
 	// 2 40 2600
+}
+
+func TestAskSichuan(t *testing.T) {
+	sc := str("sichuan")
+	for _, c := range []struct {
+		q    judgeq.Question
+		want error // matched with errors.Is; nil: any error
+	}{
+		{judgeq.Question{Rules: sc, Hand: str("123m456m789m234s1z"), MissingSuit: str("p")}, judgeq.ErrNotSichuan},
+		{judgeq.Question{Rules: sc, Hand: str("123m406m789m234s5s"), MissingSuit: str("p")}, judgeq.ErrNotSichuan},
+		{judgeq.Question{Rules: sc, Hand: str("123m456m789m234s5s"), MissingSuit: str("p"), WinTile: str("1f")}, judgeq.ErrNotSichuan},
+		{judgeq.Question{Rules: sc, Hand: str("123m456m789m234s5x"), MissingSuit: str("p")}, tile.ErrSyntax},
+		{judgeq.Question{Rules: sc, Hand: str("123m456m789m234s5s")}, nil},
+		{judgeq.Question{Rules: sc, Hand: str("123m456m789m234s5s"), MissingSuit: str("z")}, nil},
+		{judgeq.Question{Rules: sc, MissingSuit: str("p")}, nil},
+		{judgeq.Question{Rules: sc, Hand: str("123m456m234s5s"), MissingSuit: str("p"), Melds: []judgeq.Meld{{Type: "chi", Tiles: "789m"}}}, nil},
+		{judgeq.Question{Rules: sc, Hand: str("123m456m234s5s"), MissingSuit: str("p"), Melds: []judgeq.Meld{{Type: "pon", Tiles: "111z"}}}, judgeq.ErrNotSichuan},
+		{judgeq.Question{Rules: sc, Hand: str("123m456m789m234s5s"), MissingSuit: str("p"), WinTile: str("5s"), Tsumo: true, Houtei: true}, sichuan.ErrSituation},
+		{judgeq.Question{Rules: sc, Hand: str("123m456m789m234s5s"), MissingSuit: str("p"), WinTile: str("5s"), FanCap: new(-1)}, nil},
+		{judgeq.Question{Rules: sc, Hand: str("1111m456m789m234s"), MissingSuit: str("p"), WinTile: str("1m")}, nil},
+		{judgeq.Question{Rules: str("mcr"), Hand: str("123m456m789m234s5s")}, nil},
+	} {
+		_, err := judgeq.Ask(&c.q)
+		if err == nil || c.want != nil && !errors.Is(err, c.want) {
+			t.Errorf("Ask(%+v) = %v, want an error matching %v", c.q, err, c.want)
+		}
+	}
+
+	// Fields of riichi are not Sichuan's: they change nothing.
+	q := judgeq.Question{Rules: sc, Hand: str("1111m2233m4455m6m"), MissingSuit: str("s"), WinTile: str("6m"),
+		Riichi: true, Ippatsu: true, DoraIndicators: str("5m"), SeatWind: str("nonsense"), Honba: -3}
+	a, err := judgeq.Ask(&q)
+	if err != nil || a.Rules != "sichuan" || !a.Sichuan.Win || a.Sichuan.Fan != 3 || a.Sichuan.RawFan != 5 || a.Sichuan.Value != 8 {
+		t.Errorf("Ask(%+v) = %+v, %v; want a win of 3 fan (5 before the cap)", q, a, err)
+	}
+	if a, err := judgeq.Ask(&judgeq.Question{Hand: str("123m456p789s1122z")}); err != nil || a.Rules != "riichi" {
+		t.Errorf("Ask without rules = %+v, %v; want riichi", a, err)
+	}
+}
+
+func ExampleAsk_sichuan() {
+	sc := "sichuan"
+	a, err := judgeq.Ask(&judgeq.Question{Rules: &sc, Hand: str("1111m2233m4455m6m"), MissingSuit: str("p")})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(a.Shanten, a.Waits)
+	a, _ = judgeq.Ask(&judgeq.Question{Rules: &sc, Hand: str("1111m2233m4455m6m"), MissingSuit: str("p"), WinTile: str("6m"), FanCap: new(5)})
+	for _, l := range a.Sichuan.Lines() {
+		fmt.Println(l.Fan, l.Count)
+	}
+	fmt.Println(a.Sichuan.Fan, a.Sichuan.Value)
+	// Output:
+	// 0 2356m
+	// gen 1
+	// qing_yi_se 2
+	// qi_dui 2
+	// 5 32
 }

@@ -65,8 +65,8 @@ func (r *Recorder) SetTable(id string) {
 }
 
 // SetSeeds records the table seed's derivation: the commitment to the
-// server seed and the seats' entropy. The server seed itself is given to
-// Game once the game is over.
+// server seed and the seats' entropy. Game shows the entropy once the
+// game is over, and the server seed is added to the record only then.
 func (r *Recorder) SetSeeds(commitment [32]byte, entropy [4][]byte) {
 	r.g.SeedCommitment = hex.EncodeToString(commitment[:])
 	r.g.Entropy = make([]string, len(entropy))
@@ -80,21 +80,27 @@ func (r *Recorder) Over() bool { return r.over }
 
 // Game returns the record of the rounds played to their end: the whole
 // game once it is over, otherwise its finished rounds marked Partial. The
-// round being played is never included, so nothing of it leaks. The
-// record shares nothing the recorder changes later. A restored recorder
-// (RestoreRecorder) decodes the rounds it was restored with on the first
-// call; if they do not decode, the record lacks them and Err says why.
+// round being played is never included, so nothing of it leaks. Nor is
+// the seats' entropy (or the server seed) before the game is over: with
+// the server seed, which the creator of a seeded table knows, it derives
+// the table seed and so the wall of every round, the one being played
+// included. The record shares nothing the recorder changes later. A
+// restored recorder (RestoreRecorder) decodes the rounds it was restored
+// with on the first call; if they do not decode, the record lacks them
+// and Err says why.
 func (r *Recorder) Game() *Game {
 	r.decodeSaved()
 	g := r.g
 	g.Rounds = slices.Clone(r.g.Rounds)
 	g.Names = slices.Clone(r.g.Names)
-	g.Entropy = slices.Clone(r.g.Entropy)
 	g.Partial = !r.over
-	if r.over {
-		fs := *r.g.FinalScores
-		g.FinalScores = &fs
+	if !r.over {
+		g.Entropy, g.ServerSeed = nil, ""
+		return &g
 	}
+	g.Entropy = slices.Clone(r.g.Entropy)
+	fs := *r.g.FinalScores
+	g.FinalScores = &fs
 	return &g
 }
 

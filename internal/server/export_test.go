@@ -6,16 +6,20 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/uuid"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/protobuf/proto"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/fair"
 	"github.com/mahjong-authority/authority/internal/record"
 	"github.com/mahjong-authority/authority/internal/server"
+	"github.com/mahjong-authority/authority/internal/tile"
+	"github.com/mahjong-authority/authority/internal/wall"
 )
 
 func (e *env) export(t *testing.T, id string, f pb.RecordFormat) *pb.ExportGameResponse {
@@ -116,7 +120,7 @@ func TestRealExportDuringGame(t *testing.T) {
 	}
 	// Play (tsumogiri, pass) until the table waits for this seat in the
 	// second round.
-	round, drawn := -1, ""
+	round, drawn, hand, dealer := -1, "", "", uint32(0)
 	for {
 		r, err := st.Recv()
 		if errors.Is(err, io.EOF) {
@@ -141,7 +145,7 @@ func TestRealExportDuringGame(t *testing.T) {
 			ev := r.GetEvent()
 			last = ev.GetSeq()
 			if rs := ev.GetRoundStarted(); rs != nil {
-				round = int(rs.GetIndex())
+				round, dealer = int(rs.GetIndex()), rs.GetDealer()
 			}
 			if d := ev.GetDrew(); d.GetTile() != "" && d.GetSeat() == seat {
 				drawn = d.GetTile()
@@ -153,6 +157,9 @@ func TestRealExportDuringGame(t *testing.T) {
 			if o := ev.GetClaimOffer(); o != nil && o.GetSeat() == seat {
 				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}
 			}
+		}
+		if d := r.GetEvent().GetDealt(); d != nil && d.GetSeat() == seat {
+			hand = d.GetHand()
 		}
 		if act == nil {
 			continue
@@ -187,6 +194,71 @@ func TestRealExportDuringGame(t *testing.T) {
 			t.Errorf("export %v in round 1: partial %v, %d rounds", f, r.GetPartial(), r.GetRounds())
 		}
 	}
+	noSecrets(t, e, id, seed(4), []byte("xyz"))
+
+	// The attack: the creator of a seeded table knows the server seed; with
+	// the entropy from a partial record it would derive the table seed and
+	// so the wall of the round in progress. The record must not give it.
+	var entropy [fair.Seats][]byte
+	for s, x := range g.Entropy {
+		entropy[s], _ = hex.DecodeString(x)
+	}
+	if dealt := dealtFrom(fair.TableSeed([32]byte(seed(4)), entropy), round, dealer, seat); sameTiles(t, dealt, hand) {
+		t.Errorf("the partial record's entropy %q derives seat %d's hand %s in the round in progress", g.Entropy, seat, hand)
+	}
+	// The same derivation with the true entropy finds the hand: the
+	// attack works when the entropy leaks, so the test can tell.
+	entropy = [fair.Seats][]byte{}
+	entropy[seat] = []byte("xyz")
+	if dealt := dealtFrom(fair.TableSeed([32]byte(seed(4)), entropy), round, dealer, seat); !sameTiles(t, dealt, hand) {
+		t.Fatalf("the derivation with the true entropy gives %s, the seat holds %s: the attack in this test is wrong", dealt, hand)
+	}
+}
+
+// dealtFrom is the hand the wall of round n, dealt by dealer, gives seat,
+// derived from the table seed as docs/fairness.md says.
+func dealtFrom(tableSeed [32]byte, n int, dealer, seat uint32) string {
+	w := wall.New(fair.RoundSeed(tableSeed, uint32(n)), true)
+	off := int((seat + 4 - dealer) % 4)
+	var ts []tile.Tile
+	for i := range 13 {
+		ts = append(ts, w.Tiles[wall.DealPos(off, i)])
+	}
+	return tile.Format(ts)
+}
+
+// sameTiles reports whether two MPSZ hands hold the same tiles.
+func sameTiles(t *testing.T, a, b string) bool {
+	t.Helper()
+	x, err := tile.Parse(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := tile.Parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(x)
+	slices.Sort(y)
+	return slices.Equal(x, y)
+}
+
+// noSecrets checks that no record of the game in progress, in any format,
+// holds a seat's entropy or the server seed: not the fields, not their
+// values anywhere.
+func noSecrets(t *testing.T, e *env, id string, server, entropy []byte) {
+	t.Helper()
+	for _, f := range []pb.RecordFormat{pb.RecordFormat_RECORD_FORMAT_NATIVE, pb.RecordFormat_RECORD_FORMAT_TENHOU, pb.RecordFormat_RECORD_FORMAT_MJAI} {
+		r := e.export(t, id, f)
+		if !r.GetPartial() {
+			t.Fatalf("export %v: the game is over", f)
+		}
+		for _, secret := range []string{`"entropy"`, `"server_seed"`, hex.EncodeToString(server), hex.EncodeToString(entropy)} {
+			if strings.Contains(r.GetRecord(), secret) {
+				t.Errorf("export %v of a game in progress holds %s", f, secret)
+			}
+		}
+	}
 }
 
 func TestExportRefused(t *testing.T) {
@@ -198,4 +270,44 @@ func TestExportRefused(t *testing.T) {
 	wantStatus(t, "unknown format", err, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST)
 	_, err = e.tables.ExportGame(ctxT(t), &pb.ExportGameRequest{})
 	wantStatus(t, "no table id", err, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST)
+}
+
+// TestDescriptionsHideSecrets: what describes a table before its game is
+// over - GetTable, a listing, the answers to create, join and start - holds
+// neither the server seed nor a seat's entropy, in any field.
+func TestDescriptionsHideSecrets(t *testing.T) {
+	e := startEnv(t, server.Riichi())
+	server := bytes.Repeat([]byte{0xA5, 0x5A}, 16)
+	entropy := []byte("the entropy of seat zero, secret")
+	cr, err := e.tables.CreateTable(ctxT(t), &pb.CreateTableRequest{Settings: &pb.TableSettings{FillWithBots: true, Seed: server}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := cr.GetTable().GetTableId()
+	jr, err := e.tables.JoinTable(ctxT(t), &pb.JoinTableRequest{TableId: id, Name: "p", Entropy: entropy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sr, err := e.tables.StartTable(ctxT(t), &pb.StartTableRequest{TableId: id, Token: cr.GetOwnerToken()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gr, err := e.tables.GetTable(ctxT(t), &pb.GetTableRequest{TableId: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lr, err := e.tables.ListTables(ctxT(t), &pb.ListTablesRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, m := range map[string]proto.Message{"CreateTable": cr, "JoinTable": jr, "StartTable": sr, "GetTable": gr, "ListTables": lr} {
+		b, err := proto.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(b, server) || bytes.Contains(b, entropy) {
+			t.Errorf("%s's answer holds the server seed or the entropy", name)
+		}
+	}
+	noSecrets(t, e, id, server, entropy)
 }

@@ -40,6 +40,11 @@ func answerJudge(req *pb.JudgeRequest) (*pb.JudgeResponse, error) {
 		SeatWind: optional(req.GetSeatWind()), RoundWind: optional(req.GetRoundWind()),
 		DoraIndicators: optional(req.GetDoraIndicators()), UraIndicators: optional(req.GetUraIndicators()),
 		Honba: int(req.GetHonba()), RiichiSticks: int(req.GetRiichiSticks()),
+		MissingSuit: optional(req.GetMissingSuit()), AfterKanDiscard: req.GetAfterKanDiscard(),
+	}
+	if req.FanCap != nil {
+		c := int(req.GetFanCap())
+		q.FanCap = &c
 	}
 	for _, m := range req.GetMelds() {
 		q.Melds = append(q.Melds, judgeq.Meld{Type: m.GetType(), Tiles: m.GetTiles(), Open: m.Open})
@@ -48,7 +53,7 @@ func answerJudge(req *pb.JudgeRequest) (*pb.JudgeResponse, error) {
 	if err != nil {
 		// Notation errors wrap tile.ErrSyntax, which maps to BAD_TILE
 		// before ErrMalformed does.
-		if errors.Is(err, judgeq.ErrFlower) {
+		if errors.Is(err, judgeq.ErrFlower) || errors.Is(err, judgeq.ErrNotSichuan) {
 			return nil, fmt.Errorf("%w: %w", ErrBadTile, err)
 		}
 		return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
@@ -57,9 +62,19 @@ func answerJudge(req *pb.JudgeRequest) (*pb.JudgeResponse, error) {
 		sh := int32(a.Shanten)
 		return &pb.JudgeResponse{Shanten: &sh, Waits: a.Waits.String()}, nil
 	}
+	return judgeWinWriters[a.Rules](&a), nil
+}
+
+// judgeWinWriters write the answer to a win question, by rule set.
+var judgeWinWriters = map[string]func(a *judgeq.Answer) *pb.JudgeResponse{
+	"riichi":  riichiWinPB,
+	"sichuan": sichuanWinPB,
+}
+
+func riichiWinPB(a *judgeq.Answer) *pb.JudgeResponse {
 	r := &a.Result
 	if !r.Win {
-		return &pb.JudgeResponse{Reason: r.Reason.String()}, nil
+		return &pb.JudgeResponse{Reason: r.Reason.String()}
 	}
 	out := &pb.JudgeResponse{
 		Win: true, Han: int32(r.Han), Fu: int32(r.Fu), Yakuman: int32(r.Yakuman),
@@ -75,5 +90,17 @@ func answerJudge(req *pb.JudgeRequest) (*pb.JudgeResponse, error) {
 	if p := a.Points.TsumoNonDealer; p != nil {
 		out.Points.TsumoNonDealer = int32(*p)
 	}
-	return out, nil
+	return out
+}
+
+func sichuanWinPB(a *judgeq.Answer) *pb.JudgeResponse {
+	r := &a.Sichuan
+	if !r.Win {
+		return &pb.JudgeResponse{Reason: r.Reason.String()}
+	}
+	out := &pb.JudgeResponse{Win: true, Fan: int32(r.Fan), HandValue: int32(r.Value)}
+	for _, l := range r.Lines() {
+		out.Fans = append(out.Fans, &pb.JudgeFan{Name: l.Fan.String(), Fan: int32(l.Count)})
+	}
+	return out
 }

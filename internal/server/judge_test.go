@@ -10,18 +10,30 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/server"
 )
 
 // TestJudgeMatchesTablectl asks the JudgeService every question of
-// tablectl judge's golden file over gRPC and checks that it answers what
-// tablectl answers: the service and the command are the same contract.
+// tablectl judge's golden files (riichi and Sichuan) over gRPC and checks
+// that it answers what tablectl answers: the service and the command are
+// the same contract.
 func TestJudgeMatchesTablectl(t *testing.T) {
 	e := startEnv(t, baseConfig())
-	qs := readLines(t, "../../cmd/tablectl/testdata/judge/questions.jsonl")
-	as := readLines(t, "../../cmd/tablectl/testdata/judge/answers.jsonl")
+	for _, name := range []string{"", "sichuan_"} {
+		t.Run(name+"questions", func(t *testing.T) {
+			judgeMatchesTablectl(t, e,
+				"../../cmd/tablectl/testdata/judge/"+name+"questions.jsonl",
+				"../../cmd/tablectl/testdata/judge/"+name+"answers.jsonl")
+		})
+	}
+}
+
+func judgeMatchesTablectl(t *testing.T, e *env, questions, answers string) {
+	qs := readLines(t, questions)
+	as := readLines(t, answers)
 	if len(qs) != len(as) || len(qs) == 0 {
 		t.Fatalf("%d questions, %d answers", len(qs), len(as))
 	}
@@ -47,14 +59,14 @@ func TestJudgeMatchesTablectl(t *testing.T) {
 			t.Errorf("Judge(%v): %v", id, err)
 			continue
 		}
-		if got := contractJSON(resp); !equalJSON(got, want) {
+		if got := contractJSON(&req, resp); !equalJSON(got, want) {
 			t.Errorf("Judge(%v) = %v, want %v", id, got, want)
 		}
 	}
 }
 
 // contractJSON writes a response the way tablectl judge does.
-func contractJSON(r *pb.JudgeResponse) map[string]any {
+func contractJSON(req *pb.JudgeRequest, r *pb.JudgeResponse) map[string]any {
 	out := map[string]any{"win": r.GetWin()}
 	switch {
 	case r.Shanten != nil:
@@ -62,6 +74,14 @@ func contractJSON(r *pb.JudgeResponse) map[string]any {
 		out["waits"] = r.GetWaits()
 	case !r.GetWin():
 		out["reason"] = r.GetReason()
+	case req.GetRules() == "sichuan":
+		out["fan"] = float64(r.GetFan())
+		fans := []any{}
+		for _, f := range r.GetFans() {
+			fans = append(fans, map[string]any{"name": f.GetName(), "fan": float64(f.GetFan())})
+		}
+		out["fans"] = fans
+		out["hand_value"] = float64(r.GetHandValue())
 	default:
 		out["han"], out["fu"], out["yakuman"] = float64(r.GetHan()), float64(r.GetFu()), float64(r.GetYakuman())
 		var yaku []any
@@ -126,6 +146,9 @@ func TestJudgeErrorReasons(t *testing.T) {
 		{&pb.JudgeRequest{Hand: "1111m"}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
 		{&pb.JudgeRequest{Hand: "23m456m234p678s99s", WinTile: "1m", SeatWind: "east"}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
 		{&pb.JudgeRequest{Hand: "123m456p789s11z2z", Rules: "poker"}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
+		{&pb.JudgeRequest{Hand: "123m456m789m234s1z", Rules: "sichuan", MissingSuit: "p"}, pb.ErrorReason_ERROR_REASON_BAD_TILE},
+		{&pb.JudgeRequest{Hand: "123m456m789m234s5s", Rules: "sichuan"}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
+		{&pb.JudgeRequest{Hand: "123m456m789m234s5s", WinTile: "5s", Rules: "sichuan", MissingSuit: "p", FanCap: proto.Int32(-1)}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
 		// Counts whose payments would not fit the answer's int32 fields.
 		{&pb.JudgeRequest{Hand: "23m456m234p678s99s", WinTile: "1m", RiichiSticks: 3_000_000}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
 		{&pb.JudgeRequest{Hand: "23m456m234p678s99s", WinTile: "1m", Honba: 2_000_000_000}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},

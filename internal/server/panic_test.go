@@ -61,6 +61,7 @@ func TestEnginePanicSetsTableAside(t *testing.T) {
 	_, err := e.tables.StartTable(ctxT(t), &pb.StartTableRequest{TableId: bad, Token: owner})
 	wantStatus(t, "StartTable whose bots' first discard panics", err, codes.DataLoss, pb.ErrorReason_ERROR_REASON_TABLE_DAMAGED)
 	armed.Store(false)
+	assert.NotContains(t, status.Convert(err).Message(), "a bug on a discard", "the client learns nothing of the panic")
 
 	_, err = e.tables.GetTable(ctxT(t), &pb.GetTableRequest{TableId: bad})
 	wantStatus(t, "GetTable of the table set aside", err, codes.DataLoss, pb.ErrorReason_ERROR_REASON_TABLE_DAMAGED)

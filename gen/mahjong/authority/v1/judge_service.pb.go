@@ -87,7 +87,7 @@ func (x *JudgeMeld) GetOpen() bool {
 // JudgeRequest is one hand.
 type JudgeRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// "riichi" (the default).
+	// "riichi" (the default) or "sichuan".
 	Rules string `protobuf:"bytes,1,opt,name=rules,proto3" json:"rules,omitempty"`
 	// Concealed tiles without the winning tile.
 	Hand string `protobuf:"bytes,2,opt,name=hand,proto3" json:"hand,omitempty"`
@@ -111,8 +111,14 @@ type JudgeRequest struct {
 	UraIndicators  string `protobuf:"bytes,18,opt,name=ura_indicators,json=uraIndicators,proto3" json:"ura_indicators,omitempty"`
 	Honba          int32  `protobuf:"varint,19,opt,name=honba,proto3" json:"honba,omitempty"`
 	RiichiSticks   int32  `protobuf:"varint,20,opt,name=riichi_sticks,json=riichiSticks,proto3" json:"riichi_sticks,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// Sichuan: the suit declared void, "m", "p" or "s"; required there.
+	MissingSuit string `protobuf:"bytes,21,opt,name=missing_suit,json=missingSuit,proto3" json:"missing_suit,omitempty"`
+	// Sichuan: won on the discard made right after the discarder's kan.
+	AfterKanDiscard bool `protobuf:"varint,22,opt,name=after_kan_discard,json=afterKanDiscard,proto3" json:"after_kan_discard,omitempty"`
+	// Sichuan: the cap on fan; 3 when absent.
+	FanCap        *int32 `protobuf:"varint,23,opt,name=fan_cap,json=fanCap,proto3,oneof" json:"fan_cap,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *JudgeRequest) Reset() {
@@ -285,6 +291,27 @@ func (x *JudgeRequest) GetRiichiSticks() int32 {
 	return 0
 }
 
+func (x *JudgeRequest) GetMissingSuit() string {
+	if x != nil {
+		return x.MissingSuit
+	}
+	return ""
+}
+
+func (x *JudgeRequest) GetAfterKanDiscard() bool {
+	if x != nil {
+		return x.AfterKanDiscard
+	}
+	return false
+}
+
+func (x *JudgeRequest) GetFanCap() int32 {
+	if x != nil && x.FanCap != nil {
+		return *x.FanCap
+	}
+	return 0
+}
+
 // JudgePoints is what the winner is paid, honba included.
 type JudgePoints struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -349,11 +376,67 @@ func (x *JudgePoints) GetTsumoNonDealer() int32 {
 	return 0
 }
 
+// JudgeFan is one fan of a Sichuan win.
+type JudgeFan struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The contract's name ("gen", "qing_yi_se", ...).
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// The fan it adds (for gen, one per set of four).
+	Fan           int32 `protobuf:"varint,2,opt,name=fan,proto3" json:"fan,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *JudgeFan) Reset() {
+	*x = JudgeFan{}
+	mi := &file_mahjong_authority_v1_judge_service_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *JudgeFan) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*JudgeFan) ProtoMessage() {}
+
+func (x *JudgeFan) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_judge_service_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use JudgeFan.ProtoReflect.Descriptor instead.
+func (*JudgeFan) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_judge_service_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *JudgeFan) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *JudgeFan) GetFan() int32 {
+	if x != nil {
+		return x.Fan
+	}
+	return 0
+}
+
 // JudgeResponse is a scored win, a refusal (reason), or shanten and waits.
 type JudgeResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Win   bool                   `protobuf:"varint,1,opt,name=win,proto3" json:"win,omitempty"`
-	// "not_complete" or "no_yaku" when a win_tile was given and it is no win.
+	// "not_complete" or "no_yaku" (riichi), "not_complete" or
+	// "missing_suit" (Sichuan) when a win_tile was given and it is no win.
 	Reason  string  `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
 	Han     int32   `protobuf:"varint,3,opt,name=han,proto3" json:"han,omitempty"`
 	Fu      int32   `protobuf:"varint,4,opt,name=fu,proto3" json:"fu,omitempty"`
@@ -367,14 +450,20 @@ type JudgeResponse struct {
 	// Without win_tile: tiles away from tenpai (0 tenpai, -1 complete).
 	Shanten *int32 `protobuf:"varint,10,opt,name=shanten,proto3,oneof" json:"shanten,omitempty"`
 	// Without win_tile: every tile that completes the hand.
-	Waits         string `protobuf:"bytes,11,opt,name=waits,proto3" json:"waits,omitempty"`
+	Waits string `protobuf:"bytes,11,opt,name=waits,proto3" json:"waits,omitempty"`
+	// A Sichuan win: the fan after the cap, the fans (their sum is the fan
+	// before the cap; none for a plain hand) and the hand value 2^fan.
+	// han, fu, yakuman, yaku, limit, points and total are riichi's.
+	Fan           int32       `protobuf:"varint,12,opt,name=fan,proto3" json:"fan,omitempty"`
+	Fans          []*JudgeFan `protobuf:"bytes,13,rep,name=fans,proto3" json:"fans,omitempty"`
+	HandValue     int32       `protobuf:"varint,14,opt,name=hand_value,json=handValue,proto3" json:"hand_value,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *JudgeResponse) Reset() {
 	*x = JudgeResponse{}
-	mi := &file_mahjong_authority_v1_judge_service_proto_msgTypes[3]
+	mi := &file_mahjong_authority_v1_judge_service_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -386,7 +475,7 @@ func (x *JudgeResponse) String() string {
 func (*JudgeResponse) ProtoMessage() {}
 
 func (x *JudgeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_judge_service_proto_msgTypes[3]
+	mi := &file_mahjong_authority_v1_judge_service_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -399,7 +488,7 @@ func (x *JudgeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JudgeResponse.ProtoReflect.Descriptor instead.
 func (*JudgeResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_judge_service_proto_rawDescGZIP(), []int{3}
+	return file_mahjong_authority_v1_judge_service_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *JudgeResponse) GetWin() bool {
@@ -479,6 +568,27 @@ func (x *JudgeResponse) GetWaits() string {
 	return ""
 }
 
+func (x *JudgeResponse) GetFan() int32 {
+	if x != nil {
+		return x.Fan
+	}
+	return 0
+}
+
+func (x *JudgeResponse) GetFans() []*JudgeFan {
+	if x != nil {
+		return x.Fans
+	}
+	return nil
+}
+
+func (x *JudgeResponse) GetHandValue() int32 {
+	if x != nil {
+		return x.HandValue
+	}
+	return 0
+}
+
 var File_mahjong_authority_v1_judge_service_proto protoreflect.FileDescriptor
 
 const file_mahjong_authority_v1_judge_service_proto_rawDesc = "" +
@@ -488,7 +598,7 @@ const file_mahjong_authority_v1_judge_service_proto_rawDesc = "" +
 	"\x04type\x18\x01 \x01(\tR\x04type\x12\x14\n" +
 	"\x05tiles\x18\x02 \x01(\tR\x05tiles\x12\x17\n" +
 	"\x04open\x18\x03 \x01(\bH\x00R\x04open\x88\x01\x01B\a\n" +
-	"\x05_open\"\xd4\x04\n" +
+	"\x05_open\"\xcd\x05\n" +
 	"\fJudgeRequest\x12\x14\n" +
 	"\x05rules\x18\x01 \x01(\tR\x05rules\x12\x12\n" +
 	"\x04hand\x18\x02 \x01(\tR\x04hand\x12\x19\n" +
@@ -511,11 +621,19 @@ const file_mahjong_authority_v1_judge_service_proto_rawDesc = "" +
 	"\x0fdora_indicators\x18\x11 \x01(\tR\x0edoraIndicators\x12%\n" +
 	"\x0eura_indicators\x18\x12 \x01(\tR\ruraIndicators\x12\x14\n" +
 	"\x05honba\x18\x13 \x01(\x05R\x05honba\x12#\n" +
-	"\rriichi_sticks\x18\x14 \x01(\x05R\friichiSticks\"l\n" +
+	"\rriichi_sticks\x18\x14 \x01(\x05R\friichiSticks\x12!\n" +
+	"\fmissing_suit\x18\x15 \x01(\tR\vmissingSuit\x12*\n" +
+	"\x11after_kan_discard\x18\x16 \x01(\bR\x0fafterKanDiscard\x12\x1c\n" +
+	"\afan_cap\x18\x17 \x01(\x05H\x00R\x06fanCap\x88\x01\x01B\n" +
+	"\n" +
+	"\b_fan_cap\"l\n" +
 	"\vJudgePoints\x12\x10\n" +
 	"\x03ron\x18\x01 \x01(\x05R\x03ron\x12!\n" +
 	"\ftsumo_dealer\x18\x02 \x01(\x05R\vtsumoDealer\x12(\n" +
-	"\x10tsumo_non_dealer\x18\x03 \x01(\x05R\x0etsumoNonDealer\"\xcd\x02\n" +
+	"\x10tsumo_non_dealer\x18\x03 \x01(\x05R\x0etsumoNonDealer\"0\n" +
+	"\bJudgeFan\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x10\n" +
+	"\x03fan\x18\x02 \x01(\x05R\x03fan\"\xb2\x03\n" +
 	"\rJudgeResponse\x12\x10\n" +
 	"\x03win\x18\x01 \x01(\bR\x03win\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\x12\x10\n" +
@@ -528,7 +646,11 @@ const file_mahjong_authority_v1_judge_service_proto_rawDesc = "" +
 	"\x05total\x18\t \x01(\x05R\x05total\x12\x1d\n" +
 	"\ashanten\x18\n" +
 	" \x01(\x05H\x00R\ashanten\x88\x01\x01\x12\x14\n" +
-	"\x05waits\x18\v \x01(\tR\x05waitsB\n" +
+	"\x05waits\x18\v \x01(\tR\x05waits\x12\x10\n" +
+	"\x03fan\x18\f \x01(\x05R\x03fan\x122\n" +
+	"\x04fans\x18\r \x03(\v2\x1e.mahjong.authority.v1.JudgeFanR\x04fans\x12\x1d\n" +
+	"\n" +
+	"hand_value\x18\x0e \x01(\x05R\thandValueB\n" +
 	"\n" +
 	"\b_shanten2`\n" +
 	"\fJudgeService\x12P\n" +
@@ -546,25 +668,27 @@ func file_mahjong_authority_v1_judge_service_proto_rawDescGZIP() []byte {
 	return file_mahjong_authority_v1_judge_service_proto_rawDescData
 }
 
-var file_mahjong_authority_v1_judge_service_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
+var file_mahjong_authority_v1_judge_service_proto_msgTypes = make([]protoimpl.MessageInfo, 5)
 var file_mahjong_authority_v1_judge_service_proto_goTypes = []any{
 	(*JudgeMeld)(nil),     // 0: mahjong.authority.v1.JudgeMeld
 	(*JudgeRequest)(nil),  // 1: mahjong.authority.v1.JudgeRequest
 	(*JudgePoints)(nil),   // 2: mahjong.authority.v1.JudgePoints
-	(*JudgeResponse)(nil), // 3: mahjong.authority.v1.JudgeResponse
-	(*Yaku)(nil),          // 4: mahjong.authority.v1.Yaku
+	(*JudgeFan)(nil),      // 3: mahjong.authority.v1.JudgeFan
+	(*JudgeResponse)(nil), // 4: mahjong.authority.v1.JudgeResponse
+	(*Yaku)(nil),          // 5: mahjong.authority.v1.Yaku
 }
 var file_mahjong_authority_v1_judge_service_proto_depIdxs = []int32{
 	0, // 0: mahjong.authority.v1.JudgeRequest.melds:type_name -> mahjong.authority.v1.JudgeMeld
-	4, // 1: mahjong.authority.v1.JudgeResponse.yaku:type_name -> mahjong.authority.v1.Yaku
+	5, // 1: mahjong.authority.v1.JudgeResponse.yaku:type_name -> mahjong.authority.v1.Yaku
 	2, // 2: mahjong.authority.v1.JudgeResponse.points:type_name -> mahjong.authority.v1.JudgePoints
-	1, // 3: mahjong.authority.v1.JudgeService.Judge:input_type -> mahjong.authority.v1.JudgeRequest
-	3, // 4: mahjong.authority.v1.JudgeService.Judge:output_type -> mahjong.authority.v1.JudgeResponse
-	4, // [4:5] is the sub-list for method output_type
-	3, // [3:4] is the sub-list for method input_type
-	3, // [3:3] is the sub-list for extension type_name
-	3, // [3:3] is the sub-list for extension extendee
-	0, // [0:3] is the sub-list for field type_name
+	3, // 3: mahjong.authority.v1.JudgeResponse.fans:type_name -> mahjong.authority.v1.JudgeFan
+	1, // 4: mahjong.authority.v1.JudgeService.Judge:input_type -> mahjong.authority.v1.JudgeRequest
+	4, // 5: mahjong.authority.v1.JudgeService.Judge:output_type -> mahjong.authority.v1.JudgeResponse
+	5, // [5:6] is the sub-list for method output_type
+	4, // [4:5] is the sub-list for method input_type
+	4, // [4:4] is the sub-list for extension type_name
+	4, // [4:4] is the sub-list for extension extendee
+	0, // [0:4] is the sub-list for field type_name
 }
 
 func init() { file_mahjong_authority_v1_judge_service_proto_init() }
@@ -574,14 +698,15 @@ func file_mahjong_authority_v1_judge_service_proto_init() {
 	}
 	file_mahjong_authority_v1_game_proto_init()
 	file_mahjong_authority_v1_judge_service_proto_msgTypes[0].OneofWrappers = []any{}
-	file_mahjong_authority_v1_judge_service_proto_msgTypes[3].OneofWrappers = []any{}
+	file_mahjong_authority_v1_judge_service_proto_msgTypes[1].OneofWrappers = []any{}
+	file_mahjong_authority_v1_judge_service_proto_msgTypes[4].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mahjong_authority_v1_judge_service_proto_rawDesc), len(file_mahjong_authority_v1_judge_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   4,
+			NumMessages:   5,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -31,7 +31,7 @@ const (
 // (shared/contracts/judge-jsonl.md): tiles in MPSZ, winds as E, S, W, N.
 type JudgeServiceClient interface {
 	// Judge scores the hand when win_tile is set, otherwise reports its
-	// shanten and waits.
+	// shanten and waits, under the rule set the request names.
 	Judge(ctx context.Context, in *JudgeRequest, opts ...grpc.CallOption) (*JudgeResponse, error)
 }
 
@@ -62,7 +62,7 @@ func (c *judgeServiceClient) Judge(ctx context.Context, in *JudgeRequest, opts .
 // (shared/contracts/judge-jsonl.md): tiles in MPSZ, winds as E, S, W, N.
 type JudgeServiceServer interface {
 	// Judge scores the hand when win_tile is set, otherwise reports its
-	// shanten and waits.
+	// shanten and waits, under the rule set the request names.
 	Judge(context.Context, *JudgeRequest) (*JudgeResponse, error)
 	mustEmbedUnimplementedJudgeServiceServer()
 }
