@@ -26,6 +26,9 @@ see ../shared/contracts/judge-jsonl.md for the fields. A tenpai question
 about a hand of winning size (14 tiles less 3 per meld) answers waits "".
 "rules": "sichuan" judges Sichuan bloody battle hands (missing_suit
 required; fan, fans and hand_value out): docs/rules/sichuan-judge.md.
+"rules": "mcr" judges Chinese Official hands (flowers and last_tile in;
+fan_total, fan_total_without_flowers, meets_minimum and fans out):
+docs/rules/mcr-fans.md.
 `
 
 // runJudge answers one JSON object per line of stdin with one JSON object
@@ -229,6 +232,7 @@ func answer(in judgeInput) (any, error) {
 var judgeWinWriters = map[string]func(id json.RawMessage, a *judgeq.Answer) any{
 	"riichi":  riichiWinOut,
 	"sichuan": sichuanWin,
+	"mcr":     mcrWin,
 }
 
 func riichiWinOut(id json.RawMessage, a *judgeq.Answer) any {

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/mahjong-authority/authority/internal/judge"
+	"github.com/mahjong-authority/authority/internal/judge/mcr"
 	"github.com/mahjong-authority/authority/internal/judge/sichuan"
 	"github.com/mahjong-authority/authority/internal/tile"
 )
@@ -59,6 +60,10 @@ type Question struct {
 	MissingSuit     *string `json:"missing_suit"`
 	AfterKanDiscard bool    `json:"after_kan_discard"`
 	FanCap          *int    `json:"fan_cap"`
+
+	// MCR: flowers and seasons set aside, the last tile of its kind.
+	Flowers  int  `json:"flowers"`
+	LastTile bool `json:"last_tile"`
 }
 
 // Meld is a declared meld: "chi", "pon" or "kan"; open unless a kan says
@@ -79,7 +84,7 @@ type Answer struct {
 	// meld; none for a hand of winning size.
 	Waits tile.KindSet
 
-	// Rules is the rule set that answered: "riichi" or "sichuan". It
+	// Rules is the rule set that answered: "riichi", "sichuan" or "mcr". It
 	// says which of the results below a win question filled.
 	Rules string
 
@@ -87,6 +92,8 @@ type Answer struct {
 	Points Points       // riichi
 
 	Sichuan sichuan.Result
+
+	MCR mcr.Result
 }
 
 // Points are the payments of a win that apply: Ron for a ron;
@@ -108,10 +115,11 @@ type ruleSet func(q *Question) (Answer, error)
 var ruleSets = map[string]ruleSet{
 	"riichi":  askRiichi,
 	"sichuan": askSichuan,
+	"mcr":     askMCR,
 }
 
 // plannedRules are named by the contract but not answered yet.
-var plannedRules = map[string]bool{"mcr": true, "chinese": true, "classical": true}
+var plannedRules = map[string]bool{"chinese": true, "classical": true}
 
 // Ask checks a question whole and answers it under the rule set its Rules
 // field names (riichi when absent). Errors say which field is wrong and

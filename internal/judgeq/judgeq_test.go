@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/mahjong-authority/authority/internal/judge/mcr"
 	"github.com/mahjong-authority/authority/internal/judge/sichuan"
 	"github.com/mahjong-authority/authority/internal/judgeq"
 	"github.com/mahjong-authority/authority/internal/tile"
@@ -86,7 +87,7 @@ func TestAskSichuan(t *testing.T) {
 		{judgeq.Question{Rules: sc, Hand: str("123m456m789m234s5s"), MissingSuit: str("p"), WinTile: str("5s"), Tsumo: true, Houtei: true}, sichuan.ErrSituation},
 		{judgeq.Question{Rules: sc, Hand: str("123m456m789m234s5s"), MissingSuit: str("p"), WinTile: str("5s"), FanCap: new(-1)}, nil},
 		{judgeq.Question{Rules: sc, Hand: str("1111m456m789m234s"), MissingSuit: str("p"), WinTile: str("1m")}, nil},
-		{judgeq.Question{Rules: str("mcr"), Hand: str("123m456m789m234s5s")}, nil},
+		{judgeq.Question{Rules: str("classical"), Hand: str("123m456m789m234s5s")}, nil},
 	} {
 		_, err := judgeq.Ask(&c.q)
 		if err == nil || c.want != nil && !errors.Is(err, c.want) {
@@ -124,4 +125,30 @@ func ExampleAsk_sichuan() {
 	// qing_yi_se 2
 	// qi_dui 2
 	// 5 32
+}
+
+func TestAskMCR(t *testing.T) {
+	m := str("mcr")
+	for _, c := range []struct {
+		q    judgeq.Question
+		want error // matched with errors.Is; nil: any error
+	}{
+		{judgeq.Question{Rules: m, Hand: str("123m456p789s1299s"), WinTile: str("3s"), Rinshan: true}, mcr.ErrSituation},
+		{judgeq.Question{Rules: m, Hand: str("123m456p789s1299s"), WinTile: str("3s"), Tsumo: true, Chankan: true}, mcr.ErrSituation},
+		{judgeq.Question{Rules: m, Hand: str("123m456p789s1299s"), WinTile: str("3s"), Flowers: 9}, mcr.ErrSituation},
+		{judgeq.Question{Rules: m, Hand: str("123m456p789s1299s"), WinTile: str("2s"), Chankan: true}, mcr.ErrSituation},
+		{judgeq.Question{Rules: m, Hand: str("123m456p789s1299s"), WinTile: str("1f")}, judgeq.ErrFlower},
+		{judgeq.Question{Rules: m, Hand: str("123m456p789s1299x")}, tile.ErrSyntax},
+		{judgeq.Question{Rules: m, Hand: str("123m456p789s129s"), WinTile: str("3s")}, nil},
+		{judgeq.Question{Rules: m, Hand: str("1111m456p789s129s"), WinTile: str("1m")}, nil},
+		{judgeq.Question{Rules: m}, nil},
+	} {
+		if _, err := judgeq.Ask(&c.q); err == nil || c.want != nil && !errors.Is(err, c.want) {
+			t.Errorf("Ask(%+v) = %v, want an error matching %v", c.q, err, c.want)
+		}
+	}
+	a, err := judgeq.Ask(&judgeq.Question{Rules: m, Hand: str("123m456p789s1299s"), WinTile: str("3s"), Flowers: 2})
+	if err != nil || a.Rules != "mcr" || !a.MCR.Win || a.MCR.Total != 16 || a.MCR.TotalWithoutFlowers != 14 {
+		t.Errorf("Ask(MCR win) = %+v, %v; want a 16-point win, 14 without flowers", a.MCR, err)
+	}
 }

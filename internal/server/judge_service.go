@@ -41,6 +41,7 @@ func answerJudge(req *pb.JudgeRequest) (*pb.JudgeResponse, error) {
 		DoraIndicators: optional(req.GetDoraIndicators()), UraIndicators: optional(req.GetUraIndicators()),
 		Honba: int(req.GetHonba()), RiichiSticks: int(req.GetRiichiSticks()),
 		MissingSuit: optional(req.GetMissingSuit()), AfterKanDiscard: req.GetAfterKanDiscard(),
+		Flowers: int(req.GetFlowers()), LastTile: req.GetLastTile(),
 	}
 	if req.FanCap != nil {
 		c := int(req.GetFanCap())
@@ -69,6 +70,7 @@ func answerJudge(req *pb.JudgeRequest) (*pb.JudgeResponse, error) {
 var judgeWinWriters = map[string]func(a *judgeq.Answer) *pb.JudgeResponse{
 	"riichi":  riichiWinPB,
 	"sichuan": sichuanWinPB,
+	"mcr":     mcrWinPB,
 }
 
 func riichiWinPB(a *judgeq.Answer) *pb.JudgeResponse {
@@ -101,6 +103,19 @@ func sichuanWinPB(a *judgeq.Answer) *pb.JudgeResponse {
 	out := &pb.JudgeResponse{Win: true, Fan: int32(r.Fan), HandValue: int32(r.Value)}
 	for _, l := range r.Lines() {
 		out.Fans = append(out.Fans, &pb.JudgeFan{Name: l.Fan.String(), Fan: int32(l.Count)})
+	}
+	return out
+}
+
+func mcrWinPB(a *judgeq.Answer) *pb.JudgeResponse {
+	r := &a.MCR
+	if !r.Win {
+		return &pb.JudgeResponse{Reason: "not_complete"}
+	}
+	out := &pb.JudgeResponse{Win: true, FanTotal: int32(r.Total),
+		FanTotalWithoutFlowers: int32(r.TotalWithoutFlowers), MeetsMinimum: r.MeetsMinimum}
+	for _, f := range r.Fans() {
+		out.Fans = append(out.Fans, &pb.JudgeFan{Name: f.Fan.String(), Count: int32(f.Count), Fan: int32(f.Points)})
 	}
 	return out
 }

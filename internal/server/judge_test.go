@@ -17,12 +17,12 @@ import (
 )
 
 // TestJudgeMatchesTablectl asks the JudgeService every question of
-// tablectl judge's golden files (riichi and Sichuan) over gRPC and checks
+// tablectl judge's golden files (riichi, Sichuan, MCR) over gRPC and checks
 // that it answers what tablectl answers: the service and the command are
 // the same contract.
 func TestJudgeMatchesTablectl(t *testing.T) {
 	e := startEnv(t, baseConfig())
-	for _, name := range []string{"", "sichuan_"} {
+	for _, name := range []string{"", "sichuan_", "mcr_"} {
 		t.Run(name+"questions", func(t *testing.T) {
 			judgeMatchesTablectl(t, e,
 				"../../cmd/tablectl/testdata/judge/"+name+"questions.jsonl",
@@ -74,6 +74,15 @@ func contractJSON(req *pb.JudgeRequest, r *pb.JudgeResponse) map[string]any {
 		out["waits"] = r.GetWaits()
 	case !r.GetWin():
 		out["reason"] = r.GetReason()
+	case req.GetRules() == "mcr":
+		out["fan_total"] = float64(r.GetFanTotal())
+		out["fan_total_without_flowers"] = float64(r.GetFanTotalWithoutFlowers())
+		out["meets_minimum"] = r.GetMeetsMinimum()
+		var fans []any
+		for _, f := range r.GetFans() {
+			fans = append(fans, map[string]any{"name": f.GetName(), "count": float64(f.GetCount()), "fan": float64(f.GetFan())})
+		}
+		out["fans"] = fans
 	case req.GetRules() == "sichuan":
 		out["fan"] = float64(r.GetFan())
 		fans := []any{}
@@ -149,6 +158,9 @@ func TestJudgeErrorReasons(t *testing.T) {
 		{&pb.JudgeRequest{Hand: "123m456m789m234s1z", Rules: "sichuan", MissingSuit: "p"}, pb.ErrorReason_ERROR_REASON_BAD_TILE},
 		{&pb.JudgeRequest{Hand: "123m456m789m234s5s", Rules: "sichuan"}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
 		{&pb.JudgeRequest{Hand: "123m456m789m234s5s", WinTile: "5s", Rules: "sichuan", MissingSuit: "p", FanCap: proto.Int32(-1)}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
+		{&pb.JudgeRequest{Hand: "123m456p789s1299s", WinTile: "1f", Rules: "mcr"}, pb.ErrorReason_ERROR_REASON_BAD_TILE},
+		{&pb.JudgeRequest{Hand: "123m456p789s1299s", WinTile: "3s", Rules: "mcr", Flowers: 9}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
+		{&pb.JudgeRequest{Hand: "123m456p789s1299s", WinTile: "3s", Rules: "mcr", Rinshan: true}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
 		// Counts whose payments would not fit the answer's int32 fields.
 		{&pb.JudgeRequest{Hand: "23m456m234p678s99s", WinTile: "1m", RiichiSticks: 3_000_000}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
 		{&pb.JudgeRequest{Hand: "23m456m234p678s99s", WinTile: "1m", Honba: 2_000_000_000}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},

@@ -87,7 +87,7 @@ func (x *JudgeMeld) GetOpen() bool {
 // JudgeRequest is one hand.
 type JudgeRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// "riichi" (the default) or "sichuan".
+	// "riichi" (the default), "sichuan" or "mcr".
 	Rules string `protobuf:"bytes,1,opt,name=rules,proto3" json:"rules,omitempty"`
 	// Concealed tiles without the winning tile.
 	Hand string `protobuf:"bytes,2,opt,name=hand,proto3" json:"hand,omitempty"`
@@ -116,7 +116,11 @@ type JudgeRequest struct {
 	// Sichuan: won on the discard made right after the discarder's kan.
 	AfterKanDiscard bool `protobuf:"varint,22,opt,name=after_kan_discard,json=afterKanDiscard,proto3" json:"after_kan_discard,omitempty"`
 	// Sichuan: the cap on fan; 3 when absent.
-	FanCap        *int32 `protobuf:"varint,23,opt,name=fan_cap,json=fanCap,proto3,oneof" json:"fan_cap,omitempty"`
+	FanCap *int32 `protobuf:"varint,23,opt,name=fan_cap,json=fanCap,proto3,oneof" json:"fan_cap,omitempty"`
+	// MCR: flowers and seasons set aside (0-8), and last_tile, the winning
+	// tile being the last of its kind visible (和绝张).
+	Flowers       int32 `protobuf:"varint,40,opt,name=flowers,proto3" json:"flowers,omitempty"`
+	LastTile      bool  `protobuf:"varint,41,opt,name=last_tile,json=lastTile,proto3" json:"last_tile,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -312,6 +316,20 @@ func (x *JudgeRequest) GetFanCap() int32 {
 	return 0
 }
 
+func (x *JudgeRequest) GetFlowers() int32 {
+	if x != nil {
+		return x.Flowers
+	}
+	return 0
+}
+
+func (x *JudgeRequest) GetLastTile() bool {
+	if x != nil {
+		return x.LastTile
+	}
+	return false
+}
+
 // JudgePoints is what the winner is paid, honba included.
 type JudgePoints struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -376,13 +394,16 @@ func (x *JudgePoints) GetTsumoNonDealer() int32 {
 	return 0
 }
 
-// JudgeFan is one fan of a Sichuan win.
+// JudgeFan is one fan of a Sichuan or MCR win.
 type JudgeFan struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The contract's name ("gen", "qing_yi_se", ...).
+	// The contract's name ("gen", "qing_yi_se", "all_pungs", ...).
 	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
-	// The fan it adds (for gen, one per set of four).
-	Fan           int32 `protobuf:"varint,2,opt,name=fan,proto3" json:"fan,omitempty"`
+	// The fan it adds (for gen, one per set of four); for MCR its points,
+	// its value times count.
+	Fan int32 `protobuf:"varint,2,opt,name=fan,proto3" json:"fan,omitempty"`
+	// MCR: how many times the fan applies.
+	Count         int32 `protobuf:"varint,3,opt,name=count,proto3" json:"count,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -431,6 +452,13 @@ func (x *JudgeFan) GetFan() int32 {
 	return 0
 }
 
+func (x *JudgeFan) GetCount() int32 {
+	if x != nil {
+		return x.Count
+	}
+	return 0
+}
+
 // JudgeResponse is a scored win, a refusal (reason), or shanten and waits.
 type JudgeResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -454,11 +482,17 @@ type JudgeResponse struct {
 	// A Sichuan win: the fan after the cap, the fans (their sum is the fan
 	// before the cap; none for a plain hand) and the hand value 2^fan.
 	// han, fu, yakuman, yaku, limit, points and total are riichi's.
-	Fan           int32       `protobuf:"varint,12,opt,name=fan,proto3" json:"fan,omitempty"`
-	Fans          []*JudgeFan `protobuf:"bytes,13,rep,name=fans,proto3" json:"fans,omitempty"`
-	HandValue     int32       `protobuf:"varint,14,opt,name=hand_value,json=handValue,proto3" json:"hand_value,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Fan       int32       `protobuf:"varint,12,opt,name=fan,proto3" json:"fan,omitempty"`
+	Fans      []*JudgeFan `protobuf:"bytes,13,rep,name=fans,proto3" json:"fans,omitempty"`
+	HandValue int32       `protobuf:"varint,14,opt,name=hand_value,json=handValue,proto3" json:"hand_value,omitempty"`
+	// An MCR win: the fans in the rule book's order (in fans), their sum
+	// with flowers and without, and whether the hand meets the 8-point
+	// minimum (flowers not counted).
+	FanTotal               int32 `protobuf:"varint,40,opt,name=fan_total,json=fanTotal,proto3" json:"fan_total,omitempty"`
+	FanTotalWithoutFlowers int32 `protobuf:"varint,41,opt,name=fan_total_without_flowers,json=fanTotalWithoutFlowers,proto3" json:"fan_total_without_flowers,omitempty"`
+	MeetsMinimum           bool  `protobuf:"varint,42,opt,name=meets_minimum,json=meetsMinimum,proto3" json:"meets_minimum,omitempty"`
+	unknownFields          protoimpl.UnknownFields
+	sizeCache              protoimpl.SizeCache
 }
 
 func (x *JudgeResponse) Reset() {
@@ -589,6 +623,27 @@ func (x *JudgeResponse) GetHandValue() int32 {
 	return 0
 }
 
+func (x *JudgeResponse) GetFanTotal() int32 {
+	if x != nil {
+		return x.FanTotal
+	}
+	return 0
+}
+
+func (x *JudgeResponse) GetFanTotalWithoutFlowers() int32 {
+	if x != nil {
+		return x.FanTotalWithoutFlowers
+	}
+	return 0
+}
+
+func (x *JudgeResponse) GetMeetsMinimum() bool {
+	if x != nil {
+		return x.MeetsMinimum
+	}
+	return false
+}
+
 var File_mahjong_authority_v1_judge_service_proto protoreflect.FileDescriptor
 
 const file_mahjong_authority_v1_judge_service_proto_rawDesc = "" +
@@ -598,7 +653,7 @@ const file_mahjong_authority_v1_judge_service_proto_rawDesc = "" +
 	"\x04type\x18\x01 \x01(\tR\x04type\x12\x14\n" +
 	"\x05tiles\x18\x02 \x01(\tR\x05tiles\x12\x17\n" +
 	"\x04open\x18\x03 \x01(\bH\x00R\x04open\x88\x01\x01B\a\n" +
-	"\x05_open\"\xcd\x05\n" +
+	"\x05_open\"\x84\x06\n" +
 	"\fJudgeRequest\x12\x14\n" +
 	"\x05rules\x18\x01 \x01(\tR\x05rules\x12\x12\n" +
 	"\x04hand\x18\x02 \x01(\tR\x04hand\x12\x19\n" +
@@ -624,16 +679,19 @@ const file_mahjong_authority_v1_judge_service_proto_rawDesc = "" +
 	"\rriichi_sticks\x18\x14 \x01(\x05R\friichiSticks\x12!\n" +
 	"\fmissing_suit\x18\x15 \x01(\tR\vmissingSuit\x12*\n" +
 	"\x11after_kan_discard\x18\x16 \x01(\bR\x0fafterKanDiscard\x12\x1c\n" +
-	"\afan_cap\x18\x17 \x01(\x05H\x00R\x06fanCap\x88\x01\x01B\n" +
+	"\afan_cap\x18\x17 \x01(\x05H\x00R\x06fanCap\x88\x01\x01\x12\x18\n" +
+	"\aflowers\x18( \x01(\x05R\aflowers\x12\x1b\n" +
+	"\tlast_tile\x18) \x01(\bR\blastTileB\n" +
 	"\n" +
 	"\b_fan_cap\"l\n" +
 	"\vJudgePoints\x12\x10\n" +
 	"\x03ron\x18\x01 \x01(\x05R\x03ron\x12!\n" +
 	"\ftsumo_dealer\x18\x02 \x01(\x05R\vtsumoDealer\x12(\n" +
-	"\x10tsumo_non_dealer\x18\x03 \x01(\x05R\x0etsumoNonDealer\"0\n" +
+	"\x10tsumo_non_dealer\x18\x03 \x01(\x05R\x0etsumoNonDealer\"F\n" +
 	"\bJudgeFan\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x10\n" +
-	"\x03fan\x18\x02 \x01(\x05R\x03fan\"\xb2\x03\n" +
+	"\x03fan\x18\x02 \x01(\x05R\x03fan\x12\x14\n" +
+	"\x05count\x18\x03 \x01(\x05R\x05count\"\xaf\x04\n" +
 	"\rJudgeResponse\x12\x10\n" +
 	"\x03win\x18\x01 \x01(\bR\x03win\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\x12\x10\n" +
@@ -650,7 +708,10 @@ const file_mahjong_authority_v1_judge_service_proto_rawDesc = "" +
 	"\x03fan\x18\f \x01(\x05R\x03fan\x122\n" +
 	"\x04fans\x18\r \x03(\v2\x1e.mahjong.authority.v1.JudgeFanR\x04fans\x12\x1d\n" +
 	"\n" +
-	"hand_value\x18\x0e \x01(\x05R\thandValueB\n" +
+	"hand_value\x18\x0e \x01(\x05R\thandValue\x12\x1b\n" +
+	"\tfan_total\x18( \x01(\x05R\bfanTotal\x129\n" +
+	"\x19fan_total_without_flowers\x18) \x01(\x05R\x16fanTotalWithoutFlowers\x12#\n" +
+	"\rmeets_minimum\x18* \x01(\bR\fmeetsMinimumB\n" +
 	"\n" +
 	"\b_shanten2`\n" +
 	"\fJudgeService\x12P\n" +
