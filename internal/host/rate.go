@@ -15,7 +15,8 @@ type Rate struct {
 
 // Bucket is a token bucket for one client (golang.org/x/time/rate, driven
 // by the caller's clock so that fake clocks work). The zero Bucket allows
-// everything. It is safe for concurrent use.
+// everything. It is not safe for concurrent use: Take reserves a token and
+// gives it back when it must wait, which another caller must not see.
 type Bucket struct {
 	l *rate.Limiter // nil: no limit
 }
@@ -29,6 +30,20 @@ func NewBucket(r Rate) *Bucket {
 }
 
 // Allow takes a token at time now and reports whether there was one.
-func (b *Bucket) Allow(now time.Time) bool {
-	return b.l == nil || b.l.AllowN(now, 1)
+func (b *Bucket) Allow(now time.Time) bool { return b.Take(now) == 0 }
+
+// Take takes a token at time now and returns 0, or, when there is none,
+// takes nothing and returns how long until there is one: the delay a
+// refused client may be told to wait, after which the same request is
+// taken.
+func (b *Bucket) Take(now time.Time) time.Duration {
+	if b.l == nil {
+		return 0
+	}
+	r := b.l.ReserveN(now, 1) // always OK: the burst is 1 or more
+	if d := r.DelayFrom(now); d > 0 {
+		r.CancelAt(now) // gives the token back: a refusal takes nothing
+		return d
+	}
+	return 0
 }

@@ -35,3 +35,18 @@ func TestBucket(t *testing.T) {
 	var zero Bucket
 	assert.True(t, zero.Allow(t0), "the zero Bucket allows")
 }
+
+// TestBucketTake checks the delay a refusal gives: a client that waits
+// exactly that long gets its token, and a refusal takes nothing.
+func TestBucketTake(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	b := NewBucket(Rate{PerSecond: 3, Burst: 1})
+	assert.Zero(t, b.Take(t0), "the first token")
+	d := b.Take(t0)
+	assert.InDelta(t, float64(time.Second/3), float64(d), float64(time.Microsecond), "the delay of the refusal")
+	assert.Equal(t, d, b.Take(t0), "a refusal takes nothing: the same delay again")
+	assert.Greater(t, b.Take(t0.Add(d/2)), time.Duration(0), "half the delay is not enough")
+	assert.Zero(t, b.Take(t0.Add(d)), "after exactly the delay")
+	var zero Bucket
+	assert.Zero(t, zero.Take(t0))
+}
