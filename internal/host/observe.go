@@ -95,12 +95,16 @@ func (NopObserver[A]) Recovered(int, time.Duration) {}
 func (NopObserver[A]) TableSetAside(SetAside)       {}
 
 // Each calls f with the description of every table in memory, in no
-// order, for an operator's gauges (tables by state, seats connected). f
-// runs under the host's read lock: it must not call the host.
+// order, for an operator's gauges (tables by state, seats connected). It
+// holds no lock of the host while f runs: a slow f delays no request.
 func (h *Host[A, V, B]) Each(f func(Info)) {
 	h.mu.RLock()
-	defer h.mu.RUnlock()
+	ts := make([]*table[A, V, B], 0, len(h.tables))
 	for _, t := range h.tables {
+		ts = append(ts, t)
+	}
+	h.mu.RUnlock()
+	for _, t := range ts {
 		t.mu.RLock()
 		in := t.snap // Seats is replaced, never changed, by refresh
 		t.mu.RUnlock()
