@@ -52,8 +52,8 @@ func (c *counter) EventSent(d time.Duration) {
 		c.add("sent")
 	}
 }
-func (c *counter) ClaimWindow() { c.add("window") }
-func (c *counter) Dwell(d time.Duration) { c.add(fmt.Sprint("dwell ", d)) }
+func (c *counter) ClaimWindow()                     { c.add("window") }
+func (c *counter) Dwell(d time.Duration)            { c.add(fmt.Sprint("dwell ", d)) }
 func (c *counter) GameOver()                        { c.add("game over") }
 func (c *counter) Snapshot(bytes int)               { c.add("snapshot") }
 func (c *counter) Recovered(n int, _ time.Duration) { c.add(fmt.Sprint("recovered ", n)) }
