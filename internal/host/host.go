@@ -361,7 +361,12 @@ func (h *Host[A, V, B]) setAside(damaged []*DamagedError) {
 	for _, d := range damaged {
 		h.damaged[d.ID] = d
 		h.obs.TableSetAside(SetAsideDamaged)
-		h.cfg.Log.Error("table damaged in the store: not resumed", zap.String("table", d.ID), zap.Error(d.Err))
+		fields := []zap.Field{zap.String("table", d.ID), zap.Error(d.Err)}
+		var p *PanicError
+		if errors.As(d.Err, &p) {
+			fields = append(fields, zap.ByteString("stack", p.Stack))
+		}
+		h.cfg.Log.Error("table damaged in the store: not resumed", fields...)
 	}
 }
 
