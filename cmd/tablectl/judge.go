@@ -29,6 +29,9 @@ required; fan, fans and hand_value out): docs/rules/sichuan-judge.md.
 "rules": "mcr" judges Chinese Official hands (flowers and last_tile in;
 fan_total, fan_total_without_flowers, meets_minimum and fans out):
 docs/rules/mcr-fans.md.
+"rules": "classical" judges classical hands (bonus_tiles, limit and
+original_call in; special, limits, score and its lines out, and the
+special hands fished for): docs/rules/classical-scoring.md.
 `
 
 // runJudge answers one JSON object per line of stdin with one JSON object
@@ -221,6 +224,9 @@ func answer(in judgeInput) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if w := judgeTenpaiWriters[a.Rules]; a.TenpaiQuestion && w != nil {
+		return w(in.ID, &a), nil
+	}
 	if a.TenpaiQuestion {
 		return judgeTenpaiOut{ID: in.ID, Shanten: a.Shanten, Waits: a.Waits.String()}, nil
 	}
@@ -230,9 +236,16 @@ func answer(in judgeInput) (any, error) {
 // judgeWinWriters write the answer to a win question, by rule set: each
 // rule set has its own fields.
 var judgeWinWriters = map[string]func(id json.RawMessage, a *judgeq.Answer) any{
-	"riichi":  riichiWinOut,
-	"sichuan": sichuanWin,
-	"mcr":     mcrWin,
+	"riichi":    riichiWinOut,
+	"sichuan":   sichuanWin,
+	"mcr":       mcrWin,
+	"classical": classicalWin,
+}
+
+// judgeTenpaiWriters write the answer to a tenpai question for the rule
+// sets that add fields to shanten and waits.
+var judgeTenpaiWriters = map[string]func(id json.RawMessage, a *judgeq.Answer) any{
+	"classical": classicalTenpai,
 }
 
 func riichiWinOut(id json.RawMessage, a *judgeq.Answer) any {

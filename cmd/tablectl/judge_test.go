@@ -90,10 +90,10 @@ func TestJudgeLines(t *testing.T) {
 			`{"id":"e5","error":"field \"tsumo\": want a boolean, have number"}`},
 		{`{"id": "e7", "hand": "23m456m234p678s99s", "win_tile": "1m", "rules": "sichuan"}`,
 			`{"id":"e7","error":"missing_suit: required for sichuan (m, p or s)"}`},
-		{`{"id": "e7b", "hand": "23m456m234p678s99s", "win_tile": "1m", "rules": "classical"}`,
-			`{"id":"e7b","error":"rules \"classical\" are not supported yet: only \"mcr\", \"riichi\" and \"sichuan\" are"}`},
+		{`{"id": "e7b", "hand": "23m456m234p678s99s", "win_tile": "1m", "rules": "chinese"}`,
+			`{"id":"e7b","error":"rules \"chinese\" are not supported yet: only \"classical\", \"mcr\", \"riichi\" and \"sichuan\" are"}`},
 		{`{"id": "e8", "hand": "23m456m234p678s99s", "win_tile": "1m", "rules": "poker"}`,
-			`{"id":"e8","error":"unknown rules \"poker\": only \"mcr\", \"riichi\" and \"sichuan\" are supported"}`},
+			`{"id":"e8","error":"unknown rules \"poker\": only \"classical\", \"mcr\", \"riichi\" and \"sichuan\" are supported"}`},
 		// Sichuan: a win, a refusal, a tenpai question (more in testdata).
 		{`{"id": "s1", "rules": "sichuan", "missing_suit": "s", "hand": "1111m2233m4455m6m", "win_tile": "6m", "fan_cap": 4}`,
 			`{"id":"s1","win":true,"fan":4,"fans":[{"name":"gen","fan":1},{"name":"qing_yi_se","fan":2},{"name":"qi_dui","fan":2}],"hand_value":16}`},
@@ -160,7 +160,8 @@ func TestJudgeLines(t *testing.T) {
 // TestJudgeGolden runs each questions file of testdata/judge through the
 // command as one batch and compares with its answers file (go test -update
 // rewrites them, to be reviewed as a diff): questions.jsonl for riichi,
-// sichuan_questions.jsonl for Sichuan, mcr_questions.jsonl for MCR.
+// sichuan_questions.jsonl for Sichuan, mcr_questions.jsonl for MCR,
+// classical_questions.jsonl for the classical rules.
 func TestJudgeGolden(t *testing.T) {
 	for _, set := range judgeGoldenSets {
 		t.Run(set.questions, func(t *testing.T) { judgeGolden(t, set.questions, set.answers) })
@@ -172,6 +173,7 @@ var judgeGoldenSets = []struct{ questions, answers string }{
 	{"questions.jsonl", "answers.jsonl"},
 	{"sichuan_questions.jsonl", "sichuan_answers.jsonl"},
 	{"mcr_questions.jsonl", "mcr_answers.jsonl"},
+	{"classical_questions.jsonl", "classical_answers.jsonl"},
 }
 
 func judgeGolden(t *testing.T, questions, answers string) {
@@ -255,6 +257,8 @@ func FuzzJudgeLine(f *testing.F) {
 	f.Add(`{"id": "m", "rules": "mcr", "hand": "147m258s369p1z", "win_tile": "1z", "melds": [{"type": "chi", "tiles": "789m"}], "tsumo": true, "flowers": 2}`)
 	f.Add(`{"id": "m2", "rules": "mcr", "hand": "147m258s369p1234z"}`)
 	f.Add(`{"id": "s", "rules": "sichuan", "missing_suit": "s", "hand": "1s", "melds": [{"type": "kan", "tiles": "2222m"}], "tsumo": true, "rinshan": true}`)
+	f.Add(`{"id": "c", "rules": "classical", "hand": "12345678m11234z"}`)
+	f.Add(`{"id": "c", "rules": "classical", "hand": "1z", "melds": [{"type": "kan", "tiles": "5555z", "open": false}, {"type": "pon", "tiles": "666z"}, {"type": "chi", "tiles": "123m"}, {"type": "pon", "tiles": "111m"}], "win_tile": "1z", "tsumo": true, "rinshan": true, "bonus_tiles": "1f5f", "limit": 500, "original_call": true}`)
 	f.Fuzz(func(t *testing.T, line string) {
 		if strings.ContainsAny(line, "\n") {
 			return

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/mahjong-authority/authority/internal/judge"
+	"github.com/mahjong-authority/authority/internal/judge/classical"
 	"github.com/mahjong-authority/authority/internal/judge/mcr"
 	"github.com/mahjong-authority/authority/internal/judge/sichuan"
 	"github.com/mahjong-authority/authority/internal/tile"
@@ -61,6 +62,12 @@ type Question struct {
 	AfterKanDiscard bool    `json:"after_kan_discard"`
 	FanCap          *int    `json:"fan_cap"`
 
+	// Classical: the flowers and seasons set aside (1f..8f), the table's
+	// limit (1000 when absent), fishing declared on the dealt hand.
+	BonusTiles   *string `json:"bonus_tiles"`
+	Limit        *int    `json:"limit"`
+	OriginalCall bool    `json:"original_call"`
+
 	// MCR: flowers and seasons set aside, the last tile of its kind.
 	Flowers  int  `json:"flowers"`
 	LastTile bool `json:"last_tile"`
@@ -84,7 +91,8 @@ type Answer struct {
 	// meld; none for a hand of winning size.
 	Waits tile.KindSet
 
-	// Rules is the rule set that answered: "riichi", "sichuan" or "mcr". It
+	// Rules is the rule set that answered: "riichi", "sichuan", "mcr"
+	// or "classical". It
 	// says which of the results below a win question filled.
 	Rules string
 
@@ -92,6 +100,12 @@ type Answer struct {
 	Points Points       // riichi
 
 	Sichuan sichuan.Result
+
+	// Classical: the scored win and the limit it was scored under; for a
+	// tenpai question, the special hands fished for.
+	Classical      classical.Result
+	ClassicalLimit int
+	Fishing        classical.Fishing
 
 	MCR mcr.Result
 }
@@ -113,13 +127,14 @@ type ruleSet func(q *Question) (Answer, error)
 // "rules" field. A new rule set is one more line here and its own ask
 // function.
 var ruleSets = map[string]ruleSet{
-	"riichi":  askRiichi,
-	"sichuan": askSichuan,
-	"mcr":     askMCR,
+	"riichi":    askRiichi,
+	"sichuan":   askSichuan,
+	"mcr":       askMCR,
+	"classical": askClassical,
 }
 
 // plannedRules are named by the contract but not answered yet.
-var plannedRules = map[string]bool{"chinese": true, "classical": true}
+var plannedRules = map[string]bool{"chinese": true}
 
 // Ask checks a question whole and answers it under the rule set its Rules
 // field names (riichi when absent). Errors say which field is wrong and

@@ -87,7 +87,7 @@ func TestAskSichuan(t *testing.T) {
 		{judgeq.Question{Rules: sc, Hand: str("123m456m789m234s5s"), MissingSuit: str("p"), WinTile: str("5s"), Tsumo: true, Houtei: true}, sichuan.ErrSituation},
 		{judgeq.Question{Rules: sc, Hand: str("123m456m789m234s5s"), MissingSuit: str("p"), WinTile: str("5s"), FanCap: new(-1)}, nil},
 		{judgeq.Question{Rules: sc, Hand: str("1111m456m789m234s"), MissingSuit: str("p"), WinTile: str("1m")}, nil},
-		{judgeq.Question{Rules: str("classical"), Hand: str("123m456m789m234s5s")}, nil},
+		{judgeq.Question{Rules: str("chinese"), Hand: str("123m456m789m234s5s")}, nil},
 	} {
 		_, err := judgeq.Ask(&c.q)
 		if err == nil || c.want != nil && !errors.Is(err, c.want) {

@@ -42,6 +42,11 @@ func answerJudge(req *pb.JudgeRequest) (*pb.JudgeResponse, error) {
 		Honba: int(req.GetHonba()), RiichiSticks: int(req.GetRiichiSticks()),
 		MissingSuit: optional(req.GetMissingSuit()), AfterKanDiscard: req.GetAfterKanDiscard(),
 		Flowers: int(req.GetFlowers()), LastTile: req.GetLastTile(),
+		BonusTiles: optional(req.GetBonusTiles()), OriginalCall: req.GetOriginalCall(),
+	}
+	if req.Limit != nil {
+		l := int(req.GetLimit())
+		q.Limit = &l
 	}
 	if req.FanCap != nil {
 		c := int(req.GetFanCap())
@@ -54,23 +59,28 @@ func answerJudge(req *pb.JudgeRequest) (*pb.JudgeResponse, error) {
 	if err != nil {
 		// Notation errors wrap tile.ErrSyntax, which maps to BAD_TILE
 		// before ErrMalformed does.
-		if errors.Is(err, judgeq.ErrFlower) || errors.Is(err, judgeq.ErrNotSichuan) {
+		if errors.Is(err, judgeq.ErrFlower) || errors.Is(err, judgeq.ErrNotSichuan) || errors.Is(err, judgeq.ErrNotClassical) {
 			return nil, fmt.Errorf("%w: %w", ErrBadTile, err)
 		}
 		return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
 	}
 	if a.TenpaiQuestion {
 		sh := int32(a.Shanten)
-		return &pb.JudgeResponse{Shanten: &sh, Waits: a.Waits.String()}, nil
+		out := &pb.JudgeResponse{Shanten: &sh, Waits: a.Waits.String()}
+		if a.Rules == "classical" {
+			classicalFishingPB(&a, out)
+		}
+		return out, nil
 	}
 	return judgeWinWriters[a.Rules](&a), nil
 }
 
 // judgeWinWriters write the answer to a win question, by rule set.
 var judgeWinWriters = map[string]func(a *judgeq.Answer) *pb.JudgeResponse{
-	"riichi":  riichiWinPB,
-	"sichuan": sichuanWinPB,
-	"mcr":     mcrWinPB,
+	"riichi":    riichiWinPB,
+	"sichuan":   sichuanWinPB,
+	"mcr":       mcrWinPB,
+	"classical": classicalWinPB,
 }
 
 func riichiWinPB(a *judgeq.Answer) *pb.JudgeResponse {

@@ -22,7 +22,7 @@ import (
 // the same contract.
 func TestJudgeMatchesTablectl(t *testing.T) {
 	e := startEnv(t, baseConfig())
-	for _, name := range []string{"", "sichuan_", "mcr_"} {
+	for _, name := range []string{"", "sichuan_", "mcr_", "classical_"} {
 		t.Run(name+"questions", func(t *testing.T) {
 			judgeMatchesTablectl(t, e,
 				"../../cmd/tablectl/testdata/judge/"+name+"questions.jsonl",
@@ -72,6 +72,9 @@ func contractJSON(req *pb.JudgeRequest, r *pb.JudgeResponse) map[string]any {
 	case r.Shanten != nil:
 		out["shanten"] = float64(r.GetShanten())
 		out["waits"] = r.GetWaits()
+		if req.GetRules() == "classical" {
+			classicalFishingJSON(r, out)
+		}
 	case !r.GetWin():
 		out["reason"] = r.GetReason()
 	case req.GetRules() == "mcr":
@@ -83,6 +86,8 @@ func contractJSON(req *pb.JudgeRequest, r *pb.JudgeResponse) map[string]any {
 			fans = append(fans, map[string]any{"name": f.GetName(), "count": float64(f.GetCount()), "fan": float64(f.GetFan())})
 		}
 		out["fans"] = fans
+	case req.GetRules() == "classical":
+		classicalWinJSON(r, out)
 	case req.GetRules() == "sichuan":
 		out["fan"] = float64(r.GetFan())
 		fans := []any{}
@@ -114,6 +119,46 @@ func contractJSON(req *pb.JudgeRequest, r *pb.JudgeResponse) map[string]any {
 		out["points"] = pts
 	}
 	return out
+}
+
+// classicalFishingJSON adds the fishing fields of a classical tenpai answer.
+func classicalFishingJSON(r *pb.JudgeResponse, out map[string]any) {
+	fishing := []any{}
+	for _, f := range r.GetFishing() {
+		fishing = append(fishing, f)
+	}
+	waits := map[string]any{}
+	for name, w := range r.GetFishingWaits() {
+		waits[name] = w
+	}
+	out["fishing"], out["fishing_waits"] = fishing, waits
+}
+
+// classicalWinJSON adds the fields of a classical win.
+func classicalWinJSON(r *pb.JudgeResponse, out map[string]any) {
+	if r.GetSpecial() != "" {
+		out["special"] = r.GetSpecial()
+	}
+	out["limits"] = float64(r.GetLimits())
+	out["score"] = float64(r.GetScore())
+	out["scored_as"] = r.GetScoredAs()
+	out["base_points"] = float64(r.GetBasePoints())
+	out["doubles"] = float64(r.GetDoubles())
+	out["ordinary_score"] = float64(r.GetOrdinaryScore())
+	out["limit_reached"] = r.GetLimitReached()
+	out["score_limit"] = float64(r.GetScoreLimit())
+	lines := []any{}
+	for _, l := range r.GetLines() {
+		line := map[string]any{"name": l.GetName(), "count": float64(l.GetCount())}
+		if l.GetPoints() != 0 {
+			line["points"] = float64(l.GetPoints())
+		}
+		if l.GetDoubles() != 0 {
+			line["doubles"] = float64(l.GetDoubles())
+		}
+		lines = append(lines, line)
+	}
+	out["lines"] = lines
 }
 
 func equalJSON(a, b map[string]any) bool {
@@ -161,6 +206,10 @@ func TestJudgeErrorReasons(t *testing.T) {
 		{&pb.JudgeRequest{Hand: "123m456p789s1299s", WinTile: "1f", Rules: "mcr"}, pb.ErrorReason_ERROR_REASON_BAD_TILE},
 		{&pb.JudgeRequest{Hand: "123m456p789s1299s", WinTile: "3s", Rules: "mcr", Flowers: 9}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
 		{&pb.JudgeRequest{Hand: "123m456p789s1299s", WinTile: "3s", Rules: "mcr", Rinshan: true}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
+		{&pb.JudgeRequest{Hand: "123m406m789m234s5s", Rules: "classical"}, pb.ErrorReason_ERROR_REASON_BAD_TILE},
+		{&pb.JudgeRequest{Hand: "123m456m789m234s5s", WinTile: "5s", Rules: "classical", BonusTiles: "1f1z"}, pb.ErrorReason_ERROR_REASON_BAD_TILE},
+		{&pb.JudgeRequest{Hand: "123m456m789m234s5s", WinTile: "5s", Rules: "classical", Limit: proto.Int32(750)}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
+		{&pb.JudgeRequest{Hand: "123m456m789m234s5s", WinTile: "5s", Rules: "classical", Haitei: true}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
 		// Counts whose payments would not fit the answer's int32 fields.
 		{&pb.JudgeRequest{Hand: "23m456m234p678s99s", WinTile: "1m", RiichiSticks: 3_000_000}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
 		{&pb.JudgeRequest{Hand: "23m456m234p678s99s", WinTile: "1m", Honba: 2_000_000_000}, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},

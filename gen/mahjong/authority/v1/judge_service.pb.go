@@ -87,7 +87,7 @@ func (x *JudgeMeld) GetOpen() bool {
 // JudgeRequest is one hand.
 type JudgeRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// "riichi" (the default), "sichuan" or "mcr".
+	// "riichi" (the default), "sichuan", "mcr" or "classical".
 	Rules string `protobuf:"bytes,1,opt,name=rules,proto3" json:"rules,omitempty"`
 	// Concealed tiles without the winning tile.
 	Hand string `protobuf:"bytes,2,opt,name=hand,proto3" json:"hand,omitempty"`
@@ -119,8 +119,14 @@ type JudgeRequest struct {
 	FanCap *int32 `protobuf:"varint,23,opt,name=fan_cap,json=fanCap,proto3,oneof" json:"fan_cap,omitempty"`
 	// MCR: flowers and seasons set aside (0-8), and last_tile, the winning
 	// tile being the last of its kind visible (和绝张).
-	Flowers       int32 `protobuf:"varint,40,opt,name=flowers,proto3" json:"flowers,omitempty"`
-	LastTile      bool  `protobuf:"varint,41,opt,name=last_tile,json=lastTile,proto3" json:"last_tile,omitempty"`
+	Flowers  int32 `protobuf:"varint,40,opt,name=flowers,proto3" json:"flowers,omitempty"`
+	LastTile bool  `protobuf:"varint,41,opt,name=last_tile,json=lastTile,proto3" json:"last_tile,omitempty"`
+	// Classical: the flowers and seasons set aside ("1f6f"), the table's
+	// limit (500, 1000, 1500 or 2000; 1000 when absent), and whether
+	// fishing was declared on the dealt hand (original call).
+	BonusTiles    string `protobuf:"bytes,50,opt,name=bonus_tiles,json=bonusTiles,proto3" json:"bonus_tiles,omitempty"`
+	Limit         *int32 `protobuf:"varint,51,opt,name=limit,proto3,oneof" json:"limit,omitempty"`
+	OriginalCall  bool   `protobuf:"varint,52,opt,name=original_call,json=originalCall,proto3" json:"original_call,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -330,6 +336,27 @@ func (x *JudgeRequest) GetLastTile() bool {
 	return false
 }
 
+func (x *JudgeRequest) GetBonusTiles() string {
+	if x != nil {
+		return x.BonusTiles
+	}
+	return ""
+}
+
+func (x *JudgeRequest) GetLimit() int32 {
+	if x != nil && x.Limit != nil {
+		return *x.Limit
+	}
+	return 0
+}
+
+func (x *JudgeRequest) GetOriginalCall() bool {
+	if x != nil {
+		return x.OriginalCall
+	}
+	return false
+}
+
 // JudgePoints is what the winner is paid, honba included.
 type JudgePoints struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -459,6 +486,79 @@ func (x *JudgeFan) GetCount() int32 {
 	return 0
 }
 
+// JudgeScoreLine is one line of a classical score: points or doubles.
+type JudgeScoreLine struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The item's name ("mah_jong", "concealed_major_pung", "dragon_pung", ...).
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// How many times it applies.
+	Count int32 `protobuf:"varint,2,opt,name=count,proto3" json:"count,omitempty"`
+	// The points it adds in all (a points line), or the doubles (a doubles
+	// line).
+	Points        int32 `protobuf:"varint,3,opt,name=points,proto3" json:"points,omitempty"`
+	Doubles       int32 `protobuf:"varint,4,opt,name=doubles,proto3" json:"doubles,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *JudgeScoreLine) Reset() {
+	*x = JudgeScoreLine{}
+	mi := &file_mahjong_authority_v1_judge_service_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *JudgeScoreLine) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*JudgeScoreLine) ProtoMessage() {}
+
+func (x *JudgeScoreLine) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_judge_service_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use JudgeScoreLine.ProtoReflect.Descriptor instead.
+func (*JudgeScoreLine) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_judge_service_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *JudgeScoreLine) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *JudgeScoreLine) GetCount() int32 {
+	if x != nil {
+		return x.Count
+	}
+	return 0
+}
+
+func (x *JudgeScoreLine) GetPoints() int32 {
+	if x != nil {
+		return x.Points
+	}
+	return 0
+}
+
+func (x *JudgeScoreLine) GetDoubles() int32 {
+	if x != nil {
+		return x.Doubles
+	}
+	return 0
+}
+
 // JudgeResponse is a scored win, a refusal (reason), or shanten and waits.
 type JudgeResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -491,13 +591,34 @@ type JudgeResponse struct {
 	FanTotal               int32 `protobuf:"varint,40,opt,name=fan_total,json=fanTotal,proto3" json:"fan_total,omitempty"`
 	FanTotalWithoutFlowers int32 `protobuf:"varint,41,opt,name=fan_total_without_flowers,json=fanTotalWithoutFlowers,proto3" json:"fan_total_without_flowers,omitempty"`
 	MeetsMinimum           bool  `protobuf:"varint,42,opt,name=meets_minimum,json=meetsMinimum,proto3" json:"meets_minimum,omitempty"`
-	unknownFields          protoimpl.UnknownFields
-	sizeCache              protoimpl.SizeCache
+	// A classical win: the special hand the tiles form (empty for none)
+	// and its value in limits; the score (the larger of the special hand's
+	// value and the ordinary score), scored_as ("special" or "sets"), and
+	// the best reading as sets and a pair: base points, doubles, the
+	// ordinary score after the limit, whether the limit capped it, and its
+	// lines. score_limit is the limit scored under.
+	Special       string            `protobuf:"bytes,50,opt,name=special,proto3" json:"special,omitempty"`
+	Limits        int32             `protobuf:"varint,51,opt,name=limits,proto3" json:"limits,omitempty"`
+	Score         int32             `protobuf:"varint,52,opt,name=score,proto3" json:"score,omitempty"`
+	ScoredAs      string            `protobuf:"bytes,53,opt,name=scored_as,json=scoredAs,proto3" json:"scored_as,omitempty"`
+	BasePoints    int32             `protobuf:"varint,54,opt,name=base_points,json=basePoints,proto3" json:"base_points,omitempty"`
+	Doubles       int32             `protobuf:"varint,55,opt,name=doubles,proto3" json:"doubles,omitempty"`
+	OrdinaryScore int32             `protobuf:"varint,56,opt,name=ordinary_score,json=ordinaryScore,proto3" json:"ordinary_score,omitempty"`
+	LimitReached  bool              `protobuf:"varint,57,opt,name=limit_reached,json=limitReached,proto3" json:"limit_reached,omitempty"`
+	ScoreLimit    int32             `protobuf:"varint,58,opt,name=score_limit,json=scoreLimit,proto3" json:"score_limit,omitempty"`
+	Lines         []*JudgeScoreLine `protobuf:"bytes,59,rep,name=lines,proto3" json:"lines,omitempty"`
+	// A classical tenpai question: the special hands the hand is one tile
+	// from (fishing), in the order wriggly_snake, unique_wonder,
+	// gates_of_heaven, and the tiles that complete each.
+	Fishing       []string          `protobuf:"bytes,60,rep,name=fishing,proto3" json:"fishing,omitempty"`
+	FishingWaits  map[string]string `protobuf:"bytes,61,rep,name=fishing_waits,json=fishingWaits,proto3" json:"fishing_waits,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *JudgeResponse) Reset() {
 	*x = JudgeResponse{}
-	mi := &file_mahjong_authority_v1_judge_service_proto_msgTypes[4]
+	mi := &file_mahjong_authority_v1_judge_service_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -509,7 +630,7 @@ func (x *JudgeResponse) String() string {
 func (*JudgeResponse) ProtoMessage() {}
 
 func (x *JudgeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_judge_service_proto_msgTypes[4]
+	mi := &file_mahjong_authority_v1_judge_service_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -522,7 +643,7 @@ func (x *JudgeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JudgeResponse.ProtoReflect.Descriptor instead.
 func (*JudgeResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_judge_service_proto_rawDescGZIP(), []int{4}
+	return file_mahjong_authority_v1_judge_service_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *JudgeResponse) GetWin() bool {
@@ -644,6 +765,90 @@ func (x *JudgeResponse) GetMeetsMinimum() bool {
 	return false
 }
 
+func (x *JudgeResponse) GetSpecial() string {
+	if x != nil {
+		return x.Special
+	}
+	return ""
+}
+
+func (x *JudgeResponse) GetLimits() int32 {
+	if x != nil {
+		return x.Limits
+	}
+	return 0
+}
+
+func (x *JudgeResponse) GetScore() int32 {
+	if x != nil {
+		return x.Score
+	}
+	return 0
+}
+
+func (x *JudgeResponse) GetScoredAs() string {
+	if x != nil {
+		return x.ScoredAs
+	}
+	return ""
+}
+
+func (x *JudgeResponse) GetBasePoints() int32 {
+	if x != nil {
+		return x.BasePoints
+	}
+	return 0
+}
+
+func (x *JudgeResponse) GetDoubles() int32 {
+	if x != nil {
+		return x.Doubles
+	}
+	return 0
+}
+
+func (x *JudgeResponse) GetOrdinaryScore() int32 {
+	if x != nil {
+		return x.OrdinaryScore
+	}
+	return 0
+}
+
+func (x *JudgeResponse) GetLimitReached() bool {
+	if x != nil {
+		return x.LimitReached
+	}
+	return false
+}
+
+func (x *JudgeResponse) GetScoreLimit() int32 {
+	if x != nil {
+		return x.ScoreLimit
+	}
+	return 0
+}
+
+func (x *JudgeResponse) GetLines() []*JudgeScoreLine {
+	if x != nil {
+		return x.Lines
+	}
+	return nil
+}
+
+func (x *JudgeResponse) GetFishing() []string {
+	if x != nil {
+		return x.Fishing
+	}
+	return nil
+}
+
+func (x *JudgeResponse) GetFishingWaits() map[string]string {
+	if x != nil {
+		return x.FishingWaits
+	}
+	return nil
+}
+
 var File_mahjong_authority_v1_judge_service_proto protoreflect.FileDescriptor
 
 const file_mahjong_authority_v1_judge_service_proto_rawDesc = "" +
@@ -653,7 +858,7 @@ const file_mahjong_authority_v1_judge_service_proto_rawDesc = "" +
 	"\x04type\x18\x01 \x01(\tR\x04type\x12\x14\n" +
 	"\x05tiles\x18\x02 \x01(\tR\x05tiles\x12\x17\n" +
 	"\x04open\x18\x03 \x01(\bH\x00R\x04open\x88\x01\x01B\a\n" +
-	"\x05_open\"\x84\x06\n" +
+	"\x05_open\"\xef\x06\n" +
 	"\fJudgeRequest\x12\x14\n" +
 	"\x05rules\x18\x01 \x01(\tR\x05rules\x12\x12\n" +
 	"\x04hand\x18\x02 \x01(\tR\x04hand\x12\x19\n" +
@@ -681,9 +886,14 @@ const file_mahjong_authority_v1_judge_service_proto_rawDesc = "" +
 	"\x11after_kan_discard\x18\x16 \x01(\bR\x0fafterKanDiscard\x12\x1c\n" +
 	"\afan_cap\x18\x17 \x01(\x05H\x00R\x06fanCap\x88\x01\x01\x12\x18\n" +
 	"\aflowers\x18( \x01(\x05R\aflowers\x12\x1b\n" +
-	"\tlast_tile\x18) \x01(\bR\blastTileB\n" +
+	"\tlast_tile\x18) \x01(\bR\blastTile\x12\x1f\n" +
+	"\vbonus_tiles\x182 \x01(\tR\n" +
+	"bonusTiles\x12\x19\n" +
+	"\x05limit\x183 \x01(\x05H\x01R\x05limit\x88\x01\x01\x12#\n" +
+	"\roriginal_call\x184 \x01(\bR\foriginalCallB\n" +
 	"\n" +
-	"\b_fan_cap\"l\n" +
+	"\b_fan_capB\b\n" +
+	"\x06_limit\"l\n" +
 	"\vJudgePoints\x12\x10\n" +
 	"\x03ron\x18\x01 \x01(\x05R\x03ron\x12!\n" +
 	"\ftsumo_dealer\x18\x02 \x01(\x05R\vtsumoDealer\x12(\n" +
@@ -691,7 +901,12 @@ const file_mahjong_authority_v1_judge_service_proto_rawDesc = "" +
 	"\bJudgeFan\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x10\n" +
 	"\x03fan\x18\x02 \x01(\x05R\x03fan\x12\x14\n" +
-	"\x05count\x18\x03 \x01(\x05R\x05count\"\xaf\x04\n" +
+	"\x05count\x18\x03 \x01(\x05R\x05count\"l\n" +
+	"\x0eJudgeScoreLine\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
+	"\x05count\x18\x02 \x01(\x05R\x05count\x12\x16\n" +
+	"\x06points\x18\x03 \x01(\x05R\x06points\x12\x18\n" +
+	"\adoubles\x18\x04 \x01(\x05R\adoubles\"\xaf\b\n" +
 	"\rJudgeResponse\x12\x10\n" +
 	"\x03win\x18\x01 \x01(\bR\x03win\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\x12\x10\n" +
@@ -711,7 +926,24 @@ const file_mahjong_authority_v1_judge_service_proto_rawDesc = "" +
 	"hand_value\x18\x0e \x01(\x05R\thandValue\x12\x1b\n" +
 	"\tfan_total\x18( \x01(\x05R\bfanTotal\x129\n" +
 	"\x19fan_total_without_flowers\x18) \x01(\x05R\x16fanTotalWithoutFlowers\x12#\n" +
-	"\rmeets_minimum\x18* \x01(\bR\fmeetsMinimumB\n" +
+	"\rmeets_minimum\x18* \x01(\bR\fmeetsMinimum\x12\x18\n" +
+	"\aspecial\x182 \x01(\tR\aspecial\x12\x16\n" +
+	"\x06limits\x183 \x01(\x05R\x06limits\x12\x14\n" +
+	"\x05score\x184 \x01(\x05R\x05score\x12\x1b\n" +
+	"\tscored_as\x185 \x01(\tR\bscoredAs\x12\x1f\n" +
+	"\vbase_points\x186 \x01(\x05R\n" +
+	"basePoints\x12\x18\n" +
+	"\adoubles\x187 \x01(\x05R\adoubles\x12%\n" +
+	"\x0eordinary_score\x188 \x01(\x05R\rordinaryScore\x12#\n" +
+	"\rlimit_reached\x189 \x01(\bR\flimitReached\x12\x1f\n" +
+	"\vscore_limit\x18: \x01(\x05R\n" +
+	"scoreLimit\x12:\n" +
+	"\x05lines\x18; \x03(\v2$.mahjong.authority.v1.JudgeScoreLineR\x05lines\x12\x18\n" +
+	"\afishing\x18< \x03(\tR\afishing\x12Z\n" +
+	"\rfishing_waits\x18= \x03(\v25.mahjong.authority.v1.JudgeResponse.FishingWaitsEntryR\ffishingWaits\x1a?\n" +
+	"\x11FishingWaitsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\n" +
 	"\n" +
 	"\b_shanten2`\n" +
 	"\fJudgeService\x12P\n" +
@@ -729,27 +961,31 @@ func file_mahjong_authority_v1_judge_service_proto_rawDescGZIP() []byte {
 	return file_mahjong_authority_v1_judge_service_proto_rawDescData
 }
 
-var file_mahjong_authority_v1_judge_service_proto_msgTypes = make([]protoimpl.MessageInfo, 5)
+var file_mahjong_authority_v1_judge_service_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
 var file_mahjong_authority_v1_judge_service_proto_goTypes = []any{
-	(*JudgeMeld)(nil),     // 0: mahjong.authority.v1.JudgeMeld
-	(*JudgeRequest)(nil),  // 1: mahjong.authority.v1.JudgeRequest
-	(*JudgePoints)(nil),   // 2: mahjong.authority.v1.JudgePoints
-	(*JudgeFan)(nil),      // 3: mahjong.authority.v1.JudgeFan
-	(*JudgeResponse)(nil), // 4: mahjong.authority.v1.JudgeResponse
-	(*Yaku)(nil),          // 5: mahjong.authority.v1.Yaku
+	(*JudgeMeld)(nil),      // 0: mahjong.authority.v1.JudgeMeld
+	(*JudgeRequest)(nil),   // 1: mahjong.authority.v1.JudgeRequest
+	(*JudgePoints)(nil),    // 2: mahjong.authority.v1.JudgePoints
+	(*JudgeFan)(nil),       // 3: mahjong.authority.v1.JudgeFan
+	(*JudgeScoreLine)(nil), // 4: mahjong.authority.v1.JudgeScoreLine
+	(*JudgeResponse)(nil),  // 5: mahjong.authority.v1.JudgeResponse
+	nil,                    // 6: mahjong.authority.v1.JudgeResponse.FishingWaitsEntry
+	(*Yaku)(nil),           // 7: mahjong.authority.v1.Yaku
 }
 var file_mahjong_authority_v1_judge_service_proto_depIdxs = []int32{
 	0, // 0: mahjong.authority.v1.JudgeRequest.melds:type_name -> mahjong.authority.v1.JudgeMeld
-	5, // 1: mahjong.authority.v1.JudgeResponse.yaku:type_name -> mahjong.authority.v1.Yaku
+	7, // 1: mahjong.authority.v1.JudgeResponse.yaku:type_name -> mahjong.authority.v1.Yaku
 	2, // 2: mahjong.authority.v1.JudgeResponse.points:type_name -> mahjong.authority.v1.JudgePoints
 	3, // 3: mahjong.authority.v1.JudgeResponse.fans:type_name -> mahjong.authority.v1.JudgeFan
-	1, // 4: mahjong.authority.v1.JudgeService.Judge:input_type -> mahjong.authority.v1.JudgeRequest
-	4, // 5: mahjong.authority.v1.JudgeService.Judge:output_type -> mahjong.authority.v1.JudgeResponse
-	5, // [5:6] is the sub-list for method output_type
-	4, // [4:5] is the sub-list for method input_type
-	4, // [4:4] is the sub-list for extension type_name
-	4, // [4:4] is the sub-list for extension extendee
-	0, // [0:4] is the sub-list for field type_name
+	4, // 4: mahjong.authority.v1.JudgeResponse.lines:type_name -> mahjong.authority.v1.JudgeScoreLine
+	6, // 5: mahjong.authority.v1.JudgeResponse.fishing_waits:type_name -> mahjong.authority.v1.JudgeResponse.FishingWaitsEntry
+	1, // 6: mahjong.authority.v1.JudgeService.Judge:input_type -> mahjong.authority.v1.JudgeRequest
+	5, // 7: mahjong.authority.v1.JudgeService.Judge:output_type -> mahjong.authority.v1.JudgeResponse
+	7, // [7:8] is the sub-list for method output_type
+	6, // [6:7] is the sub-list for method input_type
+	6, // [6:6] is the sub-list for extension type_name
+	6, // [6:6] is the sub-list for extension extendee
+	0, // [0:6] is the sub-list for field type_name
 }
 
 func init() { file_mahjong_authority_v1_judge_service_proto_init() }
@@ -760,14 +996,14 @@ func file_mahjong_authority_v1_judge_service_proto_init() {
 	file_mahjong_authority_v1_game_proto_init()
 	file_mahjong_authority_v1_judge_service_proto_msgTypes[0].OneofWrappers = []any{}
 	file_mahjong_authority_v1_judge_service_proto_msgTypes[1].OneofWrappers = []any{}
-	file_mahjong_authority_v1_judge_service_proto_msgTypes[4].OneofWrappers = []any{}
+	file_mahjong_authority_v1_judge_service_proto_msgTypes[5].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mahjong_authority_v1_judge_service_proto_rawDesc), len(file_mahjong_authority_v1_judge_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   5,
+			NumMessages:   7,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
