@@ -208,7 +208,12 @@ func streams(t *testing.T, h *toyHost, id string, tokens [4]string, after uint64
 	select {
 	case <-enough:
 	case err := <-done:
-		t.Fatalf("spectators: the stream ended (%v) before %d events after %d", err, in.LastSeq, after)
+		select {
+		case <-enough: // the game ended: the stream did too, after every event
+			done <- err
+		default:
+			t.Fatalf("spectators: the stream ended (%v) before %d events after %d", err, in.LastSeq, after)
+		}
 	case <-time.After(10 * time.Second):
 		mu.Lock()
 		defer mu.Unlock()
