@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""An independent implementation of docs/fairness.md, sections 1 to 3.
+"""An independent implementation of docs/fairness.md, sections 1 to 3a.
 
 Plain Python 3, no dependencies: it derives the seeds and the commitment of
-the document's test vector and shuffles the wall, and prints them, so that
+the document's test vector and shuffles the walls (136, 108 and 144
+tiles), and prints them, so that
 anyone can compare them with the document or port them to another language.
 
     python3 docs/verify_wall.py                 # the test vector
@@ -100,13 +101,26 @@ def tile_set(aka=True):
     return tiles
 
 
-def wall(seed, aka=True):
-    tiles = tile_set(aka)
+def shuffle(tiles, seed):
     rng = ChaCha8Rand(seed)
-    for i in range(135, 0, -1):
+    for i in range(len(tiles) - 1, 0, -1):
         j = uniform(rng, i + 1)
         tiles[i], tiles[j] = tiles[j], tiles[i]
     return tiles
+
+
+def wall(seed, aka=True):
+    return shuffle(tile_set(aka), seed)
+
+
+def wall108(seed):
+    # Sichuan: the three suits of the plain set, 1m..9s, four copies each.
+    return shuffle(tile_set(False)[:108], seed)
+
+
+def wall144(seed):
+    # Chinese Official and classical: the plain set, then flowers 1f..8f.
+    return shuffle(tile_set(False) + [f"{n}f" for n in range(1, 9)], seed)
 
 
 def deal_pos(off, n):
@@ -121,6 +135,8 @@ def show(seed):
     print("draws      ", "".join(w[52:60]), "...")
     print("rinshan    ", "".join(w[122:126]))
     print("dora, ura  ", " ".join(f"{w[126 + 2 * i]}/{w[127 + 2 * i]}" for i in range(5)))
+    print("wall108    ", "".join(wall108(seed)))
+    print("wall144    ", "".join(wall144(seed)))
 
 
 def main():

@@ -25,7 +25,7 @@ import (
 	"github.com/mahjong-authority/authority/internal/bot"
 	"github.com/mahjong-authority/authority/internal/client"
 	"github.com/mahjong-authority/authority/internal/host"
-	"github.com/mahjong-authority/authority/internal/server"
+	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
 	"github.com/mahjong-authority/authority/internal/store"
 	"github.com/mahjong-authority/authority/internal/table"
 )
@@ -232,7 +232,7 @@ func TestCrashRecovery(t *testing.T) {
 	if err := <-p.exited; err != nil {
 		t.Fatalf("server exit: %v\n%s", err, p.log())
 	}
-	st, err := store.Open[table.Action](filepath.Join(data, "authority.db"), server.ActionCodec{})
+	st, err := store.Open[table.Action](filepath.Join(data, "authority.db"), riichi.ActionCodec{})
 	if err != nil {
 		t.Fatal(err)
 	}

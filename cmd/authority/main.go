@@ -1,6 +1,7 @@
 // Command authority is the mahjong table server: it holds the full secret
-// state of riichi tables and talks to players, bots and room backends over
-// gRPC (TableService, JudgeService, the standard health service and server
+// state of the tables of the rule sets it is built with (riichi; see
+// serve) and talks to players, bots and room backends over gRPC
+// (TableService, JudgeService, the standard health service and server
 // reflection).
 //
 //	authority --listen 127.0.0.1:7400              # tables in memory
@@ -42,18 +43,31 @@ import (
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/metrics"
+	"github.com/mahjong-authority/authority/internal/ruleset"
+	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
 	"github.com/mahjong-authority/authority/internal/server"
 	"github.com/mahjong-authority/authority/internal/store"
 	"github.com/mahjong-authority/authority/internal/table"
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "authority:", err)
-		}
-		os.Exit(1)
+	os.Exit(exitCode(run(os.Args[1:], os.Stderr), os.Stderr))
+}
+
+// errReported marks an error already shown to the user: the flag package
+// prints a bad flag with the usage itself.
+var errReported = errors.New("reported")
+
+// exitCode is the process's status for run's error, which it prints
+// unless it was shown already.
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return 0
 	}
+	if !errors.Is(err, flag.ErrHelp) && !errors.Is(err, errReported) {
+		fmt.Fprintln(stderr, "authority:", err)
+	}
+	return 1
 }
 
 // options are the command line.
@@ -106,7 +120,10 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.DurationVar(&o.life.idle, "idle-ttl", time.Hour, "how long a table that has not started stays without a join or a leave before it is closed (0: for ever)")
 	fs.DurationVar(&o.life.keepGames, "keep-games", 0, "with --data, how long the store keeps a finished game (0: for ever)")
 	if err := fs.Parse(args); err != nil {
-		return o, err
+		if errors.Is(err, flag.ErrHelp) {
+			return o, err
+		}
+		return o, fmt.Errorf("%w: %w", errReported, err)
 	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected arguments %q", fs.Args())
@@ -203,12 +220,15 @@ var (
 	}
 )
 
-// openStore opens the durable store in dir, creating dir if need be.
+// openStore opens riichi's durable store in dir, creating dir if need be.
+// Each rule set keeps its tables in a file of its own, since a store is
+// typed by its rule set's actions; riichi's is authority.db, as it was
+// before there were other rule sets.
 func openStore(dir string, opts ...store.Option) (*store.Bolt[table.Action], error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("data directory: %w", err)
 	}
-	return store.Open[table.Action](filepath.Join(dir, "authority.db"), server.ActionCodec{}, opts...)
+	return store.Open[table.Action](filepath.Join(dir, "authority.db"), riichi.ActionCodec{}, opts...)
 }
 
 // serveMetrics serves the Prometheus exposition and pprof on lis; the
@@ -287,12 +307,8 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 		stopMetrics := serveMetrics(mlis, m, log)
 		defer stopMetrics()
 	}
-	cfg := server.Riichi()
-	cfg.Log = log
-	cfg.SeatRate, cfg.ConnRate = o.seatRate, o.connRate
-	cfg.Defaults = o.defaults
-	cfg.MaxTables, cfg.MaxSeatStreams, cfg.MaxConnStreams = o.limits.tables, o.limits.seatStreams, o.limits.connStreams
-	cfg.FinishedTTL, cfg.IdleTTL, cfg.KeepGames = o.life.finished, o.life.idle, o.life.keepGames
+	// The rule sets this binary hosts, each with its store.
+	rc := riichi.Standard()
 	if o.data != "" {
 		var sopts []store.Option
 		if m != nil {
@@ -303,8 +319,14 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 			return err
 		}
 		defer st.Close()
-		cfg.Store = st
+		rc.Store = st
 	}
+	cfg := server.Config{RuleSets: []ruleset.RuleSet{riichi.New(rc)}}
+	cfg.Log = log
+	cfg.SeatRate, cfg.ConnRate = o.seatRate, o.connRate
+	cfg.Defaults = o.defaults
+	cfg.MaxTables, cfg.MaxSeatStreams, cfg.MaxConnStreams = o.limits.tables, o.limits.seatStreams, o.limits.connStreams
+	cfg.FinishedTTL, cfg.IdleTTL, cfg.KeepGames = o.life.finished, o.life.idle, o.life.keepGames
 	if m != nil {
 		cfg.Observer = m
 	}

@@ -12,7 +12,6 @@ import (
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/record"
-	"github.com/mahjong-authority/authority/internal/server"
 	"github.com/mahjong-authority/authority/internal/servertest"
 )
 
@@ -36,7 +35,7 @@ func runBotsOn(t *testing.T, args ...string) (botsSummary, string, error) {
 // TestBotsPlaysTables plays three tables of two games each over gRPC: every
 // game ends and nothing goes wrong.
 func TestBotsPlaysTables(t *testing.T) {
-	addr := servertest.Start(t, server.Riichi()).Addr
+	addr := servertest.Start(t, servertest.Riichi()).Addr
 	for _, kind := range []string{"efficient", "random"} {
 		sum, stderr, err := runBotsOn(t, "--addr", addr, "--tables", "3", "--games", "2", "--rules", "tonpuu", "--bot", kind, "--seed", "test", "--progress", "100ms")
 		if err != nil {
@@ -57,7 +56,7 @@ func TestBotsPlaysTables(t *testing.T) {
 // TestBotsSeedReproduces plays the same seeded table twice: the same
 // rounds and actions.
 func TestBotsSeedReproduces(t *testing.T) {
-	addr := servertest.Start(t, server.Riichi()).Addr
+	addr := servertest.Start(t, servertest.Riichi()).Addr
 	var sums [2]botsSummary
 	for i := range sums {
 		var err error
@@ -92,7 +91,7 @@ func TestBotsUsage(t *testing.T) {
 // joins (reproducible from --seed), and the game's record carries it, so
 // the walls the record verifies against are mixed with it.
 func TestBotsSendEntropy(t *testing.T) {
-	srv := servertest.Start(t, server.Riichi())
+	srv := servertest.Start(t, servertest.Riichi())
 	if _, stderr, err := runBotsOn(t, "--addr", srv.Addr, "--rules", "tonpuu", "--seed", "e"); err != nil {
 		t.Fatalf("bots: %v\n%s", err, stderr)
 	}

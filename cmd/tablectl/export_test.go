@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
-	"github.com/mahjong-authority/authority/internal/server"
 	"github.com/mahjong-authority/authority/internal/servertest"
 )
 
@@ -91,7 +90,7 @@ func TestExportUsage(t *testing.T) {
 // TestExportFromServer runs a server in-process, plays a table of bots to
 // the end, exports its game with tablectl and verifies the record.
 func TestExportFromServer(t *testing.T) {
-	srv := servertest.Start(t, server.Riichi())
+	srv := servertest.Start(t, servertest.Riichi())
 	c := pb.NewTableServiceClient(srv.Dial())
 	ctx := context.Background()
 	cr, err := c.CreateTable(ctx, &pb.CreateTableRequest{Settings: &pb.TableSettings{Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU, FillWithBots: true}})

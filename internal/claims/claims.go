@@ -1,14 +1,18 @@
 // Package claims decides who may claim a discard and how simultaneous
-// answers are resolved: the claim window of a riichi table.
+// answers are resolved: the claim window of a table, for every rule set.
 //
 // After a discard (or a kan that others may rob) the table asks Offers what
 // each seat may do: ron, pon, open kan, or chi (the next seat only, every
 // shape and every choice of red fives). A Window then collects one answer
 // per offered seat and, once every one has answered, Resolve applies the
-// priorities: ron over pon and kan, pon and kan over chi; several rons all
-// win (three are Tenhou's abortive draw). Whether a seat may ron (waits,
-// furiten, yaku) is the table's verdict, passed in; everything about tile
-// shapes, kuikae and priority lives here.
+// priorities: ron over pon and kan, pon and kan over chi. What differs
+// between rule sets is a Policy: whether chi exists, whether several seats
+// may win on one tile or only the nearest (head bump), whether three wins
+// are an abortive draw, and whether play goes on after a win. Riichi's
+// policy (Tenhou's) is the default: several rons all win, three are an
+// abortive draw. Whether a seat may ron (waits, furiten, yaku, a void
+// suit) is the table's verdict, passed in; everything about tile shapes,
+// kuikae and priority lives here.
 package claims
 
 import (
@@ -85,6 +89,34 @@ func (o Option) String() string {
 	return o.Call.String()
 }
 
+// Policy is what a rule set's claim windows allow and how they resolve.
+// Its differences are data: each rule set names its policy.
+type Policy struct {
+	// Chi allows chi, to the seat after the discarder.
+	Chi bool
+	// HeadBump lets only the seat nearest the discarder in turn order win
+	// when several may (atamahane); otherwise every seat that rons wins.
+	HeadBump bool
+	// TripleRonAborts makes three seats winning on one tile an abortive
+	// draw (Tenhou's sanchahou) rather than three wins.
+	TripleRonAborts bool
+	// PlayOn goes on with the hand after a win on a discard (Sichuan's
+	// bloody battle: winners leave play, the others play on); the
+	// Resolution then says whose turn it is.
+	PlayOn bool
+}
+
+// The policies of the rule sets.
+var (
+	// Riichi is Tenhou's: chi, every ron wins, three rons abort the round.
+	Riichi = Policy{Chi: true, TripleRonAborts: true}
+	// Sichuan has no chi, lets every seat that may win on a discard win,
+	// and plays on after wins.
+	Sichuan = Policy{PlayOn: true}
+	// Official is Chinese Official (MCR): chi, and the nearest winner only.
+	Official = Policy{Chi: true, HeadBump: true}
+)
+
 // Source is what opened the window.
 type Source uint8
 
@@ -106,6 +138,16 @@ type Context struct {
 	Calls bool
 	// Kan allows an open kan: fewer than four kans so far.
 	Kan bool
+	// Policy is the rule set's; nil is Riichi.
+	Policy *Policy
+}
+
+// policy returns the context's policy.
+func (ctx *Context) policy() *Policy {
+	if ctx.Policy == nil {
+		return &Riichi
+	}
+	return ctx.Policy
 }
 
 // Claimant is what the window needs to know about one seat.
@@ -117,6 +159,9 @@ type Claimant struct {
 	// anyway: Offers then passes over a hand that holds neither two of the
 	// tile's kind nor (the next seat) a chi shape without reading Hand.
 	Counts *tile.Counts
+	// Out is a seat that has left play (a winner when play goes on after
+	// a win): it claims nothing.
+	Out bool
 }
 
 // mayCall reports whether counts c could make any call on a discard of
@@ -192,6 +237,9 @@ func Offers(ctx *Context, seats *[4]Claimant) [4]Offer {
 // knows the other seats have nothing to claim.
 func SeatOffer(ctx *Context, s Seat, c *Claimant) Offer {
 	var o Offer
+	if c.Out {
+		return o
+	}
 	if c.CanRon {
 		o.add(Option{Call: Ron})
 	}
@@ -199,7 +247,8 @@ func SeatOffer(ctx *Context, s Seat, c *Claimant) Offer {
 		return o
 	}
 	k := ctx.Tile.Kind()
-	if c.Counts != nil && !mayCall(c.Counts, k, s == ctx.From.Next()) {
+	chi := s == ctx.From.Next() && ctx.policy().Chi
+	if c.Counts != nil && !mayCall(c.Counts, k, chi) {
 		return o
 	}
 	var have faceCounts
@@ -226,7 +275,7 @@ func SeatOffer(ctx *Context, s Seat, c *Claimant) Offer {
 		sort3(&opt.Tiles)
 		o.add(opt)
 	}
-	if s == ctx.From.Next() && k < 27 {
+	if chi && k < 27 {
 		shapes, n := chiShapes(k)
 		for _, sh := range shapes[:n] {
 			as, na := have.faces(sh[0])
@@ -397,11 +446,19 @@ type Window struct {
 	offers   [4]Offer
 	answered [4]bool
 	answers  [4]Option
+	policy   *Policy // nil: Riichi
 }
 
-// Open starts a window on a tile from seat from with the given offers.
+// Open starts a window on a tile from seat from with the given offers,
+// resolved by riichi's policy.
 func (w *Window) Open(from Seat, offers [4]Offer) {
 	*w = Window{from: from, offers: offers}
+}
+
+// OpenPolicy starts a window resolved by policy p (the one its offers were
+// made with).
+func (w *Window) OpenPolicy(from Seat, offers [4]Offer, p *Policy) {
+	*w = Window{from: from, offers: offers, policy: p}
 }
 
 // From is the seat whose tile is claimable.
@@ -459,11 +516,18 @@ func (w *Window) Done() bool {
 // Resolution is the outcome of a window.
 type Resolution struct {
 	// Rons are the seats that ron, in turn order from the discarder (the
-	// first one is the nearest: it takes honba and sticks).
+	// first one is the nearest: it takes honba and sticks); with a
+	// head-bump policy only the nearest.
 	Rons [3]Seat
 	NRon int
-	// TripleRon is Tenhou's abortive draw: three seats ron the same tile.
+	// TripleRon is Tenhou's abortive draw: three seats ron the same tile
+	// (policies with TripleRonAborts only).
 	TripleRon bool
+	// PlayOn is set when seats won and the policy plays on: Next is the
+	// seat whose turn it is then, the one after the last winner in turn
+	// order from the discarder.
+	PlayOn bool
+	Next   Seat
 	// Called is set when no seat rons and a seat calls: the caller with
 	// the highest priority (pon and kan over chi), nearest in turn order.
 	Called bool
@@ -494,6 +558,16 @@ func (w *Window) Resolve() Resolution {
 	if r.NRon > 0 {
 		r.Called, r.Caller, r.Call = false, 0, Option{}
 	}
-	r.TripleRon = r.NRon == 3
+	p := w.policy
+	if p == nil {
+		p = &Riichi
+	}
+	if p.HeadBump && r.NRon > 1 {
+		r.Rons, r.NRon = [3]Seat{r.Rons[0]}, 1
+	}
+	r.TripleRon = r.NRon == 3 && p.TripleRonAborts
+	if p.PlayOn && r.NRon > 0 {
+		r.PlayOn, r.Next = true, r.Rons[r.NRon-1].Next()
+	}
 	return r
 }

@@ -9,6 +9,12 @@
 // server answers (so it is applied once), sequence numbers are checked, and
 // the wire is translated to the table's types so that bots and renderers
 // work on a *table.View.
+//
+// The session is the same for every rule set (GameSession); a rule set
+// brings its side as a Game: its wire decoding and the tracker that keeps
+// a seat's view. Riichi's (Riichi, Tracker) is here, and Session, Follow
+// and Watch are riichi's; another rule set's lives in a package beside
+// this one and calls FollowGame and WatchGame.
 package client
 
 import (

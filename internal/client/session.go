@@ -13,7 +13,6 @@ import (
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/table"
-	"github.com/mahjong-authority/authority/internal/wire"
 )
 
 // Options tune a session. The zero value follows a seat from a snapshot
@@ -43,11 +42,11 @@ type Stats struct {
 	ActRetries    int // action attempts repeated after Unavailable or ResourceExhausted
 }
 
-// Update is what Next delivers: the view was reset from a snapshot, or an
-// event was applied to it.
-type Update struct {
+// GameUpdate is what Next delivers: the view was reset from a snapshot, or
+// an event was applied to it. B is the rule set's event body.
+type GameUpdate[B any] struct {
 	Snapshot bool
-	Event    Event // when not Snapshot
+	Event    GameEvent[B] // when not Snapshot
 	Received time.Time
 	// Live: the event was logged after the stream it came on opened, so
 	// Received - Event.Time is the server's delivery latency (events caught
@@ -55,12 +54,51 @@ type Update struct {
 	Live bool
 }
 
-// Session follows one seat's event stream, or a spectator's, keeping a
-// Tracker's view up to date; a seat's session also acts. A dropped stream
+// Update is a riichi session's update.
+type Update = GameUpdate[table.Body]
+
+// Game is a rule set's side of a session: how its views and event bodies
+// read from the wire, how its actions write, and the tracker that keeps a
+// seat's view from the events. Everything else of a session - streams,
+// resume, sequence checks, retries - is the same for every rule set.
+// Riichi is riichi's.
+type Game[A, V, B any, T GameTracker[V, B]] interface {
+	// NewTracker returns the tracker of a seat, or of a spectator
+	// (Spectator), before the first deal.
+	NewTracker(seat table.Seat) T
+	// ViewFromPB reads a seat's snapshot; BodyFromPB a game event (not a
+	// seat notice). Errors wrap ErrDecode.
+	ViewFromPB(v *pb.View, seq uint64) (V, error)
+	BodyFromPB(e *pb.Event) (B, error)
+	ActionToPB(a A) *pb.Action
+	// SeatOf is the seat a view belongs to.
+	SeatOf(v *V) table.Seat
+	// RoundStarts reports whether b starts a round (the view is whole
+	// from there), GameEnds whether it ends the game.
+	RoundStarts(b B) bool
+	GameEnds(b B) bool
+}
+
+// GameTracker keeps a seat's view up to date from its events (Tracker is
+// riichi's).
+type GameTracker[V, B any] interface {
+	Reset(v V)
+	Apply(b B) error
+	View() *V
+	// Answered records that the seat answered its offer.
+	Answered()
+}
+
+// Session is a riichi session.
+type Session = GameSession[table.Action, table.View, table.Body, *Tracker]
+
+// GameSession follows one seat's event stream, or a spectator's, keeping a
+// tracker's view up to date; a seat's session also acts. A dropped stream
 // is reopened after the last event received (after_seq), with backoff while
 // the server is unreachable, so a restarted server is resumed without
-// missing or repeating anything. A Session is used from one goroutine.
-type Session struct {
+// missing or repeating anything. A session is used from one goroutine.
+type GameSession[A, V, B any, T GameTracker[V, B]] struct {
+	game      Game[A, V, B, T]
 	c         *Client
 	seat      Seat
 	spectator bool
@@ -74,7 +112,7 @@ type Session struct {
 	failures int // consecutive failed stream attempts
 
 	last     uint64 // seq of the last snapshot or event received
-	tracker  *Tracker
+	tracker  T
 	known    bool // the tracker's view is whole: from the start, a snapshot or a deal
 	over     bool // the game's end was received
 	done     bool // and the stream ended after it
@@ -83,47 +121,57 @@ type Session struct {
 	stats    Stats
 }
 
-// Follow returns the session of a seat. Nothing is sent before the first
-// Next.
+// Follow returns the riichi session of a seat. Nothing is sent before the
+// first Next.
 func (c *Client) Follow(seat Seat, opts Options) *Session {
-	return c.newSession(seat, false, opts)
+	return FollowGame[table.Action, table.View, table.Body, *Tracker](c, Riichi{}, seat, opts)
 }
 
-// Watch returns a spectator's session of a table: public events only,
-// delayed by the table's spectator delay, from the first (or after
+// Watch returns a spectator's riichi session of a table: public events
+// only, delayed by the table's spectator delay, from the first (or after
 // opts.AfterSeq).
 func (c *Client) Watch(tableID string, opts Options) *Session {
-	return c.newSession(Seat{TableID: tableID, Seat: Spectator}, true, opts)
+	return WatchGame[table.Action, table.View, table.Body, *Tracker](c, Riichi{}, tableID, opts)
 }
 
-func (c *Client) newSession(seat Seat, spectator bool, opts Options) *Session {
+// FollowGame returns the session of a seat of a table of game g.
+func FollowGame[A, V, B any, T GameTracker[V, B]](c *Client, g Game[A, V, B, T], seat Seat, opts Options) *GameSession[A, V, B, T] {
+	return newSession(c, g, seat, false, opts)
+}
+
+// WatchGame returns a spectator's session of a table of game g.
+func WatchGame[A, V, B any, T GameTracker[V, B]](c *Client, g Game[A, V, B, T], tableID string, opts Options) *GameSession[A, V, B, T] {
+	return newSession(c, g, Seat{TableID: tableID, Seat: Spectator}, true, opts)
+}
+
+func newSession[A, V, B any, T GameTracker[V, B]](c *Client, g Game[A, V, B, T], seat Seat, spectator bool, opts Options) *GameSession[A, V, B, T] {
 	if opts.Backoff == (Backoff{}) {
 		opts.Backoff = c.retry
 	}
-	return &Session{
-		c: c, seat: seat, spectator: spectator, opts: opts,
-		last: opts.AfterSeq, tracker: NewTracker(seat.Seat), known: opts.AfterSeq == 0, idPrefix: uuid.NewString(),
+	return &GameSession[A, V, B, T]{
+		game: g, c: c, seat: seat, spectator: spectator, opts: opts,
+		last: opts.AfterSeq, tracker: g.NewTracker(seat.Seat), known: opts.AfterSeq == 0, idPrefix: uuid.NewString(),
 	}
 }
 
 // Seat is the seat the session follows (Seat is Spectator for a spectator).
-func (s *Session) Seat() Seat { return s.seat }
+func (s *GameSession[A, V, B, T]) Seat() Seat { return s.seat }
 
 // View is the seat's current view (see Tracker.View).
-func (s *Session) View() *table.View { return s.tracker.View() }
+func (s *GameSession[A, V, B, T]) View() *V { return s.tracker.View() }
 
 // Tracker is the session's tracker.
-func (s *Session) Tracker() *Tracker { return s.tracker }
+func (s *GameSession[A, V, B, T]) Tracker() T { return s.tracker }
 
 // LastSeq is the sequence number of the last snapshot or event received:
 // what Act sends as last_seq and a reconnection as after_seq.
-func (s *Session) LastSeq() uint64 { return s.last }
+func (s *GameSession[A, V, B, T]) LastSeq() uint64 { return s.last }
 
 // GameOver reports whether the game's end was received.
-func (s *Session) GameOver() bool { return s.over }
+func (s *GameSession[A, V, B, T]) GameOver() bool { return s.over }
 
 // Stats returns the session's counts.
-func (s *Session) Stats() Stats { return s.stats }
+func (s *GameSession[A, V, B, T]) Stats() Stats { return s.stats }
 
 // receiver is a stream of either kind.
 type receiver interface {
@@ -149,7 +197,7 @@ func (r watchStream) recv() (*pb.Snapshot, *pb.Event, error) {
 }
 
 // open starts a stream after the last event received.
-func (s *Session) open(ctx context.Context) error {
+func (s *GameSession[A, V, B, T]) open(ctx context.Context) error {
 	sctx, cancel := context.WithCancel(ctx)
 	var err error
 	if s.spectator {
@@ -174,7 +222,7 @@ func (s *Session) open(ctx context.Context) error {
 	return nil
 }
 
-func (s *Session) closeStream() {
+func (s *GameSession[A, V, B, T]) closeStream() {
 	if s.cancel != nil {
 		s.cancel()
 	}
@@ -183,12 +231,12 @@ func (s *Session) closeStream() {
 
 // Drop cuts the current stream, as a lost connection would: the next Next
 // reopens it after the last event received.
-func (s *Session) Drop() { s.closeStream() }
+func (s *GameSession[A, V, B, T]) Drop() { s.closeStream() }
 
 // Close ends the session's stream.
-func (s *Session) Close() { s.closeStream() }
+func (s *GameSession[A, V, B, T]) Close() { s.closeStream() }
 
-func (s *Session) fault(err error) {
+func (s *GameSession[A, V, B, T]) fault(err error) {
 	s.stats.Faults++
 	if s.opts.OnFault != nil {
 		s.opts.OnFault(err)
@@ -204,7 +252,7 @@ func retryStream(ctx context.Context, err error) bool {
 
 // retried notes a stream attempt that Next retries; failed is false for
 // a stream the session itself cancelled, which is no failed RPC.
-func (s *Session) retried(failed bool) {
+func (s *GameSession[A, V, B, T]) retried(failed bool) {
 	s.failures++
 	if failed {
 		s.stats.StreamRetries++
@@ -215,20 +263,20 @@ func (s *Session) retried(failed bool) {
 // returns it. A dropped stream is reopened (after the last event received)
 // until ctx ends. After the game's last event it returns io.EOF. The stream
 // lives in the context of the Next call that opened it.
-func (s *Session) Next(ctx context.Context) (Update, error) {
+func (s *GameSession[A, V, B, T]) Next(ctx context.Context) (GameUpdate[B], error) {
 	for {
 		if s.done {
-			return Update{}, io.EOF
+			return GameUpdate[B]{}, io.EOF
 		}
 		if s.stream == nil {
 			if s.failures > 0 {
 				if err := s.opts.Backoff.sleep(ctx, s.failures-1); err != nil {
-					return Update{}, err
+					return GameUpdate[B]{}, err
 				}
 			}
 			if err := s.open(ctx); err != nil {
 				if !retryStream(ctx, err) {
-					return Update{}, fmt.Errorf("open stream: %w", err)
+					return GameUpdate[B]{}, fmt.Errorf("open stream: %w", err)
 				}
 				s.retried(true)
 				continue
@@ -239,10 +287,10 @@ func (s *Session) Next(ctx context.Context) (Update, error) {
 		if errors.Is(err, io.EOF) {
 			s.closeStream()
 			if !s.over {
-				return Update{}, errNoStream
+				return GameUpdate[B]{}, errNoStream
 			}
 			s.done = true
-			return Update{}, io.EOF
+			return GameUpdate[B]{}, io.EOF
 		}
 		if err != nil {
 			// A stream whose own context ended was cancelled here (by
@@ -250,10 +298,10 @@ func (s *Session) Next(ctx context.Context) (Update, error) {
 			cancelled := s.sctx.Err() != nil
 			s.closeStream()
 			if ctx.Err() != nil {
-				return Update{}, ctx.Err()
+				return GameUpdate[B]{}, ctx.Err()
 			}
 			if !retryStream(ctx, err) {
-				return Update{}, fmt.Errorf("stream: %w", err)
+				return GameUpdate[B]{}, fmt.Errorf("stream: %w", err)
 			}
 			s.retried(!cancelled)
 			continue
@@ -274,58 +322,58 @@ func (s *Session) Next(ctx context.Context) (Update, error) {
 	}
 }
 
-func (s *Session) snapshot(snap *pb.Snapshot, now time.Time) (Update, bool) {
-	v, err := ViewFromPB(snap.GetView(), snap.GetSeq())
+func (s *GameSession[A, V, B, T]) snapshot(snap *pb.Snapshot, now time.Time) (GameUpdate[B], bool) {
+	v, err := s.game.ViewFromPB(snap.GetView(), snap.GetSeq())
 	switch {
 	case err != nil:
 		s.fault(fmt.Errorf("snapshot: %w", err))
-		return Update{}, false
-	case s.spectator || v.Seat != s.seat.Seat && s.opened > 1:
-		s.fault(fmt.Errorf("snapshot of seat %d on the stream of seat %d: %w", v.Seat, s.seat.Seat, ErrInconsistent))
-		return Update{}, false
+		return GameUpdate[B]{}, false
+	case s.spectator || s.game.SeatOf(&v) != s.seat.Seat && s.opened > 1:
+		s.fault(fmt.Errorf("snapshot of seat %d on the stream of seat %d: %w", s.game.SeatOf(&v), s.seat.Seat, ErrInconsistent))
+		return GameUpdate[B]{}, false
 	case snap.GetSeq() < s.last:
 		s.fault(&SeqError{Fault: SeqBack, Prev: s.last, Seq: snap.GetSeq()})
 	}
-	s.seat.Seat = v.Seat
+	s.seat.Seat = s.game.SeatOf(&v)
 	s.tracker.Reset(v)
 	s.known = true
 	s.last = snap.GetSeq()
 	s.stats.Snapshots++
-	return Update{Snapshot: true, Received: now}, true
+	return GameUpdate[B]{Snapshot: true, Received: now}, true
 }
 
-func (s *Session) event(ev *pb.Event, now time.Time) (Update, bool) {
-	e, err := EventFromPB(ev)
+func (s *GameSession[A, V, B, T]) event(ev *pb.Event, now time.Time) (GameUpdate[B], bool) {
+	e, err := eventFromPB(ev, s.game.BodyFromPB)
 	if err != nil {
 		s.fault(err)
 		if ev.GetSeq() > s.last {
 			s.last = ev.GetSeq() // not asked for again on a reconnection
 		}
-		return Update{}, false
+		return GameUpdate[B]{}, false
 	}
 	// The one sequence check (see CheckSeq): a repeat or a step back is
 	// dropped, never applied twice; a gap is counted and the event applied.
 	switch f := CheckSeq(s.last, e.Seq); f {
 	case SeqRepeat, SeqBack:
 		s.fault(&SeqError{Fault: f, Prev: s.last, Seq: e.Seq})
-		return Update{}, false
+		return GameUpdate[B]{}, false
 	case SeqGap:
 		s.fault(&SeqError{Fault: f, Prev: s.last, Seq: e.Seq})
 	}
 	s.last = e.Seq
-	if e.Body != nil {
-		if _, ok := e.Body.(table.RoundStarted); ok {
+	if e.Notice == nil {
+		if s.game.RoundStarts(e.Body) {
 			s.known = true
 		}
 		if err := s.tracker.Apply(e.Body); err != nil && s.known {
 			s.fault(fmt.Errorf("event %d: %w", e.Seq, err))
 		}
-		if _, ok := e.Body.(table.GameEnded); ok {
+		if s.game.GameEnds(e.Body) {
 			s.over = true
 		}
 	}
 	s.stats.Events++
-	return Update{Event: e, Received: now, Live: !e.Time.Before(s.openedAt)}, true
+	return GameUpdate[B]{Event: e, Received: now, Live: !e.Time.Before(s.openedAt)}, true
 }
 
 // Act plays an action for the seat with the last sequence number received
@@ -334,15 +382,16 @@ func (s *Session) event(ev *pb.Event, now time.Time) (Update, bool) {
 // backoff, so the action is applied at most once; any other refusal is
 // returned (see Reason). After a success the seat has nothing to do until
 // its next offer.
-func (s *Session) Act(ctx context.Context, a table.Action) (uint64, error) {
+func (s *GameSession[A, V, B, T]) Act(ctx context.Context, a A) (uint64, error) {
 	if s.spectator {
 		return 0, errors.New("client: a spectator cannot act")
 	}
 	s.requests++
 	req := &pb.ActRequest{
 		TableId: s.seat.TableID, SeatToken: s.seat.Token, LastSeq: s.last,
-		RequestId: fmt.Sprintf("%s-%d", s.idPrefix, s.requests), Action: wire.ActionToPB(a),
+		RequestId: fmt.Sprintf("%s-%d", s.idPrefix, s.requests), Action: s.game.ActionToPB(a),
 	}
+	typ := req.GetAction().GetType()
 	for n := 0; ; n++ {
 		r, err := s.c.Tables.Act(ctx, req)
 		if err == nil {
@@ -350,11 +399,11 @@ func (s *Session) Act(ctx context.Context, a table.Action) (uint64, error) {
 			return r.GetSeq(), nil
 		}
 		if !Retryable(err) || ctx.Err() != nil {
-			return 0, fmt.Errorf("act %v at %d: %w", a.Type, req.LastSeq, err)
+			return 0, fmt.Errorf("act %v at %d: %w", typ, req.LastSeq, err)
 		}
 		s.stats.ActRetries++
 		if err := s.opts.Backoff.sleep(ctx, n); err != nil {
-			return 0, fmt.Errorf("act %v at %d: %w", a.Type, req.LastSeq, err)
+			return 0, fmt.Errorf("act %v at %d: %w", typ, req.LastSeq, err)
 		}
 	}
 }

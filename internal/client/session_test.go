@@ -18,7 +18,6 @@ import (
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/bot"
 	"github.com/mahjong-authority/authority/internal/client"
-	"github.com/mahjong-authority/authority/internal/server"
 	"github.com/mahjong-authority/authority/internal/servertest"
 	"github.com/mahjong-authority/authority/internal/table"
 )
@@ -28,7 +27,7 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 // startServer runs the authority in process on the real engine, walls and
 // bots, with every timer off unless a test sets it; Restart drops every
 // connection and serves the same tables again on the same address.
-func startServer(t *testing.T) *servertest.Server { return servertest.Start(t, server.Riichi()) }
+func startServer(t *testing.T) *servertest.Server { return servertest.Start(t, servertest.Riichi()) }
 
 func dial(t *testing.T, addr string, opts ...grpc.DialOption) *client.Client {
 	t.Helper()

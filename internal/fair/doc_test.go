@@ -76,6 +76,8 @@ func TestDocVector(t *testing.T) {
 		"first dora indicator `"+w.Tiles[wall.DoraPos(0)].String()+"`",
 		"its ura indicator `"+w.Tiles[wall.UraPos(0)].String()+"`",
 	)
+	w108, w144 := wall.New108(r0), wall.New144(r0)
+	want = append(want, "`"+each(w108.Tiles[:])+"`", "`"+each(w144.Tiles[:])+"`")
 	for _, s := range want {
 		if !strings.Contains(string(doc), s) {
 			t.Errorf("docs/fairness.md does not state %s", s)

@@ -79,10 +79,11 @@ func TestPythonVerifier(t *testing.T) {
 }
 
 // pyLabels are the lines of verify_wall.py's output that are compared.
-var pyLabels = []string{"seed commitment", "table seed", "round 0 seed", "commitment", "wall", "rinshan", "dora, ura"}
+var pyLabels = []string{"seed commitment", "table seed", "round 0 seed", "commitment", "wall", "rinshan", "dora, ura", "wall108", "wall144"}
 
 // checkWall compares the script's wall and dead wall for seed with
-// wall.New's.
+// wall.New's, and its 108- and 144-tile walls with wall.New108's and
+// wall.New144's.
 func checkWall(t *testing.T, seed [32]byte, got map[string]string) {
 	t.Helper()
 	w := wall.New(seed, true)
@@ -97,10 +98,19 @@ func checkWall(t *testing.T, seed [32]byte, got map[string]string) {
 	for i := range 5 {
 		dora = append(dora, fmt.Sprintf("%v/%v", w.Tiles[wall.DoraPos(i)], w.Tiles[wall.UraPos(i)]))
 	}
+	var w108, w144 strings.Builder
+	for _, x := range wall.New108(seed).Tiles {
+		w108.WriteString(x.String())
+	}
+	for _, x := range wall.New144(seed).Tiles {
+		w144.WriteString(x.String())
+	}
 	for label, want := range map[string]string{
 		"wall":      all.String(),
 		"rinshan":   rinshan.String(),
 		"dora, ura": strings.Join(dora, " "),
+		"wall108":   w108.String(),
+		"wall144":   w144.String(),
 	} {
 		if got[label] != want {
 			t.Errorf("seed %x, %s: python %q, Go %q", seed, label, got[label], want)

@@ -48,13 +48,21 @@ type Config[A comparable, V, B any] struct {
 	Codec Codec[A, B]
 	// Observer is told what the host does, for metrics; default
 	// NopObserver.
-	Observer Observer[A]
+	Observer Observer
+	// ActionKind names an action's kind for the Observer ("discard",
+	// "pon", ...): a few constant names, not a formatting of the action.
+	// Default "action".
+	ActionKind func(A) string
 	// SeatRate limits the actions of one seat.
 	SeatRate Rate
 	// DedupeWindow is how many request ids per seat are remembered; default 256.
 	DedupeWindow int
 	// MaxTables bounds the tables not yet finished; 0 means no bound.
 	MaxTables int
+	// Count, when set, counts the tables not finished for MaxTables
+	// together with the other hosts given the same Count: a server that
+	// runs one host per rule set bounds all its tables at once.
+	Count *Count
 	// MaxSeatStreams bounds the open streams of one seat; default 4.
 	MaxSeatStreams int
 
@@ -120,7 +128,7 @@ type SeatInfo struct {
 // Host runs many tables, one goroutine each.
 type Host[A comparable, V, B any] struct {
 	cfg Config[A, V, B]
-	obs Observer[A]
+	obs Observer
 
 	mu     sync.RWMutex
 	tables map[string]*table[A, V, B]
@@ -133,8 +141,15 @@ type Host[A comparable, V, B any] struct {
 	wg      sync.WaitGroup
 	prune   clock.Timer // the next pruning of the store, under mu
 
-	unfinished atomic.Int64 // tables in memory whose game is not over
+	unfinished *Count // tables in memory whose game is not over (shared with other hosts)
 }
+
+// Count counts the tables not finished of one or several hosts
+// (Config.Count). The zero value is ready to use.
+type Count struct{ n atomic.Int64 }
+
+// Load returns the count.
+func (c *Count) Load() int64 { return c.n.Load() }
 
 // New returns a Host.
 func New[A comparable, V, B any](cfg Config[A, V, B]) *Host[A, V, B] {
@@ -148,7 +163,10 @@ func New[A comparable, V, B any](cfg Config[A, V, B]) *Host[A, V, B] {
 		cfg.Store = NewMemoryStore[A]()
 	}
 	if cfg.Observer == nil {
-		cfg.Observer = NopObserver[A]{}
+		cfg.Observer = NopObserver{}
+	}
+	if cfg.ActionKind == nil {
+		cfg.ActionKind = func(A) string { return "action" }
 	}
 	if cfg.DedupeWindow <= 0 {
 		cfg.DedupeWindow = 256
@@ -156,7 +174,10 @@ func New[A comparable, V, B any](cfg Config[A, V, B]) *Host[A, V, B] {
 	if cfg.MaxSeatStreams <= 0 {
 		cfg.MaxSeatStreams = 4
 	}
-	h := &Host[A, V, B]{cfg: cfg, obs: cfg.Observer, tables: map[string]*table[A, V, B]{}, quit: make(chan struct{})}
+	if cfg.Count == nil {
+		cfg.Count = &Count{}
+	}
+	h := &Host[A, V, B]{cfg: cfg, obs: cfg.Observer, tables: map[string]*table[A, V, B]{}, quit: make(chan struct{}), unfinished: cfg.Count}
 	if cfg.KeepGames > 0 {
 		h.mu.Lock()
 		h.prune = cfg.Clock.AfterFunc(0, h.pruneStore)
@@ -182,7 +203,7 @@ func (h *Host[A, V, B]) Create(ctx context.Context, s Settings, meta []byte, new
 	}
 	info, owner, err := h.create(ctx, s, meta, newGame)
 	if err != nil {
-		h.unfinished.Add(-1) // the place roomForTable took
+		h.unfinished.n.Add(-1) // the place roomForTable took
 		return Info{}, "", err
 	}
 	h.cfg.Log.Info("table created", zap.String("table", info.ID), zap.Int("seats", s.Seats))
@@ -218,11 +239,11 @@ func (h *Host[A, V, B]) create(ctx context.Context, s Settings, meta []byte, new
 // all pass the check.
 func (h *Host[A, V, B]) roomForTable() error {
 	for {
-		open := h.unfinished.Load()
+		open := h.unfinished.n.Load()
 		if h.cfg.MaxTables > 0 && open >= int64(h.cfg.MaxTables) {
 			return fmt.Errorf("create table: %d open: %w", open, ErrTooManyTables)
 		}
-		if h.unfinished.CompareAndSwap(open, open+1) {
+		if h.unfinished.n.CompareAndSwap(open, open+1) {
 			return nil
 		}
 	}
@@ -243,7 +264,7 @@ func (h *Host[A, V, B]) add(t *table[A, V, B], counted bool) error {
 	h.tables[t.rec.ID] = t
 	h.place(t)
 	if t.state != Finished && !counted {
-		h.unfinished.Add(1)
+		h.unfinished.n.Add(1)
 	}
 	h.wg.Add(1)
 	h.mu.Unlock()
@@ -458,7 +479,7 @@ type Request[A comparable] struct {
 func (h *Host[A, V, B]) Act(ctx context.Context, id string, r Request[A]) (uint64, error) {
 	return do(ctx, h, id, func(t *table[A, V, B]) (uint64, error) {
 		seq, err := t.act(r)
-		h.obs.Acted(ByPlayer, r.Action, err)
+		h.obs.Acted(ByPlayer, h.cfg.ActionKind(r.Action), err)
 		return seq, err
 	})
 }
@@ -526,6 +547,17 @@ func (h *Host[A, V, B]) table(ctx context.Context, id string) (*table[A, V, B], 
 		return nil, gone
 	}
 	return t, err
+}
+
+// Holds reports whether the host knows table id without reading its
+// store: it holds the table in memory, the table left memory lately, or
+// recovery set it aside as damaged. A server that runs one host per rule
+// set asks every host this first, so that a request goes to its table's
+// host without a read of the other hosts' stores.
+func (h *Host[A, V, B]) Holds(id string) bool {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return h.tables[id] != nil || h.gone.find(id) != nil || h.damaged[id] != nil
 }
 
 // do runs f on table id in the table's goroutine (see call). If the table

@@ -235,7 +235,7 @@ func (h *Host[A, V, B]) remove(t *table[A, V, B], e *EvictedError) int {
 		delete(h.tables, t.rec.ID)
 		h.unplace(t)
 		if t.state != Finished {
-			h.unfinished.Add(-1)
+			h.unfinished.n.Add(-1)
 		}
 	}
 	h.gone.add(e)

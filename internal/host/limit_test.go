@@ -93,3 +93,31 @@ func TestCreateRefusesMoreSeatsThanSnapshotsKeep(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedCount checks that hosts given one Count bound their tables
+// together, and that a host Holds only its own tables.
+func TestSharedCount(t *testing.T) {
+	var c host.Count
+	ctx := context.Background()
+	a := host.New(host.Config[toyAction, toyView, string]{MaxTables: 2, Count: &c})
+	defer a.Close()
+	b := host.New(host.Config[toyAction, toyView, string]{MaxTables: 2, Count: &c})
+	defer b.Close()
+	ia, _, err := a.Create(ctx, defaultSettings, nil, newToy(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ib, _, err := b.Create(ctx, defaultSettings, nil, newToy(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := a.Create(ctx, defaultSettings, nil, newToy(1)); !errors.Is(err, host.ErrTooManyTables) {
+		t.Fatalf("third table over two hosts with MaxTables 2: %v, want ErrTooManyTables", err)
+	}
+	if c.Load() != 2 {
+		t.Fatalf("count %d, want 2", c.Load())
+	}
+	if !a.Holds(ia.ID) || a.Holds(ib.ID) || !b.Holds(ib.ID) || b.Holds(ia.ID) || a.Holds("no-such-table") {
+		t.Fatal("Holds does not tell each host's own tables")
+	}
+}

@@ -8,14 +8,15 @@ import "time"
 // be quick, must not block, must be safe for concurrent use, and should
 // not allocate. The host knows no metrics library: this interface is all
 // it says.
-type Observer[A any] interface {
-	// Acted is told of every action the host applied or refused: a
+type Observer interface {
+	// Acted is told of every action the host applied or refused, with
+	// its kind (Config.ActionKind: "discard", "pon", ...): a
 	// player's request (err nil when applied; a retried request id is
 	// told again, with its remembered answer) or a step it played itself
 	// (by a bot, a timeout or the system; refused steps of those are
 	// retried and told each time). Steps replayed at recovery are not
 	// told.
-	Acted(by Actor, a A, err error)
+	Acted(by Actor, kind string, err error)
 	// StreamOpened and StreamClosed count the open streams of seats and
 	// spectators.
 	StreamOpened(spectator bool)
@@ -81,18 +82,18 @@ func (s SetAside) String() string {
 }
 
 // NopObserver observes nothing: the default.
-type NopObserver[A any] struct{}
+type NopObserver struct{}
 
-func (NopObserver[A]) Acted(Actor, A, error)        {}
-func (NopObserver[A]) StreamOpened(bool)            {}
-func (NopObserver[A]) StreamClosed(bool)            {}
-func (NopObserver[A]) EventSent(time.Duration)      {}
-func (NopObserver[A]) ClaimWindow()                 {}
-func (NopObserver[A]) Dwell(time.Duration)          {}
-func (NopObserver[A]) GameOver()                    {}
-func (NopObserver[A]) Snapshot(int)                 {}
-func (NopObserver[A]) Recovered(int, time.Duration) {}
-func (NopObserver[A]) TableSetAside(SetAside)       {}
+func (NopObserver) Acted(Actor, string, error)   {}
+func (NopObserver) StreamOpened(bool)            {}
+func (NopObserver) StreamClosed(bool)            {}
+func (NopObserver) EventSent(time.Duration)      {}
+func (NopObserver) ClaimWindow()                 {}
+func (NopObserver) Dwell(time.Duration)          {}
+func (NopObserver) GameOver()                    {}
+func (NopObserver) Snapshot(int)                 {}
+func (NopObserver) Recovered(int, time.Duration) {}
+func (NopObserver) TableSetAside(SetAside)       {}
 
 // Each calls f with the description of every table in memory, in no
 // order, for an operator's gauges (tables by state, seats connected). It

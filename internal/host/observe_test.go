@@ -35,7 +35,7 @@ func (c *counter) get(name string) int {
 	return c.n[name]
 }
 
-func (c *counter) Acted(by host.Actor, a toyAction, err error) {
+func (c *counter) Acted(by host.Actor, kind string, err error) {
 	result := "ok"
 	switch {
 	case errors.Is(err, host.ErrStaleSeq):
@@ -43,7 +43,7 @@ func (c *counter) Acted(by host.Actor, a toyAction, err error) {
 	case err != nil:
 		result = "refused"
 	}
-	c.add(fmt.Sprintf("acted %v %s %s", by, a.Kind, result))
+	c.add(fmt.Sprintf("acted %v %s %s", by, kind, result))
 }
 func (c *counter) StreamOpened(spectator bool) { c.add(fmt.Sprint("opened ", spectator)) }
 func (c *counter) StreamClosed(spectator bool) { c.add(fmt.Sprint("closed ", spectator)) }
@@ -67,7 +67,8 @@ func (c *counter) TableSetAside(why host.SetAside)  { c.add(fmt.Sprint("set asid
 func TestObserver(t *testing.T) {
 	obs := &counter{}
 	s := host.Settings{Seats: 4, TurnTime: 5 * time.Second, ClaimTime: 2 * time.Second, ClaimDwell: time.Second}
-	f := newFixture(t, s, 2, host.Config[toyAction, toyView, string]{Observer: obs, Codec: toyCodec{}})
+	f := newFixture(t, s, 2, host.Config[toyAction, toyView, string]{Observer: obs, Codec: toyCodec{},
+		ActionKind: func(a toyAction) string { return a.Kind }})
 	// A second table, whose game the restart below cannot make.
 	other, _, err := f.h.Create(context.Background(), s, []byte("other"), newToy(1))
 	require.NoError(t, err)

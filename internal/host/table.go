@@ -212,7 +212,7 @@ func (t *table[A, V, B]) setAside(err *DamagedError) {
 		delete(h.tables, t.rec.ID)
 		h.unplace(t)
 		if t.state != Finished {
-			h.unfinished.Add(-1)
+			h.unfinished.n.Add(-1)
 		}
 	}
 	if h.damaged == nil {
@@ -419,7 +419,7 @@ func (t *table[A, V, B]) step(actor int, a A, requestID string, extra ...Entry[A
 // auto is step for the moves the host plays itself, told to the observer.
 func (t *table[A, V, B]) auto(by Actor, actor int, a A, extra ...Entry[A]) error {
 	err := t.step(actor, a, "", extra...)
-	t.h.obs.Acted(by, a, err)
+	t.h.obs.Acted(by, t.h.cfg.ActionKind(a), err)
 	return err
 }
 
@@ -987,7 +987,7 @@ func (t *table[A, V, B]) finish() {
 	t.changed = make(chan struct{})
 	n := t.base + uint64(len(t.events))
 	t.mu.Unlock()
-	t.h.unfinished.Add(-1)
+	t.h.unfinished.n.Add(-1)
 	t.h.obs.GameOver()
 	t.log.Info("game over", zap.Uint64("events", n))
 	t.mark()

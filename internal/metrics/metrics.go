@@ -1,6 +1,7 @@
 // Package metrics is the authority's Prometheus instrumentation: it
 // implements the observers of the server (server.Observer, which holds
-// the host's host.Observer) and of the store (store.Observer) over
+// the rule sets' ruleset.Observer and the hosts' host.Observer) and of
+// the store (store.Observer) over
 // github.com/prometheus/client_golang, counts gRPC calls by method and
 // code with the go-grpc-middleware v2 Prometheus provider, and serves the
 // exposition with the standard net/http/pprof handlers beside it.
@@ -15,6 +16,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/pprof"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -24,8 +26,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/mahjong-authority/authority/internal/host"
+	"github.com/mahjong-authority/authority/internal/ruleset"
 	"github.com/mahjong-authority/authority/internal/server"
-	"github.com/mahjong-authority/authority/internal/table"
 )
 
 // namespace prefixes the authority's own series.
@@ -37,8 +39,9 @@ type Metrics struct {
 	grpc *grpcprom.ServerMetrics
 
 	actions      *prometheus.CounterVec
-	actionCells  [numTypes][numActors][numResults]atomic.Pointer[prometheus.Counter]
-	streams      [2]prometheus.Gauge // seat, spectator
+	kindsMu      sync.RWMutex
+	kinds        map[string]*kindCells // the actions_total series of each action kind
+	streams      [2]prometheus.Gauge   // seat, spectator
 	fanout       prometheus.Histogram
 	judge        prometheus.Histogram
 	windows      prometheus.Counter
@@ -66,7 +69,8 @@ type Tables func(f func(rules string, in host.Info))
 // by rule set and state and of seats.
 func New(tables Tables) *Metrics {
 	m := &Metrics{
-		reg: prometheus.NewRegistry(),
+		reg:   prometheus.NewRegistry(),
+		kinds: map[string]*kindCells{},
 		grpc: grpcprom.NewServerMetrics(grpcprom.WithServerHandlingTimeHistogram(
 			grpcprom.WithHistogramBuckets([]float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}))),
 	}
@@ -129,10 +133,13 @@ func (m *Metrics) Handler() http.Handler {
 var _ server.Observer = (*Metrics)(nil)
 
 const (
-	numTypes   = 16 // table.ActionType values and a few to spare; larger ones count as 0 ("invalid")
-	numActors  = 5  // host.Actor values
+	numActors  = 5 // host.Actor values
 	numResults = 6
 )
+
+// kindCells are the actions_total series of one action kind, resolved at
+// their first use.
+type kindCells [numActors][numResults]atomic.Pointer[prometheus.Counter]
 
 // result classes an action's outcome for the actions_total series.
 type result uint8
@@ -158,7 +165,7 @@ func classify(err error) result {
 		return resultStale
 	case errors.Is(err, host.ErrUnavailable):
 		return resultUnavailable
-	case errors.Is(err, host.ErrBadRequest), errors.Is(err, server.ErrMalformed), errors.Is(err, server.ErrBadTile), errors.Is(err, host.ErrRequestIDReused):
+	case errors.Is(err, host.ErrBadRequest), errors.Is(err, ruleset.ErrMalformed), errors.Is(err, ruleset.ErrBadTile), errors.Is(err, host.ErrRequestIDReused):
 		return resultMalformed
 	}
 	return resultRefused
@@ -166,23 +173,31 @@ func classify(err error) result {
 
 // Acted counts an action in actions_total (and a seat's rate-limit
 // refusal in rate_limited_total).
-func (m *Metrics) Acted(by host.Actor, a table.Action, err error) {
+func (m *Metrics) Acted(by host.Actor, kind string, err error) {
 	r := classify(err)
 	if r == resultRateLimited {
 		m.rateLimited[0].Inc()
 	}
-	ty := int(a.Type)
-	if ty >= numTypes {
-		ty = 0
-	}
 	if int(by) >= numActors {
 		by = 0
 	}
-	cell := &m.actionCells[ty][by][r]
+	m.kindsMu.RLock()
+	cells := m.kinds[kind]
+	m.kindsMu.RUnlock()
+	if cells == nil {
+		// The first action of this kind: a few kinds per rule set.
+		m.kindsMu.Lock()
+		if cells = m.kinds[kind]; cells == nil {
+			cells = &kindCells{}
+			m.kinds[kind] = cells
+		}
+		m.kindsMu.Unlock()
+	}
+	cell := &cells[by][r]
 	c := cell.Load()
 	if c == nil {
 		// First use of this series: resolved once, then shared.
-		cc := m.actions.WithLabelValues(table.ActionType(ty).String(), by.String(), resultNames[r])
+		cc := m.actions.WithLabelValues(kind, by.String(), resultNames[r])
 		cell.CompareAndSwap(nil, &cc)
 		c = cell.Load()
 	}
@@ -280,9 +295,9 @@ func newTableCollector(tables Tables) *tableCollector {
 	return &tableCollector{
 		tables: tables,
 		tablesDesc: prometheus.NewDesc(namespace+"_tables", "Tables in memory, by rule set and state.",
-			[]string{"rules", "state"}, nil),
+			[]string{"rule_set", "state"}, nil),
 		seatsDesc: prometheus.NewDesc(namespace+"_seats", "Seats of the tables in memory that are playing: connected (a player with an open stream), disconnected (a player without one, within the grace) or bot.",
-			[]string{"rules", "kind"}, nil),
+			[]string{"rule_set", "kind"}, nil),
 		stateLabels: []string{host.Waiting.String(), host.Playing.String(), host.Finished.String()},
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/mahjong-authority/authority/internal/host"
-	"github.com/mahjong-authority/authority/internal/server"
+	"github.com/mahjong-authority/authority/internal/ruleset"
 	"github.com/mahjong-authority/authority/internal/table"
 )
 
@@ -28,18 +28,18 @@ func TestActedClassifies(t *testing.T) {
 		{host.ByPlayer, discard, nil, "ok"},
 		{host.ByPlayer, discard, fmt.Errorf("seat 1: %w", host.ErrRateLimited), "rate_limited"},
 		{host.ByPlayer, discard, &host.StaleSeqError{Last: 1, Newest: 2}, "stale"},
-		{host.ByPlayer, discard, fmt.Errorf("x: %w", server.ErrNotYourTurn), "refused"},
-		{host.ByPlayer, discard, fmt.Errorf("x: %w", server.ErrBadTile), "malformed"},
+		{host.ByPlayer, discard, fmt.Errorf("x: %w", ruleset.ErrNotYourTurn), "refused"},
+		{host.ByPlayer, discard, fmt.Errorf("x: %w", ruleset.ErrBadTile), "malformed"},
 		{host.ByBot, table.Action{Type: table.Pass}, fmt.Errorf("%w: disk full", host.ErrUnavailable), "unavailable"},
 		{host.BySystem, table.Action{Type: table.Deal}, nil, "ok"},
 	} {
 		before := testutil.ToFloat64(m.actions.WithLabelValues(tc.a.Type.String(), tc.by.String(), tc.result))
-		m.Acted(tc.by, tc.a, tc.err)
+		m.Acted(tc.by, tc.a.Type.String(), tc.err)
 		after := testutil.ToFloat64(m.actions.WithLabelValues(tc.a.Type.String(), tc.by.String(), tc.result))
 		assert.Equal(t, before+1, after, "%v by %v, %v: want result %s", tc.a.Type, tc.by, tc.err, tc.result)
 	}
 	assert.Equal(t, 1.0, testutil.ToFloat64(m.rateLimited[0]), "the seat's rate-limit refusal")
-	m.Acted(host.Actor(200), table.Action{Type: table.ActionType(200)}, nil) // out of range: counted as invalid, no panic
+	m.Acted(host.Actor(200), table.ActionType(200).String(), nil) // out of range: counted as invalid, no panic
 	assert.Equal(t, 1.0, testutil.ToFloat64(m.actions.WithLabelValues("invalid", "invalid", "ok")))
 }
 
@@ -48,10 +48,10 @@ func TestActedClassifies(t *testing.T) {
 func TestHotPathAllocatesNothing(t *testing.T) {
 	m := New(nil)
 	discard := table.Action{Type: table.Discard}
-	refused := fmt.Errorf("x: %w", server.ErrNotYourTurn)
+	refused := fmt.Errorf("x: %w", ruleset.ErrNotYourTurn)
 	hooks := func() {
-		m.Acted(host.ByPlayer, discard, nil)
-		m.Acted(host.ByPlayer, discard, refused)
+		m.Acted(host.ByPlayer, discard.Type.String(), nil)
+		m.Acted(host.ByPlayer, discard.Type.String(), refused)
 		m.EventSent(time.Millisecond)
 		m.Judged(time.Microsecond)
 		m.ClaimWindow()
@@ -70,7 +70,7 @@ func TestHotPathAllocatesNothing(t *testing.T) {
 // BenchmarkActed is the cost of counting one action.
 func BenchmarkActed(b *testing.B) {
 	m := New(nil)
-	a := table.Action{Type: table.Discard}
+	a := table.Discard.String()
 	err := errors.New("refused")
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {

@@ -8,7 +8,7 @@ import (
 	"google.golang.org/grpc/codes"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
-	"github.com/mahjong-authority/authority/internal/server"
+	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
 	"github.com/mahjong-authority/authority/internal/store"
 	"github.com/mahjong-authority/authority/internal/table"
 )
@@ -19,7 +19,7 @@ import (
 func TestDamagedTableSetAside(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "authority.db")
 	openStore := func() *store.Bolt[table.Action] {
-		st, err := store.Open[table.Action](path, server.ActionCodec{})
+		st, err := store.Open[table.Action](path, riichi.ActionCodec{})
 		if err != nil {
 			t.Fatal(err)
 		}

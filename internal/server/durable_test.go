@@ -17,7 +17,7 @@ import (
 	"github.com/mahjong-authority/authority/internal/clock"
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/record"
-	"github.com/mahjong-authority/authority/internal/server"
+	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
 	"github.com/mahjong-authority/authority/internal/store"
 	"github.com/mahjong-authority/authority/internal/table"
 )
@@ -28,7 +28,7 @@ import (
 // takes writes again the same request goes through and the game plays to
 // its end.
 func TestStorageFault(t *testing.T) {
-	cfg := server.Riichi()
+	cfg := riichiConfig()
 	mem := host.NewMemoryStore[table.Action]()
 	faulty := store.NewFaulty[table.Action](mem)
 	cfg.Store = faulty
@@ -91,14 +91,14 @@ func TestStorageFault(t *testing.T) {
 func TestRecoverRealGame(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "authority.db")
 	openStore := func() *store.Bolt[table.Action] {
-		st, err := store.Open[table.Action](path, server.ActionCodec{})
+		st, err := store.Open[table.Action](path, riichi.ActionCodec{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return st
 	}
 	st := openStore()
-	cfg := server.Riichi()
+	cfg := riichiConfig()
 	cfg.Store = st
 	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
 	cfg.Clock = clk

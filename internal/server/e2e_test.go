@@ -35,11 +35,11 @@ type env struct {
 	judge  pb.JudgeServiceClient
 }
 
-func baseConfig() server.Config {
-	return server.Config{NewEngine: newFake(2, 8), NewWall: fakeWall}
+func baseConfig() config {
+	return config{rc: rc{NewEngine: newFake(2, 8), NewWall: fakeWall}}
 }
 
-func startEnv(t *testing.T, cfg server.Config) *env {
+func startEnv(t *testing.T, cfg config) *env {
 	t.Helper()
 	e, stop := startStoppableEnv(t, cfg)
 	t.Cleanup(stop)
@@ -48,9 +48,9 @@ func startEnv(t *testing.T, cfg server.Config) *env {
 
 // startStoppableEnv starts a server that first recovers the tables of its
 // store, and returns it with the function that stops it (once).
-func startStoppableEnv(t *testing.T, cfg server.Config) (*env, func()) {
+func startStoppableEnv(t *testing.T, cfg config) (*env, func()) {
 	t.Helper()
-	s := servertest.Start(t, cfg)
+	s := servertest.Start(t, cfg.server())
 	conn := s.Dial()
 	stop := func() {
 		conn.Close()
@@ -316,7 +316,7 @@ func (e *env) spectateGame(t *testing.T, id, owner string) []*pb.Event {
 // dropped received.
 func TestResumeAfterDisconnect(t *testing.T) { testResume(t, baseConfig(), nil) }
 
-func testResume(t *testing.T, cfg server.Config, set *pb.TableSettings) {
+func testResume(t *testing.T, cfg config, set *pb.TableSettings) {
 	e := startEnv(t, cfg)
 	id, _ := e.create(t, set)
 	players := make([]*player, 4)
@@ -437,7 +437,7 @@ func wantStatus(t *testing.T, what string, err error, code codes.Code, reason pb
 // and checks the code, the reason, and that nothing changed.
 func TestRefusedRequests(t *testing.T) { testRefusedRequests(t, baseConfig()) }
 
-func testRefusedRequests(t *testing.T, cfg server.Config) {
+func testRefusedRequests(t *testing.T, cfg config) {
 	e := startEnv(t, cfg)
 	id, _ := e.create(t, nil)
 	otherID, _ := e.create(t, nil)

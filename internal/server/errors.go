@@ -11,20 +11,24 @@ import (
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/host"
+	"github.com/mahjong-authority/authority/internal/ruleset"
 	"github.com/mahjong-authority/authority/internal/tile"
-	"github.com/mahjong-authority/authority/internal/wire"
 )
 
 // ErrorDomain is the domain of every google.rpc.ErrorInfo this API sends.
 const ErrorDomain = "authority.mahjong"
 
-// The adapter's own errors; the host's and the engine's pass through.
+// The errors the adapter maps: the rule sets' (package ruleset) under the
+// names they had here, and the adapter's own; the host's and the engine's
+// pass through.
 var (
-	ErrMalformed      = errors.New("malformed request")
-	ErrBadTile        = wire.ErrBadTile // "bad tile": the conversions of package wire say it too
-	ErrNotYourTurn    = errors.New("not this seat's turn")
-	ErrClaimClosed    = errors.New("no claim window open for this seat")
-	ErrIllegal        = errors.New("action not allowed now")
+	ErrMalformed      = ruleset.ErrMalformed
+	ErrBadTile        = ruleset.ErrBadTile // "bad tile": the rule sets' wire forms say it too
+	ErrNotYourTurn    = ruleset.ErrNotYourTurn
+	ErrClaimClosed    = ruleset.ErrClaimClosed
+	ErrIllegal        = ruleset.ErrIllegal
+	ErrUnknownRuleSet = ruleset.ErrUnknownRuleSet
+	ErrBadOption      = ruleset.ErrBadOption
 	ErrRateLimited    = errors.New("too many requests on this connection")
 	ErrTooManyStreams = errors.New("too many open streams on this connection")
 	ErrEngineBroken   = errors.New("engine refused its own default action")
@@ -51,6 +55,8 @@ type mapping struct {
 var mappings = []mapping{
 	{ErrBadTile, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_BAD_TILE},
 	{tile.ErrSyntax, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_BAD_TILE},
+	{ErrUnknownRuleSet, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_UNKNOWN_RULE_SET},
+	{ErrBadOption, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_BAD_RULE_OPTION},
 	{ErrMalformed, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
 	{host.ErrBadRequest, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
 	{host.ErrRequestIDReused, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_REQUEST_ID_REUSED},

@@ -11,11 +11,8 @@ import (
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/host"
-	"github.com/mahjong-authority/authority/internal/table"
 	"github.com/mahjong-authority/authority/internal/tile"
 )
-
-var testAction = table.Action{Type: table.Discard}
 
 func TestToStatus(t *testing.T) {
 	_, tileErr := tile.Parse("9q")
@@ -32,12 +29,9 @@ func TestToStatus(t *testing.T) {
 		{host.ErrWrongToken, codes.PermissionDenied, pb.ErrorReason_ERROR_REASON_WRONG_TOKEN},
 		{fmt.Errorf("seat 1: %w", fmt.Errorf("discard: %w", ErrNotYourTurn)), codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_NOT_YOUR_TURN},
 		{fmt.Errorf("pon: %w", ErrClaimClosed), codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_CLAIM_WINDOW_CLOSED},
-		{classify(testAction, errors.New("engine says no")), codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_ILLEGAL_ACTION},
-		{classify(testAction, fmt.Errorf("x: %w", table.ErrIllegal)), codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_ILLEGAL_ACTION},
-		{classify(testAction, fmt.Errorf("x: %w", table.ErrBadAction)), codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
-		{classify(testAction, table.ErrNotToAct), codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_NOT_YOUR_TURN},
-		{classify(table.Action{Type: table.Pon}, table.ErrPhase), codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_CLAIM_WINDOW_CLOSED},
-		{classify(testAction, table.ErrGameOver), codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_GAME_OVER},
+		{fmt.Errorf("chi: %w", ErrIllegal), codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_ILLEGAL_ACTION},
+		{fieldError("settings.rule_set", ErrUnknownRuleSet), codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_UNKNOWN_RULE_SET},
+		{fieldError("settings.sichuan.fan_cap", ErrBadOption), codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_BAD_RULE_OPTION},
 		{fmt.Errorf("seat 2: %w", &host.StaleSeqError{Last: 3, Newest: 5}), codes.Aborted, pb.ErrorReason_ERROR_REASON_STALE_SEQ},
 		{host.ErrSeqAhead, codes.OutOfRange, pb.ErrorReason_ERROR_REASON_SEQ_AHEAD},
 		{fmt.Errorf("seat 0: %w", host.ErrRateLimited), codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_RATE_LIMITED},

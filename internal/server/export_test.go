@@ -17,7 +17,6 @@ import (
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/fair"
 	"github.com/mahjong-authority/authority/internal/record"
-	"github.com/mahjong-authority/authority/internal/server"
 	"github.com/mahjong-authority/authority/internal/tile"
 	"github.com/mahjong-authority/authority/internal/wall"
 )
@@ -37,7 +36,7 @@ func (e *env) export(t *testing.T, id string, f pb.RecordFormat) *pb.ExportGameR
 // seeds against the server seed (committed to when the table was created)
 // and the player's entropy, and the replay against every field.
 func TestRealExportFinishedGame(t *testing.T) {
-	e := startEnv(t, server.Riichi())
+	e := startEnv(t, riichiConfig())
 	id, owner := e.create(t, &pb.TableSettings{Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU, FillWithBots: true, Seed: seed(9)})
 	published := e.table(t, id).GetSeedCommitment()
 	if want := fair.SeedCommitment([32]byte(seed(9))); !bytes.Equal(published, want[:]) {
@@ -103,7 +102,7 @@ func TestRealExportFinishedGame(t *testing.T) {
 // without the server seed (which would reveal the walls to come), and
 // that round verifies against its revealed seed.
 func TestRealExportDuringGame(t *testing.T) {
-	e := startEnv(t, server.Riichi())
+	e := startEnv(t, riichiConfig())
 	id, owner := e.create(t, &pb.TableSettings{Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU, FillWithBots: true, Seed: seed(4)})
 	seat, tok := e.join(t, id)
 	before := e.export(t, id, pb.RecordFormat_RECORD_FORMAT_NATIVE)
@@ -276,7 +275,7 @@ func TestExportRefused(t *testing.T) {
 // over - GetTable, a listing, the answers to create, join and start - holds
 // neither the server seed nor a seat's entropy, in any field.
 func TestDescriptionsHideSecrets(t *testing.T) {
-	e := startEnv(t, server.Riichi())
+	e := startEnv(t, riichiConfig())
 	server := bytes.Repeat([]byte{0xA5, 0x5A}, 16)
 	entropy := []byte("the entropy of seat zero, secret")
 	cr, err := e.tables.CreateTable(ctxT(t), &pb.CreateTableRequest{Settings: &pb.TableSettings{FillWithBots: true, Seed: server}})

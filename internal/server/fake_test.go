@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/mahjong-authority/authority/internal/server"
+	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
 	"github.com/mahjong-authority/authority/internal/table"
 	"github.com/mahjong-authority/authority/internal/tile"
 	"github.com/mahjong-authority/authority/internal/wall"
@@ -37,14 +37,14 @@ type fakeEngine struct {
 
 var errFake = errors.New("fake engine: refused")
 
-func newFake(rounds, draws int) server.NewEngine {
+func newFake(rounds, draws int) riichi.NewEngine {
 	return newFakeOffers(rounds, draws, func(d table.Seat) (table.Seat, bool) { return (d + 2) % table.NumSeats, true })
 }
 
 // newFakeOffers makes fakes whose discards offer a claim to the seat
 // offerTo names, if any.
-func newFakeOffers(rounds, draws int, offerTo func(discarder table.Seat) (table.Seat, bool)) server.NewEngine {
-	return func(cfg table.Config) (server.Engine, error) {
+func newFakeOffers(rounds, draws int, offerTo func(discarder table.Seat) (table.Seat, bool)) riichi.NewEngine {
+	return func(cfg table.Config) (riichi.Engine, error) {
 		f := &fakeEngine{rounds: rounds, drawsPerRound: draws, phase: table.BetweenRounds, offerTo: offerTo}
 		for i := range f.scores {
 			f.scores[i] = cfg.Rules.StartScore

@@ -11,6 +11,8 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/ruleset"
+	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
 	"github.com/mahjong-authority/authority/internal/table"
 	"github.com/mahjong-authority/authority/internal/wall"
 	"github.com/mahjong-authority/authority/internal/wire"
@@ -31,14 +33,14 @@ func FuzzTableServiceAct(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 1, 0, 0, 4, 2, 0, 0, 5, 3, 0, 0, 6})
 	f.Fuzz(func(t *testing.T, ops []byte) {
 		var eng *table.Table
-		srv, err := New(Config{
-			NewEngine: func(cfg table.Config) (Engine, error) {
+		srv, err := New(Config{RuleSets: []ruleset.RuleSet{riichi.New(riichi.Config{
+			NewEngine: func(cfg table.Config) (riichi.Engine, error) {
 				tb, err := table.New(cfg)
 				eng = tb
 				return tb, err
 			},
 			NewWall: wall.New,
-		})
+		})}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,7 +61,7 @@ func FuzzTableServiceAct(f *testing.F) {
 			tokens[i] = jr.GetSeatToken()
 		}
 		seqOf := func(tok string) uint64 {
-			n, _ := srv.host.SeatSeq(ctx, id, tok)
+			n, _ := srv.Tables(pb.RuleSet_RULE_SET_RIICHI).(*riichi.Tables).Host().SeatSeq(ctx, id, tok)
 			return n
 		}
 		type state struct {

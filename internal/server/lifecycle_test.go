@@ -17,6 +17,7 @@ import (
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/clock"
 	"github.com/mahjong-authority/authority/internal/host"
+	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
 	"github.com/mahjong-authority/authority/internal/server"
 	"github.com/mahjong-authority/authority/internal/store"
 	"github.com/mahjong-authority/authority/internal/table"
@@ -209,11 +210,11 @@ var formats = []pb.RecordFormat{pb.RecordFormat_RECORD_FORMAT_NATIVE, pb.RecordF
 // finished tables, and they are still read back.
 func TestEvictedGameReadBack(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "authority.db")
-	st, err := store.Open[table.Action](path, server.ActionCodec{})
+	st, err := store.Open[table.Action](path, riichi.ActionCodec{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := server.Riichi()
+	cfg := riichiConfig()
 	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
 	cfg.Store, cfg.Clock, cfg.FinishedTTL = st, clk, 10*time.Minute
 	e, stop := startStoppableEnv(t, cfg)
@@ -257,13 +258,13 @@ func TestEvictedGameReadBack(t *testing.T) {
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
 	}
-	st, err = store.Open[table.Action](path, server.ActionCodec{})
+	st, err = store.Open[table.Action](path, riichi.ActionCodec{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
 	cfg.Store = st
-	srv, err := server.New(cfg)
+	srv, err := newServer(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,7 +281,7 @@ func TestEvictedGameReadBack(t *testing.T) {
 // TestEvictedWithoutData: without a store that keeps games, a finished
 // table that left memory is gone, and says so.
 func TestEvictedWithoutData(t *testing.T) {
-	cfg := server.Riichi()
+	cfg := riichiConfig()
 	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
 	cfg.Clock, cfg.FinishedTTL, cfg.IdleTTL = clk, 10*time.Minute, time.Hour
 	e := startEnv(t, cfg)
@@ -328,7 +329,7 @@ func (s *countingStore) LoadTable(ctx context.Context, id string) (host.TableRec
 // and nothing of the others, which are read one by one when asked for.
 func TestRestartLoadsNoFinishedTable(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "authority.db")
-	st, err := store.Open[table.Action](path, server.ActionCodec{})
+	st, err := store.Open[table.Action](path, riichi.ActionCodec{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -354,7 +355,7 @@ func TestRestartLoadsNoFinishedTable(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	bolt, err := store.Open[table.Action](path, server.ActionCodec{})
+	bolt, err := store.Open[table.Action](path, riichi.ActionCodec{})
 	if err != nil {
 		t.Fatal(err)
 	}

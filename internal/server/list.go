@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"slices"
 	"time"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
@@ -60,10 +61,10 @@ func (t *tableService) list(req *pb.ListTablesRequest) (*pb.ListTablesResponse, 
 		}
 		hq.After = &after
 	}
-	infos, more := t.s.host.List(hq)
+	infos, more := t.s.list(hq)
 	out := &pb.ListTablesResponse{Tables: make([]*pb.Table, len(infos))}
 	for i, in := range infos {
-		out.Tables[i] = tableToPB(in)
+		out.Tables[i] = t.s.tableToPB(in)
 	}
 	if more && len(infos) > 0 {
 		out.NextPageToken = q.encode(infos[len(infos)-1].Key())
@@ -118,4 +119,31 @@ func (q listQuery) decode(tok string) (host.ListKey, error) {
 	}
 	nanos := int64(binary.BigEndian.Uint64(body[3:11]))
 	return host.ListKey{Created: time.Unix(0, nanos), ID: string(body[11:])}, nil
+}
+
+// list lists the tables of every rule set: each host's page after the
+// same key, merged in the page's order and cut to its size. The merged
+// page is the first of all tables, since each host's page holds the first
+// of its own.
+func (s *Server) list(q host.ListQuery) ([]host.Info, bool) {
+	if len(s.sets) == 1 {
+		return s.sets[0].tables.List(q)
+	}
+	var all []host.Info
+	more := false
+	for _, h := range s.sets {
+		infos, m := h.tables.List(q)
+		all = append(all, infos...)
+		more = more || m
+	}
+	slices.SortFunc(all, func(a, b host.Info) int {
+		if q.NewestFirst {
+			return b.Key().Compare(a.Key())
+		}
+		return a.Key().Compare(b.Key())
+	})
+	if q.Limit > 0 && len(all) > q.Limit {
+		all, more = all[:q.Limit], true
+	}
+	return all, more
 }

@@ -19,14 +19,14 @@ import (
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/metrics"
-	"github.com/mahjong-authority/authority/internal/server"
+	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
 	"github.com/mahjong-authority/authority/internal/table"
 )
 
 // panicEngine is the fake engine with a bug: while armed, a discard
 // panics.
 type panicEngine struct {
-	server.Engine
+	riichi.Engine
 	armed *atomic.Bool
 }
 
@@ -50,7 +50,7 @@ func TestEnginePanicSetsTableAside(t *testing.T) {
 	m := metrics.New(nil)
 	cfg.Observer = m
 	fake := cfg.NewEngine
-	cfg.NewEngine = func(c table.Config) (server.Engine, error) {
+	cfg.NewEngine = func(c table.Config) (riichi.Engine, error) {
 		eng, err := fake(c)
 		return panicEngine{Engine: eng, armed: &armed}, err
 	}
@@ -111,7 +111,7 @@ func TestHandlerPanicIsInternal(t *testing.T) {
 	core, logs := observer.New(zapcore.ErrorLevel)
 	cfg := baseConfig()
 	cfg.Log = zap.New(core)
-	srv, err := server.New(cfg)
+	srv, err := newServer(cfg)
 	require.NoError(t, err)
 	defer srv.Close()
 	g := grpc.NewServer(srv.Options()...)

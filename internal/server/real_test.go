@@ -17,7 +17,6 @@ import (
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/clock"
 	"github.com/mahjong-authority/authority/internal/fair"
-	"github.com/mahjong-authority/authority/internal/server"
 	"github.com/mahjong-authority/authority/internal/table"
 	"github.com/mahjong-authority/authority/internal/tile"
 	"github.com/mahjong-authority/authority/internal/wall"
@@ -26,7 +25,7 @@ import (
 // TestRealBotTable runs a table of four bots on the real engine to the end
 // and follows it as a spectator.
 func TestRealBotTable(t *testing.T) {
-	e := startEnv(t, server.Riichi())
+	e := startEnv(t, riichiConfig())
 	id, owner := e.create(t, &pb.TableSettings{FillWithBots: true, Seed: seed(1)})
 	evs := e.spectateGame(t, id, owner)
 	last := evs[len(evs)-1]
@@ -116,7 +115,7 @@ func (p *player) simple(ctx context.Context, afterSeq uint64) error {
 // checks every event each seat received: never another seat's concealed
 // tiles or an unrevealed wall tile, and numbers without gaps.
 func TestRealFourClientsPrivacy(t *testing.T) {
-	e := startEnv(t, server.Riichi())
+	e := startEnv(t, riichiConfig())
 	id, _ := e.create(t, &pb.TableSettings{Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU, Seed: seed(7), ClaimDwell: durationpb.New(time.Millisecond)})
 	players := make([]*player, 4)
 	var before uint64
@@ -157,7 +156,7 @@ func TestRealFourClientsPrivacy(t *testing.T) {
 }
 
 // TestRealRefusedRequests is TestRefusedRequests on the real engine.
-func TestRealRefusedRequests(t *testing.T) { testRefusedRequests(t, server.Riichi()) }
+func TestRealRefusedRequests(t *testing.T) { testRefusedRequests(t, riichiConfig()) }
 
 // checkAgainstWalls replays what one seat received against the walls the
 // table's seeds give (fair.TableSeed of the server seed and every seat's
@@ -241,14 +240,14 @@ func checkAgainstWalls(t *testing.T, seed [32]byte, tableID string, aka bool, se
 // TestRealResumeAfterDisconnect is TestResumeAfterDisconnect on the real
 // engine, over a whole east-only game.
 func TestRealResumeAfterDisconnect(t *testing.T) {
-	testResume(t, server.Riichi(), &pb.TableSettings{Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU, Seed: seed(3)})
+	testResume(t, riichiConfig(), &pb.TableSettings{Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU, Seed: seed(3)})
 }
 
 // TestRealDisconnectedSeatGetsABot leaves seat 0 without a stream: after
 // the grace period a bot plays it, and when its player connects it plays
 // again; the game goes on to its end.
 func TestRealDisconnectedSeatGetsABot(t *testing.T) {
-	cfg := server.Riichi()
+	cfg := riichiConfig()
 	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
 	cfg.Clock = clk
 	e := startEnv(t, cfg)

@@ -9,6 +9,7 @@ import (
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/host"
+	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
 	"github.com/mahjong-authority/authority/internal/server"
 	"github.com/mahjong-authority/authority/internal/store"
 	"github.com/mahjong-authority/authority/internal/table"
@@ -102,7 +103,7 @@ func BenchmarkRecover(b *testing.B) {
 				benchRecover(b, st, p.n, snaps)
 			})
 			b.Run(fmt.Sprintf("%s/%s/bolt", p.name, from), func(b *testing.B) {
-				st, err := store.Open[table.Action](filepath.Join(b.TempDir(), "a.db"), server.ActionCodec{})
+				st, err := store.Open[table.Action](filepath.Join(b.TempDir(), "a.db"), riichi.ActionCodec{})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -137,9 +138,9 @@ func benchRecover(b *testing.B, st host.Store[table.Action], entries uint64, sna
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		cfg := server.Riichi()
+		cfg := riichiConfig()
 		cfg.Store = st
-		srv, err := server.New(cfg)
+		srv, err := newServer(cfg)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -188,16 +189,16 @@ func BenchmarkSnapshotWrite(b *testing.B) {
 			name = "take/snapshots"
 		}
 		b.Run(name, func(b *testing.B) {
-			cfg := server.Riichi()
+			cfg := riichiConfig()
 			if !snaps {
 				newEngine := cfg.NewEngine
-				cfg.NewEngine = func(c table.Config) (server.Engine, error) {
+				cfg.NewEngine = func(c table.Config) (riichi.Engine, error) {
 					e, err := newEngine(c)
-					return struct{ server.Engine }{e}, err
+					return struct{ riichi.Engine }{e}, err
 				}
 			}
 			cfg.Store = discard{}
-			srv, err := server.New(cfg)
+			srv, err := newServer(cfg)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -212,12 +213,12 @@ func BenchmarkSnapshotWrite(b *testing.B) {
 					b.Fatal(err)
 				}
 				id := r.GetTable().GetTableId()
-				if err := srv.Host().Start(ctx, id, r.GetOwnerToken()); err != nil {
+				if err := riichiHost(srv).Start(ctx, id, r.GetOwnerToken()); err != nil {
 					b.Fatal(err)
 				}
 				// The bots play the whole game in the table's goroutine;
 				// the public stream ends with it.
-				err = srv.Host().Watch(ctx, id, 0, func(e *host.Event[table.Body]) error {
+				err = riichiHost(srv).Watch(ctx, id, 0, func(e *host.Event[table.Body]) error {
 					if _, ok := e.Body.(table.RoundEnded); ok {
 						rounds++
 					}
@@ -233,7 +234,7 @@ func BenchmarkSnapshotWrite(b *testing.B) {
 	b.Run("bolt", func(b *testing.B) {
 		h := playHanchan(b)
 		sn := h.snaps[len(h.snaps)-2] // the start of the last round
-		st, err := store.Open[table.Action](filepath.Join(b.TempDir(), "a.db"), server.ActionCodec{})
+		st, err := store.Open[table.Action](filepath.Join(b.TempDir(), "a.db"), riichi.ActionCodec{})
 		if err != nil {
 			b.Fatal(err)
 		}

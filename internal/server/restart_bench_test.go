@@ -8,6 +8,7 @@ import (
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/host"
+	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
 	"github.com/mahjong-authority/authority/internal/server"
 	"github.com/mahjong-authority/authority/internal/store"
 	"github.com/mahjong-authority/authority/internal/table"
@@ -20,9 +21,9 @@ import (
 func finishedGames(b *testing.B, n int) (string, []string) {
 	b.Helper()
 	mem := host.NewMemoryStore[table.Action]()
-	cfg := server.Riichi()
+	cfg := riichiConfig()
 	cfg.Store = mem
-	srv, err := server.New(cfg)
+	srv, err := newServer(cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -37,13 +38,13 @@ func finishedGames(b *testing.B, n int) (string, []string) {
 			b.Fatal(err)
 		}
 		id := r.GetTable().GetTableId()
-		if err := srv.Host().Start(ctx, id, r.GetOwnerToken()); err != nil {
+		if err := riichiHost(srv).Start(ctx, id, r.GetOwnerToken()); err != nil {
 			b.Fatal(err)
 		}
 		ids = append(ids, id)
 	}
 	path := filepath.Join(b.TempDir(), "authority.db")
-	st, err := store.Open[table.Action](path, server.ActionCodec{})
+	st, err := store.Open[table.Action](path, riichi.ActionCodec{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -110,7 +111,7 @@ func (everyTable) Finish(context.Context, string, time.Time) error { return nil 
 func BenchmarkRestartFinished(b *testing.B) {
 	const games = 200
 	path, ids := finishedGames(b, games)
-	st, err := store.Open[table.Action](path, server.ActionCodec{})
+	st, err := store.Open[table.Action](path, riichi.ActionCodec{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -123,9 +124,9 @@ func BenchmarkRestartFinished(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for range b.N {
-				cfg := server.Riichi()
+				cfg := riichiConfig()
 				cfg.Store = bc.store
-				srv, err := server.New(cfg)
+				srv, err := newServer(cfg)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -137,9 +138,9 @@ func BenchmarkRestartFinished(b *testing.B) {
 		})
 	}
 	b.Run("readback", func(b *testing.B) {
-		cfg := server.Riichi()
+		cfg := riichiConfig()
 		cfg.Store = st
-		srv, err := server.New(cfg)
+		srv, err := newServer(cfg)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -147,7 +148,7 @@ func BenchmarkRestartFinished(b *testing.B) {
 		b.ReportAllocs()
 		b.ResetTimer()
 		for i := range b.N {
-			if in, err := srv.Host().Get(context.Background(), ids[i%games]); err != nil || in.State != host.Finished {
+			if in, err := riichiHost(srv).Get(context.Background(), ids[i%games]); err != nil || in.State != host.Finished {
 				b.Fatalf("Get = %v, %v", in.State, err)
 			}
 		}

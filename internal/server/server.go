@@ -1,13 +1,15 @@
 // Package server is the gRPC face of the authority: it checks requests,
-// converts between the wire (package authorityv1, tiles as MPSZ strings) and
-// the table's types, runs tables on the host (package host) and maps every
-// domain error to a status code with a machine-readable reason. The
-// authority binary and in-process tools share it.
+// hands them to the rule set a table plays (package ruleset: each rule set
+// converts between the wire and its own types and runs its tables on a
+// host of its own), and maps every domain error to a status code with a
+// machine-readable reason. It knows no game: the authority binary hands
+// it the rule sets it hosts. The binary and in-process tools share it.
 package server
 
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"strings"
@@ -24,11 +26,8 @@ import (
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/clock"
 	"github.com/mahjong-authority/authority/internal/host"
-	"github.com/mahjong-authority/authority/internal/table"
+	"github.com/mahjong-authority/authority/internal/ruleset"
 )
-
-// Host is the host instantiated for riichi tables.
-type Host = host.Host[table.Action, table.View, table.Body]
 
 // Defaults are the timers of tables whose creator left them zero.
 type Defaults struct {
@@ -50,25 +49,18 @@ var StandardDefaults = Defaults{
 	ClaimDwell:      time.Second,
 }
 
-// Config configures a Server. NewEngine and NewWall are required.
+// Config configures a Server. RuleSets are required.
 type Config struct {
-	Log       *zap.Logger
-	Clock     clock.Clock
-	NewEngine NewEngine
-	NewWall   NewWall
-	// RestoreEngine makes an engine from its snapshot; default
-	// table.Restore. Tables whose engine snapshots itself (has the
-	// Snapshot method of *table.Table) are snapshotted at every round
-	// boundary, so that recovery replays only the round in progress.
-	RestoreEngine RestoreEngine
-	// Store keeps the tables; default in memory, where a table is
-	// deleted when it leaves the host's memory (see FinishedTTL).
-	Store    host.Store[table.Action]
-	Bot      func() host.Bot[table.Action, table.View] // default: the timeout action
-	SeatRate host.Rate                                 // per seat, on Act
-	ConnRate host.Rate                                 // per connection, on every table or judge RPC
+	Log   *zap.Logger
+	Clock clock.Clock
+	// RuleSets are the games the server hosts, each on a host of its own
+	// (package ruleset) with its own store; at most one per pb.RuleSet.
+	RuleSets []ruleset.RuleSet
+	SeatRate host.Rate // per seat, on Act
+	ConnRate host.Rate // per connection, on every table or judge RPC
 	Defaults Defaults
-	// MaxTables bounds the tables not finished (0: no bound).
+	// MaxTables bounds the tables not finished, of all rule sets
+	// together (0: no bound).
 	MaxTables int
 	// MaxSeatStreams bounds one seat's open streams (default 4);
 	// MaxConnStreams one connection's (default 16).
@@ -76,9 +68,9 @@ type Config struct {
 	// FinishedTTL is how long a finished table stays in memory, IdleTTL
 	// how long one that has not started stays without a seat taken or
 	// given up (zero: for ever). A finished table that left memory is
-	// read back from Store for GetTable, ExportGame and streams, for as
-	// long as the store keeps it: KeepGames after its game ended (zero:
-	// for ever). See host.Config.
+	// read back from its rule set's store for GetTable, ExportGame and
+	// streams, for as long as the store keeps it: KeepGames after its
+	// game ended (zero: for ever). See host.Config.
 	FinishedTTL, IdleTTL, KeepGames time.Duration
 	// Observer is told what the server does, for metrics (package
 	// metrics); default nothing.
@@ -89,38 +81,34 @@ type Config struct {
 // host's hooks and the adapter's own. Like the host's, its methods run
 // on the hot path: quick, concurrent, without allocation.
 type Observer interface {
-	host.Observer[table.Action]
-	// Judged is told how long the engine's step of a discard took: the
-	// judge's work on it (waits, furiten, claim offers, the next turn's
-	// options) is most of it.
-	Judged(d time.Duration)
-	// RoundEnded is told of every round that ended. Like Judged, it is
-	// told by the engine adapter, also for the steps a recovery replays
-	// (the round in progress, after a snapshot).
-	RoundEnded()
+	ruleset.Observer
 	// ConnRateLimited is told of every call refused by the per-connection
 	// rate limit (the per-seat one is an Acted refusal).
 	ConnRateLimited()
 }
 
-type nopObserver struct{ host.NopObserver[table.Action] }
+type nopObserver struct{ ruleset.NopObserver }
 
-func (nopObserver) Judged(time.Duration) {}
-func (nopObserver) RoundEnded()          {}
-func (nopObserver) ConnRateLimited()     {}
+func (nopObserver) ConnRateLimited() {}
+
+// hosted is a rule set the server hosts, with its tables.
+type hosted struct {
+	rs     ruleset.RuleSet
+	tables ruleset.Tables
+}
 
 // Server implements TableService and JudgeService.
 type Server struct {
 	cfg   Config
-	host  *Host
+	sets  []hosted // in the order of Config.RuleSets
 	table tableService
 	judge judgeService
 }
 
 // New returns a Server; Close stops its tables.
 func New(cfg Config) (*Server, error) {
-	if cfg.NewEngine == nil || cfg.NewWall == nil {
-		return nil, fmt.Errorf("server: NewEngine and NewWall are required")
+	if len(cfg.RuleSets) == 0 {
+		return nil, fmt.Errorf("server: no rule sets")
 	}
 	if cfg.Log == nil {
 		cfg.Log = zap.NewNop()
@@ -134,50 +122,101 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxConnStreams <= 0 {
 		cfg.MaxConnStreams = 16
 	}
-	if cfg.RestoreEngine == nil {
-		cfg.RestoreEngine = func(c table.Config, s table.Snapshot) (Engine, error) { return table.Restore(c, s) }
-	}
 	s := &Server{cfg: cfg}
-	s.host = host.New(host.Config[table.Action, table.View, table.Body]{
-		Clock: cfg.Clock, Log: cfg.Log, Store: cfg.Store, Bot: cfg.Bot, SeatRate: cfg.SeatRate, Codec: Codec{},
-		Observer:  cfg.Observer,
-		MaxTables: cfg.MaxTables, MaxSeatStreams: cfg.MaxSeatStreams,
+	hs := ruleset.Hosting{
+		Clock: cfg.Clock, Log: cfg.Log, SeatRate: cfg.SeatRate,
+		MaxTables: cfg.MaxTables, Count: &host.Count{}, MaxSeatStreams: cfg.MaxSeatStreams,
+		Observer:    cfg.Observer,
 		FinishedTTL: cfg.FinishedTTL, IdleTTL: cfg.IdleTTL, KeepGames: cfg.KeepGames,
-		// The default store is memory: what leaves the host's memory
-		// must leave it too.
-		ForgetEvicted: cfg.Store == nil,
-		GameFor:       s.storedGame,
-	})
+	}
+	seen := map[pb.RuleSet]bool{}
+	for _, rs := range cfg.RuleSets {
+		if seen[rs.ID()] || rs.ID() == pb.RuleSet_RULE_SET_UNSPECIFIED {
+			s.Close()
+			return nil, fmt.Errorf("server: rule set %v twice or unnamed", rs.ID())
+		}
+		seen[rs.ID()] = true
+		t, err := rs.Open(hs)
+		if err != nil {
+			s.Close()
+			return nil, fmt.Errorf("server: rule set %v: %w", rs.ID(), err)
+		}
+		s.sets = append(s.sets, hosted{rs: rs, tables: t})
+	}
 	s.table = tableService{s: s}
 	return s, nil
 }
 
-// storedGame makes the games of a stored table from its record.
-func (s *Server) storedGame(rec host.TableRecord) (host.NewGame[table.Action, table.View, table.Body], error) {
-	m, err := decodeMeta(rec.Meta)
-	if err != nil {
-		return nil, err
+// ruleSet returns the hosted rule set id names; unspecified is riichi.
+func (s *Server) ruleSet(id pb.RuleSet) (*hosted, error) {
+	if id == pb.RuleSet_RULE_SET_UNSPECIFIED {
+		id = pb.RuleSet_RULE_SET_RIICHI
 	}
-	return s.gameFor(m)
+	for i := range s.sets {
+		if s.sets[i].rs.ID() == id {
+			return &s.sets[i], nil
+		}
+	}
+	return nil, fmt.Errorf("settings.rule_set: %v: %w", id, ruleset.ErrUnknownRuleSet)
 }
 
-// Recover resumes every table of the configured store whose game is not
-// over (see host.Host.Recover); the finished ones stay in the store until
+// Tables returns the tables of a rule set the server hosts (nil if it
+// hosts none), for in-process tools and tests.
+func (s *Server) Tables(id pb.RuleSet) ruleset.Tables {
+	h, err := s.ruleSet(id)
+	if err != nil {
+		return nil
+	}
+	return h.tables
+}
+
+// route runs f on the rule set whose host holds table id: the one that
+// knows it without reading its store, else each in turn until one finds
+// it (a finished table read back from its store). With one rule set it is
+// a plain call.
+func route[R any](s *Server, id string, f func(t ruleset.Tables) (R, error)) (R, error) {
+	if len(s.sets) == 1 {
+		return f(s.sets[0].tables)
+	}
+	for _, h := range s.sets {
+		if h.tables.Holds(id) {
+			return f(h.tables)
+		}
+	}
+	var r R
+	var err error
+	for _, h := range s.sets {
+		if r, err = f(h.tables); !errors.Is(err, host.ErrNotFound) {
+			return r, err
+		}
+	}
+	return r, err
+}
+
+// Recover resumes every table of every rule set's store whose game is not
+// over (see host.Host.Recover); the finished ones stay in the stores until
 // a request reads one back. Call it once before serving. It returns how
 // many tables it resumed.
 func (s *Server) Recover(ctx context.Context) (int, error) {
-	return s.host.Recover(ctx, s.storedGame)
+	n := 0
+	for _, h := range s.sets {
+		k, err := h.tables.Recover(ctx)
+		n += k
+		if err != nil {
+			return n, fmt.Errorf("%s: %w", ruleset.Name(h.rs.ID()), err)
+		}
+	}
+	return n, nil
 }
 
-// EachTable calls f for every table in memory with its rule preset
-// (tenhou_hanchan, tenhou_tonpuu), for an operator's gauges; f must not
-// call the server.
-func (s *Server) EachTable(f func(rules string, in host.Info)) {
-	s.host.Each(func(in host.Info) { f(rulesName(in.Meta), in) })
+// EachTable calls f for every table in memory with the name of its rule
+// set (riichi, sichuan), for an operator's gauges.
+func (s *Server) EachTable(f func(ruleSet string, in host.Info)) {
+	for _, h := range s.sets {
+		name := ruleset.Name(h.rs.ID())
+		h.tables.Each(func(in host.Info) { f(name, in) })
+	}
 }
-
-// Host returns the server's host, for in-process tools and tests.
-func (s *Server) Host() *Host { return s.host }
 
 // Register adds the services to a gRPC server.
 func (s *Server) Register(g grpc.ServiceRegistrar) {
@@ -209,7 +248,11 @@ func (s *Server) recovered(ctx context.Context, p any) error {
 }
 
 // Close stops every table; open streams end with Unavailable.
-func (s *Server) Close() { s.host.Close() }
+func (s *Server) Close() {
+	for _, h := range s.sets {
+		h.tables.Close()
+	}
+}
 
 // connLimits rate-limits each connection: a bucket is attached to the
 // connection's context when it opens, and every RPC of this API takes a

@@ -16,6 +16,7 @@ import (
 	"github.com/mahjong-authority/authority/internal/clock"
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/record"
+	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
 	"github.com/mahjong-authority/authority/internal/server"
 	"github.com/mahjong-authority/authority/internal/table"
 )
@@ -82,8 +83,8 @@ type soloTable struct {
 	acked map[string]uint64
 }
 
-func soloConfig(st host.Store[table.Action], clk *clock.Fake) server.Config {
-	cfg := server.Riichi()
+func soloConfig(st host.Store[table.Action], clk *clock.Fake) config {
+	cfg := riichiConfig()
 	cfg.Store, cfg.Clock = st, clk
 	return cfg
 }
@@ -91,7 +92,7 @@ func soloConfig(st host.Store[table.Action], clk *clock.Fake) server.Config {
 func newSoloTable(t *testing.T, st host.Store[table.Action]) *soloTable {
 	t.Helper()
 	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
-	srv, err := server.New(soloConfig(st, clk))
+	srv, err := newServer(soloConfig(st, clk))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,10 +105,10 @@ func newSoloTable(t *testing.T, st host.Store[table.Action]) *soloTable {
 		t.Fatal(err)
 	}
 	s := &soloTable{t: t, srv: srv, clk: clk, id: r.GetTable().GetTableId(), acked: map[string]uint64{}}
-	if _, s.token, err = srv.Host().Join(ctx, s.id, "solo", []byte("entropy")); err != nil {
+	if _, s.token, err = riichiHost(srv).Join(ctx, s.id, "solo", []byte("entropy")); err != nil {
 		t.Fatal(err)
 	}
-	if err := srv.Host().Start(ctx, s.id, r.GetOwnerToken()); err != nil {
+	if err := riichiHost(srv).Start(ctx, s.id, r.GetOwnerToken()); err != nil {
 		t.Fatal(err)
 	}
 	return s
@@ -117,7 +118,7 @@ func newSoloTable(t *testing.T, st host.Store[table.Action]) *soloTable {
 func (s *soloTable) recovered(t *testing.T, st host.Store[table.Action]) *soloTable {
 	t.Helper()
 	clk := clock.NewFake(s.clk.Now().Add(time.Hour))
-	srv, err := server.New(soloConfig(st, clk))
+	srv, err := newServer(soloConfig(st, clk))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +134,7 @@ func (s *soloTable) recovered(t *testing.T, st host.Store[table.Action]) *soloTa
 // view is seat 0's view, read in the table's goroutine.
 func (s *soloTable) view() table.View {
 	var v table.View
-	err := s.srv.Host().Inspect(context.Background(), s.id, func(g server.Game) error {
+	err := riichiHost(s.srv).Inspect(context.Background(), s.id, func(g riichi.Game) error {
 		v = g.View(0)
 		return nil
 	})
@@ -147,7 +148,7 @@ func (s *soloTable) view() table.View {
 func (s *soloTable) play(stop func() bool) {
 	s.t.Helper()
 	ctx := context.Background()
-	h := s.srv.Host()
+	h := riichiHost(s.srv)
 	for !stop() {
 		v := s.view()
 		if v.Phase == table.GameOver {
@@ -185,7 +186,7 @@ type outcome struct {
 func (s *soloTable) outcome() outcome {
 	s.t.Helper()
 	ctx := context.Background()
-	h := s.srv.Host()
+	h := riichiHost(s.srv)
 	var o outcome
 	var err error
 	if o.info, err = h.Get(context.Background(), s.id); err != nil {
@@ -334,7 +335,7 @@ func TestRecoverFromSnapshotLikeFromLog(t *testing.T) {
 		for _, e := range ids[max(0, len(ids)-200):] { // the dedupe window is 256
 
 			for _, r := range []*soloTable{fromSnap, fromLog} {
-				seq, err := r.srv.Host().Act(context.Background(), r.id, host.Request[table.Action]{Token: r.token, RequestID: e.RequestID, Action: e.Action})
+				seq, err := riichiHost(r.srv).Act(context.Background(), r.id, host.Request[table.Action]{Token: r.token, RequestID: e.RequestID, Action: e.Action})
 				if err != nil || seq != orig.acked[e.RequestID] {
 					t.Fatalf("%s: retried %s = %d, %v; want %d", what, e.RequestID, seq, err, orig.acked[e.RequestID])
 				}

@@ -90,7 +90,7 @@ func (st *seatStream) follow(t *testing.T, e *env, id string, from uint64) {
 func (s *stepper) sync() {
 	s.t.Helper()
 	for k, st := range s.seats {
-		n, err := s.e.srv.Host().SeatSeq(ctxT(s.t), s.id, st.token)
+		n, err := riichiHost(s.e.srv).SeatSeq(ctxT(s.t), s.id, st.token)
 		if err != nil {
 			s.t.Fatal(err)
 		}

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -17,8 +16,7 @@ import (
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/fair"
 	"github.com/mahjong-authority/authority/internal/host"
-	"github.com/mahjong-authority/authority/internal/table"
-	"github.com/mahjong-authority/authority/internal/wire"
+	"github.com/mahjong-authority/authority/internal/ruleset"
 )
 
 // Request limits: everything a client sends is bounded before it touches a
@@ -35,12 +33,6 @@ const (
 type tableService struct {
 	pb.UnimplementedTableServiceServer
 	s *Server
-}
-
-var presets = map[pb.RulePreset]table.Rules{
-	pb.RulePreset_RULE_PRESET_UNSPECIFIED:    table.TenhouHanchan,
-	pb.RulePreset_RULE_PRESET_TENHOU_HANCHAN: table.TenhouHanchan,
-	pb.RulePreset_RULE_PRESET_TENHOU_TONPUU:  table.TenhouTonpuu,
 }
 
 // duration reads an optional duration, bounded by max; zero takes def.
@@ -99,16 +91,22 @@ func (t *tableService) CreateTable(ctx context.Context, req *pb.CreateTableReque
 }
 
 func (t *tableService) create(ctx context.Context, req *pb.CreateTableRequest) (*pb.CreateTableResponse, error) {
-	set := req.GetSettings()
-	if set == nil {
-		set = &pb.TableSettings{}
+	set := &pb.TableSettings{}
+	if req.GetSettings() != nil {
+		set = proto.Clone(req.GetSettings()).(*pb.TableSettings)
 	}
-	if _, ok := presets[set.GetRules()]; !ok {
-		return nil, fieldError("settings.rules", fmt.Errorf("%v: %w", set.GetRules(), ErrMalformed))
+	if _, ok := pb.RuleSet_name[int32(set.GetRuleSet())]; !ok {
+		return nil, fieldError("settings.rule_set", fmt.Errorf("%v: %w", set.GetRuleSet(), ErrUnknownRuleSet))
+	}
+	rs, err := t.s.ruleSet(set.GetRuleSet())
+	if err != nil {
+		return nil, err
+	}
+	if err := rs.rs.Check(set); err != nil {
+		return nil, err
 	}
 	d := t.s.cfg.Defaults
-	hs := host.Settings{Seats: table.NumSeats, FillWithBots: set.GetFillWithBots()}
-	var err error
+	hs := host.Settings{FillWithBots: set.GetFillWithBots()}
 	for _, f := range []struct {
 		name     string
 		in       *durationpb.Duration
@@ -133,7 +131,7 @@ func (t *tableService) create(ctx context.Context, req *pb.CreateTableRequest) (
 			return nil, err
 		}
 	}
-	m := tableMeta{Seeded: len(set.GetSeed()) > 0}
+	m := ruleset.Meta{Seeded: len(set.GetSeed()) > 0}
 	switch len(set.GetSeed()) {
 	case 0:
 		if m.Seed, err = randomSeed(); err != nil {
@@ -144,104 +142,43 @@ func (t *tableService) create(ctx context.Context, req *pb.CreateTableRequest) (
 	default:
 		return nil, fieldError("settings.seed", fmt.Errorf("want 32 bytes, have %d: %w", len(set.GetSeed()), ErrMalformed))
 	}
-	// The settings as given, without the seed, and the commitment to the
-	// seed are the table's description; the seed never leaves the server
-	// before the game is over.
+	// The settings as checked (the rule set, its preset and options
+	// complete), without the seed, and the commitment to the seed are
+	// the table's description; the seed never leaves the server before
+	// the game is over.
 	m.Commitment = fair.SeedCommitment(m.Seed)
-	given := proto.Clone(set).(*pb.TableSettings)
-	given.Seed = nil
-	if m.Settings, err = proto.Marshal(given); err != nil {
+	set.Seed = nil
+	if m.Settings, err = proto.Marshal(set); err != nil {
 		return nil, err
 	}
-	newGame, err := t.s.gameFor(m)
+	info, owner, err := rs.tables.Create(ctx, hs, m)
 	if err != nil {
 		return nil, err
 	}
-	meta, err := json.Marshal(m)
+	return &pb.CreateTableResponse{Table: t.s.tableToPB(info), OwnerToken: owner}, nil
+}
+
+// tableToPB describes a table; the seed is left out. The settings are
+// those stored, completed by the table's rule set (a table stored before
+// rule sets is riichi with its preset).
+func (s *Server) tableToPB(in host.Info) *pb.Table {
+	m, _ := ruleset.DecodeMeta(in.Meta) // written by create; cannot fail
+	set, err := m.TableSettings()
 	if err != nil {
-		return nil, err
+		set = &pb.TableSettings{}
 	}
-	info, owner, err := t.s.host.Create(ctx, hs, meta, newGame)
-	if err != nil {
-		return nil, err
+	if rs, err := s.ruleSet(set.GetRuleSet()); err == nil {
+		_ = rs.rs.Check(set) // checked at creation: completes a table stored before rule sets
 	}
-	return &pb.CreateTableResponse{Table: tableToPB(info), OwnerToken: owner}, nil
-}
-
-// tableMeta is what the server keeps of a table beside the host's record,
-// stored with it: enough to make its game again after a restart.
-type tableMeta struct {
-	Settings   []byte   `json:"settings"`   // pb.TableSettings as the creator sent them, without the seed
-	Seed       [32]byte `json:"seed"`       // the server seed, chosen or drawn; secret until the game is over
-	Seeded     bool     `json:"seeded"`     // the creator chose the seed
-	Commitment [32]byte `json:"commitment"` // fair.SeedCommitment of Seed, published
-}
-
-func decodeMeta(b []byte) (tableMeta, error) {
-	var m tableMeta
-	if err := json.Unmarshal(b, &m); err != nil {
-		return m, fmt.Errorf("table meta: %w", err)
-	}
-	return m, nil
-}
-
-// gameFor makes the games of a table: the engine for its rule preset, and
-// walls from its seed.
-func (s *Server) gameFor(m tableMeta) (host.NewGame[table.Action, table.View, table.Body], error) {
-	set := &pb.TableSettings{}
-	if err := proto.Unmarshal(m.Settings, set); err != nil {
-		return nil, fmt.Errorf("table settings: %w", err)
-	}
-	rules, ok := presets[set.GetRules()]
-	if !ok {
-		return nil, fieldError("settings.rules", fmt.Errorf("%v: %w", set.GetRules(), ErrMalformed))
-	}
-	newEngine, restore, newWall, seed, obs := s.cfg.NewEngine, s.cfg.RestoreEngine, s.cfg.NewWall, m.Seed, s.cfg.Observer
-	return func() (Game, error) {
-		eng, err := newEngine(table.Config{Rules: rules})
-		if err != nil {
-			return nil, err
-		}
-		g := makeGame(eng, restore, newWall, rules, seed)
-		g.obs = obs
-		return g, nil
-	}, nil
-}
-
-// rulesName names the rule preset of a table's meta, for metrics.
-func rulesName(meta []byte) string {
-	set := &pb.TableSettings{}
-	m, err := decodeMeta(meta)
-	if err == nil {
-		err = proto.Unmarshal(m.Settings, set)
-	}
-	r := set.GetRules()
-	switch {
-	case err != nil:
-		return "invalid"
-	case r == pb.RulePreset_RULE_PRESET_UNSPECIFIED:
-		r = pb.RulePreset_RULE_PRESET_TENHOU_HANCHAN
-	}
-	return strings.ToLower(strings.TrimPrefix(r.String(), "RULE_PRESET_"))
-}
-
-// tableToPB describes a table; the seed is left out.
-func tableToPB(in host.Info) *pb.Table {
-	set := &pb.TableSettings{}
-	m, _ := decodeMeta(in.Meta) // written by create; cannot fail
-	_ = proto.Unmarshal(m.Settings, set)
 	seeded := m.Seeded
 	set.Seed = nil
-	s := in.Settings
-	set.TurnTime = durationpb.New(s.TurnTime)
-	set.ClaimTime = durationpb.New(s.ClaimTime)
-	set.SpectatorDelay = durationpb.New(s.SpectatorDelay)
-	set.DisconnectGrace = durationpb.New(s.DisconnectGrace)
-	set.RoundPause = durationpb.New(s.RoundPause)
-	set.ClaimDwell = durationpb.New(s.ClaimDwell)
-	if set.Rules == pb.RulePreset_RULE_PRESET_UNSPECIFIED {
-		set.Rules = pb.RulePreset_RULE_PRESET_TENHOU_HANCHAN
-	}
+	st := in.Settings
+	set.TurnTime = durationpb.New(st.TurnTime)
+	set.ClaimTime = durationpb.New(st.ClaimTime)
+	set.SpectatorDelay = durationpb.New(st.SpectatorDelay)
+	set.DisconnectGrace = durationpb.New(st.DisconnectGrace)
+	set.RoundPause = durationpb.New(st.RoundPause)
+	set.ClaimDwell = durationpb.New(st.ClaimDwell)
 	out := &pb.Table{
 		TableId:        in.ID,
 		Settings:       set,
@@ -257,15 +194,24 @@ func tableToPB(in host.Info) *pb.Table {
 	return out
 }
 
+// get describes table id.
+func (s *Server) get(ctx context.Context, id string) (*pb.Table, error) {
+	in, err := route(s, id, func(t ruleset.Tables) (host.Info, error) { return t.Get(ctx, id) })
+	if err != nil {
+		return nil, err
+	}
+	return s.tableToPB(in), nil
+}
+
 func (t *tableService) GetTable(ctx context.Context, req *pb.GetTableRequest) (*pb.GetTableResponse, error) {
 	if err := checkID("table_id", req.GetTableId()); err != nil {
 		return nil, toStatus(err)
 	}
-	in, err := t.s.host.Get(ctx, req.GetTableId())
+	tb, err := t.s.get(ctx, req.GetTableId())
 	if err != nil {
 		return nil, toStatus(err)
 	}
-	return &pb.GetTableResponse{Table: tableToPB(in)}, nil
+	return &pb.GetTableResponse{Table: tb}, nil
 }
 
 func (t *tableService) JoinTable(ctx context.Context, req *pb.JoinTableRequest) (*pb.JoinTableResponse, error) {
@@ -274,7 +220,8 @@ func (t *tableService) JoinTable(ctx context.Context, req *pb.JoinTableRequest) 
 }
 
 func (t *tableService) join(ctx context.Context, req *pb.JoinTableRequest) (*pb.JoinTableResponse, error) {
-	if err := checkID("table_id", req.GetTableId()); err != nil {
+	id := req.GetTableId()
+	if err := checkID("table_id", id); err != nil {
 		return nil, err
 	}
 	if err := checkName(req.GetName()); err != nil {
@@ -283,69 +230,74 @@ func (t *tableService) join(ctx context.Context, req *pb.JoinTableRequest) (*pb.
 	if len(req.GetEntropy()) > maxEntropy {
 		return nil, fieldError("entropy", fmt.Errorf("%d bytes, at most %d: %w", len(req.GetEntropy()), maxEntropy, ErrMalformed))
 	}
-	seat, token, err := t.s.host.Join(ctx, req.GetTableId(), req.GetName(), req.GetEntropy())
+	type joined struct {
+		seat  int
+		token string
+		in    host.Info
+	}
+	j, err := route(t.s, id, func(tb ruleset.Tables) (joined, error) {
+		seat, token, err := tb.Join(ctx, id, req.GetName(), req.GetEntropy())
+		if err != nil {
+			return joined{}, err
+		}
+		in, err := tb.Get(ctx, id)
+		return joined{seat, token, in}, err
+	})
 	if err != nil {
 		return nil, err
 	}
-	in, err := t.s.host.Get(ctx, req.GetTableId())
-	if err != nil {
-		return nil, err
-	}
-	t.s.cfg.Log.Info("joined", zap.String("table", in.ID), zap.Int("seat", seat))
-	return &pb.JoinTableResponse{Seat: uint32(seat), SeatToken: token, Table: tableToPB(in)}, nil
+	t.s.cfg.Log.Info("joined", zap.String("table", id), zap.Int("seat", j.seat))
+	return &pb.JoinTableResponse{Seat: uint32(j.seat), SeatToken: j.token, Table: t.s.tableToPB(j.in)}, nil
 }
 
 func (t *tableService) LeaveTable(ctx context.Context, req *pb.LeaveTableRequest) (*pb.LeaveTableResponse, error) {
-	if err := checkID("table_id", req.GetTableId()); err != nil {
+	id := req.GetTableId()
+	if err := checkID("table_id", id); err != nil {
 		return nil, toStatus(err)
 	}
 	if err := checkToken("seat_token", req.GetSeatToken()); err != nil {
 		return nil, toStatus(err)
 	}
-	if err := t.s.host.Leave(ctx, req.GetTableId(), req.GetSeatToken()); err != nil {
+	_, err := route(t.s, id, func(tb ruleset.Tables) (struct{}, error) {
+		return struct{}{}, tb.Leave(ctx, id, req.GetSeatToken())
+	})
+	if err != nil {
 		return nil, toStatus(err)
 	}
 	return &pb.LeaveTableResponse{}, nil
 }
 
 func (t *tableService) StartTable(ctx context.Context, req *pb.StartTableRequest) (*pb.StartTableResponse, error) {
-	if err := checkID("table_id", req.GetTableId()); err != nil {
+	id := req.GetTableId()
+	if err := checkID("table_id", id); err != nil {
 		return nil, toStatus(err)
 	}
 	if err := checkToken("token", req.GetToken()); err != nil {
 		return nil, toStatus(err)
 	}
-	if err := t.s.host.Start(ctx, req.GetTableId(), req.GetToken()); err != nil {
-		return nil, toStatus(err)
-	}
-	in, err := t.s.host.Get(ctx, req.GetTableId())
+	in, err := route(t.s, id, func(tb ruleset.Tables) (host.Info, error) {
+		if err := tb.Start(ctx, id, req.GetToken()); err != nil {
+			return host.Info{}, err
+		}
+		return tb.Get(ctx, id)
+	})
 	if err != nil {
 		return nil, toStatus(err)
 	}
-	return &pb.StartTableResponse{Table: tableToPB(in)}, nil
+	return &pb.StartTableResponse{Table: t.s.tableToPB(in)}, nil
 }
 
 func (t *tableService) StreamEvents(req *pb.StreamEventsRequest, stream pb.TableService_StreamEventsServer) error {
-	if err := checkID("table_id", req.GetTableId()); err != nil {
+	id := req.GetTableId()
+	if err := checkID("table_id", id); err != nil {
 		return toStatus(err)
 	}
 	if err := checkToken("seat_token", req.GetSeatToken()); err != nil {
 		return toStatus(err)
 	}
-	err := t.s.host.Follow(stream.Context(), req.GetTableId(), req.GetSeatToken(), req.GetAfterSeq(),
-		func(it host.Item[table.View, table.Body]) error {
-			var resp pb.StreamEventsResponse
-			if it.Snapshot != nil {
-				resp.Item = &pb.StreamEventsResponse_Snapshot{Snapshot: &pb.Snapshot{Seq: it.Snapshot.Seq, View: wire.ViewToPB(it.Snapshot.View)}}
-			} else {
-				e, err := eventToPB(it.Event)
-				if err != nil {
-					return err
-				}
-				resp.Item = &pb.StreamEventsResponse_Event{Event: e}
-			}
-			return stream.Send(&resp)
-		})
+	_, err := route(t.s, id, func(tb ruleset.Tables) (struct{}, error) {
+		return struct{}{}, tb.Follow(stream.Context(), id, req.GetSeatToken(), req.GetAfterSeq(), stream.Send)
+	})
 	return toStatus(err)
 }
 
@@ -355,7 +307,8 @@ func (t *tableService) Act(ctx context.Context, req *pb.ActRequest) (*pb.ActResp
 }
 
 func (t *tableService) act(ctx context.Context, req *pb.ActRequest) (*pb.ActResponse, error) {
-	if err := checkID("table_id", req.GetTableId()); err != nil {
+	id := req.GetTableId()
+	if err := checkID("table_id", id); err != nil {
 		return nil, err
 	}
 	if err := checkID("request_id", req.GetRequestId()); err != nil {
@@ -364,21 +317,8 @@ func (t *tableService) act(ctx context.Context, req *pb.ActRequest) (*pb.ActResp
 	if err := checkToken("seat_token", req.GetSeatToken()); err != nil {
 		return nil, err
 	}
-	// Check the action whole before asking the table anything.
-	if _, err := actionFromPB(req.GetAction(), 0); err != nil {
-		return nil, err
-	}
-	seat, err := t.s.host.Seat(ctx, req.GetTableId(), req.GetSeatToken())
-	if err != nil {
-		return nil, err
-	}
-	a, err := actionFromPB(req.GetAction(), table.Seat(seat))
-	if err != nil {
-		return nil, err
-	}
-	seq, err := t.s.host.Act(ctx, req.GetTableId(), host.Request[table.Action]{
-		Token: req.GetSeatToken(), LastSeq: req.GetLastSeq(), RequestID: req.GetRequestId(), Action: a,
-	})
+	r := ruleset.ActRequest{Token: req.GetSeatToken(), RequestID: req.GetRequestId(), LastSeq: req.GetLastSeq(), Action: req.GetAction()}
+	seq, err := route(t.s, id, func(tb ruleset.Tables) (uint64, error) { return tb.Act(ctx, id, r) })
 	if err != nil {
 		return nil, err
 	}
@@ -386,15 +326,34 @@ func (t *tableService) act(ctx context.Context, req *pb.ActRequest) (*pb.ActResp
 }
 
 func (t *tableService) Spectate(req *pb.SpectateRequest, stream pb.TableService_SpectateServer) error {
-	if err := checkID("table_id", req.GetTableId()); err != nil {
+	id := req.GetTableId()
+	if err := checkID("table_id", id); err != nil {
 		return toStatus(err)
 	}
-	err := t.s.host.Watch(stream.Context(), req.GetTableId(), req.GetAfterSeq(), func(e *host.Event[table.Body]) error {
-		ev, err := eventToPB(e)
-		if err != nil {
-			return err
-		}
-		return stream.Send(&pb.SpectateResponse{Event: ev})
+	_, err := route(t.s, id, func(tb ruleset.Tables) (struct{}, error) {
+		return struct{}{}, tb.Watch(stream.Context(), id, req.GetAfterSeq(), func(e *pb.Event) error {
+			return stream.Send(&pb.SpectateResponse{Event: e})
+		})
 	})
 	return toStatus(err)
+}
+
+func (t *tableService) ExportGame(ctx context.Context, req *pb.ExportGameRequest) (*pb.ExportGameResponse, error) {
+	r, err := t.export(ctx, req)
+	return r, toStatus(err)
+}
+
+func (t *tableService) export(ctx context.Context, req *pb.ExportGameRequest) (*pb.ExportGameResponse, error) {
+	id := req.GetTableId()
+	if err := checkID("table_id", id); err != nil {
+		return nil, err
+	}
+	format := req.GetFormat()
+	if format == pb.RecordFormat_RECORD_FORMAT_UNSPECIFIED {
+		format = pb.RecordFormat_RECORD_FORMAT_NATIVE
+	}
+	if _, ok := pb.RecordFormat_name[int32(format)]; !ok {
+		return nil, fieldError("format", fmt.Errorf("%v: %w", format, ErrMalformed))
+	}
+	return route(t.s, id, func(tb ruleset.Tables) (*pb.ExportGameResponse, error) { return tb.Export(ctx, id, format) })
 }

@@ -17,6 +17,8 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 
+	"github.com/mahjong-authority/authority/internal/ruleset"
+	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
 	"github.com/mahjong-authority/authority/internal/server"
 )
 
@@ -111,4 +113,11 @@ func (s *Server) Dial() *grpc.ClientConn {
 	}
 	s.tb.Cleanup(func() { conn.Close() })
 	return conn
+}
+
+// Riichi is the configuration of a server that hosts riichi with the real
+// parts (riichi.Standard), tables in memory: what the tests of the client
+// and of the commands start.
+func Riichi() server.Config {
+	return server.Config{RuleSets: []ruleset.RuleSet{riichi.New(riichi.Standard())}}
 }

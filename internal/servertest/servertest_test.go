@@ -9,7 +9,6 @@ import (
 	"google.golang.org/grpc"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
-	"github.com/mahjong-authority/authority/internal/server"
 	"github.com/mahjong-authority/authority/internal/servertest"
 )
 
@@ -18,7 +17,7 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 // TestRestart creates a table, restarts the server and finds the table on
 // the same address; after Close (twice) nothing answers.
 func TestRestart(t *testing.T) {
-	s := servertest.Start(t, server.Riichi())
+	s := servertest.Start(t, servertest.Riichi())
 	c := pb.NewTableServiceClient(s.Dial())
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -52,16 +52,23 @@ func makeSet(aka bool) [Size]tile.Tile {
 // (TestShuffleGolden).
 func New(seed [32]byte, aka bool) Wall {
 	w := Wall{Tiles: Set(aka), Seed: seed}
+	shuffle(w.Tiles[:], seed)
+	return w
+}
+
+// shuffle permutes ts by Fisher-Yates from the last position down,
+// drawing from ChaCha8Rand seeded with seed (see New): the shuffle of
+// every wall, whatever its size.
+func shuffle(ts []tile.Tile, seed [32]byte) {
 	// The generator's state does not fit the stack (it escapes), so
 	// generators are reused rather than allocated for every wall.
 	r := generators.Get().(*mrand.ChaCha8)
 	r.Seed(seed)
-	for i := Size - 1; i > 0; i-- {
+	for i := len(ts) - 1; i > 0; i-- {
 		j := Uniform(r.Uint64, uint64(i+1))
-		w.Tiles[i], w.Tiles[j] = w.Tiles[j], w.Tiles[i]
+		ts[i], ts[j] = ts[j], ts[i]
 	}
 	generators.Put(r)
-	return w
 }
 
 var generators = sync.Pool{New: func() any { return new(mrand.ChaCha8) }}

@@ -1,9 +1,11 @@
-// Package wall builds the walls of riichi rounds: the 136 tiles in the order
+// Package wall builds the walls of rounds: riichi's 136 tiles in the order
 // they come off the wall, shuffled from a seed or stacked from a record, and
 // the layout that says which positions are dealt, drawn, dead, dora
-// indicators, ura indicators and replacement tiles.
+// indicators, ura indicators and replacement tiles; and with the same
+// shuffle the 108-tile walls of Sichuan and the 144-tile walls (with
+// flowers) of Chinese Official and classical mahjong (sets.go).
 //
-// Layout of Tiles (index = position in dealing order):
+// Layout of a riichi wall's Tiles (index = position in dealing order):
 //
 //	[0, 52)     the deal: three passes of four tiles to each seat starting
 //	            with the dealer, then one tile to each seat

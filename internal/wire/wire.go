@@ -23,13 +23,14 @@ import (
 	"fmt"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/ruleset"
 	"github.com/mahjong-authority/authority/internal/table"
 	"github.com/mahjong-authority/authority/internal/tile"
 )
 
 // The errors of decoding. Every error names the field it is about.
 var (
-	ErrBadTile   = errors.New("bad tile")
+	ErrBadTile   = ruleset.ErrBadTile // "bad tile", which the server maps to BAD_TILE
 	ErrMalformed = errors.New("malformed message")
 )
 

@@ -23,15 +23,20 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
-// RulePreset names a rule set.
+// RulePreset names a preset of a rule set: each preset belongs to one
+// rule set (TableSettings.rule_set).
 type RulePreset int32
 
 const (
+	// The rule set's default preset (Tenhou hanchan for riichi).
 	RulePreset_RULE_PRESET_UNSPECIFIED RulePreset = 0
-	// Tenhou's ranked east-south game (the default).
+	// Riichi: Tenhou's ranked east-south game (the default).
 	RulePreset_RULE_PRESET_TENHOU_HANCHAN RulePreset = 1
-	// Tenhou's ranked east-only game.
+	// Riichi: Tenhou's ranked east-only game.
 	RulePreset_RULE_PRESET_TENHOU_TONPUU RulePreset = 2
+	// Sichuan: bloody battle (xuezhan daodi) as the big Chinese platforms
+	// play it (the default); SichuanOptions change it.
+	RulePreset_RULE_PRESET_SICHUAN_BLOODY_BATTLE RulePreset = 3
 )
 
 // Enum value maps for RulePreset.
@@ -40,11 +45,13 @@ var (
 		0: "RULE_PRESET_UNSPECIFIED",
 		1: "RULE_PRESET_TENHOU_HANCHAN",
 		2: "RULE_PRESET_TENHOU_TONPUU",
+		3: "RULE_PRESET_SICHUAN_BLOODY_BATTLE",
 	}
 	RulePreset_value = map[string]int32{
-		"RULE_PRESET_UNSPECIFIED":    0,
-		"RULE_PRESET_TENHOU_HANCHAN": 1,
-		"RULE_PRESET_TENHOU_TONPUU":  2,
+		"RULE_PRESET_UNSPECIFIED":           0,
+		"RULE_PRESET_TENHOU_HANCHAN":        1,
+		"RULE_PRESET_TENHOU_TONPUU":         2,
+		"RULE_PRESET_SICHUAN_BLOODY_BATTLE": 3,
 	}
 )
 
@@ -73,6 +80,61 @@ func (x RulePreset) Number() protoreflect.EnumNumber {
 // Deprecated: Use RulePreset.Descriptor instead.
 func (RulePreset) EnumDescriptor() ([]byte, []int) {
 	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{0}
+}
+
+// RuleSet names the game a table plays. A server hosts the rule sets it
+// was built with; a table of another one is INVALID_ARGUMENT
+// (UNKNOWN_RULE_SET).
+type RuleSet int32
+
+const (
+	// Riichi: what a client that sets no rule set gets.
+	RuleSet_RULE_SET_UNSPECIFIED RuleSet = 0
+	// Japanese riichi mahjong, 136 tiles.
+	RuleSet_RULE_SET_RIICHI RuleSet = 1
+	// Sichuan bloody battle, 108 tiles.
+	RuleSet_RULE_SET_SICHUAN RuleSet = 2
+)
+
+// Enum value maps for RuleSet.
+var (
+	RuleSet_name = map[int32]string{
+		0: "RULE_SET_UNSPECIFIED",
+		1: "RULE_SET_RIICHI",
+		2: "RULE_SET_SICHUAN",
+	}
+	RuleSet_value = map[string]int32{
+		"RULE_SET_UNSPECIFIED": 0,
+		"RULE_SET_RIICHI":      1,
+		"RULE_SET_SICHUAN":     2,
+	}
+)
+
+func (x RuleSet) Enum() *RuleSet {
+	p := new(RuleSet)
+	*p = x
+	return p
+}
+
+func (x RuleSet) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (RuleSet) Descriptor() protoreflect.EnumDescriptor {
+	return file_mahjong_authority_v1_table_service_proto_enumTypes[1].Descriptor()
+}
+
+func (RuleSet) Type() protoreflect.EnumType {
+	return &file_mahjong_authority_v1_table_service_proto_enumTypes[1]
+}
+
+func (x RuleSet) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use RuleSet.Descriptor instead.
+func (RuleSet) EnumDescriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{1}
 }
 
 // TableState is where a table is in its life.
@@ -113,11 +175,11 @@ func (x TableState) String() string {
 }
 
 func (TableState) Descriptor() protoreflect.EnumDescriptor {
-	return file_mahjong_authority_v1_table_service_proto_enumTypes[1].Descriptor()
+	return file_mahjong_authority_v1_table_service_proto_enumTypes[2].Descriptor()
 }
 
 func (TableState) Type() protoreflect.EnumType {
-	return &file_mahjong_authority_v1_table_service_proto_enumTypes[1]
+	return &file_mahjong_authority_v1_table_service_proto_enumTypes[2]
 }
 
 func (x TableState) Number() protoreflect.EnumNumber {
@@ -126,7 +188,7 @@ func (x TableState) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use TableState.Descriptor instead.
 func (TableState) EnumDescriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{1}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{2}
 }
 
 // TableOrder is the order of a table listing.
@@ -166,11 +228,11 @@ func (x TableOrder) String() string {
 }
 
 func (TableOrder) Descriptor() protoreflect.EnumDescriptor {
-	return file_mahjong_authority_v1_table_service_proto_enumTypes[2].Descriptor()
+	return file_mahjong_authority_v1_table_service_proto_enumTypes[3].Descriptor()
 }
 
 func (TableOrder) Type() protoreflect.EnumType {
-	return &file_mahjong_authority_v1_table_service_proto_enumTypes[2]
+	return &file_mahjong_authority_v1_table_service_proto_enumTypes[3]
 }
 
 func (x TableOrder) Number() protoreflect.EnumNumber {
@@ -179,7 +241,7 @@ func (x TableOrder) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use TableOrder.Descriptor instead.
 func (TableOrder) EnumDescriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{2}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{3}
 }
 
 // RecordFormat is a game record's format.
@@ -225,11 +287,11 @@ func (x RecordFormat) String() string {
 }
 
 func (RecordFormat) Descriptor() protoreflect.EnumDescriptor {
-	return file_mahjong_authority_v1_table_service_proto_enumTypes[3].Descriptor()
+	return file_mahjong_authority_v1_table_service_proto_enumTypes[4].Descriptor()
 }
 
 func (RecordFormat) Type() protoreflect.EnumType {
-	return &file_mahjong_authority_v1_table_service_proto_enumTypes[3]
+	return &file_mahjong_authority_v1_table_service_proto_enumTypes[4]
 }
 
 func (x RecordFormat) Number() protoreflect.EnumNumber {
@@ -238,7 +300,7 @@ func (x RecordFormat) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use RecordFormat.Descriptor instead.
 func (RecordFormat) EnumDescriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{3}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{4}
 }
 
 // ErrorReason is the reason field of the google.rpc.ErrorInfo detail that
@@ -301,6 +363,12 @@ const (
 	// does not replay, so the server could not resume it; the other tables
 	// play on, and the data stays in the store for the operator.
 	ErrorReason_ERROR_REASON_TABLE_DAMAGED ErrorReason = 23
+	// INVALID_ARGUMENT: the settings name a rule set this server does not
+	// host.
+	ErrorReason_ERROR_REASON_UNKNOWN_RULE_SET ErrorReason = 24
+	// INVALID_ARGUMENT: the settings' preset or options are not those of
+	// their rule set, or an option is out of its range.
+	ErrorReason_ERROR_REASON_BAD_RULE_OPTION ErrorReason = 25
 )
 
 // Enum value maps for ErrorReason.
@@ -330,6 +398,8 @@ var (
 		21: "ERROR_REASON_TOO_MANY_TABLES",
 		22: "ERROR_REASON_TABLE_EVICTED",
 		23: "ERROR_REASON_TABLE_DAMAGED",
+		24: "ERROR_REASON_UNKNOWN_RULE_SET",
+		25: "ERROR_REASON_BAD_RULE_OPTION",
 	}
 	ErrorReason_value = map[string]int32{
 		"ERROR_REASON_UNSPECIFIED":         0,
@@ -356,6 +426,8 @@ var (
 		"ERROR_REASON_TOO_MANY_TABLES":     21,
 		"ERROR_REASON_TABLE_EVICTED":       22,
 		"ERROR_REASON_TABLE_DAMAGED":       23,
+		"ERROR_REASON_UNKNOWN_RULE_SET":    24,
+		"ERROR_REASON_BAD_RULE_OPTION":     25,
 	}
 )
 
@@ -370,11 +442,11 @@ func (x ErrorReason) String() string {
 }
 
 func (ErrorReason) Descriptor() protoreflect.EnumDescriptor {
-	return file_mahjong_authority_v1_table_service_proto_enumTypes[4].Descriptor()
+	return file_mahjong_authority_v1_table_service_proto_enumTypes[5].Descriptor()
 }
 
 func (ErrorReason) Type() protoreflect.EnumType {
-	return &file_mahjong_authority_v1_table_service_proto_enumTypes[4]
+	return &file_mahjong_authority_v1_table_service_proto_enumTypes[5]
 }
 
 func (x ErrorReason) Number() protoreflect.EnumNumber {
@@ -383,7 +455,143 @@ func (x ErrorReason) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use ErrorReason.Descriptor instead.
 func (ErrorReason) EnumDescriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{4}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{5}
+}
+
+// RiichiOptions are the options of a riichi table. Riichi is chosen by
+// its preset alone today; the message is there so that options can come
+// without a new field in TableSettings.
+type RiichiOptions struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RiichiOptions) Reset() {
+	*x = RiichiOptions{}
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[0]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RiichiOptions) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RiichiOptions) ProtoMessage() {}
+
+func (x *RiichiOptions) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[0]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RiichiOptions.ProtoReflect.Descriptor instead.
+func (*RiichiOptions) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{0}
+}
+
+// SichuanOptions are the options of a Sichuan table. Unset fields take the
+// preset's defaults, and a Table reports every one of them set.
+type SichuanOptions struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Every seat gives three tiles of one suit to another seat before play
+	// (huan san zhang). Default on.
+	ExchangeThree *bool `protobuf:"varint,1,opt,name=exchange_three,json=exchangeThree,proto3,oneof" json:"exchange_three,omitempty"`
+	// A seat holding tiles of its void suit must discard them first.
+	// Default on.
+	VoidFirstDiscard *bool `protobuf:"varint,2,opt,name=void_first_discard,json=voidFirstDiscard,proto3,oneof" json:"void_first_discard,omitempty"`
+	// A seat that passes a win may not win on a discard until its next
+	// draw (guo shou hu). Default on.
+	PassedWinLock *bool `protobuf:"varint,3,opt,name=passed_win_lock,json=passedWinLock,proto3,oneof" json:"passed_win_lock,omitempty"`
+	// Bloody river (xueliu chenghe): winners stay in play and may win
+	// again. Default off.
+	BloodyRiver *bool `protobuf:"varint,4,opt,name=bloody_river,json=bloodyRiver,proto3,oneof" json:"bloody_river,omitempty"`
+	// The most fan a hand counts: its value is 2^min(fan, fan_cap) units.
+	// 3 (the default), 4 or 5; 0 takes the default.
+	FanCap uint32 `protobuf:"varint,5,opt,name=fan_cap,json=fanCap,proto3" json:"fan_cap,omitempty"`
+	// Hands in a match: 1 to 64; 0 takes the default, 8.
+	Hands         uint32 `protobuf:"varint,6,opt,name=hands,proto3" json:"hands,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SichuanOptions) Reset() {
+	*x = SichuanOptions{}
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SichuanOptions) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SichuanOptions) ProtoMessage() {}
+
+func (x *SichuanOptions) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SichuanOptions.ProtoReflect.Descriptor instead.
+func (*SichuanOptions) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *SichuanOptions) GetExchangeThree() bool {
+	if x != nil && x.ExchangeThree != nil {
+		return *x.ExchangeThree
+	}
+	return false
+}
+
+func (x *SichuanOptions) GetVoidFirstDiscard() bool {
+	if x != nil && x.VoidFirstDiscard != nil {
+		return *x.VoidFirstDiscard
+	}
+	return false
+}
+
+func (x *SichuanOptions) GetPassedWinLock() bool {
+	if x != nil && x.PassedWinLock != nil {
+		return *x.PassedWinLock
+	}
+	return false
+}
+
+func (x *SichuanOptions) GetBloodyRiver() bool {
+	if x != nil && x.BloodyRiver != nil {
+		return *x.BloodyRiver
+	}
+	return false
+}
+
+func (x *SichuanOptions) GetFanCap() uint32 {
+	if x != nil {
+		return x.FanCap
+	}
+	return 0
+}
+
+func (x *SichuanOptions) GetHands() uint32 {
+	if x != nil {
+		return x.Hands
+	}
+	return 0
 }
 
 // TableSettings are chosen when a table is created. Zero durations take the
@@ -412,14 +620,26 @@ type TableSettings struct {
 	// nothing from the claim window that they would not see at a real table.
 	// Unset takes the server's default; an explicit 0s switches it off (bot
 	// load tests). It applies only when a player holds a seat at the start.
-	ClaimDwell    *durationpb.Duration `protobuf:"bytes,9,opt,name=claim_dwell,json=claimDwell,proto3" json:"claim_dwell,omitempty"`
+	ClaimDwell *durationpb.Duration `protobuf:"bytes,9,opt,name=claim_dwell,json=claimDwell,proto3" json:"claim_dwell,omitempty"`
+	// The game the table plays; unset is riichi, so that a client that only
+	// sets rules keeps getting riichi. A Table reports it set.
+	RuleSet RuleSet `protobuf:"varint,10,opt,name=rule_set,json=ruleSet,proto3,enum=mahjong.authority.v1.RuleSet" json:"rule_set,omitempty"`
+	// The rule set's options, which must be the rule set's own; unset takes
+	// the preset's defaults. A Table reports them set, with every default
+	// filled in.
+	//
+	// Types that are valid to be assigned to Options:
+	//
+	//	*TableSettings_Riichi
+	//	*TableSettings_Sichuan
+	Options       isTableSettings_Options `protobuf_oneof:"options"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *TableSettings) Reset() {
 	*x = TableSettings{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[0]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -431,7 +651,7 @@ func (x *TableSettings) String() string {
 func (*TableSettings) ProtoMessage() {}
 
 func (x *TableSettings) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[0]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -444,7 +664,7 @@ func (x *TableSettings) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableSettings.ProtoReflect.Descriptor instead.
 func (*TableSettings) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{0}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *TableSettings) GetRules() RulePreset {
@@ -510,6 +730,54 @@ func (x *TableSettings) GetClaimDwell() *durationpb.Duration {
 	return nil
 }
 
+func (x *TableSettings) GetRuleSet() RuleSet {
+	if x != nil {
+		return x.RuleSet
+	}
+	return RuleSet_RULE_SET_UNSPECIFIED
+}
+
+func (x *TableSettings) GetOptions() isTableSettings_Options {
+	if x != nil {
+		return x.Options
+	}
+	return nil
+}
+
+func (x *TableSettings) GetRiichi() *RiichiOptions {
+	if x != nil {
+		if x, ok := x.Options.(*TableSettings_Riichi); ok {
+			return x.Riichi
+		}
+	}
+	return nil
+}
+
+func (x *TableSettings) GetSichuan() *SichuanOptions {
+	if x != nil {
+		if x, ok := x.Options.(*TableSettings_Sichuan); ok {
+			return x.Sichuan
+		}
+	}
+	return nil
+}
+
+type isTableSettings_Options interface {
+	isTableSettings_Options()
+}
+
+type TableSettings_Riichi struct {
+	Riichi *RiichiOptions `protobuf:"bytes,11,opt,name=riichi,proto3,oneof"`
+}
+
+type TableSettings_Sichuan struct {
+	Sichuan *SichuanOptions `protobuf:"bytes,12,opt,name=sichuan,proto3,oneof"`
+}
+
+func (*TableSettings_Riichi) isTableSettings_Options() {}
+
+func (*TableSettings_Sichuan) isTableSettings_Options() {}
+
 // SeatInfo is the public state of one seat.
 type SeatInfo struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -527,7 +795,7 @@ type SeatInfo struct {
 
 func (x *SeatInfo) Reset() {
 	*x = SeatInfo{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[1]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -539,7 +807,7 @@ func (x *SeatInfo) String() string {
 func (*SeatInfo) ProtoMessage() {}
 
 func (x *SeatInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[1]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -552,7 +820,7 @@ func (x *SeatInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatInfo.ProtoReflect.Descriptor instead.
 func (*SeatInfo) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{1}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *SeatInfo) GetSeat() uint32 {
@@ -613,7 +881,7 @@ type Table struct {
 
 func (x *Table) Reset() {
 	*x = Table{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[2]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -625,7 +893,7 @@ func (x *Table) String() string {
 func (*Table) ProtoMessage() {}
 
 func (x *Table) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[2]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -638,7 +906,7 @@ func (x *Table) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Table.ProtoReflect.Descriptor instead.
 func (*Table) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{2}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Table) GetTableId() string {
@@ -707,7 +975,7 @@ type CreateTableRequest struct {
 
 func (x *CreateTableRequest) Reset() {
 	*x = CreateTableRequest{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[3]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -719,7 +987,7 @@ func (x *CreateTableRequest) String() string {
 func (*CreateTableRequest) ProtoMessage() {}
 
 func (x *CreateTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[3]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -732,7 +1000,7 @@ func (x *CreateTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTableRequest.ProtoReflect.Descriptor instead.
 func (*CreateTableRequest) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{3}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *CreateTableRequest) GetSettings() *TableSettings {
@@ -753,7 +1021,7 @@ type CreateTableResponse struct {
 
 func (x *CreateTableResponse) Reset() {
 	*x = CreateTableResponse{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[4]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -765,7 +1033,7 @@ func (x *CreateTableResponse) String() string {
 func (*CreateTableResponse) ProtoMessage() {}
 
 func (x *CreateTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[4]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -778,7 +1046,7 @@ func (x *CreateTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTableResponse.ProtoReflect.Descriptor instead.
 func (*CreateTableResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{4}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *CreateTableResponse) GetTable() *Table {
@@ -818,7 +1086,7 @@ type ListTablesRequest struct {
 
 func (x *ListTablesRequest) Reset() {
 	*x = ListTablesRequest{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[5]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -830,7 +1098,7 @@ func (x *ListTablesRequest) String() string {
 func (*ListTablesRequest) ProtoMessage() {}
 
 func (x *ListTablesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[5]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -843,7 +1111,7 @@ func (x *ListTablesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTablesRequest.ProtoReflect.Descriptor instead.
 func (*ListTablesRequest) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{5}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *ListTablesRequest) GetPageSize() int32 {
@@ -886,7 +1154,7 @@ type ListTablesResponse struct {
 
 func (x *ListTablesResponse) Reset() {
 	*x = ListTablesResponse{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[6]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -898,7 +1166,7 @@ func (x *ListTablesResponse) String() string {
 func (*ListTablesResponse) ProtoMessage() {}
 
 func (x *ListTablesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[6]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -911,7 +1179,7 @@ func (x *ListTablesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTablesResponse.ProtoReflect.Descriptor instead.
 func (*ListTablesResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{6}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *ListTablesResponse) GetTables() []*Table {
@@ -938,7 +1206,7 @@ type GetTableRequest struct {
 
 func (x *GetTableRequest) Reset() {
 	*x = GetTableRequest{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[7]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -950,7 +1218,7 @@ func (x *GetTableRequest) String() string {
 func (*GetTableRequest) ProtoMessage() {}
 
 func (x *GetTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[7]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -963,7 +1231,7 @@ func (x *GetTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTableRequest.ProtoReflect.Descriptor instead.
 func (*GetTableRequest) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{7}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *GetTableRequest) GetTableId() string {
@@ -983,7 +1251,7 @@ type GetTableResponse struct {
 
 func (x *GetTableResponse) Reset() {
 	*x = GetTableResponse{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[8]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -995,7 +1263,7 @@ func (x *GetTableResponse) String() string {
 func (*GetTableResponse) ProtoMessage() {}
 
 func (x *GetTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[8]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1008,7 +1276,7 @@ func (x *GetTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTableResponse.ProtoReflect.Descriptor instead.
 func (*GetTableResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{8}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *GetTableResponse) GetTable() *Table {
@@ -1033,7 +1301,7 @@ type JoinTableRequest struct {
 
 func (x *JoinTableRequest) Reset() {
 	*x = JoinTableRequest{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[9]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1045,7 +1313,7 @@ func (x *JoinTableRequest) String() string {
 func (*JoinTableRequest) ProtoMessage() {}
 
 func (x *JoinTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[9]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1058,7 +1326,7 @@ func (x *JoinTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JoinTableRequest.ProtoReflect.Descriptor instead.
 func (*JoinTableRequest) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{9}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *JoinTableRequest) GetTableId() string {
@@ -1095,7 +1363,7 @@ type JoinTableResponse struct {
 
 func (x *JoinTableResponse) Reset() {
 	*x = JoinTableResponse{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[10]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1107,7 +1375,7 @@ func (x *JoinTableResponse) String() string {
 func (*JoinTableResponse) ProtoMessage() {}
 
 func (x *JoinTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[10]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1120,7 +1388,7 @@ func (x *JoinTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JoinTableResponse.ProtoReflect.Descriptor instead.
 func (*JoinTableResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{10}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *JoinTableResponse) GetSeat() uint32 {
@@ -1155,7 +1423,7 @@ type LeaveTableRequest struct {
 
 func (x *LeaveTableRequest) Reset() {
 	*x = LeaveTableRequest{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[11]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1167,7 +1435,7 @@ func (x *LeaveTableRequest) String() string {
 func (*LeaveTableRequest) ProtoMessage() {}
 
 func (x *LeaveTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[11]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1180,7 +1448,7 @@ func (x *LeaveTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeaveTableRequest.ProtoReflect.Descriptor instead.
 func (*LeaveTableRequest) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{11}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *LeaveTableRequest) GetTableId() string {
@@ -1206,7 +1474,7 @@ type LeaveTableResponse struct {
 
 func (x *LeaveTableResponse) Reset() {
 	*x = LeaveTableResponse{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[12]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1218,7 +1486,7 @@ func (x *LeaveTableResponse) String() string {
 func (*LeaveTableResponse) ProtoMessage() {}
 
 func (x *LeaveTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[12]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1231,7 +1499,7 @@ func (x *LeaveTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeaveTableResponse.ProtoReflect.Descriptor instead.
 func (*LeaveTableResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{12}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{14}
 }
 
 // StartTableRequest starts a table.
@@ -1246,7 +1514,7 @@ type StartTableRequest struct {
 
 func (x *StartTableRequest) Reset() {
 	*x = StartTableRequest{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[13]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1258,7 +1526,7 @@ func (x *StartTableRequest) String() string {
 func (*StartTableRequest) ProtoMessage() {}
 
 func (x *StartTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[13]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1271,7 +1539,7 @@ func (x *StartTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartTableRequest.ProtoReflect.Descriptor instead.
 func (*StartTableRequest) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{13}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *StartTableRequest) GetTableId() string {
@@ -1298,7 +1566,7 @@ type StartTableResponse struct {
 
 func (x *StartTableResponse) Reset() {
 	*x = StartTableResponse{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[14]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1310,7 +1578,7 @@ func (x *StartTableResponse) String() string {
 func (*StartTableResponse) ProtoMessage() {}
 
 func (x *StartTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[14]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1323,7 +1591,7 @@ func (x *StartTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartTableResponse.ProtoReflect.Descriptor instead.
 func (*StartTableResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{14}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *StartTableResponse) GetTable() *Table {
@@ -1347,7 +1615,7 @@ type StreamEventsRequest struct {
 
 func (x *StreamEventsRequest) Reset() {
 	*x = StreamEventsRequest{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[15]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1359,7 +1627,7 @@ func (x *StreamEventsRequest) String() string {
 func (*StreamEventsRequest) ProtoMessage() {}
 
 func (x *StreamEventsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[15]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1372,7 +1640,7 @@ func (x *StreamEventsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StreamEventsRequest.ProtoReflect.Descriptor instead.
 func (*StreamEventsRequest) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{15}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *StreamEventsRequest) GetTableId() string {
@@ -1407,7 +1675,7 @@ type Snapshot struct {
 
 func (x *Snapshot) Reset() {
 	*x = Snapshot{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[16]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1419,7 +1687,7 @@ func (x *Snapshot) String() string {
 func (*Snapshot) ProtoMessage() {}
 
 func (x *Snapshot) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[16]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1432,7 +1700,7 @@ func (x *Snapshot) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Snapshot.ProtoReflect.Descriptor instead.
 func (*Snapshot) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{16}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Snapshot) GetSeq() uint64 {
@@ -1481,7 +1749,7 @@ type Event struct {
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[17]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1493,7 +1761,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[17]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1506,7 +1774,7 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{17}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Event) GetSeq() uint64 {
@@ -1759,7 +2027,7 @@ type StreamEventsResponse struct {
 
 func (x *StreamEventsResponse) Reset() {
 	*x = StreamEventsResponse{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[18]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1771,7 +2039,7 @@ func (x *StreamEventsResponse) String() string {
 func (*StreamEventsResponse) ProtoMessage() {}
 
 func (x *StreamEventsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[18]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1784,7 +2052,7 @@ func (x *StreamEventsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StreamEventsResponse.ProtoReflect.Descriptor instead.
 func (*StreamEventsResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{18}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *StreamEventsResponse) GetItem() isStreamEventsResponse_Item {
@@ -1844,7 +2112,7 @@ type ActRequest struct {
 
 func (x *ActRequest) Reset() {
 	*x = ActRequest{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[19]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1856,7 +2124,7 @@ func (x *ActRequest) String() string {
 func (*ActRequest) ProtoMessage() {}
 
 func (x *ActRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[19]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1869,7 +2137,7 @@ func (x *ActRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ActRequest.ProtoReflect.Descriptor instead.
 func (*ActRequest) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{19}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ActRequest) GetTableId() string {
@@ -1919,7 +2187,7 @@ type ActResponse struct {
 
 func (x *ActResponse) Reset() {
 	*x = ActResponse{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[20]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1931,7 +2199,7 @@ func (x *ActResponse) String() string {
 func (*ActResponse) ProtoMessage() {}
 
 func (x *ActResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[20]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1944,7 +2212,7 @@ func (x *ActResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ActResponse.ProtoReflect.Descriptor instead.
 func (*ActResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{20}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ActResponse) GetSeq() uint64 {
@@ -1966,7 +2234,7 @@ type SpectateRequest struct {
 
 func (x *SpectateRequest) Reset() {
 	*x = SpectateRequest{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[21]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1978,7 +2246,7 @@ func (x *SpectateRequest) String() string {
 func (*SpectateRequest) ProtoMessage() {}
 
 func (x *SpectateRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[21]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1991,7 +2259,7 @@ func (x *SpectateRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SpectateRequest.ProtoReflect.Descriptor instead.
 func (*SpectateRequest) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{21}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *SpectateRequest) GetTableId() string {
@@ -2018,7 +2286,7 @@ type SpectateResponse struct {
 
 func (x *SpectateResponse) Reset() {
 	*x = SpectateResponse{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[22]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2030,7 +2298,7 @@ func (x *SpectateResponse) String() string {
 func (*SpectateResponse) ProtoMessage() {}
 
 func (x *SpectateResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[22]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2043,7 +2311,7 @@ func (x *SpectateResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SpectateResponse.ProtoReflect.Descriptor instead.
 func (*SpectateResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{22}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *SpectateResponse) GetEvent() *Event {
@@ -2064,7 +2332,7 @@ type ExportGameRequest struct {
 
 func (x *ExportGameRequest) Reset() {
 	*x = ExportGameRequest{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[23]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2076,7 +2344,7 @@ func (x *ExportGameRequest) String() string {
 func (*ExportGameRequest) ProtoMessage() {}
 
 func (x *ExportGameRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[23]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2089,7 +2357,7 @@ func (x *ExportGameRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportGameRequest.ProtoReflect.Descriptor instead.
 func (*ExportGameRequest) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{23}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *ExportGameRequest) GetTableId() string {
@@ -2122,7 +2390,7 @@ type ExportGameResponse struct {
 
 func (x *ExportGameResponse) Reset() {
 	*x = ExportGameResponse{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[24]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2134,7 +2402,7 @@ func (x *ExportGameResponse) String() string {
 func (*ExportGameResponse) ProtoMessage() {}
 
 func (x *ExportGameResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[24]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2147,7 +2415,7 @@ func (x *ExportGameResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportGameResponse.ProtoReflect.Descriptor instead.
 func (*ExportGameResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{24}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *ExportGameResponse) GetFormat() RecordFormat {
@@ -2182,7 +2450,19 @@ var File_mahjong_authority_v1_table_service_proto protoreflect.FileDescriptor
 
 const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\n" +
-	"(mahjong/authority/v1/table_service.proto\x12\x14mahjong.authority.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1fmahjong/authority/v1/game.proto\"\xf5\x03\n" +
+	"(mahjong/authority/v1/table_service.proto\x12\x14mahjong.authority.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1fmahjong/authority/v1/game.proto\"\x0f\n" +
+	"\rRiichiOptions\"\xc2\x02\n" +
+	"\x0eSichuanOptions\x12*\n" +
+	"\x0eexchange_three\x18\x01 \x01(\bH\x00R\rexchangeThree\x88\x01\x01\x121\n" +
+	"\x12void_first_discard\x18\x02 \x01(\bH\x01R\x10voidFirstDiscard\x88\x01\x01\x12+\n" +
+	"\x0fpassed_win_lock\x18\x03 \x01(\bH\x02R\rpassedWinLock\x88\x01\x01\x12&\n" +
+	"\fbloody_river\x18\x04 \x01(\bH\x03R\vbloodyRiver\x88\x01\x01\x12\x17\n" +
+	"\afan_cap\x18\x05 \x01(\rR\x06fanCap\x12\x14\n" +
+	"\x05hands\x18\x06 \x01(\rR\x05handsB\x11\n" +
+	"\x0f_exchange_threeB\x15\n" +
+	"\x13_void_first_discardB\x12\n" +
+	"\x10_passed_win_lockB\x0f\n" +
+	"\r_bloody_river\"\xbb\x05\n" +
 	"\rTableSettings\x126\n" +
 	"\x05rules\x18\x01 \x01(\x0e2 .mahjong.authority.v1.RulePresetR\x05rules\x126\n" +
 	"\tturn_time\x18\x02 \x01(\v2\x19.google.protobuf.DurationR\bturnTime\x128\n" +
@@ -2195,7 +2475,12 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\vround_pause\x18\b \x01(\v2\x19.google.protobuf.DurationR\n" +
 	"roundPause\x12:\n" +
 	"\vclaim_dwell\x18\t \x01(\v2\x19.google.protobuf.DurationR\n" +
-	"claimDwell\"x\n" +
+	"claimDwell\x128\n" +
+	"\brule_set\x18\n" +
+	" \x01(\x0e2\x1d.mahjong.authority.v1.RuleSetR\aruleSet\x12=\n" +
+	"\x06riichi\x18\v \x01(\v2#.mahjong.authority.v1.RiichiOptionsH\x00R\x06riichi\x12@\n" +
+	"\asichuan\x18\f \x01(\v2$.mahjong.authority.v1.SichuanOptionsH\x00R\asichuanB\t\n" +
+	"\aoptions\"x\n" +
 	"\bSeatInfo\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\rR\x04seat\x12\x14\n" +
 	"\x05taken\x18\x02 \x01(\bR\x05taken\x12\x12\n" +
@@ -2309,12 +2594,17 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\x06format\x18\x01 \x01(\x0e2\".mahjong.authority.v1.RecordFormatR\x06format\x12\x16\n" +
 	"\x06record\x18\x02 \x01(\tR\x06record\x12\x18\n" +
 	"\apartial\x18\x03 \x01(\bR\apartial\x12\x16\n" +
-	"\x06rounds\x18\x04 \x01(\x05R\x06rounds*h\n" +
+	"\x06rounds\x18\x04 \x01(\x05R\x06rounds*\x8f\x01\n" +
 	"\n" +
 	"RulePreset\x12\x1b\n" +
 	"\x17RULE_PRESET_UNSPECIFIED\x10\x00\x12\x1e\n" +
 	"\x1aRULE_PRESET_TENHOU_HANCHAN\x10\x01\x12\x1d\n" +
-	"\x19RULE_PRESET_TENHOU_TONPUU\x10\x02*u\n" +
+	"\x19RULE_PRESET_TENHOU_TONPUU\x10\x02\x12%\n" +
+	"!RULE_PRESET_SICHUAN_BLOODY_BATTLE\x10\x03*N\n" +
+	"\aRuleSet\x12\x18\n" +
+	"\x14RULE_SET_UNSPECIFIED\x10\x00\x12\x13\n" +
+	"\x0fRULE_SET_RIICHI\x10\x01\x12\x14\n" +
+	"\x10RULE_SET_SICHUAN\x10\x02*u\n" +
 	"\n" +
 	"TableState\x12\x1b\n" +
 	"\x17TABLE_STATE_UNSPECIFIED\x10\x00\x12\x17\n" +
@@ -2330,7 +2620,7 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\x19RECORD_FORMAT_UNSPECIFIED\x10\x00\x12\x18\n" +
 	"\x14RECORD_FORMAT_NATIVE\x10\x01\x12\x18\n" +
 	"\x14RECORD_FORMAT_TENHOU\x10\x02\x12\x16\n" +
-	"\x12RECORD_FORMAT_MJAI\x10\x03*\x8c\x06\n" +
+	"\x12RECORD_FORMAT_MJAI\x10\x03*\xd1\x06\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\"\n" +
 	"\x1eERROR_REASON_MALFORMED_REQUEST\x10\x01\x12\x19\n" +
@@ -2356,7 +2646,9 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\x1dERROR_REASON_TOO_MANY_STREAMS\x10\x14\x12 \n" +
 	"\x1cERROR_REASON_TOO_MANY_TABLES\x10\x15\x12\x1e\n" +
 	"\x1aERROR_REASON_TABLE_EVICTED\x10\x16\x12\x1e\n" +
-	"\x1aERROR_REASON_TABLE_DAMAGED\x10\x172\xc1\a\n" +
+	"\x1aERROR_REASON_TABLE_DAMAGED\x10\x17\x12!\n" +
+	"\x1dERROR_REASON_UNKNOWN_RULE_SET\x10\x18\x12 \n" +
+	"\x1cERROR_REASON_BAD_RULE_OPTION\x10\x192\xc1\a\n" +
 	"\fTableService\x12b\n" +
 	"\vCreateTable\x12(.mahjong.authority.v1.CreateTableRequest\x1a).mahjong.authority.v1.CreateTableResponse\x12_\n" +
 	"\n" +
@@ -2385,125 +2677,131 @@ func file_mahjong_authority_v1_table_service_proto_rawDescGZIP() []byte {
 	return file_mahjong_authority_v1_table_service_proto_rawDescData
 }
 
-var file_mahjong_authority_v1_table_service_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_mahjong_authority_v1_table_service_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
+var file_mahjong_authority_v1_table_service_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
+var file_mahjong_authority_v1_table_service_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
 var file_mahjong_authority_v1_table_service_proto_goTypes = []any{
 	(RulePreset)(0),               // 0: mahjong.authority.v1.RulePreset
-	(TableState)(0),               // 1: mahjong.authority.v1.TableState
-	(TableOrder)(0),               // 2: mahjong.authority.v1.TableOrder
-	(RecordFormat)(0),             // 3: mahjong.authority.v1.RecordFormat
-	(ErrorReason)(0),              // 4: mahjong.authority.v1.ErrorReason
-	(*TableSettings)(nil),         // 5: mahjong.authority.v1.TableSettings
-	(*SeatInfo)(nil),              // 6: mahjong.authority.v1.SeatInfo
-	(*Table)(nil),                 // 7: mahjong.authority.v1.Table
-	(*CreateTableRequest)(nil),    // 8: mahjong.authority.v1.CreateTableRequest
-	(*CreateTableResponse)(nil),   // 9: mahjong.authority.v1.CreateTableResponse
-	(*ListTablesRequest)(nil),     // 10: mahjong.authority.v1.ListTablesRequest
-	(*ListTablesResponse)(nil),    // 11: mahjong.authority.v1.ListTablesResponse
-	(*GetTableRequest)(nil),       // 12: mahjong.authority.v1.GetTableRequest
-	(*GetTableResponse)(nil),      // 13: mahjong.authority.v1.GetTableResponse
-	(*JoinTableRequest)(nil),      // 14: mahjong.authority.v1.JoinTableRequest
-	(*JoinTableResponse)(nil),     // 15: mahjong.authority.v1.JoinTableResponse
-	(*LeaveTableRequest)(nil),     // 16: mahjong.authority.v1.LeaveTableRequest
-	(*LeaveTableResponse)(nil),    // 17: mahjong.authority.v1.LeaveTableResponse
-	(*StartTableRequest)(nil),     // 18: mahjong.authority.v1.StartTableRequest
-	(*StartTableResponse)(nil),    // 19: mahjong.authority.v1.StartTableResponse
-	(*StreamEventsRequest)(nil),   // 20: mahjong.authority.v1.StreamEventsRequest
-	(*Snapshot)(nil),              // 21: mahjong.authority.v1.Snapshot
-	(*Event)(nil),                 // 22: mahjong.authority.v1.Event
-	(*StreamEventsResponse)(nil),  // 23: mahjong.authority.v1.StreamEventsResponse
-	(*ActRequest)(nil),            // 24: mahjong.authority.v1.ActRequest
-	(*ActResponse)(nil),           // 25: mahjong.authority.v1.ActResponse
-	(*SpectateRequest)(nil),       // 26: mahjong.authority.v1.SpectateRequest
-	(*SpectateResponse)(nil),      // 27: mahjong.authority.v1.SpectateResponse
-	(*ExportGameRequest)(nil),     // 28: mahjong.authority.v1.ExportGameRequest
-	(*ExportGameResponse)(nil),    // 29: mahjong.authority.v1.ExportGameResponse
-	(*durationpb.Duration)(nil),   // 30: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil), // 31: google.protobuf.Timestamp
-	(*View)(nil),                  // 32: mahjong.authority.v1.View
-	(*RoundStarted)(nil),          // 33: mahjong.authority.v1.RoundStarted
-	(*Dealt)(nil),                 // 34: mahjong.authority.v1.Dealt
-	(*Drew)(nil),                  // 35: mahjong.authority.v1.Drew
-	(*Discarded)(nil),             // 36: mahjong.authority.v1.Discarded
-	(*Fishing)(nil),               // 37: mahjong.authority.v1.Fishing
-	(*ClaimOffer)(nil),            // 38: mahjong.authority.v1.ClaimOffer
-	(*RiichiAccepted)(nil),        // 39: mahjong.authority.v1.RiichiAccepted
-	(*Called)(nil),                // 40: mahjong.authority.v1.Called
-	(*DoraRevealed)(nil),          // 41: mahjong.authority.v1.DoraRevealed
-	(*Won)(nil),                   // 42: mahjong.authority.v1.Won
-	(*RoundEnded)(nil),            // 43: mahjong.authority.v1.RoundEnded
-	(*GameEnded)(nil),             // 44: mahjong.authority.v1.GameEnded
-	(*SeatNotice)(nil),            // 45: mahjong.authority.v1.SeatNotice
-	(*TurnOffer)(nil),             // 46: mahjong.authority.v1.TurnOffer
-	(*Action)(nil),                // 47: mahjong.authority.v1.Action
+	(RuleSet)(0),                  // 1: mahjong.authority.v1.RuleSet
+	(TableState)(0),               // 2: mahjong.authority.v1.TableState
+	(TableOrder)(0),               // 3: mahjong.authority.v1.TableOrder
+	(RecordFormat)(0),             // 4: mahjong.authority.v1.RecordFormat
+	(ErrorReason)(0),              // 5: mahjong.authority.v1.ErrorReason
+	(*RiichiOptions)(nil),         // 6: mahjong.authority.v1.RiichiOptions
+	(*SichuanOptions)(nil),        // 7: mahjong.authority.v1.SichuanOptions
+	(*TableSettings)(nil),         // 8: mahjong.authority.v1.TableSettings
+	(*SeatInfo)(nil),              // 9: mahjong.authority.v1.SeatInfo
+	(*Table)(nil),                 // 10: mahjong.authority.v1.Table
+	(*CreateTableRequest)(nil),    // 11: mahjong.authority.v1.CreateTableRequest
+	(*CreateTableResponse)(nil),   // 12: mahjong.authority.v1.CreateTableResponse
+	(*ListTablesRequest)(nil),     // 13: mahjong.authority.v1.ListTablesRequest
+	(*ListTablesResponse)(nil),    // 14: mahjong.authority.v1.ListTablesResponse
+	(*GetTableRequest)(nil),       // 15: mahjong.authority.v1.GetTableRequest
+	(*GetTableResponse)(nil),      // 16: mahjong.authority.v1.GetTableResponse
+	(*JoinTableRequest)(nil),      // 17: mahjong.authority.v1.JoinTableRequest
+	(*JoinTableResponse)(nil),     // 18: mahjong.authority.v1.JoinTableResponse
+	(*LeaveTableRequest)(nil),     // 19: mahjong.authority.v1.LeaveTableRequest
+	(*LeaveTableResponse)(nil),    // 20: mahjong.authority.v1.LeaveTableResponse
+	(*StartTableRequest)(nil),     // 21: mahjong.authority.v1.StartTableRequest
+	(*StartTableResponse)(nil),    // 22: mahjong.authority.v1.StartTableResponse
+	(*StreamEventsRequest)(nil),   // 23: mahjong.authority.v1.StreamEventsRequest
+	(*Snapshot)(nil),              // 24: mahjong.authority.v1.Snapshot
+	(*Event)(nil),                 // 25: mahjong.authority.v1.Event
+	(*StreamEventsResponse)(nil),  // 26: mahjong.authority.v1.StreamEventsResponse
+	(*ActRequest)(nil),            // 27: mahjong.authority.v1.ActRequest
+	(*ActResponse)(nil),           // 28: mahjong.authority.v1.ActResponse
+	(*SpectateRequest)(nil),       // 29: mahjong.authority.v1.SpectateRequest
+	(*SpectateResponse)(nil),      // 30: mahjong.authority.v1.SpectateResponse
+	(*ExportGameRequest)(nil),     // 31: mahjong.authority.v1.ExportGameRequest
+	(*ExportGameResponse)(nil),    // 32: mahjong.authority.v1.ExportGameResponse
+	(*durationpb.Duration)(nil),   // 33: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil), // 34: google.protobuf.Timestamp
+	(*View)(nil),                  // 35: mahjong.authority.v1.View
+	(*RoundStarted)(nil),          // 36: mahjong.authority.v1.RoundStarted
+	(*Dealt)(nil),                 // 37: mahjong.authority.v1.Dealt
+	(*Drew)(nil),                  // 38: mahjong.authority.v1.Drew
+	(*Discarded)(nil),             // 39: mahjong.authority.v1.Discarded
+	(*Fishing)(nil),               // 40: mahjong.authority.v1.Fishing
+	(*ClaimOffer)(nil),            // 41: mahjong.authority.v1.ClaimOffer
+	(*RiichiAccepted)(nil),        // 42: mahjong.authority.v1.RiichiAccepted
+	(*Called)(nil),                // 43: mahjong.authority.v1.Called
+	(*DoraRevealed)(nil),          // 44: mahjong.authority.v1.DoraRevealed
+	(*Won)(nil),                   // 45: mahjong.authority.v1.Won
+	(*RoundEnded)(nil),            // 46: mahjong.authority.v1.RoundEnded
+	(*GameEnded)(nil),             // 47: mahjong.authority.v1.GameEnded
+	(*SeatNotice)(nil),            // 48: mahjong.authority.v1.SeatNotice
+	(*TurnOffer)(nil),             // 49: mahjong.authority.v1.TurnOffer
+	(*Action)(nil),                // 50: mahjong.authority.v1.Action
 }
 var file_mahjong_authority_v1_table_service_proto_depIdxs = []int32{
 	0,  // 0: mahjong.authority.v1.TableSettings.rules:type_name -> mahjong.authority.v1.RulePreset
-	30, // 1: mahjong.authority.v1.TableSettings.turn_time:type_name -> google.protobuf.Duration
-	30, // 2: mahjong.authority.v1.TableSettings.claim_time:type_name -> google.protobuf.Duration
-	30, // 3: mahjong.authority.v1.TableSettings.spectator_delay:type_name -> google.protobuf.Duration
-	30, // 4: mahjong.authority.v1.TableSettings.disconnect_grace:type_name -> google.protobuf.Duration
-	30, // 5: mahjong.authority.v1.TableSettings.round_pause:type_name -> google.protobuf.Duration
-	30, // 6: mahjong.authority.v1.TableSettings.claim_dwell:type_name -> google.protobuf.Duration
-	5,  // 7: mahjong.authority.v1.Table.settings:type_name -> mahjong.authority.v1.TableSettings
-	1,  // 8: mahjong.authority.v1.Table.state:type_name -> mahjong.authority.v1.TableState
-	6,  // 9: mahjong.authority.v1.Table.seats:type_name -> mahjong.authority.v1.SeatInfo
-	31, // 10: mahjong.authority.v1.Table.create_time:type_name -> google.protobuf.Timestamp
-	5,  // 11: mahjong.authority.v1.CreateTableRequest.settings:type_name -> mahjong.authority.v1.TableSettings
-	7,  // 12: mahjong.authority.v1.CreateTableResponse.table:type_name -> mahjong.authority.v1.Table
-	1,  // 13: mahjong.authority.v1.ListTablesRequest.states:type_name -> mahjong.authority.v1.TableState
-	2,  // 14: mahjong.authority.v1.ListTablesRequest.order:type_name -> mahjong.authority.v1.TableOrder
-	7,  // 15: mahjong.authority.v1.ListTablesResponse.tables:type_name -> mahjong.authority.v1.Table
-	7,  // 16: mahjong.authority.v1.GetTableResponse.table:type_name -> mahjong.authority.v1.Table
-	7,  // 17: mahjong.authority.v1.JoinTableResponse.table:type_name -> mahjong.authority.v1.Table
-	7,  // 18: mahjong.authority.v1.StartTableResponse.table:type_name -> mahjong.authority.v1.Table
-	32, // 19: mahjong.authority.v1.Snapshot.view:type_name -> mahjong.authority.v1.View
-	31, // 20: mahjong.authority.v1.Event.time:type_name -> google.protobuf.Timestamp
-	33, // 21: mahjong.authority.v1.Event.round_started:type_name -> mahjong.authority.v1.RoundStarted
-	34, // 22: mahjong.authority.v1.Event.dealt:type_name -> mahjong.authority.v1.Dealt
-	35, // 23: mahjong.authority.v1.Event.drew:type_name -> mahjong.authority.v1.Drew
-	36, // 24: mahjong.authority.v1.Event.discarded:type_name -> mahjong.authority.v1.Discarded
-	37, // 25: mahjong.authority.v1.Event.fishing:type_name -> mahjong.authority.v1.Fishing
-	38, // 26: mahjong.authority.v1.Event.claim_offer:type_name -> mahjong.authority.v1.ClaimOffer
-	39, // 27: mahjong.authority.v1.Event.riichi_accepted:type_name -> mahjong.authority.v1.RiichiAccepted
-	40, // 28: mahjong.authority.v1.Event.called:type_name -> mahjong.authority.v1.Called
-	41, // 29: mahjong.authority.v1.Event.dora_revealed:type_name -> mahjong.authority.v1.DoraRevealed
-	42, // 30: mahjong.authority.v1.Event.won:type_name -> mahjong.authority.v1.Won
-	43, // 31: mahjong.authority.v1.Event.round_ended:type_name -> mahjong.authority.v1.RoundEnded
-	44, // 32: mahjong.authority.v1.Event.game_ended:type_name -> mahjong.authority.v1.GameEnded
-	45, // 33: mahjong.authority.v1.Event.seat_notice:type_name -> mahjong.authority.v1.SeatNotice
-	46, // 34: mahjong.authority.v1.Event.turn_offer:type_name -> mahjong.authority.v1.TurnOffer
-	21, // 35: mahjong.authority.v1.StreamEventsResponse.snapshot:type_name -> mahjong.authority.v1.Snapshot
-	22, // 36: mahjong.authority.v1.StreamEventsResponse.event:type_name -> mahjong.authority.v1.Event
-	47, // 37: mahjong.authority.v1.ActRequest.action:type_name -> mahjong.authority.v1.Action
-	22, // 38: mahjong.authority.v1.SpectateResponse.event:type_name -> mahjong.authority.v1.Event
-	3,  // 39: mahjong.authority.v1.ExportGameRequest.format:type_name -> mahjong.authority.v1.RecordFormat
-	3,  // 40: mahjong.authority.v1.ExportGameResponse.format:type_name -> mahjong.authority.v1.RecordFormat
-	8,  // 41: mahjong.authority.v1.TableService.CreateTable:input_type -> mahjong.authority.v1.CreateTableRequest
-	10, // 42: mahjong.authority.v1.TableService.ListTables:input_type -> mahjong.authority.v1.ListTablesRequest
-	12, // 43: mahjong.authority.v1.TableService.GetTable:input_type -> mahjong.authority.v1.GetTableRequest
-	14, // 44: mahjong.authority.v1.TableService.JoinTable:input_type -> mahjong.authority.v1.JoinTableRequest
-	16, // 45: mahjong.authority.v1.TableService.LeaveTable:input_type -> mahjong.authority.v1.LeaveTableRequest
-	18, // 46: mahjong.authority.v1.TableService.StartTable:input_type -> mahjong.authority.v1.StartTableRequest
-	20, // 47: mahjong.authority.v1.TableService.StreamEvents:input_type -> mahjong.authority.v1.StreamEventsRequest
-	24, // 48: mahjong.authority.v1.TableService.Act:input_type -> mahjong.authority.v1.ActRequest
-	26, // 49: mahjong.authority.v1.TableService.Spectate:input_type -> mahjong.authority.v1.SpectateRequest
-	28, // 50: mahjong.authority.v1.TableService.ExportGame:input_type -> mahjong.authority.v1.ExportGameRequest
-	9,  // 51: mahjong.authority.v1.TableService.CreateTable:output_type -> mahjong.authority.v1.CreateTableResponse
-	11, // 52: mahjong.authority.v1.TableService.ListTables:output_type -> mahjong.authority.v1.ListTablesResponse
-	13, // 53: mahjong.authority.v1.TableService.GetTable:output_type -> mahjong.authority.v1.GetTableResponse
-	15, // 54: mahjong.authority.v1.TableService.JoinTable:output_type -> mahjong.authority.v1.JoinTableResponse
-	17, // 55: mahjong.authority.v1.TableService.LeaveTable:output_type -> mahjong.authority.v1.LeaveTableResponse
-	19, // 56: mahjong.authority.v1.TableService.StartTable:output_type -> mahjong.authority.v1.StartTableResponse
-	23, // 57: mahjong.authority.v1.TableService.StreamEvents:output_type -> mahjong.authority.v1.StreamEventsResponse
-	25, // 58: mahjong.authority.v1.TableService.Act:output_type -> mahjong.authority.v1.ActResponse
-	27, // 59: mahjong.authority.v1.TableService.Spectate:output_type -> mahjong.authority.v1.SpectateResponse
-	29, // 60: mahjong.authority.v1.TableService.ExportGame:output_type -> mahjong.authority.v1.ExportGameResponse
-	51, // [51:61] is the sub-list for method output_type
-	41, // [41:51] is the sub-list for method input_type
-	41, // [41:41] is the sub-list for extension type_name
-	41, // [41:41] is the sub-list for extension extendee
-	0,  // [0:41] is the sub-list for field type_name
+	33, // 1: mahjong.authority.v1.TableSettings.turn_time:type_name -> google.protobuf.Duration
+	33, // 2: mahjong.authority.v1.TableSettings.claim_time:type_name -> google.protobuf.Duration
+	33, // 3: mahjong.authority.v1.TableSettings.spectator_delay:type_name -> google.protobuf.Duration
+	33, // 4: mahjong.authority.v1.TableSettings.disconnect_grace:type_name -> google.protobuf.Duration
+	33, // 5: mahjong.authority.v1.TableSettings.round_pause:type_name -> google.protobuf.Duration
+	33, // 6: mahjong.authority.v1.TableSettings.claim_dwell:type_name -> google.protobuf.Duration
+	1,  // 7: mahjong.authority.v1.TableSettings.rule_set:type_name -> mahjong.authority.v1.RuleSet
+	6,  // 8: mahjong.authority.v1.TableSettings.riichi:type_name -> mahjong.authority.v1.RiichiOptions
+	7,  // 9: mahjong.authority.v1.TableSettings.sichuan:type_name -> mahjong.authority.v1.SichuanOptions
+	8,  // 10: mahjong.authority.v1.Table.settings:type_name -> mahjong.authority.v1.TableSettings
+	2,  // 11: mahjong.authority.v1.Table.state:type_name -> mahjong.authority.v1.TableState
+	9,  // 12: mahjong.authority.v1.Table.seats:type_name -> mahjong.authority.v1.SeatInfo
+	34, // 13: mahjong.authority.v1.Table.create_time:type_name -> google.protobuf.Timestamp
+	8,  // 14: mahjong.authority.v1.CreateTableRequest.settings:type_name -> mahjong.authority.v1.TableSettings
+	10, // 15: mahjong.authority.v1.CreateTableResponse.table:type_name -> mahjong.authority.v1.Table
+	2,  // 16: mahjong.authority.v1.ListTablesRequest.states:type_name -> mahjong.authority.v1.TableState
+	3,  // 17: mahjong.authority.v1.ListTablesRequest.order:type_name -> mahjong.authority.v1.TableOrder
+	10, // 18: mahjong.authority.v1.ListTablesResponse.tables:type_name -> mahjong.authority.v1.Table
+	10, // 19: mahjong.authority.v1.GetTableResponse.table:type_name -> mahjong.authority.v1.Table
+	10, // 20: mahjong.authority.v1.JoinTableResponse.table:type_name -> mahjong.authority.v1.Table
+	10, // 21: mahjong.authority.v1.StartTableResponse.table:type_name -> mahjong.authority.v1.Table
+	35, // 22: mahjong.authority.v1.Snapshot.view:type_name -> mahjong.authority.v1.View
+	34, // 23: mahjong.authority.v1.Event.time:type_name -> google.protobuf.Timestamp
+	36, // 24: mahjong.authority.v1.Event.round_started:type_name -> mahjong.authority.v1.RoundStarted
+	37, // 25: mahjong.authority.v1.Event.dealt:type_name -> mahjong.authority.v1.Dealt
+	38, // 26: mahjong.authority.v1.Event.drew:type_name -> mahjong.authority.v1.Drew
+	39, // 27: mahjong.authority.v1.Event.discarded:type_name -> mahjong.authority.v1.Discarded
+	40, // 28: mahjong.authority.v1.Event.fishing:type_name -> mahjong.authority.v1.Fishing
+	41, // 29: mahjong.authority.v1.Event.claim_offer:type_name -> mahjong.authority.v1.ClaimOffer
+	42, // 30: mahjong.authority.v1.Event.riichi_accepted:type_name -> mahjong.authority.v1.RiichiAccepted
+	43, // 31: mahjong.authority.v1.Event.called:type_name -> mahjong.authority.v1.Called
+	44, // 32: mahjong.authority.v1.Event.dora_revealed:type_name -> mahjong.authority.v1.DoraRevealed
+	45, // 33: mahjong.authority.v1.Event.won:type_name -> mahjong.authority.v1.Won
+	46, // 34: mahjong.authority.v1.Event.round_ended:type_name -> mahjong.authority.v1.RoundEnded
+	47, // 35: mahjong.authority.v1.Event.game_ended:type_name -> mahjong.authority.v1.GameEnded
+	48, // 36: mahjong.authority.v1.Event.seat_notice:type_name -> mahjong.authority.v1.SeatNotice
+	49, // 37: mahjong.authority.v1.Event.turn_offer:type_name -> mahjong.authority.v1.TurnOffer
+	24, // 38: mahjong.authority.v1.StreamEventsResponse.snapshot:type_name -> mahjong.authority.v1.Snapshot
+	25, // 39: mahjong.authority.v1.StreamEventsResponse.event:type_name -> mahjong.authority.v1.Event
+	50, // 40: mahjong.authority.v1.ActRequest.action:type_name -> mahjong.authority.v1.Action
+	25, // 41: mahjong.authority.v1.SpectateResponse.event:type_name -> mahjong.authority.v1.Event
+	4,  // 42: mahjong.authority.v1.ExportGameRequest.format:type_name -> mahjong.authority.v1.RecordFormat
+	4,  // 43: mahjong.authority.v1.ExportGameResponse.format:type_name -> mahjong.authority.v1.RecordFormat
+	11, // 44: mahjong.authority.v1.TableService.CreateTable:input_type -> mahjong.authority.v1.CreateTableRequest
+	13, // 45: mahjong.authority.v1.TableService.ListTables:input_type -> mahjong.authority.v1.ListTablesRequest
+	15, // 46: mahjong.authority.v1.TableService.GetTable:input_type -> mahjong.authority.v1.GetTableRequest
+	17, // 47: mahjong.authority.v1.TableService.JoinTable:input_type -> mahjong.authority.v1.JoinTableRequest
+	19, // 48: mahjong.authority.v1.TableService.LeaveTable:input_type -> mahjong.authority.v1.LeaveTableRequest
+	21, // 49: mahjong.authority.v1.TableService.StartTable:input_type -> mahjong.authority.v1.StartTableRequest
+	23, // 50: mahjong.authority.v1.TableService.StreamEvents:input_type -> mahjong.authority.v1.StreamEventsRequest
+	27, // 51: mahjong.authority.v1.TableService.Act:input_type -> mahjong.authority.v1.ActRequest
+	29, // 52: mahjong.authority.v1.TableService.Spectate:input_type -> mahjong.authority.v1.SpectateRequest
+	31, // 53: mahjong.authority.v1.TableService.ExportGame:input_type -> mahjong.authority.v1.ExportGameRequest
+	12, // 54: mahjong.authority.v1.TableService.CreateTable:output_type -> mahjong.authority.v1.CreateTableResponse
+	14, // 55: mahjong.authority.v1.TableService.ListTables:output_type -> mahjong.authority.v1.ListTablesResponse
+	16, // 56: mahjong.authority.v1.TableService.GetTable:output_type -> mahjong.authority.v1.GetTableResponse
+	18, // 57: mahjong.authority.v1.TableService.JoinTable:output_type -> mahjong.authority.v1.JoinTableResponse
+	20, // 58: mahjong.authority.v1.TableService.LeaveTable:output_type -> mahjong.authority.v1.LeaveTableResponse
+	22, // 59: mahjong.authority.v1.TableService.StartTable:output_type -> mahjong.authority.v1.StartTableResponse
+	26, // 60: mahjong.authority.v1.TableService.StreamEvents:output_type -> mahjong.authority.v1.StreamEventsResponse
+	28, // 61: mahjong.authority.v1.TableService.Act:output_type -> mahjong.authority.v1.ActResponse
+	30, // 62: mahjong.authority.v1.TableService.Spectate:output_type -> mahjong.authority.v1.SpectateResponse
+	32, // 63: mahjong.authority.v1.TableService.ExportGame:output_type -> mahjong.authority.v1.ExportGameResponse
+	54, // [54:64] is the sub-list for method output_type
+	44, // [44:54] is the sub-list for method input_type
+	44, // [44:44] is the sub-list for extension type_name
+	44, // [44:44] is the sub-list for extension extendee
+	0,  // [0:44] is the sub-list for field type_name
 }
 
 func init() { file_mahjong_authority_v1_table_service_proto_init() }
@@ -2512,7 +2810,12 @@ func file_mahjong_authority_v1_table_service_proto_init() {
 		return
 	}
 	file_mahjong_authority_v1_game_proto_init()
-	file_mahjong_authority_v1_table_service_proto_msgTypes[17].OneofWrappers = []any{
+	file_mahjong_authority_v1_table_service_proto_msgTypes[1].OneofWrappers = []any{}
+	file_mahjong_authority_v1_table_service_proto_msgTypes[2].OneofWrappers = []any{
+		(*TableSettings_Riichi)(nil),
+		(*TableSettings_Sichuan)(nil),
+	}
+	file_mahjong_authority_v1_table_service_proto_msgTypes[19].OneofWrappers = []any{
 		(*Event_RoundStarted)(nil),
 		(*Event_Dealt)(nil),
 		(*Event_Drew)(nil),
@@ -2528,7 +2831,7 @@ func file_mahjong_authority_v1_table_service_proto_init() {
 		(*Event_SeatNotice)(nil),
 		(*Event_TurnOffer)(nil),
 	}
-	file_mahjong_authority_v1_table_service_proto_msgTypes[18].OneofWrappers = []any{
+	file_mahjong_authority_v1_table_service_proto_msgTypes[20].OneofWrappers = []any{
 		(*StreamEventsResponse_Snapshot)(nil),
 		(*StreamEventsResponse_Event)(nil),
 	}
@@ -2537,8 +2840,8 @@ func file_mahjong_authority_v1_table_service_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mahjong_authority_v1_table_service_proto_rawDesc), len(file_mahjong_authority_v1_table_service_proto_rawDesc)),
-			NumEnums:      5,
-			NumMessages:   25,
+			NumEnums:      6,
+			NumMessages:   27,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

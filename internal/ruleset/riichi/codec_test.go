@@ -1,4 +1,4 @@
-package server
+package riichi
 
 import (
 	"math/rand/v2"

@@ -1,4 +1,4 @@
-package server
+package riichi
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 	"github.com/mahjong-authority/authority/internal/judge"
 	"github.com/mahjong-authority/authority/internal/pack"
 	"github.com/mahjong-authority/authority/internal/record"
+	"github.com/mahjong-authority/authority/internal/ruleset"
 	"github.com/mahjong-authority/authority/internal/table"
 	"github.com/mahjong-authority/authority/internal/wall"
 )
@@ -56,7 +57,7 @@ type game struct {
 	tableID string
 	rounds  uint32 // deals so far
 	rec     *record.Recorder
-	obs     Observer // nil: none
+	obs     ruleset.Observer // nil: none
 }
 
 func makeGame(eng Engine, restore RestoreEngine, walls NewWall, rules table.Rules, server [32]byte) *game {
@@ -78,9 +79,6 @@ func (g *game) Seed(tableID string, entropy [][]byte) {
 	g.rec.SetTable(tableID)
 	g.rec.SetSeeds(fair.SeedCommitment(g.server), e)
 }
-
-// Game is the host instantiated for riichi tables.
-type Game = host.Game[table.Action, table.View, table.Body]
 
 func (g *game) Apply(a table.Action) ([]host.Out[table.Body], error) {
 	if a.Type != table.Deal {
@@ -180,7 +178,7 @@ func isClaim(t table.ActionType) bool {
 // nothing to do now; the engine checks the rest.
 func (g *game) precheck(a table.Action) error {
 	if a.Seat >= table.NumSeats {
-		return fmt.Errorf("seat %d: %w", a.Seat, ErrMalformed)
+		return fmt.Errorf("seat %d: %w", a.Seat, ruleset.ErrMalformed)
 	}
 	if len(g.eng.Legal(a.Seat)) > 0 {
 		return nil
@@ -190,27 +188,27 @@ func (g *game) precheck(a table.Action) error {
 		return host.ErrGameOver
 	case isClaim(a.Type) || ph == table.ClaimWindow:
 		if ph == table.ClaimWindow && !isClaim(a.Type) {
-			return fmt.Errorf("%v during a claim window: %w", a.Type, ErrNotYourTurn)
+			return fmt.Errorf("%v during a claim window: %w", a.Type, ruleset.ErrNotYourTurn)
 		}
-		return fmt.Errorf("%v: %w", a.Type, ErrClaimClosed)
+		return fmt.Errorf("%v: %w", a.Type, ruleset.ErrClaimClosed)
 	}
-	return fmt.Errorf("%v: %w", a.Type, ErrNotYourTurn)
+	return fmt.Errorf("%v: %w", a.Type, ruleset.ErrNotYourTurn)
 }
 
 // classify names the reason of an engine's refusal for the error mapping,
 // keeping the engine's error in the chain. Whatever the engine does not
 // single out is an illegal action.
 func classify(a table.Action, err error) error {
-	reason := ErrIllegal
+	reason := ruleset.ErrIllegal
 	switch {
 	case errors.Is(err, table.ErrBadAction):
-		reason = ErrMalformed
+		reason = ruleset.ErrMalformed
 	case errors.Is(err, table.ErrGameOver):
 		reason = host.ErrGameOver
 	case errors.Is(err, table.ErrNotToAct), errors.Is(err, table.ErrPhase):
-		reason = ErrNotYourTurn
+		reason = ruleset.ErrNotYourTurn
 		if isClaim(a.Type) {
-			reason = ErrClaimClosed
+			reason = ruleset.ErrClaimClosed
 		}
 	}
 	return fmt.Errorf("%v: %w: %w", a.Type, reason, err)

@@ -1,10 +1,11 @@
-package server
+package riichi
 
 import (
 	"errors"
 	"testing"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/ruleset"
 	"github.com/mahjong-authority/authority/internal/table"
 	"github.com/mahjong-authority/authority/internal/tile"
 	"github.com/mahjong-authority/authority/internal/wire"
@@ -20,12 +21,12 @@ func TestActionFromPB(t *testing.T) {
 		{&pb.Action{Type: pb.ActionType_ACTION_TYPE_CHI, Tiles: "4s0s"}, table.Action{Seat: 2, Type: table.Chi, Tiles: [2]tile.Tile{tile.Plain(tile.S4), tile.RedS5}}, nil},
 		{&pb.Action{Type: pb.ActionType_ACTION_TYPE_PON, Tiles: "77z"}, table.Action{Seat: 2, Type: table.Pon, Tiles: [2]tile.Tile{tile.Plain(tile.Chun), tile.Plain(tile.Chun)}}, nil},
 		{&pb.Action{Type: pb.ActionType_ACTION_TYPE_RON}, table.Action{Seat: 2, Type: table.Ron}, nil},
-		{&pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD}, table.Action{}, ErrBadTile},
-		{&pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: "5m", Tiles: "5m"}, table.Action{}, ErrMalformed},
-		{&pb.Action{Type: pb.ActionType_ACTION_TYPE_PON, Tiles: "777z"}, table.Action{}, ErrBadTile},
-		{&pb.Action{Type: pb.ActionType_ACTION_TYPE_TSUMO, Tile: "1m"}, table.Action{}, ErrMalformed},
-		{&pb.Action{Type: 99}, table.Action{}, ErrMalformed},
-		{nil, table.Action{}, ErrMalformed},
+		{&pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD}, table.Action{}, ruleset.ErrBadTile},
+		{&pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: "5m", Tiles: "5m"}, table.Action{}, ruleset.ErrMalformed},
+		{&pb.Action{Type: pb.ActionType_ACTION_TYPE_PON, Tiles: "777z"}, table.Action{}, ruleset.ErrBadTile},
+		{&pb.Action{Type: pb.ActionType_ACTION_TYPE_TSUMO, Tile: "1m"}, table.Action{}, ruleset.ErrMalformed},
+		{&pb.Action{Type: 99}, table.Action{}, ruleset.ErrMalformed},
+		{nil, table.Action{}, ruleset.ErrMalformed},
 	} {
 		got, err := actionFromPB(tc.in, 2)
 		if !errors.Is(err, tc.err) || got != tc.want {

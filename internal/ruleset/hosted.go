@@ -1,0 +1,250 @@
+package ruleset
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/host"
+)
+
+// Parts are what a rule set brings to be hosted: its games, and the
+// conversions of its actions, views and events to and from the API.
+type Parts[A comparable, V, B any] interface {
+	// Seats is the number of seats of the rule set's tables.
+	Seats() int
+	// Game makes the games of a table from its description: the engine
+	// of its settings, and walls from its seed.
+	Game(m Meta) (host.NewGame[A, V, B], error)
+	// ActionFromPB checks a client's action and returns it for seat; an
+	// error wraps ErrMalformed or ErrBadTile and names the field.
+	ActionFromPB(a *pb.Action, seat int) (A, error)
+	// ViewToPB is a seat's view in the API.
+	ViewToPB(v V) *pb.View
+	// EventToPB is a game event in the API.
+	EventToPB(seq uint64, at time.Time, b B) (*pb.Event, error)
+	// Record takes the record of a hosted game so far, in the table's
+	// goroutine; it is written outside it. A game that keeps none is an
+	// error.
+	Record(g host.Game[A, V, B]) (Record, error)
+}
+
+// Record is a hosted game's record, as ExportGame writes it.
+type Record interface {
+	// Write writes the record in a format with the players' names; a
+	// format the rule set does not write is an error wrapping
+	// ErrMalformed.
+	Write(w io.Writer, format pb.RecordFormat, names []string) error
+	// Partial reports whether the game has not ended (only its finished
+	// rounds are in the record), Rounds how many rounds are.
+	Partial() bool
+	Rounds() int
+}
+
+// Hosted is a rule set's Tables: a host of the rule set's types and its
+// Parts.
+type Hosted[A comparable, V, B any] struct {
+	name  string
+	parts Parts[A, V, B]
+	h     *host.Host[A, V, B]
+}
+
+// NewHosted starts a host for a rule set named name: cfg carries the rule
+// set's own parts of the host's configuration (Store, Bot, Codec), hs the
+// server's. A nil Store is memory, where a table is forgotten when it
+// leaves the host's memory.
+func NewHosted[A comparable, V, B any](name string, p Parts[A, V, B], hs Hosting, cfg host.Config[A, V, B]) *Hosted[A, V, B] {
+	t := &Hosted[A, V, B]{name: name, parts: p}
+	cfg.Clock, cfg.Log, cfg.SeatRate = hs.Clock, hs.Log, hs.SeatRate
+	cfg.MaxTables, cfg.Count, cfg.MaxSeatStreams = hs.MaxTables, hs.Count, hs.MaxSeatStreams
+	cfg.FinishedTTL, cfg.IdleTTL, cfg.KeepGames = hs.FinishedTTL, hs.IdleTTL, hs.KeepGames
+	cfg.ForgetEvicted = cfg.Store == nil
+	cfg.GameFor = t.storedGame
+	if hs.Observer != nil {
+		cfg.Observer = hs.Observer
+	}
+	if k, ok := p.(interface{ ActionKind(A) string }); ok {
+		cfg.ActionKind = k.ActionKind
+	}
+	t.h = host.New(cfg)
+	return t
+}
+
+// Host returns the rule set's host, for in-process tools and tests.
+func (t *Hosted[A, V, B]) Host() *host.Host[A, V, B] { return t.h }
+
+// storedGame makes the games of a stored table from its record.
+func (t *Hosted[A, V, B]) storedGame(rec host.TableRecord) (host.NewGame[A, V, B], error) {
+	m, err := DecodeMeta(rec.Meta)
+	if err != nil {
+		return nil, err
+	}
+	if m.RuleSet != "" && m.RuleSet != t.name {
+		return nil, fmt.Errorf("table %s: a %s table in the %s store", rec.ID, m.RuleSet, t.name)
+	}
+	return t.parts.Game(m)
+}
+
+// Create opens a table.
+func (t *Hosted[A, V, B]) Create(ctx context.Context, s host.Settings, m Meta) (host.Info, string, error) {
+	m.RuleSet = t.name
+	newGame, err := t.parts.Game(m)
+	if err != nil {
+		return host.Info{}, "", err
+	}
+	meta, err := m.Encode()
+	if err != nil {
+		return host.Info{}, "", err
+	}
+	s.Seats = t.parts.Seats()
+	return t.h.Create(ctx, s, meta, newGame)
+}
+
+// Each describes every table in memory.
+func (t *Hosted[A, V, B]) Each(f func(host.Info)) { t.h.Each(f) }
+
+// Holds reports whether the host knows the table without reading its store.
+func (t *Hosted[A, V, B]) Holds(id string) bool { return t.h.Holds(id) }
+
+// Get describes a table.
+func (t *Hosted[A, V, B]) Get(ctx context.Context, id string) (host.Info, error) {
+	return t.h.Get(ctx, id)
+}
+
+// List lists the host's tables.
+func (t *Hosted[A, V, B]) List(q host.ListQuery) ([]host.Info, bool) { return t.h.List(q) }
+
+// Join takes a seat.
+func (t *Hosted[A, V, B]) Join(ctx context.Context, id, name string, entropy []byte) (int, string, error) {
+	return t.h.Join(ctx, id, name, entropy)
+}
+
+// Leave gives a seat up.
+func (t *Hosted[A, V, B]) Leave(ctx context.Context, id, token string) error {
+	return t.h.Leave(ctx, id, token)
+}
+
+// Start starts a table.
+func (t *Hosted[A, V, B]) Start(ctx context.Context, id, token string) error {
+	return t.h.Start(ctx, id, token)
+}
+
+// Act checks the action whole before it asks the table anything, then
+// plays it for the token's seat.
+func (t *Hosted[A, V, B]) Act(ctx context.Context, id string, r ActRequest) (uint64, error) {
+	if _, err := t.parts.ActionFromPB(r.Action, 0); err != nil {
+		return 0, err
+	}
+	seat, err := t.h.Seat(ctx, id, r.Token)
+	if err != nil {
+		return 0, err
+	}
+	a, err := t.parts.ActionFromPB(r.Action, seat)
+	if err != nil {
+		return 0, err
+	}
+	return t.h.Act(ctx, id, host.Request[A]{Token: r.Token, LastSeq: r.LastSeq, RequestID: r.RequestID, Action: a})
+}
+
+// Follow streams a seat's snapshot and events.
+func (t *Hosted[A, V, B]) Follow(ctx context.Context, id, token string, afterSeq uint64, send func(*pb.StreamEventsResponse) error) error {
+	return t.h.Follow(ctx, id, token, afterSeq, func(it host.Item[V, B]) error {
+		var resp pb.StreamEventsResponse
+		if it.Snapshot != nil {
+			resp.Item = &pb.StreamEventsResponse_Snapshot{Snapshot: &pb.Snapshot{Seq: it.Snapshot.Seq, View: t.parts.ViewToPB(it.Snapshot.View)}}
+		} else {
+			e, err := t.eventToPB(it.Event)
+			if err != nil {
+				return err
+			}
+			resp.Item = &pb.StreamEventsResponse_Event{Event: e}
+		}
+		return send(&resp)
+	})
+}
+
+// Watch streams the public events.
+func (t *Hosted[A, V, B]) Watch(ctx context.Context, id string, afterSeq uint64, send func(*pb.Event) error) error {
+	return t.h.Watch(ctx, id, afterSeq, func(e *host.Event[B]) error {
+		ev, err := t.eventToPB(e)
+		if err != nil {
+			return err
+		}
+		return send(ev)
+	})
+}
+
+// eventToPB converts an event of the log: a seat notice here, a game event
+// by the rule set.
+func (t *Hosted[A, V, B]) eventToPB(e *host.Event[B]) (*pb.Event, error) {
+	if n := e.Notice; n != nil {
+		return &pb.Event{Seq: e.Seq, Time: timestamppb.New(e.At), Body: &pb.Event_SeatNotice{SeatNotice: NoticeToPB(n)}}, nil
+	}
+	return t.parts.EventToPB(e.Seq, e.At, e.Body)
+}
+
+var noticeKinds = map[host.NoticeKind]pb.SeatNotice_Kind{
+	host.NoticeJoined:         pb.SeatNotice_KIND_JOINED,
+	host.NoticeLeft:           pb.SeatNotice_KIND_LEFT,
+	host.NoticeBotTookOver:    pb.SeatNotice_KIND_BOT_TOOK_OVER,
+	host.NoticePlayerReturned: pb.SeatNotice_KIND_PLAYER_RETURNED,
+	host.NoticeTimedOut:       pb.SeatNotice_KIND_TIMED_OUT,
+	host.NoticeStarted:        pb.SeatNotice_KIND_TABLE_STARTED,
+}
+
+// NoticeToPB is a host's seat notice in the API: the same for every rule
+// set.
+func NoticeToPB(n *host.Notice) *pb.SeatNotice {
+	out := &pb.SeatNotice{Kind: noticeKinds[n.Kind], Name: n.Name}
+	if n.Seat >= 0 {
+		out.Seat = uint32(n.Seat)
+	}
+	return out
+}
+
+// errNoRecord is the error of a table whose game keeps no record.
+var errNoRecord = errors.New("the table keeps no record")
+
+// Export writes the table's record: taken in the table's goroutine,
+// written outside it with the seats' names.
+func (t *Hosted[A, V, B]) Export(ctx context.Context, id string, format pb.RecordFormat) (*pb.ExportGameResponse, error) {
+	var rec Record
+	err := t.h.Inspect(ctx, id, func(g host.Game[A, V, B]) error {
+		var err error
+		rec, err = t.parts.Record(g)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if rec == nil {
+		return nil, errNoRecord
+	}
+	in, err := t.h.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(in.Seats))
+	for i, s := range in.Seats {
+		names[i] = s.Name
+	}
+	var buf bytes.Buffer
+	if err := rec.Write(&buf, format, names); err != nil {
+		return nil, fmt.Errorf("export %s: %w", format, err)
+	}
+	return &pb.ExportGameResponse{Format: format, Record: buf.String(), Partial: rec.Partial(), Rounds: int32(rec.Rounds())}, nil
+}
+
+// Recover resumes the tables of the host's store.
+func (t *Hosted[A, V, B]) Recover(ctx context.Context) (int, error) {
+	return t.h.Recover(ctx, t.storedGame)
+}
+
+// Close stops the host's tables.
+func (t *Hosted[A, V, B]) Close() { t.h.Close() }
