@@ -448,7 +448,7 @@ func (h *Host[A, V, B]) Join(ctx context.Context, id, name string, entropy []byt
 	}
 	r, err := do(ctx, h, id, func(t *table[A, V, B]) (joined, error) {
 		seat, token, err := t.join(name, entropy)
-		return joined{seat, token}, err
+		return joined{seat, token}, t.refusal(err)
 	})
 	return r.seat, r.token, err
 }
@@ -456,13 +456,13 @@ func (h *Host[A, V, B]) Join(ctx context.Context, id, name string, entropy []byt
 // Leave gives a seat up: before the start the seat is free again; after it a
 // bot plays the seat to the end and the token stops working.
 func (h *Host[A, V, B]) Leave(ctx context.Context, id, token string) error {
-	_, err := do(ctx, h, id, func(t *table[A, V, B]) (struct{}, error) { return struct{}{}, t.leave(token) })
+	_, err := do(ctx, h, id, func(t *table[A, V, B]) (struct{}, error) { return struct{}{}, t.refusal(t.leave(token)) })
 	return err
 }
 
 // Start starts a table; token is the owner token or a seat's.
 func (h *Host[A, V, B]) Start(ctx context.Context, id, token string) error {
-	_, err := do(ctx, h, id, func(t *table[A, V, B]) (struct{}, error) { return struct{}{}, t.startBy(token) })
+	_, err := do(ctx, h, id, func(t *table[A, V, B]) (struct{}, error) { return struct{}{}, t.refusal(t.startBy(token)) })
 	return err
 }
 
@@ -479,6 +479,7 @@ type Request[A comparable] struct {
 func (h *Host[A, V, B]) Act(ctx context.Context, id string, r Request[A]) (uint64, error) {
 	return do(ctx, h, id, func(t *table[A, V, B]) (uint64, error) {
 		seq, err := t.act(r)
+		err = t.refusal(err)
 		h.obs.Acted(ByPlayer, h.cfg.ActionKind(r.Action), err)
 		return seq, err
 	})
@@ -620,6 +621,14 @@ func call[R any, A comparable, V, B any](ctx context.Context, t *table[A, V, B],
 			return zero, t.stopErr
 		}
 	}
+}
+
+// refusal adds the table's state to an error of a request (StateError).
+func (t *table[A, V, B]) refusal(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &StateError{State: t.state, Err: err}
 }
 
 // newToken returns a fresh secret token and its SHA-256 hash; the host

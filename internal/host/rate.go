@@ -34,8 +34,8 @@ func (b *Bucket) Allow(now time.Time) bool { return b.Take(now) == 0 }
 
 // Take takes a token at time now and returns 0, or, when there is none,
 // takes nothing and returns how long until there is one: the delay a
-// refused client may be told to wait, after which the same request is
-// taken.
+// refused client is told to wait (google.rpc.RetryInfo), after which the
+// same request is taken.
 func (b *Bucket) Take(now time.Time) time.Duration {
 	if b.l == nil {
 		return 0
