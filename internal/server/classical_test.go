@@ -1,16 +1,25 @@
 package server_test
 
 import (
+	"errors"
+	"fmt"
+	"io"
+	"sync"
 	"testing"
 
 	"google.golang.org/grpc/codes"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	botc "github.com/mahjong-authority/authority/internal/bot/classical"
+	"github.com/mahjong-authority/authority/internal/client"
+	cclassical "github.com/mahjong-authority/authority/internal/client/classical"
 	rcl "github.com/mahjong-authority/authority/internal/record/classical"
 	"github.com/mahjong-authority/authority/internal/ruleset"
 	"github.com/mahjong-authority/authority/internal/ruleset/classical"
 	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
 	"github.com/mahjong-authority/authority/internal/server"
+	"github.com/mahjong-authority/authority/internal/servertest"
+	ct "github.com/mahjong-authority/authority/internal/table/classical"
 	wcl "github.com/mahjong-authority/authority/internal/wire/classical"
 )
 
@@ -103,5 +112,99 @@ func TestClassicalSettingsRefused(t *testing.T) {
 	} {
 		_, err := e.tables.CreateTable(ctxT(t), &pb.CreateTableRequest{Settings: set})
 		wantStatus(t, name, err, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_BAD_RULE_OPTION)
+	}
+}
+
+// TestClassicalPrivacy plays a classical table with four remote clients,
+// each a bot acting on the view its client keeps from its own stream:
+// every game ends, no seat receives another seat's dealt hand, drawn tile
+// or offers, and no client sees anything that does not fit its view.
+func TestClassicalPrivacy(t *testing.T) {
+	srv := servertest.Start(t, classicalConfig().server())
+	addr := srv.Addr
+	ctx := ctxT(t)
+	set := classicalSettings(1)
+	set.Seed = seed(3)
+	admin, err := client.Dial(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	tb, _, err := admin.CreateTable(ctx, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := tb.GetTableId()
+	var wg sync.WaitGroup
+	errs := make(chan error, ct.NumSeats)
+	var seats [ct.NumSeats]client.Seat
+	clients := make([]*client.Client, ct.NumSeats)
+	for s := range clients {
+		c, err := client.Dial(addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		clients[s] = c
+		if seats[s], err = c.JoinTable(ctx, id, fmt.Sprint("p", s), []byte{byte(s)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for s := range clients {
+		wg.Go(func() {
+			me := ct.Seat(seats[s].Seat)
+			sess := cclassical.Follow(clients[s], seats[s], client.Options{})
+			defer sess.Close()
+			for {
+				u, err := sess.Next(ctx)
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				if err != nil {
+					errs <- fmt.Errorf("seat %d: %w", me, err)
+					return
+				}
+				switch b := u.Event.Body.(type) {
+				case ct.Dealt:
+					if b.Seat != me {
+						errs <- fmt.Errorf("seat %d received seat %d's hand", me, b.Seat)
+						return
+					}
+				case ct.Drew:
+					if b.Known && b.Seat != me {
+						errs <- fmt.Errorf("seat %d saw seat %d's draw", me, b.Seat)
+						return
+					}
+				case ct.ClaimOffer:
+					if b.Seat != me {
+						errs <- fmt.Errorf("seat %d received seat %d's offer", me, b.Seat)
+						return
+					}
+				case ct.TurnOffer:
+					if b.Seat != me {
+						errs <- fmt.Errorf("seat %d received seat %d's offer", me, b.Seat)
+						return
+					}
+				}
+				if a, ok := (botc.Efficient{}).Act(sess.View()); ok {
+					if _, err := sess.Act(ctx, a); err != nil {
+						errs <- fmt.Errorf("seat %d: %v: %w", me, a, err)
+						return
+					}
+				}
+			}
+			if st := sess.Stats(); st.Faults != 0 {
+				errs <- fmt.Errorf("seat %d: %d inconsistencies", me, st.Faults)
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	got, err := admin.GetTable(ctx, id)
+	if err != nil || got.GetState() != pb.TableState_TABLE_STATE_FINISHED {
+		t.Fatalf("table %v after the game: %v", got.GetState(), err)
 	}
 }
