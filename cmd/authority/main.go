@@ -1,6 +1,6 @@
 // Command authority is the mahjong table server: it holds the full secret
-// state of the tables of the rule sets it is built with (riichi; see
-// serve) and talks to players, bots and room backends over gRPC
+// state of the tables of the rule sets it is built with (riichi and
+// Sichuan; see serve) and talks to players, bots and room backends over gRPC
 // (TableService, JudgeService, the standard health service and server
 // reflection).
 //
@@ -8,8 +8,8 @@
 //	authority --listen 127.0.0.1:7400 --data DIR   # tables durable in DIR
 //
 // Everything is embedded: without --data tables live in memory; with it
-// every accepted action is in DIR/authority.db (bbolt) before it is
-// acknowledged, and a restart resumes every table not finished.
+// every accepted action is in DIR/authority.db (riichi) or DIR/sichuan.db
+// (Sichuan), bbolt, before it is acknowledged, and a restart resumes every table not finished.
 //
 // A finished table stays in memory for --finished-ttl, one that never
 // starts for --idle-ttl without a join or a leave; then it leaves memory.
@@ -42,9 +42,11 @@ import (
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/ruleset"
 	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
+	"github.com/mahjong-authority/authority/internal/ruleset/sichuan"
 	"github.com/mahjong-authority/authority/internal/server"
 	"github.com/mahjong-authority/authority/internal/store"
 	"github.com/mahjong-authority/authority/internal/table"
+	tsichuan "github.com/mahjong-authority/authority/internal/table/sichuan"
 )
 
 func main() {
@@ -199,6 +201,14 @@ func openStore(dir string) (*store.Bolt[table.Action], error) {
 	return store.Open[table.Action](filepath.Join(dir, "authority.db"), riichi.ActionCodec{})
 }
 
+// openSichuanStore opens Sichuan's durable store, sichuan.db in dir.
+func openSichuanStore(dir string) (*store.Bolt[tsichuan.Action], error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("data directory: %w", err)
+	}
+	return store.Open[tsichuan.Action](filepath.Join(dir, "sichuan.db"), sichuan.ActionCodec{})
+}
+
 // maxRequest bounds a request's size: the largest legitimate one is a judge
 // question of a few hundred bytes.
 const maxRequest = 16 << 10
@@ -250,7 +260,16 @@ func serve(ctx context.Context, lis net.Listener, log *zap.Logger, o options) er
 		defer st.Close()
 		rc.Store = st
 	}
-	cfg := server.Config{RuleSets: []ruleset.RuleSet{riichi.New(rc)}}
+	sq := sichuan.Standard()
+	if o.data != "" {
+		st, err := openSichuanStore(o.data)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		sq.Store = st
+	}
+	cfg := server.Config{RuleSets: []ruleset.RuleSet{riichi.New(rc), sichuan.New(sq)}}
 	cfg.Log = log
 	cfg.SeatRate, cfg.ConnRate = o.seatRate, o.connRate
 	cfg.Defaults = o.defaults
