@@ -20,7 +20,8 @@ type watchOptions struct {
 }
 
 const watchUsage = `usage: tablectl watch --addr HOST:PORT --table ID [flags]
-Follows a table's public events (behind the table's spectator delay) to the end of its game.
+Follows a table's public events (behind the table's spectator delay) to the end of its game;
+a Sichuan table is shown with its void suits, exchange, winners and units.
 `
 
 func parseWatch(args []string, stderr io.Writer) (watchOptions, error) {
@@ -56,6 +57,9 @@ func runWatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	n := tableNames(tb, client.Spectator)
 	fmt.Fprintf(stdout, "Watching table %s (%s, spectator delay %v).\n", o.tableID, tb.GetState(), tb.GetSettings().GetSpectatorDelay().AsDuration())
+	if isSichuan(tb) {
+		return watchSichuan(ctx, c, tb, stdout, n, o.board)
+	}
 	w := c.Watch(o.tableID, client.Options{})
 	defer w.Close()
 	return watchLoop(ctx, w, stdout, n, o.board)

@@ -215,3 +215,24 @@ func TestStacked(t *testing.T) {
 		t.Fatalf("Verify(stacked) = %+v, %v, %v", rep, err, rep.Err())
 	}
 }
+
+// TestPlay: a match's record replays to its deltas and final scores; a
+// changed action is reported at its hand and step.
+func TestPlay(t *testing.T) {
+	rules := sc.Default
+	rules.Hands = 2
+	g := finished(t, rules)
+	o := rsc.Play(g)
+	if !o.OK || len(o.Rounds) != 2 || o.FinalScores == nil || *o.FinalScores != *g.FinalScores {
+		t.Fatalf("Play = %+v", o)
+	}
+	for i := range g.Rounds {
+		if o.Rounds[i].Deltas != g.Rounds[i].Result.Deltas {
+			t.Errorf("hand %d: deltas %v, want %v", i, o.Rounds[i].Deltas, g.Rounds[i].Result.Deltas)
+		}
+	}
+	g.Rounds[1].Actions[5] = rsc.Action{Seat: 0, Type: "void", Suit: "z"}
+	if o := rsc.Play(g); o.OK || *o.Round != 1 || *o.Step != 5 {
+		t.Errorf("Play of a bad action = %+v", o)
+	}
+}
