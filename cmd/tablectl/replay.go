@@ -14,10 +14,9 @@ func init() {
 	commands["replay"] = command{summary: "replay recorded games (JSONL on stdin) through the table", run: runReplay}
 }
 
-// runReplay is the replay contract (docs/records.md): one game per input
-// line, one outcome per output line. With --rules sichuan the games are
-// Sichuan native records and the outcomes the same shape (record/sichuan
-// Play).
+// runReplay is docs/replay.md: one game per input line, one outcome per
+// output line. With --rules sichuan the games are Sichuan native records
+// (docs/records.md) and the outcomes the same shape (record/sichuan Play).
 func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("replay", "usage: tablectl replay [--rules riichi|sichuan] < games.jsonl\n", stderr)
 	rules := fs.String("rules", "riichi", "the games' rule set: riichi (the replay contract's games) or sichuan (Sichuan native records)")

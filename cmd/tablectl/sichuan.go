@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -41,7 +40,7 @@ func isSichuan(tb *pb.Table) bool {
 func stale(err error) bool { return client.Reason(err) == pb.ErrorReason_ERROR_REASON_STALE_SEQ }
 
 // playSichuan plays a Sichuan seat in the terminal.
-func playSichuan(ctx context.Context, c *client.Client, seat client.Seat, tb *pb.Table, in io.Reader, out io.Writer, n *names) error {
+func playSichuan(ctx context.Context, c *client.Client, seat client.Seat, tb *pb.Table, in *input, out io.Writer, n *names) error {
 	rules, err := csc.RulesOf(tb.GetSettings())
 	if err != nil {
 		return err
@@ -54,8 +53,7 @@ func playSichuan(ctx context.Context, c *client.Client, seat client.Seat, tb *pb
 // sichuanPlayLoop follows the seat to the end of the match: event lines
 // as they arrive, the board and the numbered choices whenever the seat has
 // something to do, the answer read from in.
-func sichuanPlayLoop(ctx context.Context, s *csc.Session, rules sc.Rules, in io.Reader, out io.Writer, n *names) error {
-	r := bufio.NewReader(in)
+func sichuanPlayLoop(ctx context.Context, s *csc.Session, rules sc.Rules, in *input, out io.Writer, n *names) error {
 	about := ""
 	for {
 		u, err := s.Next(ctx)
@@ -84,27 +82,30 @@ func sichuanPlayLoop(ctx context.Context, s *csc.Session, rules sc.Rules, in io.
 		if len(v.Legal) == 0 {
 			continue
 		}
-		a, err := askSichuan(r, out, v, n, rules, about)
+		a, err := askSichuan(ctx, in, out, v, n, rules, about)
 		if err != nil {
 			return err
 		}
 		if _, err := s.Act(ctx, a); err != nil {
-			if stale(err) {
+			switch {
+			case ctx.Err() != nil:
+				return ctx.Err()
+			case stale(err):
 				io.WriteString(out, "Others chose meanwhile; here is the news first.\n")
-				continue
+			default:
+				fmt.Fprintf(out, "The server refused %s: %s\n", scActionLabel(a), refusal(err))
 			}
-			fmt.Fprintf(out, "The server refused %s: %v\n", scActionLabel(a), err)
 		}
 	}
 }
 
-func askSichuan(r *bufio.Reader, out io.Writer, v *sc.View, n *names, rules sc.Rules, about string) (sc.Action, error) {
+func askSichuan(ctx context.Context, in *input, out io.Writer, v *sc.View, n *names, rules sc.Rules, about string) (sc.Action, error) {
 	io.WriteString(out, renderSichuanPrompt(v, n, rules, about))
 	for {
 		io.WriteString(out, "> ")
-		line, err := r.ReadString('\n')
-		if line == "" && err != nil {
-			return sc.Action{}, errInputEnded
+		line, err := in.line(ctx)
+		if err != nil {
+			return sc.Action{}, err
 		}
 		line = strings.TrimSpace(line)
 		if line == "" || line == "?" {

@@ -3,6 +3,7 @@ package sichuan
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/mahjong-authority/authority/internal/fair"
 	"github.com/mahjong-authority/authority/internal/host"
@@ -27,6 +28,7 @@ type game struct {
 	tableID string
 	hands   uint32 // deals so far
 	rec     *rsc.Recorder
+	obs     ruleset.Observer // nil: none
 }
 
 func makeGame(eng Engine, restore RestoreEngine, walls NewWall, rules sc.Rules, server [32]byte) *game {
@@ -54,9 +56,23 @@ func (g *game) Apply(a sc.Action) ([]host.Out[sc.Body], error) {
 			return nil, err
 		}
 	}
+	var start time.Time
+	if g.obs != nil && a.Type == sc.Discard {
+		start = time.Now()
+	}
 	evs, err := g.eng.Step(a)
 	if err != nil {
 		return nil, classify(a, err)
+	}
+	if g.obs != nil {
+		if !start.IsZero() {
+			g.obs.Judged(time.Since(start))
+		}
+		for _, e := range evs {
+			if _, ok := e.Body.(sc.HandEnded); ok {
+				g.obs.RoundEnded()
+			}
+		}
 	}
 	if a.Type == sc.Deal {
 		g.hands++
@@ -68,7 +84,8 @@ func (g *game) Apply(a sc.Action) ([]host.Out[sc.Body], error) {
 		if e.To.Private {
 			to = host.Only(int(e.To.Seat))
 		}
-		outs[i] = host.Out[sc.Body]{To: to, Body: e.Body}
+		_, offer := e.Body.(sc.ClaimOffer)
+		outs[i] = host.Out[sc.Body]{To: to, Body: e.Body, Offer: offer}
 	}
 	// A remote seat cannot work out its turn's options (a self-draw needs
 	// the judge, the void-first rule and kans the rules), so the seat to
@@ -76,7 +93,7 @@ func (g *game) Apply(a sc.Action) ([]host.Out[sc.Body], error) {
 	if len(evs) > 0 && g.eng.Phase() == sc.Turn {
 		for s := range sc.Seat(sc.NumSeats) {
 			if g.eng.Waiting(s) {
-				outs = append(outs, host.Out[sc.Body]{To: host.Only(int(s)), Body: sc.TurnOffer{Seat: s, Options: g.eng.Legal(s)}})
+				outs = append(outs, host.Out[sc.Body]{To: host.Only(int(s)), Body: sc.TurnOffer{Seat: s, Options: g.eng.Legal(s)}, Offer: true})
 				break
 			}
 		}

@@ -100,14 +100,20 @@ func (r *RuleSet) Open(hs ruleset.Hosting) (ruleset.Tables, error) {
 	if r.cfg.NewEngine == nil || r.cfg.NewWall == nil {
 		return nil, fmt.Errorf("sichuan: NewEngine and NewWall are required")
 	}
-	return ruleset.NewHosted("sichuan", r.Parts(), hs,
+	return ruleset.NewHosted("sichuan", &parts{cfg: r.cfg, obs: hs.Observer}, hs,
 		host.Config[sc.Action, sc.View, sc.Body]{Store: r.cfg.Store, Bot: r.cfg.Bot, Codec: Codec{}}), nil
 }
 
 // Parts are Sichuan's ruleset.Parts.
 func (r *RuleSet) Parts() ruleset.Parts[sc.Action, sc.View, sc.Body] { return &parts{cfg: r.cfg} }
 
-type parts struct{ cfg Config }
+type parts struct {
+	cfg Config
+	obs ruleset.Observer // nil: none
+}
+
+// ActionKind names an action's type for the host's observer.
+func (*parts) ActionKind(a sc.Action) string { return a.Type.String() }
 
 // Seats is 4.
 func (*parts) Seats() int { return sc.NumSeats }
@@ -126,12 +132,14 @@ func (p *parts) Game(m ruleset.Meta) (host.NewGame[sc.Action, sc.View, sc.Body],
 	if err != nil {
 		return nil, err
 	}
-	newEngine, restore, newWall, seed := p.cfg.NewEngine, p.cfg.RestoreEngine, p.cfg.NewWall, m.Seed
+	newEngine, restore, newWall, seed, obs := p.cfg.NewEngine, p.cfg.RestoreEngine, p.cfg.NewWall, m.Seed, p.obs
 	return func() (Game, error) {
 		eng, err := newEngine(sc.Config{Rules: rules})
 		if err != nil {
 			return nil, err
 		}
-		return makeGame(eng, restore, newWall, rules, seed), nil
+		g := makeGame(eng, restore, newWall, rules, seed)
+		g.obs = obs
+		return g, nil
 	}, nil
 }
