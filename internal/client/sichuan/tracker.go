@@ -18,9 +18,17 @@ import (
 // one of the dealer's fourteen tiles as drawn, which no event names, so
 // the tracker shows all fourteen in Tiles and HasDrawn false until the
 // dealer's first discard. Tests check this over whole matches.
+//
+// The exchange and the void choice have no offer events: the tracker lists
+// a seat's choices itself until the seat chose or answered (Answered). A
+// session resets the view from a snapshot and then calls Answered, since
+// the server sends a standing offer again as the next event; a choice
+// pending at a snapshot has no such event, so that first Answered leaves it.
 type Tracker struct {
-	v     sc.View
-	rules sc.Rules
+	v        sc.View
+	rules    sc.Rules
+	answered bool // the seat answered the exchange or void choice in progress
+	reset    bool // the view was just reset from a snapshot
 }
 
 // NewTracker returns the tracker of seat (sc.NumSeats for a spectator) at
@@ -30,7 +38,7 @@ func NewTracker(seat sc.Seat, rules sc.Rules) *Tracker {
 }
 
 // Reset replaces the view with a snapshot.
-func (t *Tracker) Reset(v sc.View) { t.v = v }
+func (t *Tracker) Reset(v sc.View) { t.v, t.answered, t.reset = v, false, true }
 
 // View is the current view; it is the tracker's and changes with the next
 // Apply.
@@ -38,7 +46,17 @@ func (t *Tracker) View() *sc.View { return &t.v }
 
 // Answered records that the seat answered: it has nothing to do until its
 // next offer or choice.
-func (t *Tracker) Answered() { t.v.Legal = nil }
+func (t *Tracker) Answered() {
+	choosing := t.v.Phase == sc.Exchanging || t.v.Phase == sc.ChoosingVoid
+	if t.reset {
+		t.reset = false
+		if choosing {
+			return // the snapshot's pending choice: no offer event repeats it
+		}
+	}
+	t.v.Legal = nil
+	t.answered = choosing
+}
 
 func (t *Tracker) own(s sc.Seat) bool { return s == t.v.Seat }
 
@@ -82,17 +100,22 @@ func insertSorted(ts []tile.Tile, x tile.Tile) []tile.Tile {
 // wraps client.ErrInconsistent.
 func (t *Tracker) Apply(b sc.Body) error {
 	v := &t.v
+	t.reset = false
 	switch b.(type) {
 	case sc.TurnOffer, sc.ClaimOffer:
 	default:
 		v.Legal = nil
 	}
+	switch b.(type) {
+	case sc.HandStarted, sc.Exchanged, sc.VoidsRevealed:
+		t.answered = false // a new choice, or none
+	}
 	if err := t.apply(b); err != nil {
 		return err
 	}
 	// The exchange and the void choice offer what the seat's own tiles
-	// allow, until it chose.
-	if v.Seat < sc.NumSeats {
+	// allow, until it chose (or answered: its choice is on its way).
+	if v.Seat < sc.NumSeats && !t.answered {
 		switch {
 		case v.Phase == sc.Exchanging && !v.Chose:
 			v.Legal = sc.AppendExchanges(v.Legal[:0], v.Seat, ptr(tile.CountsOf(v.Tiles)))

@@ -162,3 +162,28 @@ func TestTrackerRefusesOthersSecrets(t *testing.T) {
 		}
 	}
 }
+
+// TestTrackerChoiceAfterSnapshot: a session resets the tracker from a
+// snapshot and calls Answered (for the offer the server sends again); a
+// pending exchange has no offer event, so its choices stay; once the seat
+// answered, the next events do not offer them again.
+func TestTrackerChoiceAfterSnapshot(t *testing.T) {
+	eng, _ := sc.New(sc.Config{Rules: sc.Default})
+	w := sc.NewWall([32]byte{3})
+	if _, err := eng.Step(sc.Action{Type: sc.Deal, Wall: &w}); err != nil {
+		t.Fatal(err)
+	}
+	tr := NewTracker(2, sc.Default)
+	tr.Reset(eng.View(2))
+	tr.Answered()
+	if len(tr.View().Legal) == 0 {
+		t.Fatal("the pending exchange was dropped after the snapshot")
+	}
+	tr.Answered() // the seat chose
+	if err := tr.Apply(sc.ExchangeChosen{Seat: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.View().Legal) != 0 {
+		t.Fatalf("the exchange is offered again after the seat answered: %d choices", len(tr.View().Legal))
+	}
+}
