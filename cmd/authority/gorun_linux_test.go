@@ -81,15 +81,17 @@ func TestGoRunStops(t *testing.T) {
 				}
 				time.Sleep(20 * time.Millisecond)
 			}
-			require.Contains(t, out.String(), `"stopped"`, "a graceful stop")
 			lis, err := net.Listen("tcp", addr)
 			require.NoError(t, err, "the port is still taken")
 			lis.Close()
+			// Wait returns once every writer of the output pipe (the
+			// server too) has closed it: only then is all it logged read.
 			select {
 			case <-exited:
 			case <-time.After(30 * time.Second):
 				t.Fatal("go run did not exit")
 			}
+			require.Contains(t, out.String(), `"stopped"`, "a graceful stop")
 		})
 	}
 }
