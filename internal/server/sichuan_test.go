@@ -285,9 +285,10 @@ func TestSichuanFourClientsPrivacy(t *testing.T) {
 	}
 }
 
-// TestSichuanSnapshotIsTheTrackedView: a seat that reconnects from
-// scratch in the middle of a hand gets a snapshot equal to the view its
-// tracker kept from its events.
+// TestSichuanSnapshotIsTheTrackedView: a seat that opens a fresh stream at
+// any of its decision points gets a snapshot (and the standing offer after
+// it) equal to the view its tracker kept from its events, and no snapshot
+// shows another seat's void before the reveal.
 func TestSichuanSnapshotIsTheTrackedView(t *testing.T) {
 	e := startEnv(t, sichuanConfig())
 	set := sichuanSettings(1, true)
@@ -309,8 +310,9 @@ func TestSichuanSnapshotIsTheTrackedView(t *testing.T) {
 	// snapshot (when no event is on its way).
 	var mu sync.Mutex
 	checked, mismatch := 0, ""
+	var snaps []*pb.Snapshot
 	players[2].decide = func(p *scPlayer) {
-		got, ok, err := viewThrough(e, id, p.token, p.last)
+		got, ok, err := viewThrough(e, id, p.token, p.last, &snaps)
 		if !ok {
 			return // more events are on their way
 		}
@@ -340,13 +342,16 @@ func TestSichuanSnapshotIsTheTrackedView(t *testing.T) {
 	if checked < 10 {
 		t.Fatalf("%d decision points compared", checked)
 	}
+	// The snapshots, taken in the exchange and the void choice too, show
+	// seat 2 nothing of the others' choices.
+	checkSichuanPrivacy(t, 2, 0, snaps, nil)
 }
 
 // viewThrough opens a fresh stream of a seat and returns its view through
 // event last: the snapshot, and the events after it (the server sends a
 // standing offer as the event after the snapshot) applied by a tracker;
 // false when the seat's newest event is past last.
-func viewThrough(e *env, id, token string, last uint64) (sc.View, bool, error) {
+func viewThrough(e *env, id, token string, last uint64, snaps *[]*pb.Snapshot) (sc.View, bool, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	st, err := e.tables.StreamEvents(ctx, &pb.StreamEventsRequest{TableId: id, SeatToken: token})
@@ -358,6 +363,7 @@ func viewThrough(e *env, id, token string, last uint64) (sc.View, bool, error) {
 		return sc.View{}, false, err
 	}
 	snap := r.GetSnapshot()
+	*snaps = append(*snaps, snap)
 	if snap.GetSeq() > last {
 		return sc.View{}, false, nil
 	}
