@@ -1,14 +1,15 @@
 // Command authority is the mahjong table server: it holds the full secret
 // state of the tables of the rule sets it is built with (riichi; see
 // serve) and talks to players, bots and room backends over gRPC
-// (TableService, JudgeService, the standard health service and server
+// (TableService, JudgeService, Dou Dizhu's DoudizhuService, the standard health service and server
 // reflection).
 //
 //	authority --listen 127.0.0.1:7400              # tables in memory
 //	authority --listen 127.0.0.1:7400 --data DIR   # tables durable in DIR
 //
 // Everything is embedded: without --data tables live in memory; with it
-// every accepted action is in DIR/authority.db (bbolt) before it is
+// every accepted action is in DIR/authority.db (Dou Dizhu's in
+// DIR/doudizhu.db; bbolt) before it is
 // acknowledged, and a restart resumes every table not finished.
 //
 // A finished table stays in memory for --finished-ttl, one that never
@@ -38,7 +39,11 @@ import (
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/reflection"
 
+	ddzpb "github.com/mahjong-authority/authority/gen/doudizhu/authority/v1"
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/doudizhu/hosting"
+	"github.com/mahjong-authority/authority/internal/doudizhu/service"
+	ddztable "github.com/mahjong-authority/authority/internal/doudizhu/table"
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/ruleset"
 	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
@@ -199,6 +204,12 @@ func openStore(dir string) (*store.Bolt[table.Action], error) {
 	return store.Open[table.Action](filepath.Join(dir, "authority.db"), riichi.ActionCodec{})
 }
 
+// openDoudizhuStore opens Dou Dizhu's durable store, doudizhu.db in dir
+// (created by openStore).
+func openDoudizhuStore(dir string) (*store.Bolt[ddztable.Action], error) {
+	return store.Open[ddztable.Action](filepath.Join(dir, "doudizhu.db"), hosting.Codec{})
+}
+
 // maxRequest bounds a request's size: the largest legitimate one is a judge
 // question of a few hundred bytes.
 const maxRequest = 16 << 10
@@ -219,7 +230,8 @@ func newDrain() *drain {
 }
 
 func (d *drain) stream(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, next grpc.StreamHandler) error {
-	if strings.HasPrefix(info.FullMethod, "/"+pb.TableService_ServiceDesc.ServiceName+"/") {
+	if strings.HasPrefix(info.FullMethod, "/"+pb.TableService_ServiceDesc.ServiceName+"/") ||
+		strings.HasPrefix(info.FullMethod, "/"+ddzpb.DoudizhuService_ServiceDesc.ServiceName+"/") {
 		return next(srv, ss)
 	}
 	ctx, cancel := context.WithCancel(ss.Context())
@@ -260,9 +272,29 @@ func serve(ctx context.Context, lis net.Listener, log *zap.Logger, o options) er
 	if err != nil {
 		return err
 	}
+	// Dou Dizhu is served beside the mahjong rule sets, on a host of its
+	// own types that shares the server's hosting (its count of open
+	// tables too), with a store of its own.
+	dc := service.Config{Hosting: srv.Hosting(), Defaults: o.defaults}
+	if o.data != "" {
+		st, err := openDoudizhuStore(o.data)
+		if err != nil {
+			srv.Close()
+			return err
+		}
+		defer st.Close()
+		dc.Store = st
+	}
+	ddz := service.New(dc)
 	start := time.Now()
 	n, err := srv.Recover(ctx)
+	if err == nil {
+		var k int
+		k, err = ddz.Recover(ctx)
+		n += k
+	}
 	if err != nil {
+		ddz.Close()
 		srv.Close()
 		return err
 	}
@@ -279,9 +311,10 @@ func serve(ctx context.Context, lis net.Listener, log *zap.Logger, o options) er
 	)
 	g := grpc.NewServer(opts...)
 	srv.Register(g)
+	ddz.Register(g)
 	hs := health.NewServer()
 	healthpb.RegisterHealthServer(g, hs)
-	for _, name := range []string{"", pb.TableService_ServiceDesc.ServiceName, pb.JudgeService_ServiceDesc.ServiceName} {
+	for _, name := range []string{"", pb.TableService_ServiceDesc.ServiceName, pb.JudgeService_ServiceDesc.ServiceName, ddzpb.DoudizhuService_ServiceDesc.ServiceName} {
 		hs.SetServingStatus(name, healthpb.HealthCheckResponse_SERVING)
 	}
 	reflection.Register(g)
@@ -291,6 +324,7 @@ func serve(ctx context.Context, lis net.Listener, log *zap.Logger, o options) er
 	log.Info("serving", zap.String("addr", lis.Addr().String()))
 	select {
 	case err := <-served:
+		ddz.Close()
 		srv.Close()
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
@@ -298,6 +332,7 @@ func serve(ctx context.Context, lis net.Listener, log *zap.Logger, o options) er
 	log.Info("stopping")
 	hs.Shutdown()
 	d.stop()
+	ddz.Close()
 	srv.Close()
 	stopped := make(chan struct{})
 	go func() {
