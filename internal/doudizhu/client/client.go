@@ -121,6 +121,16 @@ func (c *Client) Follow(s Seat, onFault func(error)) *Session {
 	return &Session{c: c, seat: s, onFault: onFault, tracker: NewTracker(s.Seat), idPrefix: uuid.NewString()}
 }
 
+// Resume returns the session of a seat that goes on after event afterSeq
+// with the view it kept (a client restarted, or a session moved to a new
+// connection): no snapshot is sent.
+func (c *Client) Resume(s Seat, afterSeq uint64, v table.View, onFault func(error)) *Session {
+	ss := c.Follow(s, onFault)
+	ss.last = afterSeq
+	ss.tracker.Reset(v)
+	return ss
+}
+
 // Watch returns a spectator's session of a table.
 func (c *Client) Watch(tableID string, onFault func(error)) *Session {
 	return &Session{c: c, seat: Seat{TableID: tableID}, spectator: true, onFault: onFault,
