@@ -90,6 +90,9 @@ type Update struct {
 	Snapshot *pb.Snapshot
 	Event    *pb.Event
 	Received time.Time
+	// Live: the event was logged after the stream it came on opened, so
+	// Received - its time is the server's delivery latency.
+	Live bool
 }
 
 // Session follows one seat's stream, or a spectator's. Used from one
@@ -104,6 +107,7 @@ type Session struct {
 	cancel   context.CancelFunc
 	sctx     context.Context
 	opened   int
+	openedAt time.Time
 	failures int
 
 	last     uint64
@@ -193,7 +197,7 @@ func (s *Session) open(ctx context.Context) error {
 		s.stats.Reconnects++
 	}
 	s.opened++
-	s.sctx, s.cancel = sctx, cancel
+	s.sctx, s.cancel, s.openedAt = sctx, cancel, time.Now()
 	return nil
 }
 
@@ -281,7 +285,7 @@ func (s *Session) Next(ctx context.Context) (Update, error) {
 				s.over = true
 			}
 			s.stats.Events++
-			return Update{Event: ev, Received: now}, nil
+			return Update{Event: ev, Received: now, Live: !ev.GetTime().AsTime().Before(s.openedAt)}, nil
 		default:
 			s.fault(fmt.Errorf("empty stream message: %w", ErrDecode))
 		}

@@ -437,9 +437,8 @@ func (s *Service) export(ctx context.Context, req *pb.ExportGameRequest) (*pb.Ex
 		return nil, err
 	}
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", " ")
-	if err := enc.Encode(&rec); err != nil {
+	// One line, as records are kept and checked (tablectl verify).
+	if err := json.NewEncoder(&buf).Encode(&rec); err != nil {
 		return nil, err
 	}
 	return &pb.ExportGameResponse{Record: buf.String(), Partial: !rec.Over, Deals: uint32(len(rec.Deals))}, nil
