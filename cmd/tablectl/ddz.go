@@ -138,8 +138,8 @@ const ddzPlayUsage = `usage: tablectl ddz play --addr HOST:PORT [flags]
 
 Creates a Dou Dizhu table where the server's bots take the other two seats,
 joins it and plays your seat in the terminal. When it is your turn your
-choices are listed, numbered: type a number, cards ("33344"), p to pass,
-1, 2 or 3 to bid, c to call or r to rob. With --table it joins an existing
+choices are listed, numbered: type a number (a bid is among them),
+cards ("33344"), p to pass, c to call or r to rob. With --table it joins an existing
 table instead.
 
 Flags:
@@ -261,9 +261,6 @@ func readDdzChoice(in string, v *table.View, acts []table.Action) (table.Action,
 		return a, nil
 	case in == "r":
 		a.Type = table.Rob
-		return a, nil
-	case v.Phase == table.Bidding && (in == "1" || in == "2" || in == "3"):
-		a.Type, a.Bid = table.Bid, int(in[0]-'0')
 		return a, nil
 	}
 	if n, err := strconv.Atoi(in); err == nil {
@@ -480,7 +477,8 @@ func ddzTable(ctx context.Context, o ddzBotsOptions, bidding ddzpb.Bidding, i in
 	}
 }
 
-// ddzSeat plays one seat with package bot; counter counts the deals.
+// ddzSeat plays one seat with package bot; counter counts the deals (as
+// they end: the first may start before the seat's stream opens).
 func ddzSeat(ctx context.Context, s *ddzclient.Session, m *loadMetrics, counter bool, who string) bool {
 	defer s.Close()
 	var b bot.Bot
@@ -501,7 +499,7 @@ func ddzSeat(ctx context.Context, s *ddzclient.Session, m *loadMetrics, counter 
 			if u.Live {
 				m.eventLat = append(m.eventLat, u.Received.Sub(ev.GetTime().AsTime()))
 			}
-			if counter && ev.GetDealStarted() != nil {
+			if counter && (ev.GetDealEnded() != nil || ev.GetThrownIn() != nil) {
 				m.rounds++
 			}
 			m.mu.Unlock()
