@@ -466,7 +466,9 @@ func ddzTable(ctx context.Context, o ddzBotsOptions, bidding ddzpb.Bidding, i in
 		var wg sync.WaitGroup
 		ended := make([]bool, table.NumSeats)
 		for s := range seats {
-			wg.Go(func() { ended[s] = ddzSeat(ctx, clients[s].Follow(seats[s], nil), m, s == 0, fmt.Sprintf("table %d match %d seat %d", i, g, s)) })
+			wg.Go(func() {
+				ended[s] = ddzSeat(ctx, clients[s].Follow(seats[s], nil), m, s == 0, fmt.Sprintf("table %d match %d seat %d", i, g, s))
+			})
 		}
 		wg.Wait()
 		if ended[0] && ended[1] && ended[2] {

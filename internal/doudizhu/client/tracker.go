@@ -13,7 +13,10 @@ import (
 // package bot plays it) from the seat's snapshot and events. For a
 // spectator the hand stays empty. Legal holds the bidding actions of the
 // seat's offer while it is to bid; a seat's legal plays are the judge's
-// (judge.AppendLegal of its hand against Last).
+// (judge.AppendLegal of its hand against Last), which TestTrackerMatchesEngine
+// holds against the engine's views. Bids is the engine's for points
+// bidding; at a call-and-rob table (where the engine leaves it at -1) a
+// pass shows as 0 there.
 type Tracker struct {
 	v table.View
 }
@@ -113,7 +116,7 @@ func ViewFromPB(v *pb.View, seq uint64) (table.View, error) {
 		return out, err
 	}
 	out.Seq = seq
-	if o := v.GetOffer(); o != nil && o.GetSeat() == v.GetSeat() {
+	if o := v.GetOffer(); o != nil && o.GetSeat() == v.GetSeat() && out.Phase == table.Bidding {
 		out.Legal = bidding(out.Seat, o)
 	}
 	return out, nil
@@ -131,7 +134,7 @@ func bidding(s table.Seat, o *pb.Offer) []table.Action {
 	if o.GetRob() {
 		acts = append(acts, table.Action{Seat: s, Type: table.Rob})
 	}
-	if o.GetPass() && !o.GetPlay() {
+	if o.GetPass() {
 		acts = append(acts, table.Action{Seat: s, Type: table.Pass})
 	}
 	return acts
@@ -184,6 +187,9 @@ func (t *Tracker) Apply(e *pb.Event) error {
 		}
 		v.Base = int(m.GetBase())
 		v.ToAct = s.Next()
+		if s == v.Seat {
+			v.Legal = nil
+		}
 	case *pb.Event_ThrownIn:
 		v.Phase = table.BetweenDeals
 	case *pb.Event_LandlordChosen:
@@ -201,7 +207,7 @@ func (t *Tracker) Apply(e *pb.Event) error {
 		if s == v.Seat {
 			v.Hand.Add(&k)
 		}
-		v.ToAct, v.MustLead, v.HasLast = s, true, false
+		v.ToAct, v.MustLead, v.HasLast, v.Legal = s, true, false, nil
 	case *pb.Event_Played:
 		p := b.Played
 		s, err := seat("played.seat", p.GetSeat())
@@ -247,8 +253,10 @@ func (t *Tracker) Apply(e *pb.Event) error {
 			return err
 		}
 		v.ToAct = s
-		if s == v.Seat {
+		if s == v.Seat && v.Phase == table.Bidding {
 			v.Legal = bidding(s, o)
+		}
+		if s == v.Seat && v.Phase == table.Playing {
 			v.MustLead = o.GetMustLead()
 		}
 	case *pb.Event_SeatNotice:

@@ -12,7 +12,7 @@ type Offer struct {
 	Call     bool
 	Rob      bool
 	Pass     bool
-	Play     bool
+	Play     bool // some play is legal
 	MustLead bool
 	ToBeat   judge.Play // the play to beat, when Play and not MustLead
 }
@@ -38,7 +38,11 @@ func (t *Table) Offer() (o Offer, ok bool) {
 		}
 		o.Pass = true
 	case Playing:
-		o.Play = true
+		// Play says whether any play is legal (none may beat the play
+		// before); the seat that leads always has one.
+		hand := d.hands[d.toAct].Counts()
+		t.plays = judge.AppendLegal(t.plays[:0], &hand, t.lastPtr())
+		o.Play = len(t.plays) > 0
 		o.MustLead = !d.hasLast
 		o.Pass = d.hasLast
 		if d.hasLast {

@@ -112,7 +112,7 @@ func OfferToPB(o *table.Offer) *pb.Offer {
 			out.Bids = append(out.Bids, v)
 		}
 	}
-	if o.Play && !o.MustLead {
+	if o.ToBeat.Type != judge.Invalid {
 		out.ToBeat = PlayToPB(&o.ToBeat)
 	}
 	return out
