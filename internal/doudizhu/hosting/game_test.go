@@ -97,7 +97,9 @@ func TestMatchRecordVerifies(t *testing.T) {
 			{"entropy", func(r *record.Record) { r.Entropy[1] = "00" }},
 			{"a deal's seed", func(r *record.Record) { r.Deals[1].Seed = r.Deals[0].Seed }},
 			{"a commitment", func(r *record.Record) { r.Deals[0].Commitment = r.Deals[1].Commitment }},
-			{"a hand", func(r *record.Record) { r.Deals[0].Hands[0], r.Deals[0].Hands[1] = r.Deals[0].Hands[1], r.Deals[0].Hands[0] }},
+			{"a hand", func(r *record.Record) {
+				r.Deals[0].Hands[0], r.Deals[0].Hands[1] = r.Deals[0].Hands[1], r.Deals[0].Hands[0]
+			}},
 			{"a move", func(r *record.Record) { r.Deals[0].Moves = r.Deals[0].Moves[1:] }},
 			{"the scores", func(r *record.Record) { r.Scores[0]++ }},
 			{"the table id", func(r *record.Record) { r.Table = "table-2" }},
