@@ -25,10 +25,12 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -45,6 +47,7 @@ import (
 	"github.com/mahjong-authority/authority/internal/doudizhu/service"
 	ddztable "github.com/mahjong-authority/authority/internal/doudizhu/table"
 	"github.com/mahjong-authority/authority/internal/host"
+	"github.com/mahjong-authority/authority/internal/metrics"
 	"github.com/mahjong-authority/authority/internal/ruleset"
 	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
 	"github.com/mahjong-authority/authority/internal/server"
@@ -53,17 +56,29 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "authority:", err)
-		}
-		os.Exit(1)
+	os.Exit(exitCode(run(os.Args[1:], os.Stderr), os.Stderr))
+}
+
+// errReported marks an error already shown to the user: the flag package
+// prints a bad flag with the usage itself.
+var errReported = errors.New("reported")
+
+// exitCode is the process's status for run's error, which it prints
+// unless it was shown already.
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return 0
 	}
+	if !errors.Is(err, flag.ErrHelp) && !errors.Is(err, errReported) {
+		fmt.Fprintln(stderr, "authority:", err)
+	}
+	return 1
 }
 
 // options are the command line.
 type options struct {
 	listen   string
+	metrics  string
 	data     string
 	devLog   bool
 	defaults server.Defaults
@@ -89,6 +104,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs := flag.NewFlagSet("authority", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.listen, "listen", "127.0.0.1:7400", "`address` to serve gRPC on")
+	fs.StringVar(&o.metrics, "metrics", "", "`address` to serve Prometheus metrics (/metrics) and pprof (/debug/pprof/) on (default: off)")
 	fs.StringVar(&o.data, "data", "", "`directory` that keeps tables durable (default: in memory)")
 	fs.BoolVar(&o.devLog, "log-dev", false, "human-readable logs instead of JSON")
 	fs.DurationVar(&o.defaults.TurnTime, "turn-time", o.defaults.TurnTime, "default time for a turn")
@@ -109,7 +125,10 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.DurationVar(&o.life.idle, "idle-ttl", time.Hour, "how long a table that has not started stays without a join or a leave before it is closed (0: for ever)")
 	fs.DurationVar(&o.life.keepGames, "keep-games", 0, "with --data, how long the store keeps a finished game (0: for ever)")
 	if err := fs.Parse(args); err != nil {
-		return o, err
+		if errors.Is(err, flag.ErrHelp) {
+			return o, err
+		}
+		return o, fmt.Errorf("%w: %w", errReported, err)
 	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected arguments %q", fs.Args())
@@ -172,11 +191,24 @@ func run(args []string, stderr io.Writer) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
+	// After NotifyContext: the SIGTERM it may bring is then a graceful stop.
+	if goRun, err := followGoRun(); err != nil {
+		log.Warn("started by go run; it may leave the server running when it is killed", zap.Error(err))
+	} else if goRun {
+		log.Info("started by go run: the server stops when go run does")
+	}
 	lis, err := net.Listen("tcp", o.listen)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	return serve(ctx, lis, log, o)
+	var mlis net.Listener
+	if o.metrics != "" {
+		if mlis, err = net.Listen("tcp", o.metrics); err != nil {
+			lis.Close()
+			return fmt.Errorf("listen for metrics: %w", err)
+		}
+	}
+	return serve(ctx, lis, mlis, log, o)
 }
 
 // Keepalive for mobile clients: the server pings an idle connection every
@@ -197,17 +229,40 @@ var (
 // Each rule set keeps its tables in a file of its own, since a store is
 // typed by its rule set's actions; riichi's is authority.db, as it was
 // before there were other rule sets.
-func openStore(dir string) (*store.Bolt[table.Action], error) {
+func openStore(dir string, opts ...store.Option) (*store.Bolt[table.Action], error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("data directory: %w", err)
 	}
-	return store.Open[table.Action](filepath.Join(dir, "authority.db"), riichi.ActionCodec{})
+	return store.Open[table.Action](filepath.Join(dir, "authority.db"), riichi.ActionCodec{}, opts...)
+}
+
+// serveMetrics serves the Prometheus exposition and pprof on lis; the
+// function it returns stops that.
+func serveMetrics(lis net.Listener, m *metrics.Metrics, log *zap.Logger) func() {
+	hs := &http.Server{Handler: m.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := hs.Serve(lis); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("metrics server", zap.Error(err))
+		}
+	}()
+	log.Info("serving metrics", zap.String("addr", lis.Addr().String()))
+	return func() {
+		// A profile in progress is cut short: the process is stopping.
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		if err := hs.Shutdown(ctx); err != nil {
+			hs.Close()
+		}
+		<-done
+	}
 }
 
 // openDoudizhuStore opens Dou Dizhu's durable store, doudizhu.db in dir
 // (created by openStore).
-func openDoudizhuStore(dir string) (*store.Bolt[ddztable.Action], error) {
-	return store.Open[ddztable.Action](filepath.Join(dir, "doudizhu.db"), hosting.Codec{})
+func openDoudizhuStore(dir string, opts ...store.Option) (*store.Bolt[ddztable.Action], error) {
+	return store.Open[ddztable.Action](filepath.Join(dir, "doudizhu.db"), hosting.Codec{}, opts...)
 }
 
 // maxRequest bounds a request's size: the largest legitimate one is a judge
@@ -250,12 +305,32 @@ func (s drainedStream) Context() context.Context { return s.ctx }
 
 // serve runs the server on lis until ctx ends, then stops gracefully: the
 // health service says NOT_SERVING, tables stop (ending their streams), and
-// calls in flight get stopWait to finish.
-func serve(ctx context.Context, lis net.Listener, log *zap.Logger, o options) error {
+// calls in flight get stopWait to finish. With mlis it serves the metrics
+// and pprof there (closed at the stop).
+func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o options) error {
+	var live atomic.Pointer[server.Server] // for scrapes, once it exists
+	var liveDdz atomic.Pointer[service.Service]
+	var m *metrics.Metrics
+	if mlis != nil {
+		m = metrics.New(func(f func(string, host.Info)) {
+			if s := live.Load(); s != nil {
+				s.EachTable(f)
+			}
+			if d := liveDdz.Load(); d != nil {
+				d.Host().Each(func(in host.Info) { f(service.Name, in) })
+			}
+		})
+		stopMetrics := serveMetrics(mlis, m, log)
+		defer stopMetrics()
+	}
 	// The rule sets this binary hosts, each with its store.
 	rc := riichi.Standard()
 	if o.data != "" {
-		st, err := openStore(o.data)
+		var sopts []store.Option
+		if m != nil {
+			sopts = append(sopts, store.WithObserver(m.Store()))
+		}
+		st, err := openStore(o.data, sopts...)
 		if err != nil {
 			return err
 		}
@@ -268,16 +343,24 @@ func serve(ctx context.Context, lis net.Listener, log *zap.Logger, o options) er
 	cfg.Defaults = o.defaults
 	cfg.MaxTables, cfg.MaxSeatStreams, cfg.MaxConnStreams = o.limits.tables, o.limits.seatStreams, o.limits.connStreams
 	cfg.FinishedTTL, cfg.IdleTTL, cfg.KeepGames = o.life.finished, o.life.idle, o.life.keepGames
+	if m != nil {
+		cfg.Observer = m
+	}
 	srv, err := server.New(cfg)
 	if err != nil {
 		return err
 	}
+	live.Store(srv)
 	// Dou Dizhu is served beside the mahjong rule sets, on a host of its
 	// own types that shares the server's hosting (its count of open
 	// tables too), with a store of its own.
 	dc := service.Config{Hosting: srv.Hosting(), Defaults: o.defaults}
 	if o.data != "" {
-		st, err := openDoudizhuStore(o.data)
+		var sopts []store.Option
+		if m != nil {
+			sopts = append(sopts, store.WithObserver(m.Store()))
+		}
+		st, err := openDoudizhuStore(o.data, sopts...)
 		if err != nil {
 			srv.Close()
 			return err
@@ -286,6 +369,7 @@ func serve(ctx context.Context, lis net.Listener, log *zap.Logger, o options) er
 		dc.Store = st
 	}
 	ddz := service.New(dc)
+	liveDdz.Store(ddz)
 	start := time.Now()
 	n, err := srv.Recover(ctx)
 	if err == nil {
@@ -303,7 +387,13 @@ func serve(ctx context.Context, lis net.Listener, log *zap.Logger, o options) er
 			zap.Duration("keep_games", o.life.keepGames))
 	}
 	d := newDrain()
-	opts := append(srv.Options(),
+	var opts []grpc.ServerOption
+	if m != nil {
+		// First, so that the counts see every refusal and recovered panic.
+		opts = append(opts, grpc.ChainUnaryInterceptor(m.GRPC().UnaryServerInterceptor()),
+			grpc.ChainStreamInterceptor(m.GRPC().StreamServerInterceptor()))
+	}
+	opts = append(append(opts, srv.Options()...),
 		grpc.KeepaliveParams(keepaliveParams),
 		grpc.KeepaliveEnforcementPolicy(keepalivePolicy),
 		grpc.MaxRecvMsgSize(maxRequest),
@@ -318,6 +408,9 @@ func serve(ctx context.Context, lis net.Listener, log *zap.Logger, o options) er
 		hs.SetServingStatus(name, healthpb.HealthCheckResponse_SERVING)
 	}
 	reflection.Register(g)
+	if m != nil {
+		m.GRPC().InitializeMetrics(g)
+	}
 
 	served := make(chan error, 1)
 	go func() { served <- g.Serve(lis) }()

@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"time"
@@ -100,6 +101,7 @@ type waitKey struct {
 // the window opened wait in outs until it ends.
 type hold[B any] struct {
 	on    bool
+	since time.Time // when the window opened
 	outs  []Out[B]
 	ends  chan struct{} // closed when the hold ends; snapshots wait for it
 	gen   uint64
@@ -118,6 +120,7 @@ type seat[A comparable, V any] struct {
 	graceGen uint64
 	grace    clock.Timer
 	lastSeen uint64        // the seat's seq of the newest game event it may see
+	offer    uint64        // the seat's seq of its newest offer (Out.Offer), 0 for none
 	revoked  chan struct{} // closed when the player leaves: its streams end
 	bucket   *Bucket
 	dedupe   map[string]answer[A]
@@ -158,9 +161,10 @@ func (t *table[A, V, B]) run() {
 	for {
 		select {
 		case f := <-t.inbox:
-			f()
-			t.refresh()
-			t.flush()
+			if err := t.guard(f); err != nil {
+				t.setAside(err)
+				return
+			}
 			if t.exit {
 				t.stopClocks()
 				return // stopErr was set by evict
@@ -171,6 +175,57 @@ func (t *table[A, V, B]) run() {
 			return
 		}
 	}
+}
+
+// guard runs f, and the bookkeeping after it, in the table's goroutine
+// and turns a panic there (the game's Apply, View, Default, a bot, our
+// own code) into a *DamagedError carrying a *PanicError: one table's
+// panic must not take the server and every other table down with it.
+func (t *table[A, V, B]) guard(f func()) (err *DamagedError) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &DamagedError{ID: t.rec.ID, Err: &PanicError{Value: r, Stack: debug.Stack()}}
+		}
+	}()
+	f()
+	t.refresh()
+	t.flush()
+	return nil
+}
+
+// setAside takes a table whose goroutine panicked out of play, as
+// recovery sets aside a table damaged in the store: it leaves the host's
+// map and listings, its timers stop, its waiting requests and open
+// streams end with err, and every later request that names it gets err
+// (DATA_LOSS). Its stored data is left as it is, for the operator: the
+// game may be in any state after a panic, so nothing more is written.
+func (t *table[A, V, B]) setAside(err *DamagedError) {
+	t.stopErr = err
+	func() {
+		// stopClocks touches only the table's own fields; a panic there
+		// would be a second bug, which must not keep the table listed.
+		defer func() { _ = recover() }()
+		t.stopClocks()
+	}()
+	h := t.h
+	h.mu.Lock()
+	if h.tables[t.rec.ID] == t {
+		delete(h.tables, t.rec.ID)
+		h.unplace(t)
+		if t.state != Finished {
+			h.unfinished.n.Add(-1)
+		}
+	}
+	if h.damaged == nil {
+		h.damaged = map[string]*DamagedError{}
+	}
+	h.damaged[t.rec.ID] = err
+	h.mu.Unlock()
+	var p *PanicError
+	errors.As(err, &p)
+	t.log.Error("table set aside: its goroutine panicked; its stored data is kept as it is",
+		zap.String("panic", fmt.Sprint(p.Value)), zap.ByteString("stack", p.Stack))
+	h.obs.TableSetAside(SetAsidePanic)
 }
 
 // stopClocks stops every timer of the table.
@@ -284,7 +339,7 @@ func (t *table[A, V, B]) emit(at time.Time, outs []Out[B]) {
 	for i, o := range outs {
 		if o.Dwell && t.dwell() > 0 {
 			t.publish(at, outs[:i+1])
-			t.hold = hold[B]{on: true, outs: slices.Clone(outs[i+1:]), ends: make(chan struct{}), gen: t.hold.gen + 1}
+			t.hold = hold[B]{on: true, since: at, outs: slices.Clone(outs[i+1:]), ends: make(chan struct{}), gen: t.hold.gen + 1}
 			if !t.replay {
 				t.armDwell()
 			}
@@ -307,6 +362,9 @@ func (t *table[A, V, B]) publish(at time.Time, outs []Out[B], notices ...Entry[A
 			if o.To.Sees(i) {
 				t.seats[i].lastSeen = t.arch.count(i) + uint64(len(t.seen[i]))
 			}
+		}
+		if o.Offer && o.To.Private && o.To.Seat >= 0 && o.To.Seat < len(t.seats) {
+			t.seats[o.To.Seat].offer = t.seats[o.To.Seat].lastSeen
 		}
 	}
 	for _, e := range notices {
@@ -343,27 +401,44 @@ func (t *table[A, V, B]) appendEvent(e Event[B]) {
 }
 
 // step applies an action, stores it and publishes its events. On error
-// nothing changed. extra entries (a timeout notice) are stored with it.
-func (t *table[A, V, B]) step(actor int, a A, requestID string, extra ...Entry[A]) error {
+// nothing changed. Notices given (a timeout notice) are stored and
+// published before the action, so that a seat learns it timed out before
+// the events its automatic move caused (its next offer among them);
+// recovery replays the entries in the same order.
+func (t *table[A, V, B]) step(actor int, a A, requestID string, notices ...Entry[A]) error {
 	outs, err := t.game.Apply(a)
 	if err != nil {
 		return err
 	}
 	e := Entry[A]{At: t.clk.Now(), Kind: EntryAction, Actor: actor, Action: a, RequestID: requestID}
-	if err := t.commit(append([]Entry[A]{e}, extra...)...); err != nil {
+	if err := t.commit(append(slices.Clip(notices), e)...); err != nil {
 		t.rebuild()
 		return err
 	}
-	t.applyAction(e, outs)
-	for _, x := range extra {
-		t.applyNotice(x)
+	for _, n := range notices {
+		t.applyNotice(n)
 	}
+	t.applyAction(e, outs)
 	t.capture()
 	return nil
 }
 
+// auto is step for the moves the host plays itself, told to the observer.
+func (t *table[A, V, B]) auto(by Actor, actor int, a A, extra ...Entry[A]) error {
+	err := t.step(actor, a, "", extra...)
+	t.h.obs.Acted(by, t.h.cfg.ActionKind(a), err)
+	return err
+}
+
 // applyAction records an action the game has applied and emits its events.
 func (t *table[A, V, B]) applyAction(e Entry[A], outs []Out[B]) {
+	if !t.replay {
+		for _, o := range outs {
+			if o.Dwell {
+				t.h.obs.ClaimWindow()
+			}
+		}
+	}
 	t.actions = append(t.actions, e.Action)
 	t.acted++
 	t.emit(e.At, outs)
@@ -419,6 +494,9 @@ func (t *table[A, V, B]) release() error {
 
 func (t *table[A, V, B]) applyRelease(e Entry[A]) {
 	outs := t.hold.outs
+	if !t.replay {
+		t.h.obs.Dwell(e.At.Sub(t.hold.since))
+	}
 	t.stopDwell()
 	close(t.hold.ends)
 	t.hold = hold[B]{gen: t.hold.gen}
@@ -644,8 +722,8 @@ func (t *table[A, V, B]) act(r Request[A]) (uint64, error) {
 		return 0, err
 	}
 	st := &t.seats[s]
-	if !st.bucket.Allow(t.clk.Now()) {
-		return 0, fmt.Errorf("seat %d: %w", s, ErrRateLimited)
+	if wait := st.bucket.Take(t.clk.Now()); wait > 0 {
+		return 0, fmt.Errorf("seat %d: %w", s, &RateLimitedError{Wait: wait})
 	}
 	if r.RequestID == "" {
 		return 0, fmt.Errorf("empty request id: %w", ErrBadRequest)
@@ -695,7 +773,7 @@ func (t *table[A, V, B]) tryAct(s int, r Request[A]) (uint64, error) {
 		return 0, ErrGameOver
 	}
 	if head := t.count(s); r.LastSeq > head {
-		return 0, fmt.Errorf("last seq %d, newest %d: %w", r.LastSeq, head, ErrSeqAhead)
+		return 0, fmt.Errorf("last seq: %w", &SeqAheadError{Seq: r.LastSeq, Newest: head})
 	}
 	if newest := t.seats[s].lastSeen; r.LastSeq < newest {
 		return 0, &StaleSeqError{Last: r.LastSeq, Newest: newest}
@@ -747,7 +825,7 @@ func (t *table[A, V, B]) settle() {
 		}
 		p := t.game.Pending()
 		if p.Kind == WaitSystem && (t.set.RoundPause == 0 || t.acted == 0) {
-			if err := t.step(System, t.game.Default(System), ""); err != nil {
+			if err := t.auto(BySystem, System, t.game.Default(System)); err != nil {
 				t.retryLater(err)
 				return
 			}
@@ -777,7 +855,7 @@ func (t *table[A, V, B]) botMove(s int) error {
 	if b := t.seats[s].bot; b != nil {
 		var a A
 		if a, err = b.Act(s, t.game.View(s)); err == nil {
-			if err = t.step(s, a, ""); err == nil {
+			if err = t.auto(ByBot, s, a); err == nil {
 				return nil
 			}
 		}
@@ -786,7 +864,7 @@ func (t *table[A, V, B]) botMove(s int) error {
 		}
 		t.log.Warn("bot move refused, playing the default", zap.Int("seat", s), zap.Error(err))
 	}
-	if err = t.step(s, t.game.Default(s), ""); err != nil {
+	if err = t.auto(ByBot, s, t.game.Default(s)); err != nil {
 		return fmt.Errorf("default move of seat %d: %w", s, err)
 	}
 	return nil
@@ -880,7 +958,7 @@ func (t *table[A, V, B]) expire(gen uint64) {
 	t.timer, t.timerKey = nil, waitKey{}
 	p, epoch := t.game.Pending(), t.epoch
 	if p.Kind == WaitSystem {
-		if err := t.step(System, t.game.Default(System), ""); err != nil {
+		if err := t.auto(BySystem, System, t.game.Default(System)); err != nil {
 			t.retryLater(err)
 			return
 		}
@@ -889,7 +967,7 @@ func (t *table[A, V, B]) expire(gen uint64) {
 		if t.epoch != epoch || !slices.Contains(t.game.Pending().Seats, s) {
 			continue
 		}
-		if err := t.step(s, t.game.Default(s), "", t.notice(NoticeTimedOut, s)); err != nil {
+		if err := t.auto(ByTimeout, s, t.game.Default(s), t.notice(NoticeTimedOut, s)); err != nil {
 			t.retryLater(err)
 			return
 		}
@@ -917,6 +995,7 @@ func (t *table[A, V, B]) finish() {
 	n := t.base + uint64(len(t.events))
 	t.mu.Unlock()
 	t.h.unfinished.n.Add(-1)
+	t.h.obs.GameOver()
 	t.log.Info("game over", zap.Uint64("events", n))
 	t.mark()
 	t.armEvict()

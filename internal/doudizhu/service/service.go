@@ -66,6 +66,10 @@ func New(cfg Config) *Service {
 		SeatRate: hs.SeatRate, MaxTables: hs.MaxTables, Count: hs.Count, MaxSeatStreams: hs.MaxSeatStreams,
 		FinishedTTL: hs.FinishedTTL, IdleTTL: hs.IdleTTL, KeepGames: hs.KeepGames,
 		ForgetEvicted: cfg.Store == nil, GameFor: gameFor,
+		ActionKind: func(a table.Action) string { return a.Type.String() },
+	}
+	if hs.Observer != nil {
+		hc.Observer = hs.Observer
 	}
 	s.h = host.New(hc)
 	return s
