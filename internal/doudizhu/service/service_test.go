@@ -11,6 +11,7 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/durationpb"
 
 	pb "github.com/mahjong-authority/authority/gen/doudizhu/authority/v1"
 	mpb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
@@ -381,5 +382,56 @@ func TestRecovery(t *testing.T) {
 	}
 	if n, err := record.Verify(&rec); err != nil || !rec.Over {
 		t.Fatalf("record of %d deals after recovery (over %t): %v", n, rec.Over, err)
+	}
+}
+
+// TestLeftAndSilentSeats: a seat whose player left is played by the bot,
+// and a seat that stays silent is played by its timer (the engine's
+// Default), so the match ends with one player acting.
+func TestLeftAndSilentSeats(t *testing.T) {
+	e := startEnv(t, nil, 0)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	id, _ := e.create(t, &pb.TableSettings{Deals: 2, Seed: seed(5), TurnTime: durationpb.New(20 * time.Millisecond)})
+	var seats []client.Seat
+	for _, name := range []string{"player", "leaver", "silent"} {
+		s, err := e.c.JoinTable(ctx, id, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seats = append(seats, s)
+	}
+	if _, err := e.c.Tables.LeaveTable(ctx, &pb.LeaveTableRequest{TableId: id, SeatToken: seats[1].Token}); err != nil {
+		t.Fatal(err)
+	}
+	// Seat 2 follows its stream and never acts: its timer plays it.
+	silent := e.c.Follow(seats[2], nil)
+	timedOut := make(chan int, 1)
+	go func() {
+		n := 0
+		defer func() { timedOut <- n }()
+		for {
+			u, err := silent.Next(ctx)
+			if err != nil {
+				return
+			}
+			if no := u.Event.GetSeatNotice(); no.GetKind() == mpb.SeatNotice_KIND_TIMED_OUT && no.GetSeat() == 2 {
+				n++
+			}
+		}
+	}()
+	got, err := play(ctx, e.c.Follow(seats[0], func(err error) { t.Errorf("fault: %v", err) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[len(got)-1].Event.GetMatchEnded() == nil {
+		t.Fatalf("last event %v", got[len(got)-1].Event)
+	}
+	if n := <-timedOut; n == 0 {
+		t.Fatal("the silent seat was never timed out")
+	}
+	tb, err := e.c.Tables.GetTable(ctx, &pb.GetTableRequest{TableId: id})
+	if err != nil || !tb.GetTable().GetSeats()[1].GetBot() {
+		t.Fatalf("seat 1 after it left: %v, %v", tb.GetTable().GetSeats(), err)
 	}
 }
