@@ -114,6 +114,11 @@ func play(ctx context.Context, s *client.Session) ([]client.Update, error) {
 			return got, err
 		}
 		if _, err := s.Act(ctx, a); err != nil {
+			// A timer may play the seat first (short turn times): the
+			// seat's view moved on, and its next offer will come.
+			if server.Reason(err) == mpb.ErrorReason_ERROR_REASON_STALE_SEQ {
+				continue
+			}
 			return got, err
 		}
 	}

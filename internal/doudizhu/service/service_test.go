@@ -392,7 +392,7 @@ func TestLeftAndSilentSeats(t *testing.T) {
 	e := startEnv(t, nil, 0)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	id, _ := e.create(t, &pb.TableSettings{Deals: 2, Seed: seed(5), TurnTime: durationpb.New(20 * time.Millisecond)})
+	id, _ := e.create(t, &pb.TableSettings{Deals: 2, Seed: seed(5), TurnTime: durationpb.New(50 * time.Millisecond)})
 	var seats []client.Seat
 	for _, name := range []string{"player", "leaver", "silent"} {
 		s, err := e.c.JoinTable(ctx, id, name)
