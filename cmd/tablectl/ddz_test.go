@@ -2,9 +2,13 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
+
+	ddzpb "github.com/mahjong-authority/authority/gen/doudizhu/authority/v1"
 
 	"github.com/mahjong-authority/authority/internal/server"
 	"github.com/mahjong-authority/authority/internal/servertest"
@@ -69,5 +73,29 @@ func TestDdzPlayExportVerify(t *testing.T) {
 	rep.Reset()
 	if err := run([]string{"verify"}, strings.NewReader(tampered), &rep, &errOut); err == nil || !strings.Contains(rep.String(), "FAILED") {
 		t.Fatalf("verify of a tampered record: %v\n%s", err, rep.String())
+	}
+}
+
+// TestDdzWatch follows a table of three server bots to its end.
+func TestDdzWatch(t *testing.T) {
+	cfg := servertest.Riichi()
+	cfg.Defaults = server.StandardDefaults
+	cfg.Defaults.SpectatorDelay = time.Millisecond
+	cfg.Defaults.RoundPause = time.Millisecond
+	s := servertest.StartWithDoudizhu(t, cfg)
+	r, err := s.Doudizhu.CreateTable(context.Background(), &ddzpb.CreateTableRequest{Settings: &ddzpb.TableSettings{FillWithBots: true, Deals: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := r.GetTable().GetTableId()
+	if _, err := s.Doudizhu.StartTable(context.Background(), &ddzpb.StartTableRequest{TableId: id, Token: r.GetOwnerToken()}); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	if err := run([]string{"ddz", "watch", "--addr", s.Addr, "--table", id}, strings.NewReader(""), &out, &errOut); err != nil {
+		t.Fatalf("watch: %v\n%s", err, errOut.String())
+	}
+	if !strings.Contains(out.String(), "is the landlord") || !strings.Contains(out.String(), "match over") || strings.Contains(out.String(), "your cards") {
+		t.Fatalf("watch output:\n%s", out.String())
 	}
 }
