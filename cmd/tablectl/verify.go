@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	commands["verify"] = command{summary: "check native game records: walls against their seeds and commitments, and a replay", run: runVerify}
+	commands["verify"] = command{summary: "check native game records (mahjong and Dou Dizhu): walls and decks against their seeds and commitments, and a replay", run: runVerify}
 }
 
 // errVerify is returned when a record fails or cannot be verified; the
@@ -44,8 +44,12 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		defer f.Close()
 		in = f
 	}
-	bad := 0
-	err := readRecords(in, func(line int, b []byte) error {
+	in, ddzBad, err := verifyDoudizhu(in, stdout, *asJSON)
+	if err != nil {
+		return err
+	}
+	bad := ddzBad
+	err = readRecords(in, func(line int, b []byte) error {
 		var rep *record.Report
 		var err error
 		if rsc.IsSichuan(b) {
