@@ -93,7 +93,7 @@ func TestWatchExportVerifyClassical(t *testing.T) {
 		t.Fatal(err)
 	}
 	var rep bytes.Buffer
-	if err := run([]string{"verify", "--rules", "classical", file}, strings.NewReader(""), &rep, &errOut); err != nil {
+	if err := run([]string{"verify", file}, strings.NewReader(""), &rep, &errOut); err != nil {
 		t.Fatalf("verify: %v\n%s%s", err, rep.String(), errOut.String())
 	}
 	if !strings.Contains(rep.String(), ": ok: ") {
@@ -102,7 +102,7 @@ func TestWatchExportVerifyClassical(t *testing.T) {
 	// A record changed by one point fails.
 	bad := strings.Replace(exp.String(), `"deltas":[`, `"deltas":[1`, 1)
 	var rep2 bytes.Buffer
-	if err := run([]string{"verify", "--rules", "classical"}, strings.NewReader(bad), &rep2, &errOut); err == nil {
+	if err := run([]string{"verify"}, strings.NewReader(bad), &rep2, &errOut); err == nil {
 		t.Errorf("a tampered record verified:\n%s", rep2.String())
 	}
 }

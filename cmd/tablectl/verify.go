@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,10 +12,11 @@ import (
 
 	"github.com/mahjong-authority/authority/internal/record"
 	rcl "github.com/mahjong-authority/authority/internal/record/classical"
+	rsc "github.com/mahjong-authority/authority/internal/record/sichuan"
 )
 
 func init() {
-	commands["verify"] = command{summary: "check native game records: walls against their seeds and commitments, and a replay", run: runVerify}
+	commands["verify"] = command{summary: "check native game records (mahjong and Dou Dizhu): walls and decks against their seeds and commitments, and a replay", run: runVerify}
 }
 
 // errVerify is returned when a record fails or cannot be verified; the
@@ -21,11 +24,11 @@ func init() {
 var errVerify = errors.New("verify: not every record verified")
 
 // runVerify checks native records (a file or stdin, one per line) with
-// record.Verify and writes one report per game.
+// record.Verify, or record/sichuan's Verify for a Sichuan record (its
+// rules.variant is "sichuan"), and writes one report per game.
 func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("verify", "usage: tablectl verify [--json] [--rules riichi|classical] [record.jsonl]   (stdin without a file)\n", stderr)
+	fs := newFlags("verify", "usage: tablectl verify [--json] [record.jsonl]   (stdin without a file)\n", stderr)
 	asJSON := fs.Bool("json", false, "write each report as a JSON object")
-	rules := fs.String("rules", "riichi", "the records' rule set: riichi or classical")
 	if err := fs.Parse(args); err != nil {
 		return errUsage // Parse printed the usage
 	}
@@ -42,33 +45,42 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		defer f.Close()
 		in = f
 	}
-	bad := 0
-	report := func(rep *record.Report) error {
+	in, ddzBad, err := verifyDoudizhu(in, stdout, *asJSON)
+	if err != nil {
+		return err
+	}
+	bad := ddzBad
+	err = readRecords(in, func(line int, b []byte) error {
+		var rep *record.Report
+		var err error
+		if rcl.IsClassical(b) {
+			var g *rcl.Game
+			if g, err = rcl.Decode(b); err == nil {
+				rep, err = rcl.Verify(g)
+			}
+		} else if rsc.IsSichuan(b) {
+			var g *rsc.Game
+			if g, err = rsc.Decode(b); err == nil {
+				rep, err = rsc.Verify(g)
+			}
+		} else {
+			var g *record.Game
+			if g, err = record.Decode(b); err == nil {
+				rep, err = record.Verify(g)
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("verify: line %d: %w", line, err)
+		}
 		if rep.Err() != nil {
 			bad++
 		}
 		if *asJSON {
 			return json.NewEncoder(stdout).Encode(rep)
 		}
-		_, err := io.WriteString(stdout, describe(rep))
+		_, err = io.WriteString(stdout, describe(rep))
 		return err
-	}
-	var err error
-	switch *rules {
-	case "classical":
-		err = rcl.Read(in, func(line int, g *rcl.Game) error {
-			rep, err := rcl.Verify(g)
-			if err != nil {
-				return fmt.Errorf("verify: line %d: %w", line, err)
-			}
-			return report(rep)
-		})
-	case "riichi":
-		err = verifyRiichi(in, report)
-	default:
-		fs.Usage()
-		return errUsage
-	}
+	})
 	if err != nil {
 		return err
 	}
@@ -76,17 +88,6 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: %d failed or unverifiable", errVerify, bad)
 	}
 	return nil
-}
-
-// verifyRiichi verifies riichi records, reporting each.
-func verifyRiichi(in io.Reader, report func(*record.Report) error) error {
-	return record.Read(in, func(line int, g *record.Game) error {
-		rep, err := record.Verify(g)
-		if err != nil {
-			return fmt.Errorf("verify: line %d: %w", line, err)
-		}
-		return report(rep)
-	})
 }
 
 // describe writes a report for people: a verdict line, then one line per
@@ -119,4 +120,24 @@ func describe(r *record.Report) string {
 	}
 	b.WriteString("\n")
 	return b.String()
+}
+
+// readRecords calls f with every non-blank line of native records, of
+// either rule set, and its number.
+func readRecords(in io.Reader, f func(line int, b []byte) error) error {
+	s := bufio.NewScanner(in)
+	s.Buffer(make([]byte, 0, 1<<20), 16<<20)
+	line := 0
+	for s.Scan() {
+		line++
+		if b := bytes.TrimSpace(s.Bytes()); len(b) > 0 {
+			if err := f(line, b); err != nil {
+				return err
+			}
+		}
+	}
+	if err := s.Err(); err != nil {
+		return fmt.Errorf("line %d: %w: %v", line+1, record.ErrSyntax, err)
+	}
+	return nil
 }

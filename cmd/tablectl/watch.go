@@ -24,8 +24,8 @@ const watchUsage = `usage: tablectl watch --addr HOST:PORT --table ID [flags]
 Follows a table's public events (behind the table's spectator delay) to the
 end of its game, one line for each thing that changes: a discard, a call, a
 riichi, a new dora indicator, a win and its payment, a round's end. A
-classical table is told apart by its settings: its lines say who is
-fishing, and each seat's score line at the settlement.
+Sichuan table is shown with its exchange, void suits, winners who left
+play and running units.
 
 Flags:
 `
@@ -65,6 +65,9 @@ func runWatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "Watching table %s (%s, spectator delay %v).\n", o.tableID, tb.GetState(), tb.GetSettings().GetSpectatorDelay().AsDuration())
 	if tb.GetSettings().GetRuleSet() == pb.RuleSet_RULE_SET_CLASSICAL {
 		return watchClassical(ctx, c, o.tableID, stdout, n, o.board)
+	}
+	if isSichuan(tb) {
+		return watchSichuan(ctx, c, tb, stdout, n, o.board)
 	}
 	w := c.Watch(o.tableID, client.Options{})
 	defer w.Close()

@@ -1854,6 +1854,15 @@ type Event struct {
 	//	*Event_GameEnded
 	//	*Event_SeatNotice
 	//	*Event_TurnOffer
+	//	*Event_SichuanExchangeChosen
+	//	*Event_SichuanExchanged
+	//	*Event_SichuanExchangeReceived
+	//	*Event_SichuanVoidChosen
+	//	*Event_SichuanVoidsRevealed
+	//	*Event_SichuanKanPaid
+	//	*Event_SichuanKanTransferred
+	//	*Event_SichuanWon
+	//	*Event_SichuanHandEnded
 	//	*Event_ClassicalBonusSetAside
 	//	*Event_ClassicalFishing
 	//	*Event_ClassicalWon
@@ -2040,6 +2049,87 @@ func (x *Event) GetTurnOffer() *TurnOffer {
 	return nil
 }
 
+func (x *Event) GetSichuanExchangeChosen() *SichuanExchangeChosen {
+	if x != nil {
+		if x, ok := x.Body.(*Event_SichuanExchangeChosen); ok {
+			return x.SichuanExchangeChosen
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetSichuanExchanged() *SichuanExchanged {
+	if x != nil {
+		if x, ok := x.Body.(*Event_SichuanExchanged); ok {
+			return x.SichuanExchanged
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetSichuanExchangeReceived() *SichuanExchangeReceived {
+	if x != nil {
+		if x, ok := x.Body.(*Event_SichuanExchangeReceived); ok {
+			return x.SichuanExchangeReceived
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetSichuanVoidChosen() *SichuanVoidChosen {
+	if x != nil {
+		if x, ok := x.Body.(*Event_SichuanVoidChosen); ok {
+			return x.SichuanVoidChosen
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetSichuanVoidsRevealed() *SichuanVoidsRevealed {
+	if x != nil {
+		if x, ok := x.Body.(*Event_SichuanVoidsRevealed); ok {
+			return x.SichuanVoidsRevealed
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetSichuanKanPaid() *SichuanKanPaid {
+	if x != nil {
+		if x, ok := x.Body.(*Event_SichuanKanPaid); ok {
+			return x.SichuanKanPaid
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetSichuanKanTransferred() *SichuanKanTransferred {
+	if x != nil {
+		if x, ok := x.Body.(*Event_SichuanKanTransferred); ok {
+			return x.SichuanKanTransferred
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetSichuanWon() *SichuanWon {
+	if x != nil {
+		if x, ok := x.Body.(*Event_SichuanWon); ok {
+			return x.SichuanWon
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetSichuanHandEnded() *SichuanHandEnded {
+	if x != nil {
+		if x, ok := x.Body.(*Event_SichuanHandEnded); ok {
+			return x.SichuanHandEnded
+		}
+	}
+	return nil
+}
+
 func (x *Event) GetClassicalBonusSetAside() *ClassicalBonusSetAside {
 	if x != nil {
 		if x, ok := x.Body.(*Event_ClassicalBonusSetAside); ok {
@@ -2136,6 +2226,45 @@ type Event_TurnOffer struct {
 	TurnOffer *TurnOffer `protobuf:"bytes,16,opt,name=turn_offer,json=turnOffer,proto3,oneof"`
 }
 
+type Event_SichuanExchangeChosen struct {
+	// Sichuan tables (riichi's bodies above serve where they fit:
+	// round_started, dealt, drew, discarded, claim_offer, turn_offer,
+	// called, game_ended).
+	SichuanExchangeChosen *SichuanExchangeChosen `protobuf:"bytes,100,opt,name=sichuan_exchange_chosen,json=sichuanExchangeChosen,proto3,oneof"`
+}
+
+type Event_SichuanExchanged struct {
+	SichuanExchanged *SichuanExchanged `protobuf:"bytes,101,opt,name=sichuan_exchanged,json=sichuanExchanged,proto3,oneof"`
+}
+
+type Event_SichuanExchangeReceived struct {
+	SichuanExchangeReceived *SichuanExchangeReceived `protobuf:"bytes,102,opt,name=sichuan_exchange_received,json=sichuanExchangeReceived,proto3,oneof"`
+}
+
+type Event_SichuanVoidChosen struct {
+	SichuanVoidChosen *SichuanVoidChosen `protobuf:"bytes,103,opt,name=sichuan_void_chosen,json=sichuanVoidChosen,proto3,oneof"`
+}
+
+type Event_SichuanVoidsRevealed struct {
+	SichuanVoidsRevealed *SichuanVoidsRevealed `protobuf:"bytes,104,opt,name=sichuan_voids_revealed,json=sichuanVoidsRevealed,proto3,oneof"`
+}
+
+type Event_SichuanKanPaid struct {
+	SichuanKanPaid *SichuanKanPaid `protobuf:"bytes,105,opt,name=sichuan_kan_paid,json=sichuanKanPaid,proto3,oneof"`
+}
+
+type Event_SichuanKanTransferred struct {
+	SichuanKanTransferred *SichuanKanTransferred `protobuf:"bytes,106,opt,name=sichuan_kan_transferred,json=sichuanKanTransferred,proto3,oneof"`
+}
+
+type Event_SichuanWon struct {
+	SichuanWon *SichuanWon `protobuf:"bytes,107,opt,name=sichuan_won,json=sichuanWon,proto3,oneof"`
+}
+
+type Event_SichuanHandEnded struct {
+	SichuanHandEnded *SichuanHandEnded `protobuf:"bytes,108,opt,name=sichuan_hand_ended,json=sichuanHandEnded,proto3,oneof"`
+}
+
 type Event_ClassicalBonusSetAside struct {
 	// Classical tables (riichi's bodies above serve where they fit:
 	// round_started, dealt, drew, discarded, claim_offer, turn_offer,
@@ -2182,6 +2311,24 @@ func (*Event_GameEnded) isEvent_Body() {}
 func (*Event_SeatNotice) isEvent_Body() {}
 
 func (*Event_TurnOffer) isEvent_Body() {}
+
+func (*Event_SichuanExchangeChosen) isEvent_Body() {}
+
+func (*Event_SichuanExchanged) isEvent_Body() {}
+
+func (*Event_SichuanExchangeReceived) isEvent_Body() {}
+
+func (*Event_SichuanVoidChosen) isEvent_Body() {}
+
+func (*Event_SichuanVoidsRevealed) isEvent_Body() {}
+
+func (*Event_SichuanKanPaid) isEvent_Body() {}
+
+func (*Event_SichuanKanTransferred) isEvent_Body() {}
+
+func (*Event_SichuanWon) isEvent_Body() {}
+
+func (*Event_SichuanHandEnded) isEvent_Body() {}
 
 func (*Event_ClassicalBonusSetAside) isEvent_Body() {}
 
@@ -2727,8 +2874,7 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\tafter_seq\x18\x03 \x01(\x04R\bafterSeq\"L\n" +
 	"\bSnapshot\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x12.\n" +
-	"\x04view\x18\x02 \x01(\v2\x1a.mahjong.authority.v1.ViewR\x04view\"\xc4\n" +
-	"\n" +
+	"\x04view\x18\x02 \x01(\v2\x1a.mahjong.authority.v1.ViewR\x04view\"\x84\x11\n" +
 	"\x05Event\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x12.\n" +
 	"\x04time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x04time\x12I\n" +
@@ -2751,7 +2897,17 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\vseat_notice\x18\x0f \x01(\v2 .mahjong.authority.v1.SeatNoticeH\x00R\n" +
 	"seatNotice\x12@\n" +
 	"\n" +
-	"turn_offer\x18\x10 \x01(\v2\x1f.mahjong.authority.v1.TurnOfferH\x00R\tturnOffer\x12j\n" +
+	"turn_offer\x18\x10 \x01(\v2\x1f.mahjong.authority.v1.TurnOfferH\x00R\tturnOffer\x12e\n" +
+	"\x17sichuan_exchange_chosen\x18d \x01(\v2+.mahjong.authority.v1.SichuanExchangeChosenH\x00R\x15sichuanExchangeChosen\x12U\n" +
+	"\x11sichuan_exchanged\x18e \x01(\v2&.mahjong.authority.v1.SichuanExchangedH\x00R\x10sichuanExchanged\x12k\n" +
+	"\x19sichuan_exchange_received\x18f \x01(\v2-.mahjong.authority.v1.SichuanExchangeReceivedH\x00R\x17sichuanExchangeReceived\x12Y\n" +
+	"\x13sichuan_void_chosen\x18g \x01(\v2'.mahjong.authority.v1.SichuanVoidChosenH\x00R\x11sichuanVoidChosen\x12b\n" +
+	"\x16sichuan_voids_revealed\x18h \x01(\v2*.mahjong.authority.v1.SichuanVoidsRevealedH\x00R\x14sichuanVoidsRevealed\x12P\n" +
+	"\x10sichuan_kan_paid\x18i \x01(\v2$.mahjong.authority.v1.SichuanKanPaidH\x00R\x0esichuanKanPaid\x12e\n" +
+	"\x17sichuan_kan_transferred\x18j \x01(\v2+.mahjong.authority.v1.SichuanKanTransferredH\x00R\x15sichuanKanTransferred\x12C\n" +
+	"\vsichuan_won\x18k \x01(\v2 .mahjong.authority.v1.SichuanWonH\x00R\n" +
+	"sichuanWon\x12V\n" +
+	"\x12sichuan_hand_ended\x18l \x01(\v2&.mahjong.authority.v1.SichuanHandEndedH\x00R\x10sichuanHandEnded\x12j\n" +
 	"\x19classical_bonus_set_aside\x18\x90\x03 \x01(\v2,.mahjong.authority.v1.ClassicalBonusSetAsideH\x00R\x16classicalBonusSetAside\x12V\n" +
 	"\x11classical_fishing\x18\x91\x03 \x01(\v2&.mahjong.authority.v1.ClassicalFishingH\x00R\x10classicalFishing\x12J\n" +
 	"\rclassical_won\x18\x92\x03 \x01(\v2\".mahjong.authority.v1.ClassicalWonH\x00R\fclassicalWon\x12]\n" +
@@ -2872,62 +3028,71 @@ func file_mahjong_authority_v1_table_service_proto_rawDescGZIP() []byte {
 var file_mahjong_authority_v1_table_service_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
 var file_mahjong_authority_v1_table_service_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
 var file_mahjong_authority_v1_table_service_proto_goTypes = []any{
-	(RulePreset)(0),                // 0: mahjong.authority.v1.RulePreset
-	(RuleSet)(0),                   // 1: mahjong.authority.v1.RuleSet
-	(TableState)(0),                // 2: mahjong.authority.v1.TableState
-	(TableOrder)(0),                // 3: mahjong.authority.v1.TableOrder
-	(RecordFormat)(0),              // 4: mahjong.authority.v1.RecordFormat
-	(ErrorReason)(0),               // 5: mahjong.authority.v1.ErrorReason
-	(*RiichiOptions)(nil),          // 6: mahjong.authority.v1.RiichiOptions
-	(*SichuanOptions)(nil),         // 7: mahjong.authority.v1.SichuanOptions
-	(*ClassicalOptions)(nil),       // 8: mahjong.authority.v1.ClassicalOptions
-	(*TableSettings)(nil),          // 9: mahjong.authority.v1.TableSettings
-	(*SeatInfo)(nil),               // 10: mahjong.authority.v1.SeatInfo
-	(*Table)(nil),                  // 11: mahjong.authority.v1.Table
-	(*CreateTableRequest)(nil),     // 12: mahjong.authority.v1.CreateTableRequest
-	(*CreateTableResponse)(nil),    // 13: mahjong.authority.v1.CreateTableResponse
-	(*ListTablesRequest)(nil),      // 14: mahjong.authority.v1.ListTablesRequest
-	(*ListTablesResponse)(nil),     // 15: mahjong.authority.v1.ListTablesResponse
-	(*GetTableRequest)(nil),        // 16: mahjong.authority.v1.GetTableRequest
-	(*GetTableResponse)(nil),       // 17: mahjong.authority.v1.GetTableResponse
-	(*JoinTableRequest)(nil),       // 18: mahjong.authority.v1.JoinTableRequest
-	(*JoinTableResponse)(nil),      // 19: mahjong.authority.v1.JoinTableResponse
-	(*LeaveTableRequest)(nil),      // 20: mahjong.authority.v1.LeaveTableRequest
-	(*LeaveTableResponse)(nil),     // 21: mahjong.authority.v1.LeaveTableResponse
-	(*StartTableRequest)(nil),      // 22: mahjong.authority.v1.StartTableRequest
-	(*StartTableResponse)(nil),     // 23: mahjong.authority.v1.StartTableResponse
-	(*StreamEventsRequest)(nil),    // 24: mahjong.authority.v1.StreamEventsRequest
-	(*Snapshot)(nil),               // 25: mahjong.authority.v1.Snapshot
-	(*Event)(nil),                  // 26: mahjong.authority.v1.Event
-	(*StreamEventsResponse)(nil),   // 27: mahjong.authority.v1.StreamEventsResponse
-	(*ActRequest)(nil),             // 28: mahjong.authority.v1.ActRequest
-	(*ActResponse)(nil),            // 29: mahjong.authority.v1.ActResponse
-	(*SpectateRequest)(nil),        // 30: mahjong.authority.v1.SpectateRequest
-	(*SpectateResponse)(nil),       // 31: mahjong.authority.v1.SpectateResponse
-	(*ExportGameRequest)(nil),      // 32: mahjong.authority.v1.ExportGameRequest
-	(*ExportGameResponse)(nil),     // 33: mahjong.authority.v1.ExportGameResponse
-	(*durationpb.Duration)(nil),    // 34: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil),  // 35: google.protobuf.Timestamp
-	(*View)(nil),                   // 36: mahjong.authority.v1.View
-	(*RoundStarted)(nil),           // 37: mahjong.authority.v1.RoundStarted
-	(*Dealt)(nil),                  // 38: mahjong.authority.v1.Dealt
-	(*Drew)(nil),                   // 39: mahjong.authority.v1.Drew
-	(*Discarded)(nil),              // 40: mahjong.authority.v1.Discarded
-	(*Fishing)(nil),                // 41: mahjong.authority.v1.Fishing
-	(*ClaimOffer)(nil),             // 42: mahjong.authority.v1.ClaimOffer
-	(*RiichiAccepted)(nil),         // 43: mahjong.authority.v1.RiichiAccepted
-	(*Called)(nil),                 // 44: mahjong.authority.v1.Called
-	(*DoraRevealed)(nil),           // 45: mahjong.authority.v1.DoraRevealed
-	(*Won)(nil),                    // 46: mahjong.authority.v1.Won
-	(*RoundEnded)(nil),             // 47: mahjong.authority.v1.RoundEnded
-	(*GameEnded)(nil),              // 48: mahjong.authority.v1.GameEnded
-	(*SeatNotice)(nil),             // 49: mahjong.authority.v1.SeatNotice
-	(*TurnOffer)(nil),              // 50: mahjong.authority.v1.TurnOffer
-	(*ClassicalBonusSetAside)(nil), // 51: mahjong.authority.v1.ClassicalBonusSetAside
-	(*ClassicalFishing)(nil),       // 52: mahjong.authority.v1.ClassicalFishing
-	(*ClassicalWon)(nil),           // 53: mahjong.authority.v1.ClassicalWon
-	(*ClassicalHandEnded)(nil),     // 54: mahjong.authority.v1.ClassicalHandEnded
-	(*Action)(nil),                 // 55: mahjong.authority.v1.Action
+	(RulePreset)(0),                 // 0: mahjong.authority.v1.RulePreset
+	(RuleSet)(0),                    // 1: mahjong.authority.v1.RuleSet
+	(TableState)(0),                 // 2: mahjong.authority.v1.TableState
+	(TableOrder)(0),                 // 3: mahjong.authority.v1.TableOrder
+	(RecordFormat)(0),               // 4: mahjong.authority.v1.RecordFormat
+	(ErrorReason)(0),                // 5: mahjong.authority.v1.ErrorReason
+	(*RiichiOptions)(nil),           // 6: mahjong.authority.v1.RiichiOptions
+	(*SichuanOptions)(nil),          // 7: mahjong.authority.v1.SichuanOptions
+	(*ClassicalOptions)(nil),        // 8: mahjong.authority.v1.ClassicalOptions
+	(*TableSettings)(nil),           // 9: mahjong.authority.v1.TableSettings
+	(*SeatInfo)(nil),                // 10: mahjong.authority.v1.SeatInfo
+	(*Table)(nil),                   // 11: mahjong.authority.v1.Table
+	(*CreateTableRequest)(nil),      // 12: mahjong.authority.v1.CreateTableRequest
+	(*CreateTableResponse)(nil),     // 13: mahjong.authority.v1.CreateTableResponse
+	(*ListTablesRequest)(nil),       // 14: mahjong.authority.v1.ListTablesRequest
+	(*ListTablesResponse)(nil),      // 15: mahjong.authority.v1.ListTablesResponse
+	(*GetTableRequest)(nil),         // 16: mahjong.authority.v1.GetTableRequest
+	(*GetTableResponse)(nil),        // 17: mahjong.authority.v1.GetTableResponse
+	(*JoinTableRequest)(nil),        // 18: mahjong.authority.v1.JoinTableRequest
+	(*JoinTableResponse)(nil),       // 19: mahjong.authority.v1.JoinTableResponse
+	(*LeaveTableRequest)(nil),       // 20: mahjong.authority.v1.LeaveTableRequest
+	(*LeaveTableResponse)(nil),      // 21: mahjong.authority.v1.LeaveTableResponse
+	(*StartTableRequest)(nil),       // 22: mahjong.authority.v1.StartTableRequest
+	(*StartTableResponse)(nil),      // 23: mahjong.authority.v1.StartTableResponse
+	(*StreamEventsRequest)(nil),     // 24: mahjong.authority.v1.StreamEventsRequest
+	(*Snapshot)(nil),                // 25: mahjong.authority.v1.Snapshot
+	(*Event)(nil),                   // 26: mahjong.authority.v1.Event
+	(*StreamEventsResponse)(nil),    // 27: mahjong.authority.v1.StreamEventsResponse
+	(*ActRequest)(nil),              // 28: mahjong.authority.v1.ActRequest
+	(*ActResponse)(nil),             // 29: mahjong.authority.v1.ActResponse
+	(*SpectateRequest)(nil),         // 30: mahjong.authority.v1.SpectateRequest
+	(*SpectateResponse)(nil),        // 31: mahjong.authority.v1.SpectateResponse
+	(*ExportGameRequest)(nil),       // 32: mahjong.authority.v1.ExportGameRequest
+	(*ExportGameResponse)(nil),      // 33: mahjong.authority.v1.ExportGameResponse
+	(*durationpb.Duration)(nil),     // 34: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil),   // 35: google.protobuf.Timestamp
+	(*View)(nil),                    // 36: mahjong.authority.v1.View
+	(*RoundStarted)(nil),            // 37: mahjong.authority.v1.RoundStarted
+	(*Dealt)(nil),                   // 38: mahjong.authority.v1.Dealt
+	(*Drew)(nil),                    // 39: mahjong.authority.v1.Drew
+	(*Discarded)(nil),               // 40: mahjong.authority.v1.Discarded
+	(*Fishing)(nil),                 // 41: mahjong.authority.v1.Fishing
+	(*ClaimOffer)(nil),              // 42: mahjong.authority.v1.ClaimOffer
+	(*RiichiAccepted)(nil),          // 43: mahjong.authority.v1.RiichiAccepted
+	(*Called)(nil),                  // 44: mahjong.authority.v1.Called
+	(*DoraRevealed)(nil),            // 45: mahjong.authority.v1.DoraRevealed
+	(*Won)(nil),                     // 46: mahjong.authority.v1.Won
+	(*RoundEnded)(nil),              // 47: mahjong.authority.v1.RoundEnded
+	(*GameEnded)(nil),               // 48: mahjong.authority.v1.GameEnded
+	(*SeatNotice)(nil),              // 49: mahjong.authority.v1.SeatNotice
+	(*TurnOffer)(nil),               // 50: mahjong.authority.v1.TurnOffer
+	(*SichuanExchangeChosen)(nil),   // 51: mahjong.authority.v1.SichuanExchangeChosen
+	(*SichuanExchanged)(nil),        // 52: mahjong.authority.v1.SichuanExchanged
+	(*SichuanExchangeReceived)(nil), // 53: mahjong.authority.v1.SichuanExchangeReceived
+	(*SichuanVoidChosen)(nil),       // 54: mahjong.authority.v1.SichuanVoidChosen
+	(*SichuanVoidsRevealed)(nil),    // 55: mahjong.authority.v1.SichuanVoidsRevealed
+	(*SichuanKanPaid)(nil),          // 56: mahjong.authority.v1.SichuanKanPaid
+	(*SichuanKanTransferred)(nil),   // 57: mahjong.authority.v1.SichuanKanTransferred
+	(*SichuanWon)(nil),              // 58: mahjong.authority.v1.SichuanWon
+	(*SichuanHandEnded)(nil),        // 59: mahjong.authority.v1.SichuanHandEnded
+	(*ClassicalBonusSetAside)(nil),  // 60: mahjong.authority.v1.ClassicalBonusSetAside
+	(*ClassicalFishing)(nil),        // 61: mahjong.authority.v1.ClassicalFishing
+	(*ClassicalWon)(nil),            // 62: mahjong.authority.v1.ClassicalWon
+	(*ClassicalHandEnded)(nil),      // 63: mahjong.authority.v1.ClassicalHandEnded
+	(*Action)(nil),                  // 64: mahjong.authority.v1.Action
 }
 var file_mahjong_authority_v1_table_service_proto_depIdxs = []int32{
 	0,  // 0: mahjong.authority.v1.TableSettings.rules:type_name -> mahjong.authority.v1.RulePreset
@@ -2969,41 +3134,50 @@ var file_mahjong_authority_v1_table_service_proto_depIdxs = []int32{
 	48, // 36: mahjong.authority.v1.Event.game_ended:type_name -> mahjong.authority.v1.GameEnded
 	49, // 37: mahjong.authority.v1.Event.seat_notice:type_name -> mahjong.authority.v1.SeatNotice
 	50, // 38: mahjong.authority.v1.Event.turn_offer:type_name -> mahjong.authority.v1.TurnOffer
-	51, // 39: mahjong.authority.v1.Event.classical_bonus_set_aside:type_name -> mahjong.authority.v1.ClassicalBonusSetAside
-	52, // 40: mahjong.authority.v1.Event.classical_fishing:type_name -> mahjong.authority.v1.ClassicalFishing
-	53, // 41: mahjong.authority.v1.Event.classical_won:type_name -> mahjong.authority.v1.ClassicalWon
-	54, // 42: mahjong.authority.v1.Event.classical_hand_ended:type_name -> mahjong.authority.v1.ClassicalHandEnded
-	25, // 43: mahjong.authority.v1.StreamEventsResponse.snapshot:type_name -> mahjong.authority.v1.Snapshot
-	26, // 44: mahjong.authority.v1.StreamEventsResponse.event:type_name -> mahjong.authority.v1.Event
-	55, // 45: mahjong.authority.v1.ActRequest.action:type_name -> mahjong.authority.v1.Action
-	26, // 46: mahjong.authority.v1.SpectateResponse.event:type_name -> mahjong.authority.v1.Event
-	4,  // 47: mahjong.authority.v1.ExportGameRequest.format:type_name -> mahjong.authority.v1.RecordFormat
-	4,  // 48: mahjong.authority.v1.ExportGameResponse.format:type_name -> mahjong.authority.v1.RecordFormat
-	12, // 49: mahjong.authority.v1.TableService.CreateTable:input_type -> mahjong.authority.v1.CreateTableRequest
-	14, // 50: mahjong.authority.v1.TableService.ListTables:input_type -> mahjong.authority.v1.ListTablesRequest
-	16, // 51: mahjong.authority.v1.TableService.GetTable:input_type -> mahjong.authority.v1.GetTableRequest
-	18, // 52: mahjong.authority.v1.TableService.JoinTable:input_type -> mahjong.authority.v1.JoinTableRequest
-	20, // 53: mahjong.authority.v1.TableService.LeaveTable:input_type -> mahjong.authority.v1.LeaveTableRequest
-	22, // 54: mahjong.authority.v1.TableService.StartTable:input_type -> mahjong.authority.v1.StartTableRequest
-	24, // 55: mahjong.authority.v1.TableService.StreamEvents:input_type -> mahjong.authority.v1.StreamEventsRequest
-	28, // 56: mahjong.authority.v1.TableService.Act:input_type -> mahjong.authority.v1.ActRequest
-	30, // 57: mahjong.authority.v1.TableService.Spectate:input_type -> mahjong.authority.v1.SpectateRequest
-	32, // 58: mahjong.authority.v1.TableService.ExportGame:input_type -> mahjong.authority.v1.ExportGameRequest
-	13, // 59: mahjong.authority.v1.TableService.CreateTable:output_type -> mahjong.authority.v1.CreateTableResponse
-	15, // 60: mahjong.authority.v1.TableService.ListTables:output_type -> mahjong.authority.v1.ListTablesResponse
-	17, // 61: mahjong.authority.v1.TableService.GetTable:output_type -> mahjong.authority.v1.GetTableResponse
-	19, // 62: mahjong.authority.v1.TableService.JoinTable:output_type -> mahjong.authority.v1.JoinTableResponse
-	21, // 63: mahjong.authority.v1.TableService.LeaveTable:output_type -> mahjong.authority.v1.LeaveTableResponse
-	23, // 64: mahjong.authority.v1.TableService.StartTable:output_type -> mahjong.authority.v1.StartTableResponse
-	27, // 65: mahjong.authority.v1.TableService.StreamEvents:output_type -> mahjong.authority.v1.StreamEventsResponse
-	29, // 66: mahjong.authority.v1.TableService.Act:output_type -> mahjong.authority.v1.ActResponse
-	31, // 67: mahjong.authority.v1.TableService.Spectate:output_type -> mahjong.authority.v1.SpectateResponse
-	33, // 68: mahjong.authority.v1.TableService.ExportGame:output_type -> mahjong.authority.v1.ExportGameResponse
-	59, // [59:69] is the sub-list for method output_type
-	49, // [49:59] is the sub-list for method input_type
-	49, // [49:49] is the sub-list for extension type_name
-	49, // [49:49] is the sub-list for extension extendee
-	0,  // [0:49] is the sub-list for field type_name
+	51, // 39: mahjong.authority.v1.Event.sichuan_exchange_chosen:type_name -> mahjong.authority.v1.SichuanExchangeChosen
+	52, // 40: mahjong.authority.v1.Event.sichuan_exchanged:type_name -> mahjong.authority.v1.SichuanExchanged
+	53, // 41: mahjong.authority.v1.Event.sichuan_exchange_received:type_name -> mahjong.authority.v1.SichuanExchangeReceived
+	54, // 42: mahjong.authority.v1.Event.sichuan_void_chosen:type_name -> mahjong.authority.v1.SichuanVoidChosen
+	55, // 43: mahjong.authority.v1.Event.sichuan_voids_revealed:type_name -> mahjong.authority.v1.SichuanVoidsRevealed
+	56, // 44: mahjong.authority.v1.Event.sichuan_kan_paid:type_name -> mahjong.authority.v1.SichuanKanPaid
+	57, // 45: mahjong.authority.v1.Event.sichuan_kan_transferred:type_name -> mahjong.authority.v1.SichuanKanTransferred
+	58, // 46: mahjong.authority.v1.Event.sichuan_won:type_name -> mahjong.authority.v1.SichuanWon
+	59, // 47: mahjong.authority.v1.Event.sichuan_hand_ended:type_name -> mahjong.authority.v1.SichuanHandEnded
+	60, // 48: mahjong.authority.v1.Event.classical_bonus_set_aside:type_name -> mahjong.authority.v1.ClassicalBonusSetAside
+	61, // 49: mahjong.authority.v1.Event.classical_fishing:type_name -> mahjong.authority.v1.ClassicalFishing
+	62, // 50: mahjong.authority.v1.Event.classical_won:type_name -> mahjong.authority.v1.ClassicalWon
+	63, // 51: mahjong.authority.v1.Event.classical_hand_ended:type_name -> mahjong.authority.v1.ClassicalHandEnded
+	25, // 52: mahjong.authority.v1.StreamEventsResponse.snapshot:type_name -> mahjong.authority.v1.Snapshot
+	26, // 53: mahjong.authority.v1.StreamEventsResponse.event:type_name -> mahjong.authority.v1.Event
+	64, // 54: mahjong.authority.v1.ActRequest.action:type_name -> mahjong.authority.v1.Action
+	26, // 55: mahjong.authority.v1.SpectateResponse.event:type_name -> mahjong.authority.v1.Event
+	4,  // 56: mahjong.authority.v1.ExportGameRequest.format:type_name -> mahjong.authority.v1.RecordFormat
+	4,  // 57: mahjong.authority.v1.ExportGameResponse.format:type_name -> mahjong.authority.v1.RecordFormat
+	12, // 58: mahjong.authority.v1.TableService.CreateTable:input_type -> mahjong.authority.v1.CreateTableRequest
+	14, // 59: mahjong.authority.v1.TableService.ListTables:input_type -> mahjong.authority.v1.ListTablesRequest
+	16, // 60: mahjong.authority.v1.TableService.GetTable:input_type -> mahjong.authority.v1.GetTableRequest
+	18, // 61: mahjong.authority.v1.TableService.JoinTable:input_type -> mahjong.authority.v1.JoinTableRequest
+	20, // 62: mahjong.authority.v1.TableService.LeaveTable:input_type -> mahjong.authority.v1.LeaveTableRequest
+	22, // 63: mahjong.authority.v1.TableService.StartTable:input_type -> mahjong.authority.v1.StartTableRequest
+	24, // 64: mahjong.authority.v1.TableService.StreamEvents:input_type -> mahjong.authority.v1.StreamEventsRequest
+	28, // 65: mahjong.authority.v1.TableService.Act:input_type -> mahjong.authority.v1.ActRequest
+	30, // 66: mahjong.authority.v1.TableService.Spectate:input_type -> mahjong.authority.v1.SpectateRequest
+	32, // 67: mahjong.authority.v1.TableService.ExportGame:input_type -> mahjong.authority.v1.ExportGameRequest
+	13, // 68: mahjong.authority.v1.TableService.CreateTable:output_type -> mahjong.authority.v1.CreateTableResponse
+	15, // 69: mahjong.authority.v1.TableService.ListTables:output_type -> mahjong.authority.v1.ListTablesResponse
+	17, // 70: mahjong.authority.v1.TableService.GetTable:output_type -> mahjong.authority.v1.GetTableResponse
+	19, // 71: mahjong.authority.v1.TableService.JoinTable:output_type -> mahjong.authority.v1.JoinTableResponse
+	21, // 72: mahjong.authority.v1.TableService.LeaveTable:output_type -> mahjong.authority.v1.LeaveTableResponse
+	23, // 73: mahjong.authority.v1.TableService.StartTable:output_type -> mahjong.authority.v1.StartTableResponse
+	27, // 74: mahjong.authority.v1.TableService.StreamEvents:output_type -> mahjong.authority.v1.StreamEventsResponse
+	29, // 75: mahjong.authority.v1.TableService.Act:output_type -> mahjong.authority.v1.ActResponse
+	31, // 76: mahjong.authority.v1.TableService.Spectate:output_type -> mahjong.authority.v1.SpectateResponse
+	33, // 77: mahjong.authority.v1.TableService.ExportGame:output_type -> mahjong.authority.v1.ExportGameResponse
+	68, // [68:78] is the sub-list for method output_type
+	58, // [58:68] is the sub-list for method input_type
+	58, // [58:58] is the sub-list for extension type_name
+	58, // [58:58] is the sub-list for extension extendee
+	0,  // [0:58] is the sub-list for field type_name
 }
 
 func init() { file_mahjong_authority_v1_table_service_proto_init() }
@@ -3034,6 +3208,15 @@ func file_mahjong_authority_v1_table_service_proto_init() {
 		(*Event_GameEnded)(nil),
 		(*Event_SeatNotice)(nil),
 		(*Event_TurnOffer)(nil),
+		(*Event_SichuanExchangeChosen)(nil),
+		(*Event_SichuanExchanged)(nil),
+		(*Event_SichuanExchangeReceived)(nil),
+		(*Event_SichuanVoidChosen)(nil),
+		(*Event_SichuanVoidsRevealed)(nil),
+		(*Event_SichuanKanPaid)(nil),
+		(*Event_SichuanKanTransferred)(nil),
+		(*Event_SichuanWon)(nil),
+		(*Event_SichuanHandEnded)(nil),
 		(*Event_ClassicalBonusSetAside)(nil),
 		(*Event_ClassicalFishing)(nil),
 		(*Event_ClassicalWon)(nil),
