@@ -67,6 +67,8 @@ type table[A comparable, V, B any] struct {
 	timerKey waitKey
 	hold     hold[B]
 	replay   bool // replaying stored entries: no timers
+	spent    map[string]bool // the ids of the join tickets used (reserve.go)
+	closing  bool            // CloseWaiting evicts the table
 
 	// The table's life in memory (lifecycle.go).
 	evictTimer clock.Timer
@@ -120,6 +122,8 @@ type seat[A comparable, V any] struct {
 	lastSeen uint64        // the seat's seq of the newest game event it may see
 	offer    uint64        // the seat's seq of its newest offer (Out.Offer), 0 for none
 	revoked  chan struct{} // closed when the player leaves: its streams end
+	playerID string        // the room service's id of the player
+	resv     reservation   // while the table waits
 	bucket   *Bucket
 	dedupe   map[string]answer[A]
 	order    []string // request ids, oldest first
@@ -209,7 +213,7 @@ func (t *table[A, V, B]) info() Info {
 func (t *table[A, V, B]) refresh() {
 	in := Info{ID: t.rec.ID, Settings: t.set, Meta: t.rec.Meta, Created: t.rec.Created, State: t.state, Seats: make([]SeatInfo, len(t.seats))}
 	for i, s := range t.seats {
-		in.Seats[i] = SeatInfo{Taken: s.taken, Name: s.name, Bot: s.botOn, Connected: s.conns > 0}
+		in.Seats[i] = SeatInfo{Taken: s.taken, Name: s.name, Bot: s.botOn, Connected: s.conns > 0, PlayerID: s.playerID, Reserved: s.resv.on}
 	}
 	t.mu.Lock()
 	in.LastSeq = t.arch.count(len(t.seats)) + uint64(len(t.public))
@@ -390,11 +394,20 @@ func (t *table[A, V, B]) applyNotice(e Entry[A]) {
 	switch n.Kind {
 	case NoticeJoined:
 		st.taken, st.name, st.hash, st.entropy = true, n.Name, e.TokenHash, slices.Clone(e.Entropy)
+		st.playerID = n.PlayerID
 		st.revoked = make(chan struct{})
+		t.spend(e.TicketID)
+	case NoticeReserved:
+		t.applyReserved(e)
+		return // seat data, not an event of the table
 	case NoticeLeft:
 		if t.state == Waiting {
-			// Streams of the old player still count until they end.
-			*st = seat[A, V]{bucket: st.bucket, dedupe: map[string]answer[A]{}, conns: st.conns, revoked: make(chan struct{})}
+			// Streams of the old player still count until they end; a
+			// reservation stays.
+			*st = seat[A, V]{bucket: st.bucket, dedupe: map[string]answer[A]{}, conns: st.conns, revoked: make(chan struct{}), resv: st.resv}
+			if st.resv.on {
+				st.name, st.playerID = st.resv.name, st.resv.playerID
+			}
 		} else {
 			st.left, st.hash = true, [32]byte{}
 		}
@@ -533,8 +546,11 @@ func (t *table[A, V, B]) join(name string, entropy []byte) (int, string, error) 
 	if t.state != Waiting {
 		return 0, "", ErrAlreadyStarted
 	}
-	s := slices.IndexFunc(t.seats, func(s seat[A, V]) bool { return !s.taken })
+	s := slices.IndexFunc(t.seats, func(s seat[A, V]) bool { return !s.taken && !s.resv.on })
 	if s < 0 {
+		if slices.ContainsFunc(t.seats, func(s seat[A, V]) bool { return !s.taken }) {
+			return 0, "", ErrSeatReserved
+		}
 		return 0, "", ErrTableFull
 	}
 	token, hash, err := newToken()
@@ -639,6 +655,7 @@ func (t *table[A, V, B]) start() error {
 	}
 	t.stopEvict()
 	t.log.Info("table started")
+	t.life(LifeStarted)
 	t.settle()
 	return nil
 }
@@ -925,6 +942,9 @@ func (t *table[A, V, B]) finish() {
 	t.mu.Unlock()
 	t.h.unfinished.n.Add(-1)
 	t.log.Info("game over", zap.Uint64("events", n))
+	// Before the store marks the game over: a crash between the two
+	// replays the end, and the hook hears it again rather than never.
+	t.life(LifeFinished)
 	t.mark()
 	t.armEvict()
 }

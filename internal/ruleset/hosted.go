@@ -66,6 +66,15 @@ func NewHosted[A comparable, V, B any](name string, p Parts[A, V, B], hs Hosting
 	cfg.FinishedTTL, cfg.IdleTTL, cfg.KeepGames = hs.FinishedTTL, hs.IdleTTL, hs.KeepGames
 	cfg.ForgetEvicted = cfg.Store == nil
 	cfg.GameFor = t.storedGame
+	if f := hs.Lifecycle; f != nil {
+		cfg.Lifecycle = func(l host.Life[B]) {
+			out := Life{Kind: l.Kind, At: l.At, Info: l.Info}
+			if l.HasFinal {
+				out.Final, _ = t.parts.EventToPB(0, l.At, l.Final) // a game event the rule set converted before
+			}
+			f(out)
+		}
+	}
 	t.h = host.New(cfg)
 	return t
 }
@@ -87,6 +96,11 @@ func (t *Hosted[A, V, B]) storedGame(rec host.TableRecord) (host.NewGame[A, V, B
 
 // Create opens a table.
 func (t *Hosted[A, V, B]) Create(ctx context.Context, s host.Settings, m Meta) (host.Info, string, error) {
+	return t.CreateReserved(ctx, s, m, nil)
+}
+
+// CreateReserved opens a table with seats reserved.
+func (t *Hosted[A, V, B]) CreateReserved(ctx context.Context, s host.Settings, m Meta, rs func(id string) []host.Reservation) (host.Info, string, error) {
 	m.RuleSet = t.name
 	newGame, err := t.parts.Game(m)
 	if err != nil {
@@ -97,7 +111,7 @@ func (t *Hosted[A, V, B]) Create(ctx context.Context, s host.Settings, m Meta) (
 		return host.Info{}, "", err
 	}
 	s.Seats = t.parts.Seats()
-	return t.h.Create(ctx, s, meta, newGame)
+	return t.h.CreateReserved(ctx, s, meta, newGame, rs)
 }
 
 // Holds reports whether the host knows the table without reading its store.
@@ -114,6 +128,21 @@ func (t *Hosted[A, V, B]) List(q host.ListQuery) ([]host.Info, bool) { return t.
 // Join takes a seat.
 func (t *Hosted[A, V, B]) Join(ctx context.Context, id, name string, entropy []byte) (int, string, error) {
 	return t.h.Join(ctx, id, name, entropy)
+}
+
+// Reserve reserves a seat.
+func (t *Hosted[A, V, B]) Reserve(ctx context.Context, id string, r host.Reservation) error {
+	return t.h.Reserve(ctx, id, r)
+}
+
+// JoinPass takes the seat of a checked ticket.
+func (t *Hosted[A, V, B]) JoinPass(ctx context.Context, id string, p host.Pass, entropy []byte) (string, error) {
+	return t.h.JoinPass(ctx, id, p, entropy)
+}
+
+// CloseWaiting closes a table that has not started.
+func (t *Hosted[A, V, B]) CloseWaiting(ctx context.Context, id string) error {
+	return t.h.CloseWaiting(ctx, id)
 }
 
 // Leave gives a seat up.

@@ -61,6 +61,19 @@ type Hosting struct {
 	Count                           *host.Count // the open tables of all rule sets
 	MaxSeatStreams                  int
 	FinishedTTL, IdleTTL, KeepGames time.Duration
+	// Lifecycle, when set, hears of each step of every table's life
+	// (host.Config.Lifecycle), with the game's last event converted.
+	Lifecycle func(Life)
+}
+
+// Life is a step of a table's life (host.Life) in the API's terms: Final
+// is the game's last public event when the game is over (its GameEnded
+// for riichi), nil otherwise.
+type Life struct {
+	Kind  host.LifeKind
+	At    time.Time
+	Info  host.Info
+	Final *pb.Event
 }
 
 // Tables are one rule set's tables in the API's terms: the host's calls,
@@ -70,12 +83,19 @@ type Tables interface {
 	// Create opens a table described by m (settings checked by Check);
 	// the seats are the rule set's.
 	Create(ctx context.Context, s host.Settings, m Meta) (host.Info, string, error)
+	// CreateReserved is Create with seats reserved (host.Host.CreateReserved).
+	CreateReserved(ctx context.Context, s host.Settings, m Meta, rs func(id string) []host.Reservation) (host.Info, string, error)
 	// Holds reports whether the rule set's host knows the table without
 	// reading its store (host.Host.Holds).
 	Holds(id string) bool
 	Get(ctx context.Context, id string) (host.Info, error)
 	List(q host.ListQuery) ([]host.Info, bool)
 	Join(ctx context.Context, id, name string, entropy []byte) (int, string, error)
+	// Reserve, JoinPass and CloseWaiting are the host's (package host,
+	// reserve.go).
+	Reserve(ctx context.Context, id string, r host.Reservation) error
+	JoinPass(ctx context.Context, id string, p host.Pass, entropy []byte) (string, error)
+	CloseWaiting(ctx context.Context, id string) error
 	Leave(ctx context.Context, id, token string) error
 	Start(ctx context.Context, id, token string) error
 	// Act checks and plays a client's action.

@@ -20,7 +20,9 @@ import (
 	"google.golang.org/grpc/stats"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/backend"
 	"github.com/mahjong-authority/authority/internal/clock"
+	"github.com/mahjong-authority/authority/internal/feed"
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/ruleset"
 )
@@ -68,6 +70,12 @@ type Config struct {
 	// streams, for as long as the store keeps it: KeepGames after its
 	// game ended (zero: for ever). See host.Config.
 	FinishedTTL, IdleTTL, KeepGames time.Duration
+	// Keys, when they hold a key file, make the room service's calls
+	// need an API key (docs/rooms.md); nil leaves the server open.
+	Keys *backend.Keys
+	// Feed is the results feed (default: one in memory). The server
+	// closes it.
+	Feed *feed.Feed
 }
 
 // hosted is a rule set the server hosts, with its tables.
@@ -82,6 +90,9 @@ type Server struct {
 	sets  []hosted // in the order of Config.RuleSets
 	table tableService
 	judge judgeService
+	room  roomService
+	feed  *feed.Feed
+	rooms rooms
 }
 
 // New returns a Server; Close stops its tables.
@@ -98,8 +109,12 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxConnStreams <= 0 {
 		cfg.MaxConnStreams = 16
 	}
-	s := &Server{cfg: cfg}
+	s := &Server{cfg: cfg, feed: cfg.Feed, rooms: rooms{open: map[string]int{}, owner: map[string]string{}}}
+	if s.feed == nil {
+		s.feed = feed.Memory()
+	}
 	hs := ruleset.Hosting{
+		Lifecycle: s.life,
 		Clock: cfg.Clock, Log: cfg.Log, SeatRate: cfg.SeatRate,
 		MaxTables: cfg.MaxTables, Count: &host.Count{}, MaxSeatStreams: cfg.MaxSeatStreams,
 		FinishedTTL: cfg.FinishedTTL, IdleTTL: cfg.IdleTTL, KeepGames: cfg.KeepGames,
@@ -119,6 +134,7 @@ func New(cfg Config) (*Server, error) {
 		s.sets = append(s.sets, hosted{rs: rs, tables: t})
 	}
 	s.table = tableService{s: s}
+	s.room = roomService{s: s}
 	return s, nil
 }
 
@@ -188,23 +204,27 @@ func (s *Server) Recover(ctx context.Context) (int, error) {
 func (s *Server) Register(g grpc.ServiceRegistrar) {
 	pb.RegisterTableServiceServer(g, &s.table)
 	pb.RegisterJudgeServiceServer(g, &s.judge)
+	pb.RegisterRoomServiceServer(g, &s.room)
 }
 
 // Options are the gRPC server options the services rely on: the
-// per-connection rate limit.
+// per-connection rate limit, then the room service's authentication.
 func (s *Server) Options() []grpc.ServerOption {
 	lim := connLimits{rate: s.cfg.ConnRate, clk: s.cfg.Clock, streams: s.cfg.MaxConnStreams}
-	return []grpc.ServerOption{
+	return append([]grpc.ServerOption{
 		grpc.StatsHandler(lim),
 		grpc.ChainUnaryInterceptor(lim.unary),
 		grpc.ChainStreamInterceptor(lim.stream),
-	}
+	}, s.authOptions()...)
 }
 
 // Close stops every table; open streams end with Unavailable.
 func (s *Server) Close() {
 	for _, h := range s.sets {
 		h.tables.Close()
+	}
+	if s.feed != nil {
+		_ = s.feed.Close() // a durable feed has every event on disk already
 	}
 }
 
