@@ -40,7 +40,9 @@ var ErrTicketSignature = errors.New("ticket signature not valid")
 
 // Signed reports whether a ticket looks like a JWT rather than one the
 // server issued.
-func Signed(ticket string) bool { return strings.Count(ticket, ".") == 2 && !strings.HasPrefix(ticket, "tkt1.") }
+func Signed(ticket string) bool {
+	return strings.Count(ticket, ".") == 2 && !strings.HasPrefix(ticket, "tkt1.")
+}
 
 // VerifyTicket checks a signed ticket's signature and returns its claims.
 // It checks no time: the table does, with its own clock.

@@ -122,8 +122,8 @@ type SeatInfo struct {
 	Name      string
 	PlayerID  string // the room service's id of the player (reservations, passes)
 	Reserved  bool   // only a pass for the seat takes it
-	Bot       bool // a bot plays the seat now
-	Connected bool // the player has an open stream
+	Bot       bool   // a bot plays the seat now
+	Connected bool   // the player has an open stream
 }
 
 // Host runs many tables, one goroutine each.

@@ -66,7 +66,7 @@ type table[A comparable, V, B any] struct {
 	timerGen uint64
 	timerKey waitKey
 	hold     hold[B]
-	replay   bool // replaying stored entries: no timers
+	replay   bool            // replaying stored entries: no timers
 	spent    map[string]bool // the ids of the join tickets used (reserve.go)
 	closing  bool            // CloseWaiting evicts the table
 

@@ -115,7 +115,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	hs := ruleset.Hosting{
 		Lifecycle: s.life,
-		Clock: cfg.Clock, Log: cfg.Log, SeatRate: cfg.SeatRate,
+		Clock:     cfg.Clock, Log: cfg.Log, SeatRate: cfg.SeatRate,
 		MaxTables: cfg.MaxTables, Count: &host.Count{}, MaxSeatStreams: cfg.MaxSeatStreams,
 		FinishedTTL: cfg.FinishedTTL, IdleTTL: cfg.IdleTTL, KeepGames: cfg.KeepGames,
 	}
