@@ -200,6 +200,10 @@ func (s *Server) Recover(ctx context.Context) (int, error) {
 	return n, nil
 }
 
+// Keys are the room service's keys the server holds (nil: none), to
+// reload them.
+func (s *Server) Keys() *backend.Keys { return s.cfg.Keys }
+
 // Register adds the services to a gRPC server.
 func (s *Server) Register(g grpc.ServiceRegistrar) {
 	pb.RegisterTableServiceServer(g, &s.table)
