@@ -78,6 +78,7 @@ type options struct {
 	stopWait time.Duration
 	limits   limits
 	life     lifetimes
+	keys     string // --backend-keys
 }
 
 // lifetimes say how long tables stay in memory and games in the store.
@@ -114,6 +115,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.DurationVar(&o.life.finished, "finished-ttl", 10*time.Minute, "how long a finished table stays in memory (0: for ever); with --data its game is read back from the store after that")
 	fs.DurationVar(&o.life.idle, "idle-ttl", time.Hour, "how long a table that has not started stays without a join or a leave before it is closed (0: for ever)")
 	fs.DurationVar(&o.life.keepGames, "keep-games", 0, "with --data, how long the store keeps a finished game (0: for ever)")
+	fs.StringVar(&o.keys, "backend-keys", "", "JSON `file` of the room service's hashed API keys and ticket keys (docs/rooms.md); read again on SIGHUP. Without it the room service's calls are open to anyone")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return o, err
@@ -265,6 +267,9 @@ func serve(ctx context.Context, lis net.Listener, log *zap.Logger, o options) er
 		rc.Store = st
 	}
 	cfg := server.Config{RuleSets: []ruleset.RuleSet{riichi.New(rc)}}
+	if err := roomService(ctx, &cfg, lis, log, o); err != nil {
+		return err
+	}
 	cfg.Log = log
 	cfg.SeatRate, cfg.ConnRate = o.seatRate, o.connRate
 	cfg.Defaults = o.defaults
@@ -295,7 +300,7 @@ func serve(ctx context.Context, lis net.Listener, log *zap.Logger, o options) er
 	srv.Register(g)
 	hs := health.NewServer()
 	healthpb.RegisterHealthServer(g, hs)
-	for _, name := range []string{"", pb.TableService_ServiceDesc.ServiceName, pb.JudgeService_ServiceDesc.ServiceName} {
+	for _, name := range []string{"", pb.TableService_ServiceDesc.ServiceName, pb.JudgeService_ServiceDesc.ServiceName, pb.RoomService_ServiceDesc.ServiceName} {
 		hs.SetServingStatus(name, healthpb.HealthCheckResponse_SERVING)
 	}
 	reflection.Register(g)
