@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
@@ -512,5 +515,106 @@ func TestTicketUsedAcrossRestart(t *testing.T) {
 	// The other ticket still works.
 	if _, err := e2.tables.JoinTable(ctxT(t), &pb.JoinTableRequest{TableId: id, Ticket: created.GetTickets()[1].GetTicket()}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestRoomLeaks: tickets and API keys are in no log line, no error, no
+// listing, no record and not in the store's file.
+func TestRoomLeaks(t *testing.T) {
+	dir := t.TempDir()
+	k := newRoomKeys(t, 0)
+	st, err := store.Open[table.Action](filepath.Join(dir, "authority.db"), riichi.ActionCodec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fd, err := feed.Open(filepath.Join(dir, "results.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	core, logs := observer.New(zap.DebugLevel)
+	cfg := baseConfig()
+	cfg.Store, cfg.Feed, cfg.Log = st, fd, zap.New(core)
+	e, stop := startRoomEnv(t, cfg, k)
+	// The players never play: their turns time out, and the game ends.
+	set := &pb.TableSettings{FillWithBots: true, TurnTime: durationpb.New(time.Millisecond), ClaimTime: durationpb.New(time.Millisecond)}
+	created := e.createReserved(t, set, reservations(2), 0)
+	id := created.GetTable().GetTableId()
+	secrets := []string{k.apiKey}
+	var errs []string
+	for _, tk := range created.GetTickets() {
+		secrets = append(secrets, tk.GetTicket())
+		r, err := e.tables.JoinTable(ctxT(t), &pb.JoinTableRequest{TableId: id, Ticket: tk.GetTicket()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		secrets = append(secrets, r.GetSeatToken())
+		_, err = e.tables.JoinTable(ctxT(t), &pb.JoinTableRequest{TableId: id, Ticket: tk.GetTicket()})
+		errs = append(errs, err.Error())
+		_, err = e.tables.JoinTable(ctxT(t), &pb.JoinTableRequest{TableId: id, Ticket: tk.GetTicket() + "x"})
+		errs = append(errs, err.Error())
+	}
+	signed, _ := backend.SignTicket("h0", k.oldHMAC, id, 3, "u", "n", "jti-secret", time.Now().Add(time.Hour))
+	secrets = append(secrets, signed)
+	_, err = e.tables.JoinTable(ctxT(t), &pb.JoinTableRequest{TableId: id, Ticket: signed})
+	errs = append(errs, err.Error())
+	wrong := k.apiKey[:len(k.apiKey)-2] + "zz"
+	secrets = append(secrets, wrong)
+	_, err = e.rooms.CloseTable(withKey(ctxT(t), wrong), &pb.CloseTableRequest{TableId: id})
+	errs = append(errs, err.Error())
+	if _, err := e.tables.StartTable(ctxT(t), &pb.StartTableRequest{TableId: id, Token: created.GetOwnerToken()}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(ctxT(t), 20*time.Second)
+	defer cancel()
+	for {
+		if e.table(t, id).GetState() == pb.TableState_TABLE_STATE_FINISHED || ctx.Err() != nil {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if ctx.Err() != nil {
+		t.Fatal("the game did not end")
+	}
+	list, err := e.tables.ListTables(ctxT(t), &pb.ListTablesRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exported, err := e.tables.ExportGame(ctxT(t), &pb.ExportGameRequest{TableId: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop()
+	st.Close()
+	raw, err := os.ReadFile(filepath.Join(dir, "authority.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	feedRaw, err := os.ReadFile(filepath.Join(dir, "results.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logText strings.Builder
+	for _, l := range logs.All() {
+		logText.WriteString(l.Message)
+		for k, v := range l.ContextMap() {
+			fmt.Fprintf(&logText, " %s=%v", k, v)
+		}
+		logText.WriteString("\n")
+	}
+	places := map[string]string{
+		"logs": logText.String(), "errors": strings.Join(errs, "\n"), "listing": list.String(),
+		"record": exported.GetRecord(), "store": string(raw), "feed": string(feedRaw),
+	}
+	for where, text := range places {
+		for _, s := range secrets {
+			// The secret part of an opaque ticket is its tail; the table
+			// id before it is no secret.
+			if strings.Contains(text, s[len(s)-20:]) {
+				t.Errorf("a secret (…%s) is in the %s", s[len(s)-6:], where)
+			}
+		}
+	}
+	if !strings.Contains(exported.GetRecord(), id) {
+		t.Fatal("the record does not name its table: the check would find nothing")
 	}
 }
