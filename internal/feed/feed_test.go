@@ -56,8 +56,8 @@ func TestFeed(t *testing.T) {
 			f := open(t)
 			defer f.Close()
 			steps := []struct {
-				e         *pb.TableEvent
-				added     bool
+				e          *pb.TableEvent
+				added      bool
 				wantCursor uint64
 			}{
 				{ev(pb.TableEvent_KIND_CREATED, "a"), true, 1},
