@@ -70,7 +70,7 @@ func TestServeBackendKeys(t *testing.T) {
 		if key != "" {
 			ctx = metadata.AppendToOutgoingContext(cctx, "x-api-key", key)
 		}
-		_, err := rooms.CreateTable(ctx, &pb.RoomCreateTableRequest{Reservations: []*pb.Reservation{{Seat: 0, PlayerId: "u1"}}}, grpc.WaitForReady(true))
+		_, err := rooms.CreateTable(ctx, &pb.RoomServiceCreateTableRequest{Reservations: []*pb.Reservation{{Seat: 0, PlayerId: "u1"}}}, grpc.WaitForReady(true))
 		return err
 	}
 	if err := create(""); status.Code(err) != codes.Unauthenticated {

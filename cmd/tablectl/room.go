@@ -137,7 +137,7 @@ func runRoom(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	rooms := pb.NewRoomServiceClient(conn)
 	switch verb {
 	case "create":
-		req := &pb.RoomCreateTableRequest{Settings: &pb.TableSettings{Rules: rulePreset(rules), FillWithBots: bots}, Reservations: ps}
+		req := &pb.RoomServiceCreateTableRequest{Settings: &pb.TableSettings{Rules: rulePreset(rules), FillWithBots: bots}, Reservations: ps}
 		if ttl > 0 {
 			req.TicketTtl = durationpb.New(ttl)
 		}

@@ -225,12 +225,12 @@ func (s *Server) reservations(tableID string, in []*pb.Reservation, ttl time.Dur
 	return rs, ts, nil
 }
 
-func (r *roomService) CreateTable(ctx context.Context, req *pb.RoomCreateTableRequest) (*pb.RoomCreateTableResponse, error) {
+func (r *roomService) CreateTable(ctx context.Context, req *pb.RoomServiceCreateTableRequest) (*pb.RoomServiceCreateTableResponse, error) {
 	resp, err := r.create(ctx, req)
 	return resp, toStatus(err)
 }
 
-func (r *roomService) create(ctx context.Context, req *pb.RoomCreateTableRequest) (*pb.RoomCreateTableResponse, error) {
+func (r *roomService) create(ctx context.Context, req *pb.RoomServiceCreateTableRequest) (*pb.RoomServiceCreateTableResponse, error) {
 	ttl, err := ticketTTL(req.GetTicketTtl())
 	if err != nil {
 		return nil, err
@@ -253,7 +253,7 @@ func (r *roomService) create(ctx context.Context, req *pb.RoomCreateTableRequest
 	if err != nil {
 		return nil, err
 	}
-	return &pb.RoomCreateTableResponse{Table: out.GetTable(), OwnerToken: out.GetOwnerToken(), Tickets: tickets}, nil
+	return &pb.RoomServiceCreateTableResponse{Table: out.GetTable(), OwnerToken: out.GetOwnerToken(), Tickets: tickets}, nil
 }
 
 func (r *roomService) ReserveSeat(ctx context.Context, req *pb.ReserveSeatRequest) (*pb.ReserveSeatResponse, error) {

@@ -115,9 +115,9 @@ func reservations(n int) []*pb.Reservation {
 	return rs
 }
 
-func (r *roomEnv) createReserved(t *testing.T, set *pb.TableSettings, rs []*pb.Reservation, ttl time.Duration) *pb.RoomCreateTableResponse {
+func (r *roomEnv) createReserved(t *testing.T, set *pb.TableSettings, rs []*pb.Reservation, ttl time.Duration) *pb.RoomServiceCreateTableResponse {
 	t.Helper()
-	req := &pb.RoomCreateTableRequest{Settings: set, Reservations: rs}
+	req := &pb.RoomServiceCreateTableRequest{Settings: set, Reservations: rs}
 	if ttl > 0 {
 		req.TicketTtl = durationpb.New(ttl)
 	}
@@ -141,7 +141,7 @@ func TestRoomServiceAuth(t *testing.T) {
 	wrongKey, _ := backend.NewKey()
 	calls := map[string]func(ctx context.Context) error{
 		"RoomService.CreateTable": func(ctx context.Context) error {
-			_, err := e.rooms.CreateTable(ctx, &pb.RoomCreateTableRequest{})
+			_, err := e.rooms.CreateTable(ctx, &pb.RoomServiceCreateTableRequest{})
 			return err
 		},
 		"TableService.CreateTable": func(ctx context.Context) error {
@@ -194,7 +194,7 @@ func TestRoomServiceAuth(t *testing.T) {
 func TestRoomServiceOpenWithoutKeys(t *testing.T) {
 	s := servertest.Start(t, baseConfig().server())
 	conn := s.Dial()
-	resp, err := pb.NewRoomServiceClient(conn).CreateTable(ctxT(t), &pb.RoomCreateTableRequest{Reservations: reservations(2)})
+	resp, err := pb.NewRoomServiceClient(conn).CreateTable(ctxT(t), &pb.RoomServiceCreateTableRequest{Reservations: reservations(2)})
 	if err != nil || len(resp.GetTickets()) != 2 {
 		t.Fatalf("CreateTable without keys = %v, %v", resp, err)
 	}
@@ -308,7 +308,7 @@ func TestRoomKeyLimit(t *testing.T) {
 	defer stop()
 	first := e.createReserved(t, nil, nil, 0)
 	e.createReserved(t, nil, nil, 0)
-	_, err := e.rooms.CreateTable(e.as(t), &pb.RoomCreateTableRequest{})
+	_, err := e.rooms.CreateTable(e.as(t), &pb.RoomServiceCreateTableRequest{})
 	wantStatus(t, "a third table", err, codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_KEY_TABLE_LIMIT)
 	if _, err := e.rooms.CloseTable(e.as(t), &pb.CloseTableRequest{TableId: first.GetTable().GetTableId()}); err != nil {
 		t.Fatal(err)

@@ -147,8 +147,8 @@ func (x *Reservation) GetName() string {
 	return ""
 }
 
-// RoomCreateTableRequest creates a table with reserved seats.
-type RoomCreateTableRequest struct {
+// RoomServiceCreateTableRequest creates a table with reserved seats.
+type RoomServiceCreateTableRequest struct {
 	state    protoimpl.MessageState `protogen:"open.v1"`
 	Settings *TableSettings         `protobuf:"bytes,1,opt,name=settings,proto3" json:"settings,omitempty"`
 	// At most one per seat; seats left out are free for anyone.
@@ -159,20 +159,20 @@ type RoomCreateTableRequest struct {
 	sizeCache     protoimpl.SizeCache
 }
 
-func (x *RoomCreateTableRequest) Reset() {
-	*x = RoomCreateTableRequest{}
+func (x *RoomServiceCreateTableRequest) Reset() {
+	*x = RoomServiceCreateTableRequest{}
 	mi := &file_mahjong_authority_v1_room_service_proto_msgTypes[1]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
 
-func (x *RoomCreateTableRequest) String() string {
+func (x *RoomServiceCreateTableRequest) String() string {
 	return protoimpl.X.MessageStringOf(x)
 }
 
-func (*RoomCreateTableRequest) ProtoMessage() {}
+func (*RoomServiceCreateTableRequest) ProtoMessage() {}
 
-func (x *RoomCreateTableRequest) ProtoReflect() protoreflect.Message {
+func (x *RoomServiceCreateTableRequest) ProtoReflect() protoreflect.Message {
 	mi := &file_mahjong_authority_v1_room_service_proto_msgTypes[1]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
@@ -184,26 +184,26 @@ func (x *RoomCreateTableRequest) ProtoReflect() protoreflect.Message {
 	return mi.MessageOf(x)
 }
 
-// Deprecated: Use RoomCreateTableRequest.ProtoReflect.Descriptor instead.
-func (*RoomCreateTableRequest) Descriptor() ([]byte, []int) {
+// Deprecated: Use RoomServiceCreateTableRequest.ProtoReflect.Descriptor instead.
+func (*RoomServiceCreateTableRequest) Descriptor() ([]byte, []int) {
 	return file_mahjong_authority_v1_room_service_proto_rawDescGZIP(), []int{1}
 }
 
-func (x *RoomCreateTableRequest) GetSettings() *TableSettings {
+func (x *RoomServiceCreateTableRequest) GetSettings() *TableSettings {
 	if x != nil {
 		return x.Settings
 	}
 	return nil
 }
 
-func (x *RoomCreateTableRequest) GetReservations() []*Reservation {
+func (x *RoomServiceCreateTableRequest) GetReservations() []*Reservation {
 	if x != nil {
 		return x.Reservations
 	}
 	return nil
 }
 
-func (x *RoomCreateTableRequest) GetTicketTtl() *durationpb.Duration {
+func (x *RoomServiceCreateTableRequest) GetTicketTtl() *durationpb.Duration {
 	if x != nil {
 		return x.TicketTtl
 	}
@@ -280,8 +280,8 @@ func (x *Ticket) GetExpireTime() *timestamppb.Timestamp {
 	return nil
 }
 
-// RoomCreateTableResponse is the table, its owner token and its tickets.
-type RoomCreateTableResponse struct {
+// RoomServiceCreateTableResponse is the table, its owner token and its tickets.
+type RoomServiceCreateTableResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Table         *Table                 `protobuf:"bytes,1,opt,name=table,proto3" json:"table,omitempty"`
 	OwnerToken    string                 `protobuf:"bytes,2,opt,name=owner_token,json=ownerToken,proto3" json:"owner_token,omitempty"`
@@ -290,20 +290,20 @@ type RoomCreateTableResponse struct {
 	sizeCache     protoimpl.SizeCache
 }
 
-func (x *RoomCreateTableResponse) Reset() {
-	*x = RoomCreateTableResponse{}
+func (x *RoomServiceCreateTableResponse) Reset() {
+	*x = RoomServiceCreateTableResponse{}
 	mi := &file_mahjong_authority_v1_room_service_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
 
-func (x *RoomCreateTableResponse) String() string {
+func (x *RoomServiceCreateTableResponse) String() string {
 	return protoimpl.X.MessageStringOf(x)
 }
 
-func (*RoomCreateTableResponse) ProtoMessage() {}
+func (*RoomServiceCreateTableResponse) ProtoMessage() {}
 
-func (x *RoomCreateTableResponse) ProtoReflect() protoreflect.Message {
+func (x *RoomServiceCreateTableResponse) ProtoReflect() protoreflect.Message {
 	mi := &file_mahjong_authority_v1_room_service_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
@@ -315,26 +315,26 @@ func (x *RoomCreateTableResponse) ProtoReflect() protoreflect.Message {
 	return mi.MessageOf(x)
 }
 
-// Deprecated: Use RoomCreateTableResponse.ProtoReflect.Descriptor instead.
-func (*RoomCreateTableResponse) Descriptor() ([]byte, []int) {
+// Deprecated: Use RoomServiceCreateTableResponse.ProtoReflect.Descriptor instead.
+func (*RoomServiceCreateTableResponse) Descriptor() ([]byte, []int) {
 	return file_mahjong_authority_v1_room_service_proto_rawDescGZIP(), []int{3}
 }
 
-func (x *RoomCreateTableResponse) GetTable() *Table {
+func (x *RoomServiceCreateTableResponse) GetTable() *Table {
 	if x != nil {
 		return x.Table
 	}
 	return nil
 }
 
-func (x *RoomCreateTableResponse) GetOwnerToken() string {
+func (x *RoomServiceCreateTableResponse) GetOwnerToken() string {
 	if x != nil {
 		return x.OwnerToken
 	}
 	return ""
 }
 
-func (x *RoomCreateTableResponse) GetTickets() []*Ticket {
+func (x *RoomServiceCreateTableResponse) GetTickets() []*Ticket {
 	if x != nil {
 		return x.Tickets
 	}
@@ -732,8 +732,8 @@ const file_mahjong_authority_v1_room_service_proto_rawDesc = "" +
 	"\vReservation\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\rR\x04seat\x12\x1b\n" +
 	"\tplayer_id\x18\x02 \x01(\tR\bplayerId\x12\x12\n" +
-	"\x04name\x18\x03 \x01(\tR\x04name\"\xda\x01\n" +
-	"\x16RoomCreateTableRequest\x12?\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\"\xe1\x01\n" +
+	"\x1dRoomServiceCreateTableRequest\x12?\n" +
 	"\bsettings\x18\x01 \x01(\v2#.mahjong.authority.v1.TableSettingsR\bsettings\x12E\n" +
 	"\freservations\x18\x02 \x03(\v2!.mahjong.authority.v1.ReservationR\freservations\x128\n" +
 	"\n" +
@@ -743,8 +743,8 @@ const file_mahjong_authority_v1_room_service_proto_rawDesc = "" +
 	"\tplayer_id\x18\x02 \x01(\tR\bplayerId\x12\x16\n" +
 	"\x06ticket\x18\x03 \x01(\tR\x06ticket\x12;\n" +
 	"\vexpire_time\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"expireTime\"\xa5\x01\n" +
-	"\x17RoomCreateTableResponse\x121\n" +
+	"expireTime\"\xac\x01\n" +
+	"\x1eRoomServiceCreateTableResponse\x121\n" +
 	"\x05table\x18\x01 \x01(\v2\x1b.mahjong.authority.v1.TableR\x05table\x12\x1f\n" +
 	"\vowner_token\x18\x02 \x01(\tR\n" +
 	"ownerToken\x126\n" +
@@ -780,9 +780,9 @@ const file_mahjong_authority_v1_room_service_proto_rawDesc = "" +
 	"\vKIND_CLOSED\x10\x04\x12\x10\n" +
 	"\fKIND_DAMAGED\x10\x05\"N\n" +
 	"\x14WatchResultsResponse\x126\n" +
-	"\x05event\x18\x01 \x01(\v2 .mahjong.authority.v1.TableEventR\x05event2\xa7\x03\n" +
-	"\vRoomService\x12j\n" +
-	"\vCreateTable\x12,.mahjong.authority.v1.RoomCreateTableRequest\x1a-.mahjong.authority.v1.RoomCreateTableResponse\x12b\n" +
+	"\x05event\x18\x01 \x01(\v2 .mahjong.authority.v1.TableEventR\x05event2\xb5\x03\n" +
+	"\vRoomService\x12x\n" +
+	"\vCreateTable\x123.mahjong.authority.v1.RoomServiceCreateTableRequest\x1a4.mahjong.authority.v1.RoomServiceCreateTableResponse\x12b\n" +
 	"\vReserveSeat\x12(.mahjong.authority.v1.ReserveSeatRequest\x1a).mahjong.authority.v1.ReserveSeatResponse\x12_\n" +
 	"\n" +
 	"CloseTable\x12'.mahjong.authority.v1.CloseTableRequest\x1a(.mahjong.authority.v1.CloseTableResponse\x12g\n" +
@@ -803,31 +803,31 @@ func file_mahjong_authority_v1_room_service_proto_rawDescGZIP() []byte {
 var file_mahjong_authority_v1_room_service_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
 var file_mahjong_authority_v1_room_service_proto_msgTypes = make([]protoimpl.MessageInfo, 11)
 var file_mahjong_authority_v1_room_service_proto_goTypes = []any{
-	(TableEvent_Kind)(0),            // 0: mahjong.authority.v1.TableEvent.Kind
-	(*Reservation)(nil),             // 1: mahjong.authority.v1.Reservation
-	(*RoomCreateTableRequest)(nil),  // 2: mahjong.authority.v1.RoomCreateTableRequest
-	(*Ticket)(nil),                  // 3: mahjong.authority.v1.Ticket
-	(*RoomCreateTableResponse)(nil), // 4: mahjong.authority.v1.RoomCreateTableResponse
-	(*ReserveSeatRequest)(nil),      // 5: mahjong.authority.v1.ReserveSeatRequest
-	(*ReserveSeatResponse)(nil),     // 6: mahjong.authority.v1.ReserveSeatResponse
-	(*CloseTableRequest)(nil),       // 7: mahjong.authority.v1.CloseTableRequest
-	(*CloseTableResponse)(nil),      // 8: mahjong.authority.v1.CloseTableResponse
-	(*WatchResultsRequest)(nil),     // 9: mahjong.authority.v1.WatchResultsRequest
-	(*TableEvent)(nil),              // 10: mahjong.authority.v1.TableEvent
-	(*WatchResultsResponse)(nil),    // 11: mahjong.authority.v1.WatchResultsResponse
-	(*TableSettings)(nil),           // 12: mahjong.authority.v1.TableSettings
-	(*durationpb.Duration)(nil),     // 13: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil),   // 14: google.protobuf.Timestamp
-	(*Table)(nil),                   // 15: mahjong.authority.v1.Table
-	(RuleSet)(0),                    // 16: mahjong.authority.v1.RuleSet
+	(TableEvent_Kind)(0),                   // 0: mahjong.authority.v1.TableEvent.Kind
+	(*Reservation)(nil),                    // 1: mahjong.authority.v1.Reservation
+	(*RoomServiceCreateTableRequest)(nil),  // 2: mahjong.authority.v1.RoomServiceCreateTableRequest
+	(*Ticket)(nil),                         // 3: mahjong.authority.v1.Ticket
+	(*RoomServiceCreateTableResponse)(nil), // 4: mahjong.authority.v1.RoomServiceCreateTableResponse
+	(*ReserveSeatRequest)(nil),             // 5: mahjong.authority.v1.ReserveSeatRequest
+	(*ReserveSeatResponse)(nil),            // 6: mahjong.authority.v1.ReserveSeatResponse
+	(*CloseTableRequest)(nil),              // 7: mahjong.authority.v1.CloseTableRequest
+	(*CloseTableResponse)(nil),             // 8: mahjong.authority.v1.CloseTableResponse
+	(*WatchResultsRequest)(nil),            // 9: mahjong.authority.v1.WatchResultsRequest
+	(*TableEvent)(nil),                     // 10: mahjong.authority.v1.TableEvent
+	(*WatchResultsResponse)(nil),           // 11: mahjong.authority.v1.WatchResultsResponse
+	(*TableSettings)(nil),                  // 12: mahjong.authority.v1.TableSettings
+	(*durationpb.Duration)(nil),            // 13: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil),          // 14: google.protobuf.Timestamp
+	(*Table)(nil),                          // 15: mahjong.authority.v1.Table
+	(RuleSet)(0),                           // 16: mahjong.authority.v1.RuleSet
 }
 var file_mahjong_authority_v1_room_service_proto_depIdxs = []int32{
-	12, // 0: mahjong.authority.v1.RoomCreateTableRequest.settings:type_name -> mahjong.authority.v1.TableSettings
-	1,  // 1: mahjong.authority.v1.RoomCreateTableRequest.reservations:type_name -> mahjong.authority.v1.Reservation
-	13, // 2: mahjong.authority.v1.RoomCreateTableRequest.ticket_ttl:type_name -> google.protobuf.Duration
+	12, // 0: mahjong.authority.v1.RoomServiceCreateTableRequest.settings:type_name -> mahjong.authority.v1.TableSettings
+	1,  // 1: mahjong.authority.v1.RoomServiceCreateTableRequest.reservations:type_name -> mahjong.authority.v1.Reservation
+	13, // 2: mahjong.authority.v1.RoomServiceCreateTableRequest.ticket_ttl:type_name -> google.protobuf.Duration
 	14, // 3: mahjong.authority.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
-	15, // 4: mahjong.authority.v1.RoomCreateTableResponse.table:type_name -> mahjong.authority.v1.Table
-	3,  // 5: mahjong.authority.v1.RoomCreateTableResponse.tickets:type_name -> mahjong.authority.v1.Ticket
+	15, // 4: mahjong.authority.v1.RoomServiceCreateTableResponse.table:type_name -> mahjong.authority.v1.Table
+	3,  // 5: mahjong.authority.v1.RoomServiceCreateTableResponse.tickets:type_name -> mahjong.authority.v1.Ticket
 	1,  // 6: mahjong.authority.v1.ReserveSeatRequest.reservation:type_name -> mahjong.authority.v1.Reservation
 	13, // 7: mahjong.authority.v1.ReserveSeatRequest.ticket_ttl:type_name -> google.protobuf.Duration
 	3,  // 8: mahjong.authority.v1.ReserveSeatResponse.ticket:type_name -> mahjong.authority.v1.Ticket
@@ -835,11 +835,11 @@ var file_mahjong_authority_v1_room_service_proto_depIdxs = []int32{
 	14, // 10: mahjong.authority.v1.TableEvent.time:type_name -> google.protobuf.Timestamp
 	16, // 11: mahjong.authority.v1.TableEvent.rule_set:type_name -> mahjong.authority.v1.RuleSet
 	10, // 12: mahjong.authority.v1.WatchResultsResponse.event:type_name -> mahjong.authority.v1.TableEvent
-	2,  // 13: mahjong.authority.v1.RoomService.CreateTable:input_type -> mahjong.authority.v1.RoomCreateTableRequest
+	2,  // 13: mahjong.authority.v1.RoomService.CreateTable:input_type -> mahjong.authority.v1.RoomServiceCreateTableRequest
 	5,  // 14: mahjong.authority.v1.RoomService.ReserveSeat:input_type -> mahjong.authority.v1.ReserveSeatRequest
 	7,  // 15: mahjong.authority.v1.RoomService.CloseTable:input_type -> mahjong.authority.v1.CloseTableRequest
 	9,  // 16: mahjong.authority.v1.RoomService.WatchResults:input_type -> mahjong.authority.v1.WatchResultsRequest
-	4,  // 17: mahjong.authority.v1.RoomService.CreateTable:output_type -> mahjong.authority.v1.RoomCreateTableResponse
+	4,  // 17: mahjong.authority.v1.RoomService.CreateTable:output_type -> mahjong.authority.v1.RoomServiceCreateTableResponse
 	6,  // 18: mahjong.authority.v1.RoomService.ReserveSeat:output_type -> mahjong.authority.v1.ReserveSeatResponse
 	8,  // 19: mahjong.authority.v1.RoomService.CloseTable:output_type -> mahjong.authority.v1.CloseTableResponse
 	11, // 20: mahjong.authority.v1.RoomService.WatchResults:output_type -> mahjong.authority.v1.WatchResultsResponse

@@ -38,7 +38,7 @@ const (
 type RoomServiceClient interface {
 	// CreateTable creates a table whose seats are reserved for the players
 	// named, and returns one join ticket per reservation.
-	CreateTable(ctx context.Context, in *RoomCreateTableRequest, opts ...grpc.CallOption) (*RoomCreateTableResponse, error)
+	CreateTable(ctx context.Context, in *RoomServiceCreateTableRequest, opts ...grpc.CallOption) (*RoomServiceCreateTableResponse, error)
 	// ReserveSeat reserves a seat of a table that has not started (again:
 	// a new ticket replaces the seat's old one) and returns its ticket.
 	ReserveSeat(ctx context.Context, in *ReserveSeatRequest, opts ...grpc.CallOption) (*ReserveSeatResponse, error)
@@ -59,9 +59,9 @@ func NewRoomServiceClient(cc grpc.ClientConnInterface) RoomServiceClient {
 	return &roomServiceClient{cc}
 }
 
-func (c *roomServiceClient) CreateTable(ctx context.Context, in *RoomCreateTableRequest, opts ...grpc.CallOption) (*RoomCreateTableResponse, error) {
+func (c *roomServiceClient) CreateTable(ctx context.Context, in *RoomServiceCreateTableRequest, opts ...grpc.CallOption) (*RoomServiceCreateTableResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
-	out := new(RoomCreateTableResponse)
+	out := new(RoomServiceCreateTableResponse)
 	err := c.cc.Invoke(ctx, RoomService_CreateTable_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
@@ -121,7 +121,7 @@ type RoomService_WatchResultsClient = grpc.ServerStreamingClient[WatchResultsRes
 type RoomServiceServer interface {
 	// CreateTable creates a table whose seats are reserved for the players
 	// named, and returns one join ticket per reservation.
-	CreateTable(context.Context, *RoomCreateTableRequest) (*RoomCreateTableResponse, error)
+	CreateTable(context.Context, *RoomServiceCreateTableRequest) (*RoomServiceCreateTableResponse, error)
 	// ReserveSeat reserves a seat of a table that has not started (again:
 	// a new ticket replaces the seat's old one) and returns its ticket.
 	ReserveSeat(context.Context, *ReserveSeatRequest) (*ReserveSeatResponse, error)
@@ -142,7 +142,7 @@ type RoomServiceServer interface {
 // pointer dereference when methods are called.
 type UnimplementedRoomServiceServer struct{}
 
-func (UnimplementedRoomServiceServer) CreateTable(context.Context, *RoomCreateTableRequest) (*RoomCreateTableResponse, error) {
+func (UnimplementedRoomServiceServer) CreateTable(context.Context, *RoomServiceCreateTableRequest) (*RoomServiceCreateTableResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method CreateTable not implemented")
 }
 func (UnimplementedRoomServiceServer) ReserveSeat(context.Context, *ReserveSeatRequest) (*ReserveSeatResponse, error) {
@@ -176,7 +176,7 @@ func RegisterRoomServiceServer(s grpc.ServiceRegistrar, srv RoomServiceServer) {
 }
 
 func _RoomService_CreateTable_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
-	in := new(RoomCreateTableRequest)
+	in := new(RoomServiceCreateTableRequest)
 	if err := dec(in); err != nil {
 		return nil, err
 	}
@@ -188,7 +188,7 @@ func _RoomService_CreateTable_Handler(srv interface{}, ctx context.Context, dec 
 		FullMethod: RoomService_CreateTable_FullMethodName,
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
-		return srv.(RoomServiceServer).CreateTable(ctx, req.(*RoomCreateTableRequest))
+		return srv.(RoomServiceServer).CreateTable(ctx, req.(*RoomServiceCreateTableRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
