@@ -15,9 +15,10 @@ const (
 	NoticeTimedOut                             // the seat ran out of time and was played by default (private)
 	NoticeStarted                              // the table started
 	NoticeReserved                             // the seat was reserved for a named player (not published)
+	NoticeAbandoned                            // the table was abandoned in play: the game ends here, a draw
 )
 
-var noticeNames = [...]string{"", "joined", "left", "bot_took_over", "player_returned", "timed_out", "started", "reserved"}
+var noticeNames = [...]string{"", "joined", "left", "bot_took_over", "player_returned", "timed_out", "started", "reserved", "abandoned"}
 
 func (k NoticeKind) String() string {
 	if int(k) < len(noticeNames) && k != 0 {

@@ -284,7 +284,7 @@ func (h *Host[A, V, B]) readBack(ctx context.Context, id string) (*table[A, V, B
 		return nil, fmt.Errorf("table %q: read back: %w: %v", id, ErrUnavailable, err)
 	}
 	t.cancel() // it writes nothing
-	if t.state != Playing || !t.game.Over() {
+	if t.state != Playing || !t.game.Over() && !t.abandon {
 		// A table that has not finished is held in memory, or was
 		// abandoned (and is being deleted).
 		return nil, notFound

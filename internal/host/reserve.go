@@ -109,6 +109,40 @@ func (h *Host[A, V, B]) CloseWaiting(ctx context.Context, id string) error {
 	return err
 }
 
+// Abandon ends the game of a table in play where it stands: a draw, for
+// the room service (a match cancelled, a player banned). The table's log
+// keeps a NoticeAbandoned, published to every viewer; the game's events
+// held by a claim dwell are dropped, never shown; the table is finished
+// (LifeAbandoned) and its record holds the rounds played to their end.
+func (h *Host[A, V, B]) Abandon(ctx context.Context, id string) error {
+	_, err := do(ctx, h, id, func(t *table[A, V, B]) (struct{}, error) {
+		switch t.state {
+		case Waiting:
+			return struct{}{}, t.refusal(ErrNotStarted)
+		case Finished:
+			return struct{}{}, t.refusal(ErrGameOver)
+		}
+		e := t.notice(NoticeAbandoned, -1)
+		if err := t.commit(e); err != nil {
+			return struct{}{}, t.refusal(err)
+		}
+		t.applyNotice(e)
+		t.log.Info("table abandoned")
+		t.settle()
+		return struct{}{}, nil
+	})
+	return err
+}
+
+func (t *table[A, V, B]) applyAbandoned() {
+	t.abandon = true
+	if t.hold.on {
+		t.stopDwell()
+		close(t.hold.ends)
+		t.hold = hold[B]{gen: t.hold.gen}
+	}
+}
+
 func (t *table[A, V, B]) checkSeat(s int) error {
 	if s < 0 || s >= len(t.seats) {
 		return fmt.Errorf("seat %d of %d: %w", s, len(t.seats), ErrBadRequest)
@@ -220,14 +254,15 @@ type LifeKind uint8
 
 // The steps of a table's life.
 const (
-	LifeCreated  LifeKind = iota + 1
-	LifeStarted           // the game began
-	LifeFinished          // the game is over: Final is its last public game event
-	LifeClosed            // it left before it started (CloseWaiting or IdleTTL)
-	LifeDamaged           // recovery set it aside
+	LifeCreated   LifeKind = iota + 1
+	LifeStarted            // the game began
+	LifeFinished           // the game is over: Final is its last public game event
+	LifeClosed             // it left before it started (CloseWaiting or IdleTTL)
+	LifeDamaged            // recovery set it aside
+	LifeAbandoned          // Abandon ended the game in play: a draw; Final is the last public game event
 )
 
-var lifeNames = [...]string{"", "created", "started", "finished", "closed", "damaged"}
+var lifeNames = [...]string{"", "created", "started", "finished", "closed", "damaged", "abandoned"}
 
 func (k LifeKind) String() string {
 	if int(k) < len(lifeNames) && k != 0 {
@@ -254,7 +289,7 @@ func (t *table[A, V, B]) life(k LifeKind) {
 	}
 	t.refresh()
 	l := Life[B]{Kind: k, At: t.clk.Now(), Info: t.info()}
-	if k == LifeFinished {
+	if k == LifeFinished || k == LifeAbandoned {
 		t.mu.RLock()
 		for i := len(t.events) - 1; i >= 0; i-- {
 			if t.events[i].Notice == nil && !t.events[i].To.Private {

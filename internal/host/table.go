@@ -69,6 +69,7 @@ type table[A comparable, V, B any] struct {
 	replay   bool            // replaying stored entries: no timers
 	spent    map[string]bool // the ids of the join tickets used (reserve.go)
 	closing  bool            // CloseWaiting evicts the table
+	abandon  bool            // Abandon ended the game: finished, a draw
 
 	// The table's life in memory (lifecycle.go).
 	evictTimer clock.Timer
@@ -400,6 +401,8 @@ func (t *table[A, V, B]) applyNotice(e Entry[A]) {
 	case NoticeReserved:
 		t.applyReserved(e)
 		return // seat data, not an event of the table
+	case NoticeAbandoned:
+		t.applyAbandoned()
 	case NoticeLeft:
 		if t.state == Waiting {
 			// Streams of the old player still count until they end; a
@@ -503,7 +506,7 @@ func (t *table[A, V, B]) replayEntry(e Entry[A]) error {
 		}
 		t.applyAction(e, outs)
 	case EntryNotice:
-		if s := e.Notice.Seat; s < -1 || s >= len(t.seats) || s == -1 && e.Notice.Kind != NoticeStarted {
+		if s := e.Notice.Seat; s < -1 || s >= len(t.seats) || s == -1 && e.Notice.Kind != NoticeStarted && e.Notice.Kind != NoticeAbandoned {
 			return fmt.Errorf("notice %v of seat %d", e.Notice.Kind, s)
 		}
 		t.applyNotice(e)
@@ -765,7 +768,7 @@ func (t *table[A, V, B]) settle() {
 			t.arm(p)
 			return
 		}
-		if t.game.Over() {
+		if t.game.Over() || t.abandon {
 			t.finish()
 			return
 		}
@@ -944,7 +947,11 @@ func (t *table[A, V, B]) finish() {
 	t.log.Info("game over", zap.Uint64("events", n))
 	// Before the store marks the game over: a crash between the two
 	// replays the end, and the hook hears it again rather than never.
-	t.life(LifeFinished)
+	if t.abandon {
+		t.life(LifeAbandoned)
+	} else {
+		t.life(LifeFinished)
+	}
 	t.mark()
 	t.armEvict()
 }

@@ -145,6 +145,9 @@ func (t *Hosted[A, V, B]) CloseWaiting(ctx context.Context, id string) error {
 	return t.h.CloseWaiting(ctx, id)
 }
 
+// Abandon ends a game in play, a draw.
+func (t *Hosted[A, V, B]) Abandon(ctx context.Context, id string) error { return t.h.Abandon(ctx, id) }
+
 // Leave gives a seat up.
 func (t *Hosted[A, V, B]) Leave(ctx context.Context, id, token string) error {
 	return t.h.Leave(ctx, id, token)
@@ -216,6 +219,7 @@ var noticeKinds = map[host.NoticeKind]pb.SeatNotice_Kind{
 	host.NoticePlayerReturned: pb.SeatNotice_KIND_PLAYER_RETURNED,
 	host.NoticeTimedOut:       pb.SeatNotice_KIND_TIMED_OUT,
 	host.NoticeStarted:        pb.SeatNotice_KIND_TABLE_STARTED,
+	host.NoticeAbandoned:      pb.SeatNotice_KIND_TABLE_ABANDONED,
 }
 
 // NoticeToPB is a host's seat notice in the API: the same for every rule

@@ -91,11 +91,12 @@ type Tables interface {
 	Get(ctx context.Context, id string) (host.Info, error)
 	List(q host.ListQuery) ([]host.Info, bool)
 	Join(ctx context.Context, id, name string, entropy []byte) (int, string, error)
-	// Reserve, JoinPass and CloseWaiting are the host's (package host,
+	// Reserve, JoinPass, CloseWaiting and Abandon are the host's (package host,
 	// reserve.go).
 	Reserve(ctx context.Context, id string, r host.Reservation) error
 	JoinPass(ctx context.Context, id string, p host.Pass, entropy []byte) (string, error)
 	CloseWaiting(ctx context.Context, id string) error
+	Abandon(ctx context.Context, id string) error
 	Leave(ctx context.Context, id, token string) error
 	Start(ctx context.Context, id, token string) error
 	// Act checks and plays a client's action.

@@ -134,11 +134,12 @@ func (s *Server) releaseTable(id string) {
 }
 
 var lifeKinds = map[host.LifeKind]pb.TableEvent_Kind{
-	host.LifeCreated:  pb.TableEvent_KIND_CREATED,
-	host.LifeStarted:  pb.TableEvent_KIND_STARTED,
-	host.LifeFinished: pb.TableEvent_KIND_FINISHED,
-	host.LifeClosed:   pb.TableEvent_KIND_CLOSED,
-	host.LifeDamaged:  pb.TableEvent_KIND_DAMAGED,
+	host.LifeCreated:   pb.TableEvent_KIND_CREATED,
+	host.LifeStarted:   pb.TableEvent_KIND_STARTED,
+	host.LifeFinished:  pb.TableEvent_KIND_FINISHED,
+	host.LifeClosed:    pb.TableEvent_KIND_CLOSED,
+	host.LifeDamaged:   pb.TableEvent_KIND_DAMAGED,
+	host.LifeAbandoned: pb.TableEvent_KIND_ABANDONED,
 }
 
 // life puts a step of a table's life in the results feed.
@@ -152,14 +153,19 @@ func (s *Server) life(l ruleset.Life) {
 			e.RuleSet = set.GetRuleSet()
 		}
 	}
-	if end := l.Final.GetGameEnded(); end != nil {
+	if end := l.Final.GetGameEnded(); end != nil && l.Kind == host.LifeFinished {
 		e.Scores, e.Ranks = end.GetScores(), end.GetRanks()
+	}
+	if l.Kind == host.LifeAbandoned {
+		for range l.Info.Seats {
+			e.Ranks = append(e.Ranks, 1) // a draw
+		}
 	}
 	if _, err := s.feed.Append(e); err != nil {
 		s.cfg.Log.Error("results feed: event lost", zap.String("table", e.TableId), zap.Stringer("kind", e.Kind), zap.Error(err))
 	}
 	switch l.Kind {
-	case host.LifeFinished, host.LifeClosed, host.LifeDamaged:
+	case host.LifeFinished, host.LifeClosed, host.LifeDamaged, host.LifeAbandoned:
 		s.releaseTable(l.Info.ID)
 	}
 }
@@ -285,11 +291,18 @@ func (r *roomService) CloseTable(ctx context.Context, req *pb.CloseTableRequest)
 	if err := checkID("table_id", id); err != nil {
 		return nil, toStatus(err)
 	}
-	_, err := route(r.s, id, func(t ruleset.Tables) (struct{}, error) { return struct{}{}, t.CloseWaiting(ctx, id) })
+	abandon := req.GetAbandon()
+	_, err := route(r.s, id, func(t ruleset.Tables) (struct{}, error) {
+		err := t.CloseWaiting(ctx, id)
+		if abandon && errors.Is(err, host.ErrAlreadyStarted) {
+			err = t.Abandon(ctx, id)
+		}
+		return struct{}{}, err
+	})
 	if err != nil {
 		return nil, toStatus(err)
 	}
-	r.s.cfg.Log.Info("table closed by the room service", zap.String("table", id))
+	r.s.cfg.Log.Info("table closed by the room service", zap.String("table", id), zap.Bool("abandon", abandon))
 	return &pb.CloseTableResponse{}, nil
 }
 

@@ -6,7 +6,9 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -616,5 +618,96 @@ func TestRoomLeaks(t *testing.T) {
 	}
 	if !strings.Contains(exported.GetRecord(), id) {
 		t.Fatal("the record does not name its table: the check would find nothing")
+	}
+}
+
+// TestRoomAbandon: the room service abandons a table in play: the game
+// ends there, a draw; streams end with the notice; the feed says so; it
+// stays finished after a restart.
+func TestRoomAbandon(t *testing.T) {
+	dir := t.TempDir()
+	k := newRoomKeys(t, 0)
+	open := func() (config, func()) {
+		st, err := store.Open[table.Action](filepath.Join(dir, "authority.db"), riichi.ActionCodec{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fd, err := feed.Open(filepath.Join(dir, "results.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := baseConfig()
+		cfg.Store, cfg.Feed = st, fd
+		return cfg, func() { st.Close() }
+	}
+	cfg, closeStore := open()
+	e, stop := startRoomEnv(t, cfg, k)
+	created := e.createReserved(t, nil, reservations(4), 0)
+	id := created.GetTable().GetTableId()
+	var seats []*player
+	for _, tk := range created.GetTickets() {
+		r, err := e.tables.JoinTable(ctxT(t), &pb.JoinTableRequest{TableId: id, Ticket: tk.GetTicket()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seats = append(seats, &player{e: e.env, id: id, seat: r.GetSeat(), token: r.GetSeatToken()})
+	}
+	_, err := e.rooms.CloseTable(e.as(t), &pb.CloseTableRequest{TableId: id})
+	wantStatus(t, "close a table in play", err, codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_ALREADY_STARTED)
+	// Seat 1 follows the table from its snapshot on.
+	st, err := e.tables.StreamEvents(ctxT(t), &pb.StreamEventsRequest{TableId: id, SeatToken: seats[1].token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := st.Recv(); err != nil || r.GetSnapshot() == nil {
+		t.Fatalf("first item %v, %v; want the snapshot", r, err)
+	}
+	if _, err := e.rooms.CloseTable(e.as(t), &pb.CloseTableRequest{TableId: id, Abandon: true}); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		r, err := st.Recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("seat 1's stream: %v", err)
+		}
+		seats[1].events = append(seats[1].events, r.GetEvent())
+	}
+	last := seats[1].events[len(seats[1].events)-1]
+	if last.GetSeatNotice().GetKind() != pb.SeatNotice_KIND_TABLE_ABANDONED {
+		t.Fatalf("the stream ended with %v, want the abandonment", last)
+	}
+	_, err = e.tables.Act(ctxT(t), &pb.ActRequest{TableId: id, SeatToken: seats[0].token, RequestId: "r", Action: &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}})
+	wantStatus(t, "act after the abandonment", err, codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_GAME_OVER)
+	_, err = e.rooms.CloseTable(e.as(t), &pb.CloseTableRequest{TableId: id, Abandon: true})
+	wantStatus(t, "abandon twice", err, codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_GAME_OVER)
+	fr := &feedReader{}
+	var kinds []pb.TableEvent_Kind
+	for range 3 {
+		ev, err := fr.next(e.as(t), e.rooms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kinds = append(kinds, ev.GetKind())
+		if ev.GetKind() == pb.TableEvent_KIND_ABANDONED && (!slices.Equal(ev.GetRanks(), []int32{1, 1, 1, 1}) || ev.GetPlayerIds()[3] != "player-d") {
+			t.Fatalf("abandoned event %v", ev)
+		}
+	}
+	if !slices.Equal(kinds, []pb.TableEvent_Kind{pb.TableEvent_KIND_CREATED, pb.TableEvent_KIND_STARTED, pb.TableEvent_KIND_ABANDONED}) {
+		t.Fatalf("feed %v", kinds)
+	}
+	stop()
+	closeStore()
+	cfg, closeStore = open()
+	defer closeStore()
+	e2, stop2 := startRoomEnv(t, cfg, k)
+	defer stop2()
+	if st := e2.table(t, id).GetState(); st != pb.TableState_TABLE_STATE_FINISHED {
+		t.Fatalf("after a restart the abandoned table is %v", st)
+	}
+	if n := e2.srv.FeedLast(); n != 3 {
+		t.Fatalf("the feed has %d events after the restart, want 3", n)
 	}
 }

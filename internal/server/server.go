@@ -204,6 +204,9 @@ func (s *Server) Recover(ctx context.Context) (int, error) {
 // reload them.
 func (s *Server) Keys() *backend.Keys { return s.cfg.Keys }
 
+// FeedLast is the results feed's newest cursor.
+func (s *Server) FeedLast() uint64 { return s.feed.Last() }
+
 // Register adds the services to a gRPC server.
 func (s *Server) Register(g grpc.ServiceRegistrar) {
 	pb.RegisterTableServiceServer(g, &s.table)

@@ -35,6 +35,9 @@ const (
 	TableEvent_KIND_CLOSED TableEvent_Kind = 4
 	// Recovery could not resume the table's log.
 	TableEvent_KIND_DAMAGED TableEvent_Kind = 5
+	// The room service abandoned the game in play: a draw, every rank 1,
+	// no scores.
+	TableEvent_KIND_ABANDONED TableEvent_Kind = 6
 )
 
 // Enum value maps for TableEvent_Kind.
@@ -46,6 +49,7 @@ var (
 		3: "KIND_FINISHED",
 		4: "KIND_CLOSED",
 		5: "KIND_DAMAGED",
+		6: "KIND_ABANDONED",
 	}
 	TableEvent_Kind_value = map[string]int32{
 		"KIND_UNSPECIFIED": 0,
@@ -54,6 +58,7 @@ var (
 		"KIND_FINISHED":    3,
 		"KIND_CLOSED":      4,
 		"KIND_DAMAGED":     5,
+		"KIND_ABANDONED":   6,
 	}
 )
 
@@ -449,8 +454,10 @@ func (x *ReserveSeatResponse) GetTicket() *Ticket {
 
 // CloseTableRequest closes a table that has not started.
 type CloseTableRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	TableId       string                 `protobuf:"bytes,1,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	TableId string                 `protobuf:"bytes,1,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"`
+	// Abandon a table in play.
+	Abandon       bool `protobuf:"varint,2,opt,name=abandon,proto3" json:"abandon,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -490,6 +497,13 @@ func (x *CloseTableRequest) GetTableId() string {
 		return x.TableId
 	}
 	return ""
+}
+
+func (x *CloseTableRequest) GetAbandon() bool {
+	if x != nil {
+		return x.Abandon
+	}
+	return false
 }
 
 // CloseTableResponse confirms the close.
@@ -755,12 +769,13 @@ const file_mahjong_authority_v1_room_service_proto_rawDesc = "" +
 	"\n" +
 	"ticket_ttl\x18\x03 \x01(\v2\x19.google.protobuf.DurationR\tticketTtl\"K\n" +
 	"\x13ReserveSeatResponse\x124\n" +
-	"\x06ticket\x18\x01 \x01(\v2\x1c.mahjong.authority.v1.TicketR\x06ticket\".\n" +
+	"\x06ticket\x18\x01 \x01(\v2\x1c.mahjong.authority.v1.TicketR\x06ticket\"H\n" +
 	"\x11CloseTableRequest\x12\x19\n" +
-	"\btable_id\x18\x01 \x01(\tR\atableId\"\x14\n" +
+	"\btable_id\x18\x01 \x01(\tR\atableId\x12\x18\n" +
+	"\aabandon\x18\x02 \x01(\bR\aabandon\"\x14\n" +
 	"\x12CloseTableResponse\"8\n" +
 	"\x13WatchResultsRequest\x12!\n" +
-	"\fafter_cursor\x18\x01 \x01(\x04R\vafterCursor\"\xa9\x03\n" +
+	"\fafter_cursor\x18\x01 \x01(\x04R\vafterCursor\"\xbe\x03\n" +
 	"\n" +
 	"TableEvent\x12\x16\n" +
 	"\x06cursor\x18\x01 \x01(\x04R\x06cursor\x129\n" +
@@ -771,14 +786,15 @@ const file_mahjong_authority_v1_room_service_proto_rawDesc = "" +
 	"player_ids\x18\x05 \x03(\tR\tplayerIds\x12\x16\n" +
 	"\x06scores\x18\x06 \x03(\x05R\x06scores\x12\x14\n" +
 	"\x05ranks\x18\a \x03(\x05R\x05ranks\x128\n" +
-	"\brule_set\x18\b \x01(\x0e2\x1d.mahjong.authority.v1.RuleSetR\aruleSet\"v\n" +
+	"\brule_set\x18\b \x01(\x0e2\x1d.mahjong.authority.v1.RuleSetR\aruleSet\"\x8a\x01\n" +
 	"\x04Kind\x12\x14\n" +
 	"\x10KIND_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fKIND_CREATED\x10\x01\x12\x10\n" +
 	"\fKIND_STARTED\x10\x02\x12\x11\n" +
 	"\rKIND_FINISHED\x10\x03\x12\x0f\n" +
 	"\vKIND_CLOSED\x10\x04\x12\x10\n" +
-	"\fKIND_DAMAGED\x10\x05\"N\n" +
+	"\fKIND_DAMAGED\x10\x05\x12\x12\n" +
+	"\x0eKIND_ABANDONED\x10\x06\"N\n" +
 	"\x14WatchResultsResponse\x126\n" +
 	"\x05event\x18\x01 \x01(\v2 .mahjong.authority.v1.TableEventR\x05event2\xb5\x03\n" +
 	"\vRoomService\x12x\n" +

@@ -43,8 +43,11 @@ type RoomServiceClient interface {
 	// a new ticket replaces the seat's old one) and returns its ticket.
 	ReserveSeat(ctx context.Context, in *ReserveSeatRequest, opts ...grpc.CallOption) (*ReserveSeatResponse, error)
 	// CloseTable closes a table that has not started: it leaves the server
-	// and its feed says TABLE_CLOSED. A started table is
-	// FAILED_PRECONDITION (ALREADY_STARTED).
+	// and the feed says CLOSED. A table in play is FAILED_PRECONDITION
+	// (ALREADY_STARTED) unless abandon is set: then its game ends where it
+	// stands, a draw (every seat's stream gets a SeatNotice
+	// KIND_TABLE_ABANDONED, the feed says ABANDONED, and the game's record
+	// holds the rounds played to their end).
 	CloseTable(ctx context.Context, in *CloseTableRequest, opts ...grpc.CallOption) (*CloseTableResponse, error)
 	// WatchResults follows the lifecycle of every table: from the first
 	// event kept, or after a cursor; then it waits for new ones.
@@ -126,8 +129,11 @@ type RoomServiceServer interface {
 	// a new ticket replaces the seat's old one) and returns its ticket.
 	ReserveSeat(context.Context, *ReserveSeatRequest) (*ReserveSeatResponse, error)
 	// CloseTable closes a table that has not started: it leaves the server
-	// and its feed says TABLE_CLOSED. A started table is
-	// FAILED_PRECONDITION (ALREADY_STARTED).
+	// and the feed says CLOSED. A table in play is FAILED_PRECONDITION
+	// (ALREADY_STARTED) unless abandon is set: then its game ends where it
+	// stands, a draw (every seat's stream gets a SeatNotice
+	// KIND_TABLE_ABANDONED, the feed says ABANDONED, and the game's record
+	// holds the rounds played to their end).
 	CloseTable(context.Context, *CloseTableRequest) (*CloseTableResponse, error)
 	// WatchResults follows the lifecycle of every table: from the first
 	// event kept, or after a cursor; then it waits for new ones.
