@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"google.golang.org/protobuf/types/known/timestamppb"
@@ -255,14 +256,19 @@ func (t *Hosted[A, V, B]) Export(ctx context.Context, id string, format pb.Recor
 		return nil, err
 	}
 	names := make([]string, len(in.Seats))
+	players := make([]string, len(in.Seats))
 	for i, s := range in.Seats {
-		names[i] = s.Name
+		names[i], players[i] = s.Name, s.PlayerID
 	}
 	var buf bytes.Buffer
 	if err := rec.Write(&buf, format, names); err != nil {
 		return nil, fmt.Errorf("export %s: %w", format, err)
 	}
-	return &pb.ExportGameResponse{Format: format, Record: buf.String(), Partial: rec.Partial(), Rounds: int32(rec.Rounds())}, nil
+	resp := &pb.ExportGameResponse{Format: format, Record: buf.String(), Partial: rec.Partial(), Rounds: int32(rec.Rounds())}
+	if slices.ContainsFunc(players, func(p string) bool { return p != "" }) {
+		resp.PlayerIds = players
+	}
+	return resp, nil
 }
 
 // Recover resumes the tables of the host's store.

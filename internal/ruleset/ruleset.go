@@ -140,6 +140,7 @@ type Meta struct {
 	Seed       [32]byte `json:"seed"`               // the server seed, chosen or drawn; secret until the game is over
 	Seeded     bool     `json:"seeded"`             // the creator chose the seed
 	Commitment [32]byte `json:"commitment"`         // fair.SeedCommitment of Seed, published
+	Creator    string   `json:"creator,omitempty"`  // the name of the room service's API key that created it (docs/rooms.md)
 }
 
 // DecodeMeta reads a table's Meta.

@@ -122,6 +122,27 @@ func (s *Server) takeTable(ctx context.Context) (name string, done func(id strin
 	}, nil
 }
 
+// recount counts, after a recovery, the open tables each API key created
+// (ruleset.Meta.Creator), for the keys' limits.
+func (s *Server) recount() {
+	r := &s.rooms
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, h := range s.sets {
+		infos, _ := h.tables.List(host.ListQuery{States: []host.State{host.Waiting, host.Playing}})
+		for _, in := range infos {
+			m, err := ruleset.DecodeMeta(in.Meta)
+			if err != nil || m.Creator == "" {
+				continue
+			}
+			if _, ok := r.owner[in.ID]; !ok {
+				r.owner[in.ID] = m.Creator
+				r.open[m.Creator]++
+			}
+		}
+	}
+}
+
 // releaseTable gives a finished or closed table's place back to its key.
 func (s *Server) releaseTable(id string) {
 	r := &s.rooms

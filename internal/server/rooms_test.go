@@ -468,6 +468,10 @@ func TestRoomGameAcrossRestart(t *testing.T) {
 			t.Fatalf("the feed has %v after the game's end", r)
 		}
 	}
+	exp, err := e2.tables.ExportGame(ctxT(t), &pb.ExportGameRequest{TableId: id})
+	if err != nil || !slices.Equal(exp.GetPlayerIds(), want) || exp.GetPartial() {
+		t.Fatalf("export: %v players %v partial %v, want %v", err, exp.GetPlayerIds(), exp.GetPartial(), want)
+	}
 	// The seats' player ids are in the table.
 	for i, s := range e2.table(t, id).GetSeats() {
 		if s.GetPlayerId() != want[i] {
@@ -710,4 +714,31 @@ func TestRoomAbandon(t *testing.T) {
 	if n := e2.srv.FeedLast(); n != 3 {
 		t.Fatalf("the feed has %d events after the restart, want 3", n)
 	}
+}
+
+// TestRoomKeyLimitAcrossRestart: the open tables of a key count after a
+// restart too.
+func TestRoomKeyLimitAcrossRestart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "authority.db")
+	k := newRoomKeys(t, 1)
+	open := func() (config, func()) {
+		st, err := store.Open[table.Action](path, riichi.ActionCodec{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := baseConfig()
+		cfg.Store = st
+		return cfg, func() { st.Close() }
+	}
+	cfg, closeStore := open()
+	e, stop := startRoomEnv(t, cfg, k)
+	e.createReserved(t, nil, nil, 0)
+	stop()
+	closeStore()
+	cfg, closeStore = open()
+	defer closeStore()
+	e2, stop2 := startRoomEnv(t, cfg, k)
+	defer stop2()
+	_, err := e2.rooms.CreateTable(e2.as(t), &pb.RoomServiceCreateTableRequest{})
+	wantStatus(t, "a second table after a restart", err, codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_KEY_TABLE_LIMIT)
 }

@@ -197,6 +197,7 @@ func (s *Server) Recover(ctx context.Context) (int, error) {
 			return n, fmt.Errorf("%s: %w", ruleset.Name(h.rs.ID()), err)
 		}
 	}
+	s.recount()
 	return n, nil
 }
 

@@ -157,10 +157,11 @@ func (t *tableService) createWith(ctx context.Context, req *pb.CreateTableReques
 	if m.Settings, err = proto.Marshal(set); err != nil {
 		return nil, err
 	}
-	_, done, err := t.s.takeTable(ctx)
+	creator, done, err := t.s.takeTable(ctx)
 	if err != nil {
 		return nil, err
 	}
+	m.Creator = creator
 	info, owner, err := rs.tables.CreateReserved(ctx, hs, m, resv)
 	done(info.ID, err)
 	if err != nil {

@@ -2474,7 +2474,10 @@ type ExportGameResponse struct {
 	// The game is not over: the record holds its finished rounds only.
 	Partial bool `protobuf:"varint,3,opt,name=partial,proto3" json:"partial,omitempty"`
 	// Rounds in the record.
-	Rounds        int32 `protobuf:"varint,4,opt,name=rounds,proto3" json:"rounds,omitempty"`
+	Rounds int32 `protobuf:"varint,4,opt,name=rounds,proto3" json:"rounds,omitempty"`
+	// The room service's player ids by seat (empty for a seat without
+	// one), so that the record maps onto its accounts.
+	PlayerIds     []string `protobuf:"bytes,200,rep,name=player_ids,json=playerIds,proto3" json:"player_ids,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2535,6 +2538,13 @@ func (x *ExportGameResponse) GetRounds() int32 {
 		return x.Rounds
 	}
 	return 0
+}
+
+func (x *ExportGameResponse) GetPlayerIds() []string {
+	if x != nil {
+		return x.PlayerIds
+	}
+	return nil
 }
 
 var File_mahjong_authority_v1_table_service_proto protoreflect.FileDescriptor
@@ -2683,12 +2693,14 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\x05event\x18\x01 \x01(\v2\x1b.mahjong.authority.v1.EventR\x05event\"j\n" +
 	"\x11ExportGameRequest\x12\x19\n" +
 	"\btable_id\x18\x01 \x01(\tR\atableId\x12:\n" +
-	"\x06format\x18\x02 \x01(\x0e2\".mahjong.authority.v1.RecordFormatR\x06format\"\x9a\x01\n" +
+	"\x06format\x18\x02 \x01(\x0e2\".mahjong.authority.v1.RecordFormatR\x06format\"\xba\x01\n" +
 	"\x12ExportGameResponse\x12:\n" +
 	"\x06format\x18\x01 \x01(\x0e2\".mahjong.authority.v1.RecordFormatR\x06format\x12\x16\n" +
 	"\x06record\x18\x02 \x01(\tR\x06record\x12\x18\n" +
 	"\apartial\x18\x03 \x01(\bR\apartial\x12\x16\n" +
-	"\x06rounds\x18\x04 \x01(\x05R\x06rounds*\x8f\x01\n" +
+	"\x06rounds\x18\x04 \x01(\x05R\x06rounds\x12\x1e\n" +
+	"\n" +
+	"player_ids\x18\xc8\x01 \x03(\tR\tplayerIds*\x8f\x01\n" +
 	"\n" +
 	"RulePreset\x12\x1b\n" +
 	"\x17RULE_PRESET_UNSPECIFIED\x10\x00\x12\x1e\n" +
