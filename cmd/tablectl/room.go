@@ -77,7 +77,8 @@ create  creates a table with a seat reserved for each --player ID:NAME (in
         seat order) and prints one line per seat: seat, player id, ticket.
         Hand each player their ticket; they join with
         tablectl play --ticket TICKET.
-close   closes the --table that has not started.
+close   closes the --table that has not started (with --abandon, one in
+        play too: its game ends there, a draw).
 watch   follows the results feed after --after, one JSON object per line,
         until interrupted.
 
@@ -111,7 +112,7 @@ func runRoom(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	var after uint64
 	var ttl time.Duration
 	var ps players
-	var bots bool
+	var bots, abandon bool
 	fs := newFlags("room "+verb, roomUsage, stderr)
 	addrFlag(fs, &addr)
 	fs.StringVar(&key, "backend-key", os.Getenv("AUTHORITY_BACKEND_KEY"), "the room service's API `key`")
@@ -119,6 +120,7 @@ func runRoom(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs.StringVar(&rules, "rules", "hanchan", "hanchan or tonpuu (create)")
 	fs.Var(&ps, "player", "reserve the next seat for `ID:NAME` (create; repeat up to 4 times)")
 	fs.DurationVar(&ttl, "ttl", 0, "how long the tickets are good for (create; 0: the server's default, 10m)")
+	fs.BoolVar(&abandon, "abandon", false, "close a table in play too: its game ends, a draw (close)")
 	fs.BoolVar(&bots, "bots", false, "bots take the seats still empty when the table starts (create)")
 	fs.Uint64Var(&after, "after", 0, "resume the feed after this `cursor` (watch)")
 	if err := fs.Parse(args[1:]); err != nil || fs.NArg() > 0 {
@@ -151,7 +153,7 @@ func runRoom(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		}
 		return nil
 	case "close":
-		if _, err := rooms.CloseTable(ctx, &pb.CloseTableRequest{TableId: tableID}); err != nil {
+		if _, err := rooms.CloseTable(ctx, &pb.CloseTableRequest{TableId: tableID, Abandon: abandon}); err != nil {
 			return fmt.Errorf("close: %s", refusal(err))
 		}
 		fmt.Fprintf(stdout, "table %s closed\n", tableID)
