@@ -76,6 +76,12 @@ func NewHosted[A comparable, V, B any](name string, p Parts[A, V, B], hs Hosting
 			f(out)
 		}
 	}
+	if hs.Observer != nil {
+		cfg.Observer = hs.Observer
+	}
+	if k, ok := p.(interface{ ActionKind(A) string }); ok {
+		cfg.ActionKind = k.ActionKind
+	}
 	t.h = host.New(cfg)
 	return t
 }
@@ -114,6 +120,9 @@ func (t *Hosted[A, V, B]) CreateReserved(ctx context.Context, s host.Settings, m
 	s.Seats = t.parts.Seats()
 	return t.h.CreateReserved(ctx, s, meta, newGame, rs)
 }
+
+// Each describes every table in memory.
+func (t *Hosted[A, V, B]) Each(f func(host.Info)) { t.h.Each(f) }
 
 // Holds reports whether the host knows the table without reading its store.
 func (t *Hosted[A, V, B]) Holds(id string) bool { return t.h.Holds(id) }

@@ -11,13 +11,17 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/recovery"
 	"go.uber.org/zap"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/stats"
+	"google.golang.org/grpc/status"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/backend"
@@ -76,7 +80,24 @@ type Config struct {
 	// Feed is the results feed (default: one in memory). The server
 	// closes it.
 	Feed *feed.Feed
+	// Observer is told what the server does, for metrics (package
+	// metrics); default nothing.
+	Observer Observer
 }
+
+// Observer is told what the server does, for an operator's metrics: the
+// host's hooks and the adapter's own. Like the host's, its methods run
+// on the hot path: quick, concurrent, without allocation.
+type Observer interface {
+	ruleset.Observer
+	// ConnRateLimited is told of every call refused by the per-connection
+	// rate limit (the per-seat one is an Acted refusal).
+	ConnRateLimited()
+}
+
+type nopObserver struct{ ruleset.NopObserver }
+
+func (nopObserver) ConnRateLimited() {}
 
 // hosted is a rule set the server hosts, with its tables.
 type hosted struct {
@@ -106,6 +127,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = clock.Real
 	}
+	if cfg.Observer == nil {
+		cfg.Observer = nopObserver{}
+	}
 	if cfg.MaxConnStreams <= 0 {
 		cfg.MaxConnStreams = 16
 	}
@@ -117,6 +141,7 @@ func New(cfg Config) (*Server, error) {
 		Lifecycle: s.life,
 		Clock:     cfg.Clock, Log: cfg.Log, SeatRate: cfg.SeatRate,
 		MaxTables: cfg.MaxTables, Count: &host.Count{}, MaxSeatStreams: cfg.MaxSeatStreams,
+		Observer:    cfg.Observer,
 		FinishedTTL: cfg.FinishedTTL, IdleTTL: cfg.IdleTTL, KeepGames: cfg.KeepGames,
 	}
 	seen := map[pb.RuleSet]bool{}
@@ -208,6 +233,15 @@ func (s *Server) Keys() *backend.Keys { return s.cfg.Keys }
 // FeedLast is the results feed's newest cursor.
 func (s *Server) FeedLast() uint64 { return s.feed.Last() }
 
+// EachTable calls f for every table in memory with the name of its rule
+// set (riichi, sichuan), for an operator's gauges.
+func (s *Server) EachTable(f func(ruleSet string, in host.Info)) {
+	for _, h := range s.sets {
+		name := ruleset.Name(h.rs.ID())
+		h.tables.Each(func(in host.Info) { f(name, in) })
+	}
+}
+
 // Register adds the services to a gRPC server.
 func (s *Server) Register(g grpc.ServiceRegistrar) {
 	pb.RegisterTableServiceServer(g, &s.table)
@@ -215,15 +249,27 @@ func (s *Server) Register(g grpc.ServiceRegistrar) {
 	pb.RegisterRoomServiceServer(g, &s.room)
 }
 
-// Options are the gRPC server options the services rely on: the
+// Options are the gRPC server options the services rely on: recovery
+// from a handler's panic (outermost, so that it covers the rest), the
 // per-connection rate limit, then the room service's authentication.
 func (s *Server) Options() []grpc.ServerOption {
-	lim := connLimits{rate: s.cfg.ConnRate, clk: s.cfg.Clock, streams: s.cfg.MaxConnStreams}
+	lim := connLimits{rate: s.cfg.ConnRate, clk: s.cfg.Clock, streams: s.cfg.MaxConnStreams, obs: s.cfg.Observer}
+	rec := recovery.WithRecoveryHandlerContext(s.recovered)
 	return append([]grpc.ServerOption{
 		grpc.StatsHandler(lim),
-		grpc.ChainUnaryInterceptor(lim.unary),
-		grpc.ChainStreamInterceptor(lim.stream),
+		grpc.ChainUnaryInterceptor(recovery.UnaryServerInterceptor(rec), lim.unary),
+		grpc.ChainStreamInterceptor(recovery.StreamServerInterceptor(rec), lim.stream),
 	}, s.authOptions()...)
+}
+
+// recovered turns a panic in a handler into INTERNAL for that call alone,
+// logged with its stack: the server and every table go on. (A panic in a
+// table's own goroutine is the host's: it sets the table aside.)
+func (s *Server) recovered(ctx context.Context, p any) error {
+	method, _ := grpc.Method(ctx)
+	s.cfg.Log.Error("panic in a handler: the call fails with INTERNAL", zap.String("method", method),
+		zap.String("panic", fmt.Sprint(p)), zap.ByteString("stack", debug.Stack()))
+	return status.Error(codes.Internal, "internal error")
 }
 
 // Close stops every table; open streams end with Unavailable.
@@ -243,6 +289,7 @@ type connLimits struct {
 	rate    host.Rate
 	clk     clock.Clock
 	streams int // open streams a connection may have
+	obs     Observer
 }
 
 type connKey struct{}
@@ -277,6 +324,7 @@ func (l connLimits) allow(ctx context.Context, method string) error {
 	wait := cb.b.Take(l.clk.Now())
 	cb.mu.Unlock()
 	if wait > 0 {
+		l.obs.ConnRateLimited()
 		return toStatus(&connRateError{method: method, wait: wait})
 	}
 	return nil
