@@ -56,7 +56,7 @@ func TestServeBackendKeys(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	served := make(chan error, 1)
-	go func() { served <- serve(ctx, lis, zap.New(core), o) }()
+	go func() { served <- serve(ctx, lis, nil, zap.New(core), o) }()
 	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		t.Fatal(err)
