@@ -127,11 +127,11 @@ type Info struct {
 // SeatInfo is the public state of a seat.
 type SeatInfo struct {
 	Taken     bool // by a player (who may have left since: then Bot)
+	Bot       bool // a bot plays the seat now
+	Connected bool // the player has an open stream
+	Reserved  bool // only a pass for the seat takes it
 	Name      string
 	PlayerID  string // the room service's id of the player (reservations, passes)
-	Reserved  bool   // only a pass for the seat takes it
-	Bot       bool   // a bot plays the seat now
-	Connected bool   // the player has an open stream
 }
 
 // Host runs many tables, one goroutine each.
