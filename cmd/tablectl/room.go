@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"time"
 
@@ -103,7 +104,7 @@ func (p *players) Set(s string) error {
 }
 
 func runRoom(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
+	if len(args) == 0 || !slices.Contains([]string{"create", "close", "watch"}, args[0]) {
 		fmt.Fprint(stderr, roomUsage)
 		return errUsage
 	}
@@ -158,11 +159,8 @@ func runRoom(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "table %s closed\n", tableID)
 		return nil
-	case "watch":
-		return watchResults(ctx, rooms, after, stdout)
 	}
-	fmt.Fprint(stderr, roomUsage)
-	return errUsage
+	return watchResults(ctx, rooms, after, stdout)
 }
 
 // watchResults prints the feed after cursor after until ctx ends.
