@@ -120,6 +120,20 @@ func TestVerifyTicket(t *testing.T) {
 			t.Fatal("a JWT is not Signed")
 		}
 	}
+	// Rotated out: the file without key "h", read again.
+	rotated := sign("h", secret)
+	defer func() {
+		os.WriteFile(keys.Path(), []byte(fmt.Sprintf(`{"ticket_keys":[{"id":"e","ed25519_public":%q}]}`, base64.StdEncoding.EncodeToString(pub))), 0o600)
+		if err := keys.Reload(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := keys.VerifyTicket(rotated); !errors.Is(err, backend.ErrTicketSignature) {
+			t.Errorf("a ticket of a key rotated out: VerifyTicket = %v", err)
+		}
+		if _, err := keys.VerifyTicket(sign("e", priv)); err != nil {
+			t.Errorf("the key that stays: %v", err)
+		}
+	}()
 	for name, tk := range map[string]string{
 		"unknown kid":       sign("x", secret),
 		"wrong secret":      sign("h", []byte("0123456789abcdef0123456789abcdef")),

@@ -164,6 +164,9 @@ func parse(raw []byte) (*keySet, error) {
 	return set, nil
 }
 
+// Path is the keys file.
+func (k *Keys) Path() string { return k.path }
+
 // Enabled reports whether the server holds keys: room-service calls then
 // need one.
 func (k *Keys) Enabled() bool { return k != nil && k.cur.Load() != nil }
