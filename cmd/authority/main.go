@@ -83,6 +83,12 @@ type options struct {
 	limits   limits
 	life     lifetimes
 	keys     string // --backend-keys
+	webhook  webhook
+}
+
+// webhook is where the results feed is posted (--webhook).
+type webhook struct {
+	url, secretFile string
 }
 
 // lifetimes say how long tables stay in memory and games in the store.
@@ -120,6 +126,8 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.DurationVar(&o.life.finished, "finished-ttl", 10*time.Minute, "how long a finished table stays in memory (0: for ever); with --data its game is read back from the store after that")
 	fs.DurationVar(&o.life.idle, "idle-ttl", time.Hour, "how long a table that has not started stays without a join or a leave before it is closed (0: for ever)")
 	fs.DurationVar(&o.life.keepGames, "keep-games", 0, "with --data, how long the store keeps a finished game (0: for ever)")
+	fs.StringVar(&o.webhook.url, "webhook", "", "also POST every results-feed event to this `URL`, signed with HMAC-SHA-256 (docs/rooms.md)")
+	fs.StringVar(&o.webhook.secretFile, "webhook-secret-file", "", "`file` holding the webhook's HMAC secret (with --webhook)")
 	fs.StringVar(&o.keys, "backend-keys", "", "JSON `file` of the room service's hashed API keys and ticket keys (docs/rooms.md); read again on SIGHUP. Without it the room service's calls are open to anyone")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -132,6 +140,9 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	}
 	if err := checkNotNegative(o); err != nil {
 		return o, err
+	}
+	if (o.webhook.url == "") != (o.webhook.secretFile == "") {
+		return o, errors.New("--webhook and --webhook-secret-file go together")
 	}
 	return o, nil
 }

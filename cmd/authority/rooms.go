@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"net"
 	"os"
 	"os/signal"
@@ -55,6 +58,28 @@ func roomService(ctx context.Context, cfg *server.Config, lis net.Listener, log 
 			return err
 		}
 		cfg.Feed = f
+	}
+	if o.webhook.url != "" {
+		secret, err := os.ReadFile(o.webhook.secretFile)
+		if err != nil {
+			return fmt.Errorf("webhook secret: %w", err)
+		}
+		secret = bytes.TrimSpace(secret)
+		if len(secret) < 16 {
+			return errors.New("webhook secret: want 16 bytes or more")
+		}
+		if cfg.Feed == nil {
+			cfg.Feed = feed.Memory()
+		}
+		f := cfg.Feed
+		// It ends when ctx does or the server closes the feed.
+		go func() {
+			err := f.Deliver(ctx, feed.Webhook{URL: o.webhook.url, Secret: secret, Log: log})
+			if err != nil && ctx.Err() == nil && !errors.Is(err, feed.ErrClosed) {
+				log.Error("webhook stopped", zap.Error(err))
+			}
+		}()
+		log.Info("results feed posted to a webhook")
 	}
 	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,6 +24,7 @@ import (
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/backend"
+	"github.com/mahjong-authority/authority/internal/feed"
 )
 
 func writeKeys(t *testing.T, path string, keys ...string) {
@@ -126,5 +129,62 @@ func TestLoopback(t *testing.T) {
 		if got := loopback(a); got != want {
 			t.Errorf("loopback(%s) = %v, want %v", addr, got, want)
 		}
+	}
+}
+
+// TestServeWebhook: with --webhook the feed's events are posted, signed.
+func TestServeWebhook(t *testing.T) {
+	dir := t.TempDir()
+	secret := "0123456789abcdef-webhook"
+	if err := os.WriteFile(filepath.Join(dir, "secret"), []byte(secret+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	posts := make(chan string, 16)
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if r.Header.Get("X-Authority-Signature") != feed.Sign([]byte(secret), body) {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		posts <- string(body)
+	}))
+	defer hook.Close()
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := parse([]string{"--webhook", hook.URL, "--webhook-secret-file", filepath.Join(dir, "secret")}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	served := make(chan error, 1)
+	go func() { served <- serve(ctx, lis, nil, zap.NewNop(), o) }()
+	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	cctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	r, err := pb.NewTableServiceClient(conn).CreateTable(cctx, &pb.CreateTableRequest{}, grpc.WaitForReady(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case body := <-posts:
+		if !strings.Contains(body, r.GetTable().GetTableId()) || !strings.Contains(body, "KIND_CREATED") {
+			t.Fatalf("posted %s", body)
+		}
+	case <-cctx.Done():
+		t.Fatal("nothing posted")
+	}
+	stop()
+	if err := <-served; err != nil {
+		t.Fatal(err)
+	}
+	if _, err := parse([]string{"--webhook", hook.URL}, io.Discard); err == nil {
+		t.Fatal("--webhook without a secret was taken")
 	}
 }

@@ -45,6 +45,7 @@ type Feed struct {
 	next    uint64 // the cursor of the next event
 	changed chan struct{}
 	closed  bool
+	hooks   map[string]uint64 // in memory: webhook URL -> cursor delivered
 }
 
 // Memory returns a feed in memory.
