@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/cenkalti/backoff/v4"
-	"go.uber.org/zap"
 	bolt "go.etcd.io/bbolt"
+	"go.uber.org/zap"
 	"google.golang.org/protobuf/encoding/protojson"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
