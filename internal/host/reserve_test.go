@@ -184,8 +184,14 @@ func TestReservationsRecover(t *testing.T) {
 	if st := f.info().State; st != host.Playing {
 		t.Fatalf("state %v before the restart, want playing", st)
 	}
-	if _, snap, _, err := store.LoadTable(ctx, f.id); err != nil || snap == nil {
-		t.Fatalf("no snapshot before the restart (%v): the test would not restore one", err)
+	// Snapshots are stored after the step that takes them: wait for one.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		if _, snap, _, err := store.LoadTable(ctx, f.id); err == nil && snap != nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no snapshot before the restart: the test would not restore one")
+		}
 	}
 	f.h.Close()
 	restart()
