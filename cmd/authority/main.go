@@ -48,12 +48,23 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "authority:", err)
-		}
-		os.Exit(1)
+	os.Exit(exitCode(run(os.Args[1:], os.Stderr), os.Stderr))
+}
+
+// errReported marks an error already shown to the user: the flag package
+// prints a bad flag with the usage itself.
+var errReported = errors.New("reported")
+
+// exitCode is the process's status for run's error, which it prints
+// unless it was shown already.
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return 0
 	}
+	if !errors.Is(err, flag.ErrHelp) && !errors.Is(err, errReported) {
+		fmt.Fprintln(stderr, "authority:", err)
+	}
+	return 1
 }
 
 // options are the command line.
@@ -104,7 +115,10 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.DurationVar(&o.life.idle, "idle-ttl", time.Hour, "how long a table that has not started stays without a join or a leave before it is closed (0: for ever)")
 	fs.DurationVar(&o.life.keepGames, "keep-games", 0, "with --data, how long the store keeps a finished game (0: for ever)")
 	if err := fs.Parse(args); err != nil {
-		return o, err
+		if errors.Is(err, flag.ErrHelp) {
+			return o, err
+		}
+		return o, fmt.Errorf("%w: %w", errReported, err)
 	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected arguments %q", fs.Args())

@@ -51,6 +51,32 @@ func TestParse(t *testing.T) {
 	}
 }
 
+// TestBadFlagOnce shows a bad flag once, with the usage, and a bad value
+// (which the flag package does not print) once too.
+func TestBadFlagOnce(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--no-such-flag"}, "-no-such-flag"},
+		{[]string{"--turn-time", "soon"}, "soon"},
+		{[]string{"--turn-time", "-1s"}, "-1s"},
+		{[]string{"extra"}, "extra"},
+	} {
+		var out strings.Builder
+		if code := exitCode(run(c.args, &out), &out); code != 1 {
+			t.Errorf("%q: exit code %d, want 1", c.args, code)
+		}
+		if n := strings.Count(out.String(), c.want); n != 1 {
+			t.Errorf("%q: %q shown %d times, want once:\n%s", c.args, c.want, n, out.String())
+		}
+	}
+	var out strings.Builder
+	if code := exitCode(run([]string{"--help"}, &out), &out); code != 1 || !strings.Contains(out.String(), "-listen") || strings.Contains(out.String(), "\nauthority:") {
+		t.Errorf("--help: exit code %d, output:\n%s", code, out.String())
+	}
+}
+
 // TestServe starts the server on a free port and checks what a deployment
 // relies on: health, reflection (what grpcurl uses), a table that plays,
 // and a graceful stop that ends open streams.

@@ -15,15 +15,15 @@ import (
 
 func init() {
 	commands["judge"] = command{
-		summary: "score hands and answer tenpai questions: JSON lines on stdin (../shared/contracts/judge-jsonl.md)",
+		summary: "score hands and answer tenpai questions: JSON lines on stdin (docs/judge.md)",
 		run:     runJudge,
 	}
 }
 
 const judgeUsage = `usage: tablectl judge < questions.jsonl > answers.jsonl
 Each line is a hand to score (with win_tile) or a tenpai question (without);
-see ../shared/contracts/judge-jsonl.md for the fields. A tenpai question
-about a hand of winning size (14 tiles less 3 per meld) answers waits "".
+see docs/judge.md for the fields. A tenpai question about a hand of winning
+size (14 tiles less 3 per meld) answers waits "".
 "rules": "sichuan" judges Sichuan bloody battle hands (missing_suit
 required; fan, fans and hand_value out): docs/rules/sichuan-judge.md.
 "rules": "mcr" judges Chinese Official hands (flowers and last_tile in;

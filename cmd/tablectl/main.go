@@ -1,5 +1,5 @@
 // Command tablectl is the client-side toolbox of the authority: the judge
-// and replay commands of ../shared/contracts, and the clients that play,
+// and replay commands (docs/judge.md, docs/replay.md), and the clients that play,
 // watch and load-test a running server.
 package main
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
@@ -33,7 +34,9 @@ Creates a table where the server's bots take the other three seats, joins
 it and plays your seat in the terminal: the board is shown whenever you have
 something to do, with your choices numbered. Type a number, a tile to
 discard it (5m; 0p is the red five), t to discard the tile you drew, or p
-to pass a claim. With --table it joins an existing table instead.
+to pass a claim. With --table it joins an existing table instead, and
+offers to start it if it has not started. Ctrl-C leaves the table at once:
+a bot plays your seat from then on.
 
 Flags:
 `
@@ -70,6 +73,8 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closing()
+	in := newInput(stdin)
+	defer in.close()
 	seat, err := takeSeat(ctx, c, o)
 	if err != nil {
 		return err
@@ -78,14 +83,123 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	n := tableNames(tb, seat.Seat)
 	fmt.Fprintf(stdout, "Table %s: you are seat %d (%s).\n", seat.TableID, seat.Seat, o.name)
 	fmt.Fprintf(stdout, "Your entropy, mixed into every wall (check it in the record with tablectl export and verify): %x\n", seat.Entropy)
-	s := c.Follow(seat, client.Options{})
-	defer s.Close()
-	err = playLoop(ctx, s, stdin, stdout, n)
+	if tb.GetState() == pb.TableState_TABLE_STATE_WAITING {
+		err = offerStart(ctx, c, in, stdout, seat, tb)
+	}
+	if err == nil {
+		s := c.Follow(seat, client.Options{})
+		defer s.Close()
+		err = playLoop(ctx, s, in, stdout, n)
+	}
 	if errors.Is(err, context.Canceled) {
-		fmt.Fprintln(stdout, "\nYou left the game; the server plays your seat once the disconnect grace period is over.")
+		// Ctrl-C: give the seat up now, so that a bot plays it at once
+		// rather than after the disconnect grace period.
+		lctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if _, lerr := c.Tables.LeaveTable(lctx, &pb.LeaveTableRequest{TableId: seat.TableID, SeatToken: seat.Token}); lerr != nil {
+			fmt.Fprintf(stdout, "\nYou left the game; the server plays your seat once the disconnect grace period is over (leaving at once failed: %s).\n", refusal(lerr))
+			return nil
+		}
+		fmt.Fprintln(stdout, "\nYou left the table; a bot plays your seat from now on.")
 		return nil
 	}
 	return err
+}
+
+// offerStart asks the player who joined a table that has not started
+// whether to start it now; otherwise play waits for the table to start.
+func offerStart(ctx context.Context, c *client.Client, in *input, out io.Writer, seat client.Seat, tb *pb.Table) error {
+	taken := 0
+	for _, si := range tb.GetSeats() {
+		if si.GetTaken() {
+			taken++
+		}
+	}
+	if !tb.GetSettings().GetFillWithBots() && taken < table.NumSeats {
+		fmt.Fprintf(out, "The table has not started: %d of %d seats taken. It starts when every seat is.\n", taken, table.NumSeats)
+		return nil
+	}
+	fmt.Fprintf(out, "The table has not started: %d of %d seats taken. Start it now, bots taking the empty seats? (y/n)\n", taken, table.NumSeats)
+	for {
+		io.WriteString(out, "> ")
+		line, err := in.line(ctx)
+		if err != nil {
+			return err
+		}
+		switch strings.ToLower(strings.TrimSpace(line)) {
+		case "y", "yes":
+			err := c.StartTable(ctx, seat.TableID, seat.Token)
+			if client.Reason(err) == pb.ErrorReason_ERROR_REASON_ALREADY_STARTED {
+				return nil // someone else started it meanwhile
+			}
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(out, "Started.")
+			return nil
+		case "n", "no":
+			fmt.Fprintln(out, "Waiting for the table to start.")
+			return nil
+		}
+		fmt.Fprintln(out, "Type y to start the table now, or n to wait.")
+	}
+}
+
+// input reads the player's lines in a goroutine of its own, so that a
+// prompt gives way at once to Ctrl-C (the context's end).
+type input struct {
+	lines chan string // closed when the input ends
+	done  chan struct{}
+}
+
+func newInput(r io.Reader) *input {
+	in := &input{lines: make(chan string), done: make(chan struct{})}
+	go func() {
+		defer close(in.lines)
+		br := bufio.NewReader(r)
+		for {
+			line, err := br.ReadString('\n')
+			if line != "" {
+				select {
+				case in.lines <- line:
+				case <-in.done:
+					return
+				}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return in
+}
+
+// close lets the reading goroutine go once its read returns.
+func (in *input) close() { close(in.done) }
+
+// line waits for the next line, errInputEnded after the last, or the
+// context's error.
+func (in *input) line(ctx context.Context) (string, error) {
+	select {
+	case <-ctx.Done():
+		return "", ctx.Err()
+	case l, ok := <-in.lines:
+		if !ok {
+			return "", errInputEnded
+		}
+		return l, nil
+	}
+}
+
+// refusal is a server's refusal in the player's words: the status message
+// and the reason ("a claim window is open (NOT_YOUR_TURN)").
+func refusal(err error) string {
+	st := status.Convert(err)
+	msg := st.Message()
+	if r := client.Reason(err); r != pb.ErrorReason_ERROR_REASON_UNSPECIFIED {
+		msg += " (" + strings.TrimPrefix(r.String(), "ERROR_REASON_") + ")"
+	}
+	return msg
 }
 
 // takeSeat creates a table whose empty seats the server's bots take, joins
@@ -125,8 +239,7 @@ var errInputEnded = errors.New("play: input ended")
 // playLoop follows the seat to the end of the game: event lines as they
 // arrive, and whenever the seat has something to do the board, the
 // numbered choices and a prompt; the answer is read from in.
-func playLoop(ctx context.Context, s *client.Session, in io.Reader, out io.Writer, n *names) error {
-	r := bufio.NewReader(in)
+func playLoop(ctx context.Context, s *client.Session, in *input, out io.Writer, n *names) error {
 	about := ""
 	for {
 		u, err := s.Next(ctx)
@@ -157,26 +270,29 @@ func playLoop(ctx context.Context, s *client.Session, in io.Reader, out io.Write
 		if len(v.Legal) == 0 {
 			continue
 		}
-		a, err := ask(r, out, v, n, s.Tracker(), about)
+		a, err := ask(ctx, in, out, v, n, s.Tracker(), about)
 		if err != nil {
 			return err
 		}
 		if _, err := s.Act(ctx, a); err != nil {
-			fmt.Fprintf(out, "The server refused %s: %v\n", actionLabel(a, s.Tracker().ClaimTile()), err)
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			fmt.Fprintf(out, "The server refused %s: %s\n", actionLabel(a, s.Tracker().ClaimTile()), refusal(err))
 		}
 	}
 }
 
 // ask shows the prompt and reads answers until one names a legal action.
-func ask(r *bufio.Reader, out io.Writer, v *table.View, n *names, tr *client.Tracker, about string) (table.Action, error) {
+func ask(ctx context.Context, in *input, out io.Writer, v *table.View, n *names, tr *client.Tracker, about string) (table.Action, error) {
 	claim := tr.ClaimTile()
 	cs := choices(v, claim)
 	io.WriteString(out, renderPrompt(v, n, tr.Fishing(), claim, about))
 	for {
 		io.WriteString(out, "> ")
-		line, err := r.ReadString('\n')
-		if line == "" && err != nil {
-			return table.Action{}, errInputEnded
+		line, err := in.line(ctx)
+		if err != nil {
+			return table.Action{}, err
 		}
 		line = strings.TrimSpace(line)
 		if line == "" || line == "?" {
@@ -212,7 +328,9 @@ func parseAnswer(s string, cs []choice, v *table.View) (table.Action, error) {
 	case "t", "tsumogiri":
 		a, ok = find(func(a table.Action) bool { return a.Type == table.Discard && a.Tsumogiri })
 	case "p", "pass":
-		a, ok = find(is(table.Pass))
+		if a, ok = find(is(table.Pass)); !ok {
+			return a, errors.New("there is no claim to pass: it is your turn")
+		}
 	case "tsumo", "ron":
 		a, ok = find(func(a table.Action) bool { return a.Type.String() == word })
 	case "r", "riichi":
@@ -242,9 +360,33 @@ func parseAnswer(s string, cs []choice, v *table.View) (table.Action, error) {
 				a, ok = find(func(a table.Action) bool { return a.Type == table.Discard && a.Tile.Kind() == x.Kind() })
 			}
 		}
+		if !ok {
+			return a, whyNotDiscard(x, v)
+		}
 	}
 	if !ok {
 		return a, fmt.Errorf("%q is not among your choices now", s)
 	}
 	return a, nil
+}
+
+// whyNotDiscard says why x is not among the discards offered.
+func whyNotDiscard(x tile.Tile, v *table.View) error {
+	if v.Phase != table.Turn || v.ToAct != v.Seat {
+		return fmt.Errorf("you cannot discard now: answer the claim with a number, or p to pass")
+	}
+	held := v.HasDrawn && v.Drawn.Kind() == x.Kind()
+	for _, h := range v.Hand {
+		held = held || h.Kind() == x.Kind()
+	}
+	switch {
+	case !held:
+		return fmt.Errorf("you have no %v", x)
+	case int(v.Seat) < len(v.Seats) && v.Seats[v.Seat].Riichi:
+		return fmt.Errorf("after riichi you may discard only the tile you drew (%v)", v.Drawn)
+	case !v.HasDrawn:
+		// A turn without a draw follows a chi or pon.
+		return fmt.Errorf("you may not discard %v right after your call: kuikae (swap-calling) is forbidden", x)
+	}
+	return fmt.Errorf("%v is not among your choices now", x)
 }

@@ -10,9 +10,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 	"unicode"
+
+	"google.golang.org/protobuf/types/known/durationpb"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/bot"
@@ -196,6 +199,64 @@ func TestParseAnswer(t *testing.T) {
 	}
 }
 
+// TestRefusedAnswerSaysWhy names the reason an answer is refused: a tile
+// not held, a discard after riichi, kuikae after a call, a claim to pass
+// that is not there, a discard during a claim window.
+func TestRefusedAnswerSaysWhy(t *testing.T) {
+	v := boardView()
+	// After a chi of 3m with 45m: no draw, and 3m and 6m may not go.
+	called := boardView()
+	called.HasDrawn, called.Drawn, called.Hand = false, 0, tt("2336m406p5789s11z")
+	called.Legal = nil
+	for _, x := range tt("2m0p4p6p5s7s8s9s1z") {
+		called.Legal = append(called.Legal, table.Action{Type: table.Discard, Tile: x})
+	}
+	riichi := boardView()
+	riichi.Seats[0].Riichi = true
+	riichi.Legal = []table.Action{{Type: table.Discard, Tile: t1("6s"), Tsumogiri: true}, {Type: table.Tsumo}}
+	claim := boardView()
+	claim.Phase, claim.ToAct, claim.HasDrawn = table.ClaimWindow, 3, false
+	claim.Legal = []table.Action{{Type: table.Pon, Tiles: [2]tile.Tile{t1("1z"), t1("1z")}}, {Type: table.Pass}}
+	for _, c := range []struct {
+		name, in string
+		v        table.View
+		want     string
+	}{
+		{"not held", "9p", v, "you have no 9p"},
+		{"kuikae", "3m", called, "kuikae"},
+		{"kuikae other end", "6m", called, "kuikae"},
+		{"riichi", "2m", riichi, "after riichi you may discard only the tile you drew (6s)"},
+		{"no claim", "p", v, "no claim to pass"},
+		{"claim window", "1z", claim, "answer the claim"},
+		{"not offered", "ron", v, `"ron" is not among your choices now`},
+	} {
+		_, err := parseAnswer(c.in, choices(&c.v, t1("1z")), &c.v)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: parseAnswer(%q) = %v, want an error saying %q", c.name, c.in, err, c.want)
+		}
+	}
+}
+
+// TestPaymentAddsUp shows a win's payment in one line whose parts add up
+// to what the winner receives, sticks and honba included.
+func TestPaymentAddsUp(t *testing.T) {
+	n := &names{viewer: 0}
+	for _, c := range []struct {
+		w    table.Won
+		want string
+	}{
+		{table.Won{Seat: 3, From: 1, Deltas: [4]int{0, -8000, 0, 10000}}, "S1 8000 + 2 riichi sticks 2000 = S3 +10000"},
+		{table.Won{Seat: 1, Tsumo: true, Deltas: [4]int{-2100, 9300, -4100, -2100}}, "you 2100 + S2 4100 + S3 2100 + 1 riichi stick 1000 = S1 +9300"},
+		{table.Won{Seat: 2, From: 0, Deltas: [4]int{-3900, 0, 3900, 0}}, "you 3900 = S2 +3900"},
+		// Pao: the liable seat pays half of a ron.
+		{table.Won{Seat: 1, From: 2, Deltas: [4]int{0, 32000, -16000, -16000}}, "S2 16000 + S3 16000 = S1 +32000"},
+	} {
+		if got := payment(c.w, n); got != c.want {
+			t.Errorf("payment(%v) = %q, want %q", c.w.Deltas, got, c.want)
+		}
+	}
+}
+
 // answerer plays the human of `tablectl play` in tests: it reads the
 // output, and at each prompt answers tsumogiri when the drawn tile may be
 // discarded, pass when a claim may be passed, and the first choice
@@ -220,6 +281,8 @@ func (a *answerer) Write(p []byte) (int, error) {
 	a.lastSeen = len(out)
 	a.prompts++
 	switch {
+	case strings.Contains(block, "Start it now"):
+		a.answers <- "y\n"
 	case strings.Contains(block, "(drawn)"):
 		a.answers <- "t\n"
 	case strings.Contains(block, ") pass"):
@@ -270,6 +333,141 @@ func TestPlayWholeGame(t *testing.T) {
 	}
 }
 
+// TestPlayInterrupted leaves the game at once on Ctrl-C at the prompt,
+// and the seat goes to a bot at once.
+func TestPlayInterrupted(t *testing.T) {
+	addr := servertest.Start(t, server.Riichi()).Addr
+	in, feed := io.Pipe()
+	defer feed.Close()
+	out := &promptWatcher{prompt: make(chan struct{}, 1)}
+	var errOut bytes.Buffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run([]string{"play", "--addr", addr, "--rules", "tonpuu", "--seed", "interrupt"}, in, out, &errOut)
+	}()
+	select {
+	case <-out.prompt:
+	case err := <-done:
+		t.Fatalf("play ended before its first prompt: %v\n%s", err, errOut.String())
+	case <-time.After(20 * time.Second):
+		t.Fatal("no prompt")
+	}
+	start := time.Now()
+	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("play after Ctrl-C = %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("play did not leave on Ctrl-C")
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("play took %v to leave", d)
+	}
+	text := out.String()
+	if !strings.Contains(text, "You left the table; a bot plays your seat from now on.") {
+		t.Fatalf("no word of leaving:\n%s", tail(text, 1000))
+	}
+	id := strings.Fields(strings.TrimPrefix(text[strings.Index(text, "Table "):], "Table "))[0]
+	id = strings.TrimSuffix(id, ":")
+	c, err := client.Dial(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	tb, err := c.GetTable(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, si := range tb.GetSeats() {
+		if !si.GetBot() {
+			t.Errorf("seat %d is not played by a bot after the player left: %v", si.GetSeat(), si)
+		}
+	}
+}
+
+// promptWatcher is an output that tells when a prompt is shown.
+type promptWatcher struct {
+	mu     sync.Mutex
+	buf    bytes.Buffer
+	prompt chan struct{}
+}
+
+func (w *promptWatcher) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	if strings.HasSuffix(w.buf.String(), "> ") {
+		select {
+		case w.prompt <- struct{}{}:
+		default:
+		}
+	}
+	return len(p), nil
+}
+
+func (w *promptWatcher) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+// TestPlayJoinedTableStarts offers to start a table joined with --table
+// that has not started, and plays it to its end.
+func TestPlayJoinedTableStarts(t *testing.T) {
+	addr := servertest.Start(t, server.Riichi()).Addr
+	c, err := client.Dial(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	tb, _, err := c.CreateTable(context.Background(), &pb.TableSettings{
+		Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU, FillWithBots: true, Seed: make([]byte, 32),
+		RoundPause: durationpb.New(time.Millisecond),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := playWith(t, "play", "--addr", addr, "--table", tb.GetTableId())
+	if err != nil {
+		t.Fatalf("play --table: %v\n%s", err, tail(text, 2000))
+	}
+	for _, want := range []string{"The table has not started: 1 of 4 seats taken. Start it now", "Started.", "=== Game over ==="} {
+		if !strings.Contains(text, want) {
+			t.Errorf("output has no %q:\n%s", want, tail(text, 2000))
+		}
+	}
+}
+
+// playWith runs tablectl with args, answering its prompts as answerer does.
+func playWith(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	in, feed := io.Pipe()
+	out := &answerer{answers: make(chan string, 1)}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for s := range out.answers {
+			if _, err := io.WriteString(feed, s); err != nil {
+				return
+			}
+		}
+	}()
+	var errOut bytes.Buffer
+	// A game that does not end within a minute is a failure, not a hang:
+	// Ctrl-C makes play leave, and the caller finds no end of the game.
+	watchdog := time.AfterFunc(time.Minute, func() { syscall.Kill(os.Getpid(), syscall.SIGINT) })
+	err := run(args, in, out, &errOut)
+	watchdog.Stop()
+	close(out.answers)
+	feed.Close()
+	<-done
+	return out.buf.String() + errOut.String(), err
+}
+
 // TestPlayInputEnds stops with an error when the input ends.
 func TestPlayInputEnds(t *testing.T) {
 	addr := servertest.Start(t, servertest.Riichi()).Addr
@@ -312,13 +510,23 @@ func TestWatch(t *testing.T) {
 		t.Fatalf("watch: %v (%s)", err, errOut.String())
 	}
 	text := out.String()
-	for _, want := range []string{"Watching table", "=== East 1", "pond", "S1 bot", "=== Game over ==="} {
+	for _, want := range []string{"Watching table", "=== East 1", "S1: discard", "paid:", "=== Game over ==="} {
 		if !strings.Contains(text, want) {
 			t.Errorf("watch output has no %q:\n%s", want, tail(text, 1500))
 		}
 	}
-	if strings.Contains(text, "your hand") {
-		t.Error("a spectator was shown a hand")
+	// What changed, not the board: no pond, and no more lines than a
+	// discard's each, a round's few and the game's end.
+	discards := strings.Count(text, ": discard ") + strings.Count(text, "discarding")
+	if strings.Contains(text, "pond") || strings.Count(text, "\n") > discards+40*strings.Count(text, "=== East") {
+		t.Errorf("watch drew more than what changed (%d lines for %d discards):\n%s", strings.Count(text, "\n"), discards, tail(text, 1500))
+	}
+	out.Reset()
+	if err := run([]string{"watch", "--addr", addr, "--table", tb.GetTableId(), "--board"}, nil, &out, &errOut); err != nil {
+		t.Fatalf("watch --board: %v (%s)", err, errOut.String())
+	}
+	if text := out.String(); !strings.Contains(text, "pond") || strings.Contains(text, "your hand") {
+		t.Errorf("watch --board drew no board, or a hand:\n%s", tail(text, 1500))
 	}
 	if err := run([]string{"watch", "--addr", addr}, nil, &out, &errOut); err != errUsage {
 		t.Errorf("watch without --table = %v, want a usage error", err)

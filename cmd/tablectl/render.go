@@ -371,7 +371,13 @@ func eventLines(e client.Event, n *names) string {
 				fmt.Fprintf(&sb, " Tenpai: %s.", strings.Join(ten, "; "))
 			}
 		}
-		fmt.Fprintf(&sb, "\n  deltas: %s\n  scores: %s\n", deltas(b.Deltas, n), scores(b.Scores, n))
+		// After a win its payment line said who paid what; the round's
+		// deltas would differ from it by the sticks of this round's riichi
+		// and only confuse.
+		if b.Kind != table.EndWin {
+			fmt.Fprintf(&sb, "\n  deltas: %s", deltas(b.Deltas, n))
+		}
+		fmt.Fprintf(&sb, "\n  scores: %s\n", scores(b.Scores, n))
 		return sb.String()
 	case table.GameEnded:
 		var sb strings.Builder
@@ -421,6 +427,29 @@ func wonLines(w table.Won, n *names) string {
 		value += ", " + w.Limit.String()
 	}
 	fmt.Fprintf(&b, "  %s: %d points\n", value, w.Points)
-	fmt.Fprintf(&b, "  deltas: %s\n", deltas(w.Deltas, n))
+	fmt.Fprintf(&b, "  paid: %s\n", payment(w, n))
 	return b.String()
+}
+
+// payment is a win's one payment line, which adds up: what each seat
+// paid (honba included) and the riichi sticks on the table, to what the
+// winner receives ("S1 7700 + 2 riichi sticks 2000 = S3 +9700").
+func payment(w table.Won, n *names) string {
+	var parts []string
+	sum := 0
+	for s, d := range w.Deltas {
+		sum += d
+		if d < 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", n.short(table.Seat(s)), -d))
+		}
+	}
+	// The deltas add up to the sticks the winner takes: the payers' part
+	// cancels the winner's but for them.
+	if sum > 0 {
+		parts = append(parts, fmt.Sprintf("%s %d", plural(sum/1000, "riichi stick", "riichi sticks"), sum))
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "nobody")
+	}
+	return fmt.Sprintf("%s = %s %+d", strings.Join(parts, " + "), n.short(w.Seat), w.Deltas[w.Seat])
 }

@@ -13,7 +13,7 @@ func init() {
 	commands["replay"] = command{summary: "replay recorded games (JSONL on stdin) through the table", run: runReplay}
 }
 
-// runReplay is ../shared/contracts/replay-jsonl.md: one game per input
+// runReplay is docs/replay.md: one game per input
 // line, one outcome per output line.
 func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("replay", "usage: tablectl replay < games.jsonl\n", stderr)

@@ -20,7 +20,11 @@ type watchOptions struct {
 }
 
 const watchUsage = `usage: tablectl watch --addr HOST:PORT --table ID [flags]
-Follows a table's public events (behind the table's spectator delay) to the end of its game.
+Follows a table's public events (behind the table's spectator delay) to the
+end of its game, one line for each thing that changes: a discard, a call, a
+riichi, a new dora indicator, a win and its payment, a round's end.
+
+Flags:
 `
 
 func parseWatch(args []string, stderr io.Writer) (watchOptions, error) {
@@ -28,7 +32,7 @@ func parseWatch(args []string, stderr io.Writer) (watchOptions, error) {
 	fs := newFlags("watch", watchUsage, stderr)
 	addrFlag(fs, &o.addr)
 	fs.StringVar(&o.tableID, "table", "", "the table `id` to watch")
-	fs.BoolVar(&o.board, "board", true, "draw the board after every discard and call (else only the event lines)")
+	fs.BoolVar(&o.board, "board", false, "also draw the whole board after every call and at each round's first discard")
 	if err := fs.Parse(args); err != nil {
 		return o, errUsage
 	}
@@ -61,9 +65,11 @@ func runWatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	return watchLoop(ctx, w, stdout, n, o.board)
 }
 
-// watchLoop writes a spectator's events as they arrive, with the board
-// after every discard and call when board is set.
+// watchLoop writes a spectator's events as they arrive, one line for what
+// each changed; with board it also draws the whole board after a call and
+// at a round's first discard, when the deal's hands are on the table.
 func watchLoop(ctx context.Context, w *client.Session, out io.Writer, n *names, board bool) error {
+	first := false
 	for {
 		u, err := w.Next(ctx)
 		if errors.Is(err, io.EOF) {
@@ -76,7 +82,14 @@ func watchLoop(ctx context.Context, w *client.Session, out io.Writer, n *names, 
 		n.learn(e)
 		io.WriteString(out, eventLines(e, n))
 		switch e.Body.(type) {
-		case table.Discarded, table.Called:
+		case table.RoundStarted:
+			first = true
+		case table.Discarded:
+			if board && first {
+				io.WriteString(out, renderBoard(w.View(), n, nil))
+			}
+			first = false
+		case table.Called:
 			if board {
 				io.WriteString(out, renderBoard(w.View(), n, nil))
 			}

@@ -14,7 +14,7 @@ type Rules struct {
 
 // The presets.
 var (
-	// Default is the rule set of ../shared/contracts/judge-jsonl.md.
+	// Default is the rule set of docs/judge.md.
 	Default = Rules{Name: "default", AkaDora: true, OpenTanyao: true, KazoeYakuman: true, DoubleYakuman: true, StackYakuman: true}
 	// Tenhou is Tenhou's ranked rooms: the default without double yakuman
 	// for single hands.

@@ -2,7 +2,7 @@
 // it: a hand in MPSZ notation, melds, situation flags and winds by name,
 // checked and answered. It is its own package because two front ends ask
 // exactly the same questions - the JSON-lines contract of `tablectl judge`
-// (../shared/contracts/judge-jsonl.md) and the gRPC JudgeService - and
+// (docs/judge.md) and the gRPC JudgeService - and
 // must check them alike and answer them alike; each only decodes its wire
 // format into a Question and encodes the Answer.
 package judgeq

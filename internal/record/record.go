@@ -3,7 +3,7 @@
 // and the seeds and commitments that prove the walls fair. A Recorder builds
 // it from the engine's steps (the server records the games it hosts, the
 // replayer the games it replays); Read and Write move it as the native
-// format, which is the replay contract's (../shared/contracts/replay-jsonl.md)
+// format, which is the replay contract's (docs/replay.md)
 // with fields the contract lets replayers ignore; Verify checks one.
 //
 // It is its own package because the server, tablectl and the format

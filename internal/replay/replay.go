@@ -1,5 +1,5 @@
 // Package replay replays recorded games through the table state machine,
-// as ../shared/contracts/replay-jsonl.md says: walls stacked as recorded,
+// as docs/replay.md says: walls stacked as recorded,
 // the recorded actions fed in, the seats that do not act after a discard
 // passing, and every round's result and the game's end compared with the
 // record. The table decides every outcome; the record is only compared.

@@ -11,7 +11,7 @@ import (
 )
 
 // judgeService answers judge questions with the fields, checks and
-// answers of `tablectl judge` (shared/contracts/judge-jsonl.md): both ask
+// answers of `tablectl judge` (docs/judge.md): both ask
 // package judgeq.
 type judgeService struct {
 	pb.UnimplementedJudgeServiceServer

@@ -1,6 +1,6 @@
 // Package tile is the vocabulary every other package speaks: the kinds of
 // mahjong tiles, physical tiles with red fives, count arrays, kind sets, winds
-// and the MPSZ notation of ../shared/contracts/judge-jsonl.md.
+// and the MPSZ notation of docs/tiles.md.
 //
 // It imports nothing of this module, so that the judge, the wall, the claims
 // and the table can all depend on it without depending on each other.

@@ -1,9 +1,8 @@
 // Package mjai writes game records as mjai event logs: one JSON object per
 // line, in the order a game server emits them, as Mortal and mjai-reviewer
-// read them (libriichi's Event type; /work/notes/formats.md section 3 sums
-// up the fields and the order with sources). An exported record shows
-// every seat's tiles: it is the log of a finished game, not a player's
-// stream.
+// read them (libriichi's Event type; docs/records.md sums up the events).
+// An exported record shows every seat's tiles: it is the log of a finished
+// game, not a player's stream.
 package mjai
 
 import (

@@ -1,10 +1,10 @@
 // Package tenhou writes game records as tenhou.net/6 JSON logs, the format
 // Tenhou's viewer (tenhou.net/6/#json=...), its mjlog2json service and
 // tools such as mjai-reviewer read. The layout follows Tenhou's own output
-// (/work/notes/formats.md sums it up with sources): one 17-element array
-// per round, tiles as two-digit codes, calls as strings whose letter
-// position says whom the tile came from, results with Tenhou's point
-// strings and Japanese yaku names.
+// (docs/records.md sums it up): one 17-element array per round, tiles as
+// two-digit codes, calls as strings whose letter position says whom the
+// tile came from, results with Tenhou's point strings and Japanese yaku
+// names.
 package tenhou
 
 import (

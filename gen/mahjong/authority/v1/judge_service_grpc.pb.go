@@ -28,7 +28,7 @@ const (
 //
 // JudgeService is the judge without a table: what a hand waits on and what a
 // win is worth. It is stateless. Its fields are those of `tablectl judge`
-// (shared/contracts/judge-jsonl.md): tiles in MPSZ, winds as E, S, W, N.
+// (docs/judge.md): tiles in MPSZ, winds as E, S, W, N.
 type JudgeServiceClient interface {
 	// Judge scores the hand when win_tile is set, otherwise reports its
 	// shanten and waits, under the rule set the request names.
@@ -59,7 +59,7 @@ func (c *judgeServiceClient) Judge(ctx context.Context, in *JudgeRequest, opts .
 //
 // JudgeService is the judge without a table: what a hand waits on and what a
 // win is worth. It is stateless. Its fields are those of `tablectl judge`
-// (shared/contracts/judge-jsonl.md): tiles in MPSZ, winds as E, S, W, N.
+// (docs/judge.md): tiles in MPSZ, winds as E, S, W, N.
 type JudgeServiceServer interface {
 	// Judge scores the hand when win_tile is set, otherwise reports its
 	// shanten and waits, under the rule set the request names.
