@@ -39,12 +39,14 @@ import (
 	"google.golang.org/grpc/reflection"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/gateway"
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/ruleset"
 	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
 	"github.com/mahjong-authority/authority/internal/server"
 	"github.com/mahjong-authority/authority/internal/store"
 	"github.com/mahjong-authority/authority/internal/table"
+	"github.com/mahjong-authority/authority/web"
 )
 
 func main() {
@@ -70,6 +72,7 @@ func exitCode(err error, stderr io.Writer) int {
 // options are the command line.
 type options struct {
 	listen   string
+	web      webOptions
 	data     string
 	devLog   bool
 	defaults server.Defaults
@@ -78,6 +81,12 @@ type options struct {
 	stopWait time.Duration
 	limits   limits
 	life     lifetimes
+}
+
+// webOptions are the browser's side of the listener.
+type webOptions struct {
+	corsOrigins []string
+	cert, key   string // TLS, both or neither
 }
 
 // lifetimes say how long tables stay in memory and games in the store.
@@ -94,7 +103,17 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	o := options{defaults: server.StandardDefaults}
 	fs := flag.NewFlagSet("authority", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&o.listen, "listen", "127.0.0.1:7400", "`address` to serve gRPC on")
+	fs.StringVar(&o.listen, "listen", "127.0.0.1:7400", "`address` to serve on: gRPC, gRPC-Web, Connect and the web client at /")
+	fs.Func("cors-origin", "an `origin` whose pages may call the API (repeat it or separate with commas; * for any; none by default)", func(v string) error {
+		for _, s := range strings.Split(v, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				o.web.corsOrigins = append(o.web.corsOrigins, s)
+			}
+		}
+		return nil
+	})
+	fs.StringVar(&o.web.cert, "tls-cert", "", "TLS certificate `file` (PEM; with --tls-key)")
+	fs.StringVar(&o.web.key, "tls-key", "", "TLS private key `file` (PEM; with --tls-cert)")
 	fs.StringVar(&o.data, "data", "", "`directory` that keeps tables durable (default: in memory)")
 	fs.BoolVar(&o.devLog, "log-dev", false, "human-readable logs instead of JSON")
 	fs.DurationVar(&o.defaults.TurnTime, "turn-time", o.defaults.TurnTime, "default time for a turn")
@@ -122,6 +141,9 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if (o.web.cert == "") != (o.web.key == "") {
+		return o, errors.New("--tls-cert and --tls-key go together")
 	}
 	if err := checkNotNegative(o); err != nil {
 		return o, err
@@ -300,9 +322,25 @@ func serve(ctx context.Context, lis net.Listener, log *zap.Logger, o options) er
 	}
 	reflection.Register(g)
 
+	// Every protocol on the one address: native gRPC, gRPC-Web and
+	// Connect through the gateway, the web client at /.
+	h, err := gateway.Handler(g, gateway.Config{CORSOrigins: o.web.corsOrigins, Page: web.Page()})
+	if err != nil {
+		srv.Close()
+		return err
+	}
+	hsrv := gateway.Server(h, gateway.Config{ConnContext: srv.ConnContext})
+	hsrv.ErrorLog = zap.NewStdLog(log)
 	served := make(chan error, 1)
-	go func() { served <- g.Serve(lis) }()
-	log.Info("serving", zap.String("addr", lis.Addr().String()))
+	go func() {
+		if o.web.cert != "" {
+			served <- hsrv.ServeTLS(lis, o.web.cert, o.web.key)
+		} else {
+			served <- hsrv.Serve(lis)
+		}
+	}()
+	log.Info("serving", zap.String("addr", lis.Addr().String()), zap.Bool("tls", o.web.cert != ""),
+		zap.Strings("cors_origins", o.web.corsOrigins))
 	select {
 	case err := <-served:
 		srv.Close()
@@ -313,18 +351,13 @@ func serve(ctx context.Context, lis net.Listener, log *zap.Logger, o options) er
 	hs.Shutdown()
 	d.stop()
 	srv.Close()
-	stopped := make(chan struct{})
-	go func() {
-		g.GracefulStop()
-		close(stopped)
-	}()
-	select {
-	case <-stopped:
-	case <-time.After(o.stopWait):
+	sctx, cancel := context.WithTimeout(context.Background(), o.stopWait)
+	defer cancel()
+	if err := hsrv.Shutdown(sctx); err != nil {
 		log.Warn("calls still running after the stop wait; closing them")
-		g.Stop()
-		<-stopped
+		hsrv.Close()
 	}
+	g.Stop() // nothing left: every call came through hsrv
 	<-served
 	log.Info("stopped")
 	return nil

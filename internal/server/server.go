@@ -11,6 +11,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 	"sync"
 	"time"
@@ -199,6 +200,14 @@ func (s *Server) Options() []grpc.ServerOption {
 		grpc.ChainUnaryInterceptor(lim.unary),
 		grpc.ChainStreamInterceptor(lim.stream),
 	}
+}
+
+// ConnContext attaches the per-connection limits to a connection that an
+// http.Server accepts (its ConnContext): gRPC served through ServeHTTP,
+// as the gateway does for every protocol, reports no connections to the
+// stats handler that Options installs.
+func (s *Server) ConnContext(ctx context.Context, _ net.Conn) context.Context {
+	return connLimits{rate: s.cfg.ConnRate}.TagConn(ctx, nil)
 }
 
 // Close stops every table; open streams end with Unavailable.
