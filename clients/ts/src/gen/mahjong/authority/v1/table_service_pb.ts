@@ -14,7 +14,86 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file mahjong/authority/v1/table_service.proto.
  */
 export const file_mahjong_authority_v1_table_service: GenFile = /*@__PURE__*/
-  fileDesc("CihtYWhqb25nL2F1dGhvcml0eS92MS90YWJsZV9zZXJ2aWNlLnByb3RvEhRtYWhqb25nLmF1dGhvcml0eS52MSKMAwoNVGFibGVTZXR0aW5ncxIvCgVydWxlcxgBIAEoDjIgLm1haGpvbmcuYXV0aG9yaXR5LnYxLlJ1bGVQcmVzZXQSLAoJdHVybl90aW1lGAIgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEi0KCmNsYWltX3RpbWUYAyABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SDAoEc2VlZBgEIAEoDBIWCg5maWxsX3dpdGhfYm90cxgFIAEoCBIyCg9zcGVjdGF0b3JfZGVsYXkYBiABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SMwoQZGlzY29ubmVjdF9ncmFjZRgHIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIuCgtyb3VuZF9wYXVzZRgIIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIuCgtjbGFpbV9kd2VsbBgJIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbiJVCghTZWF0SW5mbxIMCgRzZWF0GAEgASgNEg0KBXRha2VuGAIgASgIEgwKBG5hbWUYAyABKAkSCwoDYm90GAQgASgIEhEKCWNvbm5lY3RlZBgFIAEoCCKcAgoFVGFibGUSEAoIdGFibGVfaWQYASABKAkSNQoIc2V0dGluZ3MYAiABKAsyIy5tYWhqb25nLmF1dGhvcml0eS52MS5UYWJsZVNldHRpbmdzEi8KBXN0YXRlGAMgASgOMiAubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGVTdGF0ZRItCgVzZWF0cxgEIAMoCzIeLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNlYXRJbmZvEhAKCGxhc3Rfc2VxGAUgASgEEi8KC2NyZWF0ZV90aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZzZWVkZWQYByABKAgSFwoPc2VlZF9jb21taXRtZW50GAggASgMIksKEkNyZWF0ZVRhYmxlUmVxdWVzdBI1CghzZXR0aW5ncxgBIAEoCzIjLm1haGpvbmcuYXV0aG9yaXR5LnYxLlRhYmxlU2V0dGluZ3MiVgoTQ3JlYXRlVGFibGVSZXNwb25zZRIqCgV0YWJsZRgBIAEoCzIbLm1haGpvbmcuYXV0aG9yaXR5LnYxLlRhYmxlEhMKC293bmVyX3Rva2VuGAIgASgJIp0BChFMaXN0VGFibGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIwCgZzdGF0ZXMYAyADKA4yIC5tYWhqb25nLmF1dGhvcml0eS52MS5UYWJsZVN0YXRlEi8KBW9yZGVyGAQgASgOMiAubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGVPcmRlciJaChJMaXN0VGFibGVzUmVzcG9uc2USKwoGdGFibGVzGAEgAygLMhsubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGUSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIiMKD0dldFRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCSI+ChBHZXRUYWJsZVJlc3BvbnNlEioKBXRhYmxlGAEgASgLMhsubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGUiQwoQSm9pblRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg8KB2VudHJvcHkYAyABKAwiYQoRSm9pblRhYmxlUmVzcG9uc2USDAoEc2VhdBgBIAEoDRISCgpzZWF0X3Rva2VuGAIgASgJEioKBXRhYmxlGAMgASgLMhsubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGUiOQoRTGVhdmVUYWJsZVJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSEgoKc2VhdF90b2tlbhgCIAEoCSIUChJMZWF2ZVRhYmxlUmVzcG9uc2UiNAoRU3RhcnRUYWJsZVJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSDQoFdG9rZW4YAiABKAkiQAoSU3RhcnRUYWJsZVJlc3BvbnNlEioKBXRhYmxlGAEgASgLMhsubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGUiTgoTU3RyZWFtRXZlbnRzUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRISCgpzZWF0X3Rva2VuGAIgASgJEhEKCWFmdGVyX3NlcRgDIAEoBCJBCghTbmFwc2hvdBILCgNzZXEYASABKAQSKAoEdmlldxgCIAEoCzIaLm1haGpvbmcuYXV0aG9yaXR5LnYxLlZpZXcitgYKBUV2ZW50EgsKA3NlcRgBIAEoBBIoCgR0aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI7Cg1yb3VuZF9zdGFydGVkGAMgASgLMiIubWFoam9uZy5hdXRob3JpdHkudjEuUm91bmRTdGFydGVkSAASLAoFZGVhbHQYBCABKAsyGy5tYWhqb25nLmF1dGhvcml0eS52MS5EZWFsdEgAEioKBGRyZXcYBSABKAsyGi5tYWhqb25nLmF1dGhvcml0eS52MS5EcmV3SAASNAoJZGlzY2FyZGVkGAYgASgLMh8ubWFoam9uZy5hdXRob3JpdHkudjEuRGlzY2FyZGVkSAASMAoHZmlzaGluZxgHIAEoCzIdLm1haGpvbmcuYXV0aG9yaXR5LnYxLkZpc2hpbmdIABI3CgtjbGFpbV9vZmZlchgIIAEoCzIgLm1haGpvbmcuYXV0aG9yaXR5LnYxLkNsYWltT2ZmZXJIABI/Cg9yaWljaGlfYWNjZXB0ZWQYCSABKAsyJC5tYWhqb25nLmF1dGhvcml0eS52MS5SaWljaGlBY2NlcHRlZEgAEi4KBmNhbGxlZBgKIAEoCzIcLm1haGpvbmcuYXV0aG9yaXR5LnYxLkNhbGxlZEgAEjsKDWRvcmFfcmV2ZWFsZWQYCyABKAsyIi5tYWhqb25nLmF1dGhvcml0eS52MS5Eb3JhUmV2ZWFsZWRIABIoCgN3b24YDCABKAsyGS5tYWhqb25nLmF1dGhvcml0eS52MS5Xb25IABI3Cgtyb3VuZF9lbmRlZBgNIAEoCzIgLm1haGpvbmcuYXV0aG9yaXR5LnYxLlJvdW5kRW5kZWRIABI1CgpnYW1lX2VuZGVkGA4gASgLMh8ubWFoam9uZy5hdXRob3JpdHkudjEuR2FtZUVuZGVkSAASNwoLc2VhdF9ub3RpY2UYDyABKAsyIC5tYWhqb25nLmF1dGhvcml0eS52MS5TZWF0Tm90aWNlSAASNQoKdHVybl9vZmZlchgQIAEoCzIfLm1haGpvbmcuYXV0aG9yaXR5LnYxLlR1cm5PZmZlckgAQgYKBGJvZHkigAEKFFN0cmVhbUV2ZW50c1Jlc3BvbnNlEjIKCHNuYXBzaG90GAEgASgLMh4ubWFoam9uZy5hdXRob3JpdHkudjEuU25hcHNob3RIABIsCgVldmVudBgCIAEoCzIbLm1haGpvbmcuYXV0aG9yaXR5LnYxLkV2ZW50SABCBgoEaXRlbSKGAQoKQWN0UmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRISCgpzZWF0X3Rva2VuGAIgASgJEhAKCGxhc3Rfc2VxGAMgASgEEhIKCnJlcXVlc3RfaWQYBCABKAkSLAoGYWN0aW9uGAUgASgLMhwubWFoam9uZy5hdXRob3JpdHkudjEuQWN0aW9uIhoKC0FjdFJlc3BvbnNlEgsKA3NlcRgBIAEoBCI2Cg9TcGVjdGF0ZVJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSEQoJYWZ0ZXJfc2VxGAIgASgEIj4KEFNwZWN0YXRlUmVzcG9uc2USKgoFZXZlbnQYASABKAsyGy5tYWhqb25nLmF1dGhvcml0eS52MS5FdmVudCJZChFFeHBvcnRHYW1lUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIyCgZmb3JtYXQYAiABKA4yIi5tYWhqb25nLmF1dGhvcml0eS52MS5SZWNvcmRGb3JtYXQieQoSRXhwb3J0R2FtZVJlc3BvbnNlEjIKBmZvcm1hdBgBIAEoDjIiLm1haGpvbmcuYXV0aG9yaXR5LnYxLlJlY29yZEZvcm1hdBIOCgZyZWNvcmQYAiABKAkSDwoHcGFydGlhbBgDIAEoCBIOCgZyb3VuZHMYBCABKAUqaAoKUnVsZVByZXNldBIbChdSVUxFX1BSRVNFVF9VTlNQRUNJRklFRBAAEh4KGlJVTEVfUFJFU0VUX1RFTkhPVV9IQU5DSEFOEAESHQoZUlVMRV9QUkVTRVRfVEVOSE9VX1RPTlBVVRACKnUKClRhYmxlU3RhdGUSGwoXVEFCTEVfU1RBVEVfVU5TUEVDSUZJRUQQABIXChNUQUJMRV9TVEFURV9XQUlUSU5HEAESFwoTVEFCTEVfU1RBVEVfUExBWUlORxACEhgKFFRBQkxFX1NUQVRFX0ZJTklTSEVEEAMqZQoKVGFibGVPcmRlchIbChdUQUJMRV9PUkRFUl9VTlNQRUNJRklFRBAAEhwKGFRBQkxFX09SREVSX05FV0VTVF9GSVJTVBABEhwKGFRBQkxFX09SREVSX09MREVTVF9GSVJTVBACKnkKDFJlY29yZEZvcm1hdBIdChlSRUNPUkRfRk9STUFUX1VOU1BFQ0lGSUVEEAASGAoUUkVDT1JEX0ZPUk1BVF9OQVRJVkUQARIYChRSRUNPUkRfRk9STUFUX1RFTkhPVRACEhYKElJFQ09SRF9GT1JNQVRfTUpBSRADKowGCgtFcnJvclJlYXNvbhIcChhFUlJPUl9SRUFTT05fVU5TUEVDSUZJRUQQABIiCh5FUlJPUl9SRUFTT05fTUFMRk9STUVEX1JFUVVFU1QQARIZChVFUlJPUl9SRUFTT05fQkFEX1RJTEUQAhIgChxFUlJPUl9SRUFTT05fVEFCTEVfTk9UX0ZPVU5EEAMSHgoaRVJST1JfUkVBU09OX01JU1NJTkdfVE9LRU4QBBIcChhFUlJPUl9SRUFTT05fV1JPTkdfVE9LRU4QBRIeChpFUlJPUl9SRUFTT05fTk9UX1lPVVJfVFVSThAGEiQKIEVSUk9SX1JFQVNPTl9DTEFJTV9XSU5ET1dfQ0xPU0VEEAcSHwobRVJST1JfUkVBU09OX0lMTEVHQUxfQUNUSU9OEAgSGgoWRVJST1JfUkVBU09OX1NUQUxFX1NFURAJEh0KGUVSUk9SX1JFQVNPTl9SQVRFX0xJTUlURUQQChIbChdFUlJPUl9SRUFTT05fVEFCTEVfRlVMTBALEhwKGEVSUk9SX1JFQVNPTl9OT1RfU1RBUlRFRBAMEiAKHEVSUk9SX1JFQVNPTl9BTFJFQURZX1NUQVJURUQQDRIaChZFUlJPUl9SRUFTT05fR0FNRV9PVkVSEA4SIgoeRVJST1JfUkVBU09OX1JFUVVFU1RfSURfUkVVU0VEEA8SGgoWRVJST1JfUkVBU09OX1NFUV9BSEVBRBAQEhwKGEVSUk9SX1JFQVNPTl9VTkFWQUlMQUJMRRAREhwKGEVSUk9SX1JFQVNPTl9TRUFUU19FTVBUWRASEiQKIEVSUk9SX1JFQVNPTl9TVE9SQUdFX1VOQVZBSUxBQkxFEBMSIQodRVJST1JfUkVBU09OX1RPT19NQU5ZX1NUUkVBTVMQFBIgChxFUlJPUl9SRUFTT05fVE9PX01BTllfVEFCTEVTEBUSHgoaRVJST1JfUkVBU09OX1RBQkxFX0VWSUNURUQQFhIeChpFUlJPUl9SRUFTT05fVEFCTEVfREFNQUdFRBAXMsEHCgxUYWJsZVNlcnZpY2USYgoLQ3JlYXRlVGFibGUSKC5tYWhqb25nLmF1dGhvcml0eS52MS5DcmVhdGVUYWJsZVJlcXVlc3QaKS5tYWhqb25nLmF1dGhvcml0eS52MS5DcmVhdGVUYWJsZVJlc3BvbnNlEl8KCkxpc3RUYWJsZXMSJy5tYWhqb25nLmF1dGhvcml0eS52MS5MaXN0VGFibGVzUmVxdWVzdBooLm1haGpvbmcuYXV0aG9yaXR5LnYxLkxpc3RUYWJsZXNSZXNwb25zZRJZCghHZXRUYWJsZRIlLm1haGpvbmcuYXV0aG9yaXR5LnYxLkdldFRhYmxlUmVxdWVzdBomLm1haGpvbmcuYXV0aG9yaXR5LnYxLkdldFRhYmxlUmVzcG9uc2USXAoJSm9pblRhYmxlEiYubWFoam9uZy5hdXRob3JpdHkudjEuSm9pblRhYmxlUmVxdWVzdBonLm1haGpvbmcuYXV0aG9yaXR5LnYxLkpvaW5UYWJsZVJlc3BvbnNlEl8KCkxlYXZlVGFibGUSJy5tYWhqb25nLmF1dGhvcml0eS52MS5MZWF2ZVRhYmxlUmVxdWVzdBooLm1haGpvbmcuYXV0aG9yaXR5LnYxLkxlYXZlVGFibGVSZXNwb25zZRJfCgpTdGFydFRhYmxlEicubWFoam9uZy5hdXRob3JpdHkudjEuU3RhcnRUYWJsZVJlcXVlc3QaKC5tYWhqb25nLmF1dGhvcml0eS52MS5TdGFydFRhYmxlUmVzcG9uc2USZwoMU3RyZWFtRXZlbnRzEikubWFoam9uZy5hdXRob3JpdHkudjEuU3RyZWFtRXZlbnRzUmVxdWVzdBoqLm1haGpvbmcuYXV0aG9yaXR5LnYxLlN0cmVhbUV2ZW50c1Jlc3BvbnNlMAESSgoDQWN0EiAubWFoam9uZy5hdXRob3JpdHkudjEuQWN0UmVxdWVzdBohLm1haGpvbmcuYXV0aG9yaXR5LnYxLkFjdFJlc3BvbnNlElsKCFNwZWN0YXRlEiUubWFoam9uZy5hdXRob3JpdHkudjEuU3BlY3RhdGVSZXF1ZXN0GiYubWFoam9uZy5hdXRob3JpdHkudjEuU3BlY3RhdGVSZXNwb25zZTABEl8KCkV4cG9ydEdhbWUSJy5tYWhqb25nLmF1dGhvcml0eS52MS5FeHBvcnRHYW1lUmVxdWVzdBooLm1haGpvbmcuYXV0aG9yaXR5LnYxLkV4cG9ydEdhbWVSZXNwb25zZUJNWktnaXRodWIuY29tL21haGpvbmctYXV0aG9yaXR5L2F1dGhvcml0eS9nZW4vbWFoam9uZy9hdXRob3JpdHkvdjE7YXV0aG9yaXR5djFiBnByb3RvMw", [file_google_protobuf_duration, file_google_protobuf_timestamp, file_mahjong_authority_v1_game]);
+  fileDesc("CihtYWhqb25nL2F1dGhvcml0eS92MS90YWJsZV9zZXJ2aWNlLnByb3RvEhRtYWhqb25nLmF1dGhvcml0eS52MSIPCg1SaWljaGlPcHRpb25zIvYBCg5TaWNodWFuT3B0aW9ucxIbCg5leGNoYW5nZV90aHJlZRgBIAEoCEgAiAEBEh8KEnZvaWRfZmlyc3RfZGlzY2FyZBgCIAEoCEgBiAEBEhwKD3Bhc3NlZF93aW5fbG9jaxgDIAEoCEgCiAEBEhkKDGJsb29keV9yaXZlchgEIAEoCEgDiAEBEg8KB2Zhbl9jYXAYBSABKA0SDQoFaGFuZHMYBiABKA1CEQoPX2V4Y2hhbmdlX3RocmVlQhUKE192b2lkX2ZpcnN0X2Rpc2NhcmRCEgoQX3Bhc3NlZF93aW5fbG9ja0IPCg1fYmxvb2R5X3JpdmVyIrgECg1UYWJsZVNldHRpbmdzEi8KBXJ1bGVzGAEgASgOMiAubWFoam9uZy5hdXRob3JpdHkudjEuUnVsZVByZXNldBIsCgl0dXJuX3RpbWUYAiABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SLQoKY2xhaW1fdGltZRgDIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIMCgRzZWVkGAQgASgMEhYKDmZpbGxfd2l0aF9ib3RzGAUgASgIEjIKD3NwZWN0YXRvcl9kZWxheRgGIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIzChBkaXNjb25uZWN0X2dyYWNlGAcgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEi4KC3JvdW5kX3BhdXNlGAggASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEi4KC2NsYWltX2R3ZWxsGAkgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEi8KCHJ1bGVfc2V0GAogASgOMh0ubWFoam9uZy5hdXRob3JpdHkudjEuUnVsZVNldBI1CgZyaWljaGkYCyABKAsyIy5tYWhqb25nLmF1dGhvcml0eS52MS5SaWljaGlPcHRpb25zSAASNwoHc2ljaHVhbhgMIAEoCzIkLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5PcHRpb25zSABCCQoHb3B0aW9ucyJVCghTZWF0SW5mbxIMCgRzZWF0GAEgASgNEg0KBXRha2VuGAIgASgIEgwKBG5hbWUYAyABKAkSCwoDYm90GAQgASgIEhEKCWNvbm5lY3RlZBgFIAEoCCKcAgoFVGFibGUSEAoIdGFibGVfaWQYASABKAkSNQoIc2V0dGluZ3MYAiABKAsyIy5tYWhqb25nLmF1dGhvcml0eS52MS5UYWJsZVNldHRpbmdzEi8KBXN0YXRlGAMgASgOMiAubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGVTdGF0ZRItCgVzZWF0cxgEIAMoCzIeLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNlYXRJbmZvEhAKCGxhc3Rfc2VxGAUgASgEEi8KC2NyZWF0ZV90aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZzZWVkZWQYByABKAgSFwoPc2VlZF9jb21taXRtZW50GAggASgMIksKEkNyZWF0ZVRhYmxlUmVxdWVzdBI1CghzZXR0aW5ncxgBIAEoCzIjLm1haGpvbmcuYXV0aG9yaXR5LnYxLlRhYmxlU2V0dGluZ3MiVgoTQ3JlYXRlVGFibGVSZXNwb25zZRIqCgV0YWJsZRgBIAEoCzIbLm1haGpvbmcuYXV0aG9yaXR5LnYxLlRhYmxlEhMKC293bmVyX3Rva2VuGAIgASgJIp0BChFMaXN0VGFibGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIwCgZzdGF0ZXMYAyADKA4yIC5tYWhqb25nLmF1dGhvcml0eS52MS5UYWJsZVN0YXRlEi8KBW9yZGVyGAQgASgOMiAubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGVPcmRlciJaChJMaXN0VGFibGVzUmVzcG9uc2USKwoGdGFibGVzGAEgAygLMhsubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGUSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIiMKD0dldFRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCSI+ChBHZXRUYWJsZVJlc3BvbnNlEioKBXRhYmxlGAEgASgLMhsubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGUiQwoQSm9pblRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg8KB2VudHJvcHkYAyABKAwiYQoRSm9pblRhYmxlUmVzcG9uc2USDAoEc2VhdBgBIAEoDRISCgpzZWF0X3Rva2VuGAIgASgJEioKBXRhYmxlGAMgASgLMhsubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGUiOQoRTGVhdmVUYWJsZVJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSEgoKc2VhdF90b2tlbhgCIAEoCSIUChJMZWF2ZVRhYmxlUmVzcG9uc2UiNAoRU3RhcnRUYWJsZVJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSDQoFdG9rZW4YAiABKAkiQAoSU3RhcnRUYWJsZVJlc3BvbnNlEioKBXRhYmxlGAEgASgLMhsubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGUiTgoTU3RyZWFtRXZlbnRzUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRISCgpzZWF0X3Rva2VuGAIgASgJEhEKCWFmdGVyX3NlcRgDIAEoBCJBCghTbmFwc2hvdBILCgNzZXEYASABKAQSKAoEdmlldxgCIAEoCzIaLm1haGpvbmcuYXV0aG9yaXR5LnYxLlZpZXcitgYKBUV2ZW50EgsKA3NlcRgBIAEoBBIoCgR0aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI7Cg1yb3VuZF9zdGFydGVkGAMgASgLMiIubWFoam9uZy5hdXRob3JpdHkudjEuUm91bmRTdGFydGVkSAASLAoFZGVhbHQYBCABKAsyGy5tYWhqb25nLmF1dGhvcml0eS52MS5EZWFsdEgAEioKBGRyZXcYBSABKAsyGi5tYWhqb25nLmF1dGhvcml0eS52MS5EcmV3SAASNAoJZGlzY2FyZGVkGAYgASgLMh8ubWFoam9uZy5hdXRob3JpdHkudjEuRGlzY2FyZGVkSAASMAoHZmlzaGluZxgHIAEoCzIdLm1haGpvbmcuYXV0aG9yaXR5LnYxLkZpc2hpbmdIABI3CgtjbGFpbV9vZmZlchgIIAEoCzIgLm1haGpvbmcuYXV0aG9yaXR5LnYxLkNsYWltT2ZmZXJIABI/Cg9yaWljaGlfYWNjZXB0ZWQYCSABKAsyJC5tYWhqb25nLmF1dGhvcml0eS52MS5SaWljaGlBY2NlcHRlZEgAEi4KBmNhbGxlZBgKIAEoCzIcLm1haGpvbmcuYXV0aG9yaXR5LnYxLkNhbGxlZEgAEjsKDWRvcmFfcmV2ZWFsZWQYCyABKAsyIi5tYWhqb25nLmF1dGhvcml0eS52MS5Eb3JhUmV2ZWFsZWRIABIoCgN3b24YDCABKAsyGS5tYWhqb25nLmF1dGhvcml0eS52MS5Xb25IABI3Cgtyb3VuZF9lbmRlZBgNIAEoCzIgLm1haGpvbmcuYXV0aG9yaXR5LnYxLlJvdW5kRW5kZWRIABI1CgpnYW1lX2VuZGVkGA4gASgLMh8ubWFoam9uZy5hdXRob3JpdHkudjEuR2FtZUVuZGVkSAASNwoLc2VhdF9ub3RpY2UYDyABKAsyIC5tYWhqb25nLmF1dGhvcml0eS52MS5TZWF0Tm90aWNlSAASNQoKdHVybl9vZmZlchgQIAEoCzIfLm1haGpvbmcuYXV0aG9yaXR5LnYxLlR1cm5PZmZlckgAQgYKBGJvZHkigAEKFFN0cmVhbUV2ZW50c1Jlc3BvbnNlEjIKCHNuYXBzaG90GAEgASgLMh4ubWFoam9uZy5hdXRob3JpdHkudjEuU25hcHNob3RIABIsCgVldmVudBgCIAEoCzIbLm1haGpvbmcuYXV0aG9yaXR5LnYxLkV2ZW50SABCBgoEaXRlbSKGAQoKQWN0UmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRISCgpzZWF0X3Rva2VuGAIgASgJEhAKCGxhc3Rfc2VxGAMgASgEEhIKCnJlcXVlc3RfaWQYBCABKAkSLAoGYWN0aW9uGAUgASgLMhwubWFoam9uZy5hdXRob3JpdHkudjEuQWN0aW9uIhoKC0FjdFJlc3BvbnNlEgsKA3NlcRgBIAEoBCI2Cg9TcGVjdGF0ZVJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSEQoJYWZ0ZXJfc2VxGAIgASgEIj4KEFNwZWN0YXRlUmVzcG9uc2USKgoFZXZlbnQYASABKAsyGy5tYWhqb25nLmF1dGhvcml0eS52MS5FdmVudCJZChFFeHBvcnRHYW1lUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIyCgZmb3JtYXQYAiABKA4yIi5tYWhqb25nLmF1dGhvcml0eS52MS5SZWNvcmRGb3JtYXQieQoSRXhwb3J0R2FtZVJlc3BvbnNlEjIKBmZvcm1hdBgBIAEoDjIiLm1haGpvbmcuYXV0aG9yaXR5LnYxLlJlY29yZEZvcm1hdBIOCgZyZWNvcmQYAiABKAkSDwoHcGFydGlhbBgDIAEoCBIOCgZyb3VuZHMYBCABKAUqjwEKClJ1bGVQcmVzZXQSGwoXUlVMRV9QUkVTRVRfVU5TUEVDSUZJRUQQABIeChpSVUxFX1BSRVNFVF9URU5IT1VfSEFOQ0hBThABEh0KGVJVTEVfUFJFU0VUX1RFTkhPVV9UT05QVVUQAhIlCiFSVUxFX1BSRVNFVF9TSUNIVUFOX0JMT09EWV9CQVRUTEUQAypOCgdSdWxlU2V0EhgKFFJVTEVfU0VUX1VOU1BFQ0lGSUVEEAASEwoPUlVMRV9TRVRfUklJQ0hJEAESFAoQUlVMRV9TRVRfU0lDSFVBThACKnUKClRhYmxlU3RhdGUSGwoXVEFCTEVfU1RBVEVfVU5TUEVDSUZJRUQQABIXChNUQUJMRV9TVEFURV9XQUlUSU5HEAESFwoTVEFCTEVfU1RBVEVfUExBWUlORxACEhgKFFRBQkxFX1NUQVRFX0ZJTklTSEVEEAMqZQoKVGFibGVPcmRlchIbChdUQUJMRV9PUkRFUl9VTlNQRUNJRklFRBAAEhwKGFRBQkxFX09SREVSX05FV0VTVF9GSVJTVBABEhwKGFRBQkxFX09SREVSX09MREVTVF9GSVJTVBACKnkKDFJlY29yZEZvcm1hdBIdChlSRUNPUkRfRk9STUFUX1VOU1BFQ0lGSUVEEAASGAoUUkVDT1JEX0ZPUk1BVF9OQVRJVkUQARIYChRSRUNPUkRfRk9STUFUX1RFTkhPVRACEhYKElJFQ09SRF9GT1JNQVRfTUpBSRADKtEGCgtFcnJvclJlYXNvbhIcChhFUlJPUl9SRUFTT05fVU5TUEVDSUZJRUQQABIiCh5FUlJPUl9SRUFTT05fTUFMRk9STUVEX1JFUVVFU1QQARIZChVFUlJPUl9SRUFTT05fQkFEX1RJTEUQAhIgChxFUlJPUl9SRUFTT05fVEFCTEVfTk9UX0ZPVU5EEAMSHgoaRVJST1JfUkVBU09OX01JU1NJTkdfVE9LRU4QBBIcChhFUlJPUl9SRUFTT05fV1JPTkdfVE9LRU4QBRIeChpFUlJPUl9SRUFTT05fTk9UX1lPVVJfVFVSThAGEiQKIEVSUk9SX1JFQVNPTl9DTEFJTV9XSU5ET1dfQ0xPU0VEEAcSHwobRVJST1JfUkVBU09OX0lMTEVHQUxfQUNUSU9OEAgSGgoWRVJST1JfUkVBU09OX1NUQUxFX1NFURAJEh0KGUVSUk9SX1JFQVNPTl9SQVRFX0xJTUlURUQQChIbChdFUlJPUl9SRUFTT05fVEFCTEVfRlVMTBALEhwKGEVSUk9SX1JFQVNPTl9OT1RfU1RBUlRFRBAMEiAKHEVSUk9SX1JFQVNPTl9BTFJFQURZX1NUQVJURUQQDRIaChZFUlJPUl9SRUFTT05fR0FNRV9PVkVSEA4SIgoeRVJST1JfUkVBU09OX1JFUVVFU1RfSURfUkVVU0VEEA8SGgoWRVJST1JfUkVBU09OX1NFUV9BSEVBRBAQEhwKGEVSUk9SX1JFQVNPTl9VTkFWQUlMQUJMRRAREhwKGEVSUk9SX1JFQVNPTl9TRUFUU19FTVBUWRASEiQKIEVSUk9SX1JFQVNPTl9TVE9SQUdFX1VOQVZBSUxBQkxFEBMSIQodRVJST1JfUkVBU09OX1RPT19NQU5ZX1NUUkVBTVMQFBIgChxFUlJPUl9SRUFTT05fVE9PX01BTllfVEFCTEVTEBUSHgoaRVJST1JfUkVBU09OX1RBQkxFX0VWSUNURUQQFhIeChpFUlJPUl9SRUFTT05fVEFCTEVfREFNQUdFRBAXEiEKHUVSUk9SX1JFQVNPTl9VTktOT1dOX1JVTEVfU0VUEBgSIAocRVJST1JfUkVBU09OX0JBRF9SVUxFX09QVElPThAZMsEHCgxUYWJsZVNlcnZpY2USYgoLQ3JlYXRlVGFibGUSKC5tYWhqb25nLmF1dGhvcml0eS52MS5DcmVhdGVUYWJsZVJlcXVlc3QaKS5tYWhqb25nLmF1dGhvcml0eS52MS5DcmVhdGVUYWJsZVJlc3BvbnNlEl8KCkxpc3RUYWJsZXMSJy5tYWhqb25nLmF1dGhvcml0eS52MS5MaXN0VGFibGVzUmVxdWVzdBooLm1haGpvbmcuYXV0aG9yaXR5LnYxLkxpc3RUYWJsZXNSZXNwb25zZRJZCghHZXRUYWJsZRIlLm1haGpvbmcuYXV0aG9yaXR5LnYxLkdldFRhYmxlUmVxdWVzdBomLm1haGpvbmcuYXV0aG9yaXR5LnYxLkdldFRhYmxlUmVzcG9uc2USXAoJSm9pblRhYmxlEiYubWFoam9uZy5hdXRob3JpdHkudjEuSm9pblRhYmxlUmVxdWVzdBonLm1haGpvbmcuYXV0aG9yaXR5LnYxLkpvaW5UYWJsZVJlc3BvbnNlEl8KCkxlYXZlVGFibGUSJy5tYWhqb25nLmF1dGhvcml0eS52MS5MZWF2ZVRhYmxlUmVxdWVzdBooLm1haGpvbmcuYXV0aG9yaXR5LnYxLkxlYXZlVGFibGVSZXNwb25zZRJfCgpTdGFydFRhYmxlEicubWFoam9uZy5hdXRob3JpdHkudjEuU3RhcnRUYWJsZVJlcXVlc3QaKC5tYWhqb25nLmF1dGhvcml0eS52MS5TdGFydFRhYmxlUmVzcG9uc2USZwoMU3RyZWFtRXZlbnRzEikubWFoam9uZy5hdXRob3JpdHkudjEuU3RyZWFtRXZlbnRzUmVxdWVzdBoqLm1haGpvbmcuYXV0aG9yaXR5LnYxLlN0cmVhbUV2ZW50c1Jlc3BvbnNlMAESSgoDQWN0EiAubWFoam9uZy5hdXRob3JpdHkudjEuQWN0UmVxdWVzdBohLm1haGpvbmcuYXV0aG9yaXR5LnYxLkFjdFJlc3BvbnNlElsKCFNwZWN0YXRlEiUubWFoam9uZy5hdXRob3JpdHkudjEuU3BlY3RhdGVSZXF1ZXN0GiYubWFoam9uZy5hdXRob3JpdHkudjEuU3BlY3RhdGVSZXNwb25zZTABEl8KCkV4cG9ydEdhbWUSJy5tYWhqb25nLmF1dGhvcml0eS52MS5FeHBvcnRHYW1lUmVxdWVzdBooLm1haGpvbmcuYXV0aG9yaXR5LnYxLkV4cG9ydEdhbWVSZXNwb25zZUJNWktnaXRodWIuY29tL21haGpvbmctYXV0aG9yaXR5L2F1dGhvcml0eS9nZW4vbWFoam9uZy9hdXRob3JpdHkvdjE7YXV0aG9yaXR5djFiBnByb3RvMw", [file_google_protobuf_duration, file_google_protobuf_timestamp, file_mahjong_authority_v1_game]);
+
+/**
+ * RiichiOptions are the options of a riichi table. Riichi is chosen by
+ * its preset alone today; the message is there so that options can come
+ * without a new field in TableSettings.
+ *
+ * @generated from message mahjong.authority.v1.RiichiOptions
+ */
+export type RiichiOptions = Message<"mahjong.authority.v1.RiichiOptions"> & {
+};
+
+/**
+ * Describes the message mahjong.authority.v1.RiichiOptions.
+ * Use `create(RiichiOptionsSchema)` to create a new message.
+ */
+export const RiichiOptionsSchema: GenMessage<RiichiOptions> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_table_service, 0);
+
+/**
+ * SichuanOptions are the options of a Sichuan table. Unset fields take the
+ * preset's defaults, and a Table reports every one of them set.
+ *
+ * @generated from message mahjong.authority.v1.SichuanOptions
+ */
+export type SichuanOptions = Message<"mahjong.authority.v1.SichuanOptions"> & {
+  /**
+   * Every seat gives three tiles of one suit to another seat before play
+   * (huan san zhang). Default on.
+   *
+   * @generated from field: optional bool exchange_three = 1;
+   */
+  exchangeThree?: boolean | undefined;
+
+  /**
+   * A seat holding tiles of its void suit must discard them first.
+   * Default on.
+   *
+   * @generated from field: optional bool void_first_discard = 2;
+   */
+  voidFirstDiscard?: boolean | undefined;
+
+  /**
+   * A seat that passes a win may not win on a discard until its next
+   * draw (guo shou hu). Default on.
+   *
+   * @generated from field: optional bool passed_win_lock = 3;
+   */
+  passedWinLock?: boolean | undefined;
+
+  /**
+   * Bloody river (xueliu chenghe): winners stay in play and may win
+   * again. Default off.
+   *
+   * @generated from field: optional bool bloody_river = 4;
+   */
+  bloodyRiver?: boolean | undefined;
+
+  /**
+   * The most fan a hand counts: its value is 2^min(fan, fan_cap) units.
+   * 3 (the default), 4 or 5; 0 takes the default.
+   *
+   * @generated from field: uint32 fan_cap = 5;
+   */
+  fanCap: number;
+
+  /**
+   * Hands in a match: 1 to 64; 0 takes the default, 8.
+   *
+   * @generated from field: uint32 hands = 6;
+   */
+  hands: number;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.SichuanOptions.
+ * Use `create(SichuanOptionsSchema)` to create a new message.
+ */
+export const SichuanOptionsSchema: GenMessage<SichuanOptions> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_table_service, 1);
 
 /**
  * TableSettings are chosen when a table is created. Zero durations take the
@@ -89,6 +168,35 @@ export type TableSettings = Message<"mahjong.authority.v1.TableSettings"> & {
    * @generated from field: google.protobuf.Duration claim_dwell = 9;
    */
   claimDwell?: Duration | undefined;
+
+  /**
+   * The game the table plays; unset is riichi, so that a client that only
+   * sets rules keeps getting riichi. A Table reports it set.
+   *
+   * @generated from field: mahjong.authority.v1.RuleSet rule_set = 10;
+   */
+  ruleSet: RuleSet;
+
+  /**
+   * The rule set's options, which must be the rule set's own; unset takes
+   * the preset's defaults. A Table reports them set, with every default
+   * filled in.
+   *
+   * @generated from oneof mahjong.authority.v1.TableSettings.options
+   */
+  options: {
+    /**
+     * @generated from field: mahjong.authority.v1.RiichiOptions riichi = 11;
+     */
+    value: RiichiOptions;
+    case: "riichi";
+  } | {
+    /**
+     * @generated from field: mahjong.authority.v1.SichuanOptions sichuan = 12;
+     */
+    value: SichuanOptions;
+    case: "sichuan";
+  } | { case: undefined; value?: undefined };
 };
 
 /**
@@ -96,7 +204,7 @@ export type TableSettings = Message<"mahjong.authority.v1.TableSettings"> & {
  * Use `create(TableSettingsSchema)` to create a new message.
  */
 export const TableSettingsSchema: GenMessage<TableSettings> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 0);
+  messageDesc(file_mahjong_authority_v1_table_service, 2);
 
 /**
  * SeatInfo is the public state of one seat.
@@ -141,7 +249,7 @@ export type SeatInfo = Message<"mahjong.authority.v1.SeatInfo"> & {
  * Use `create(SeatInfoSchema)` to create a new message.
  */
 export const SeatInfoSchema: GenMessage<SeatInfo> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 1);
+  messageDesc(file_mahjong_authority_v1_table_service, 3);
 
 /**
  * Table describes a table. The seed is never shown.
@@ -204,7 +312,7 @@ export type Table = Message<"mahjong.authority.v1.Table"> & {
  * Use `create(TableSchema)` to create a new message.
  */
 export const TableSchema: GenMessage<Table> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 2);
+  messageDesc(file_mahjong_authority_v1_table_service, 4);
 
 /**
  * CreateTableRequest asks for a new table.
@@ -223,7 +331,7 @@ export type CreateTableRequest = Message<"mahjong.authority.v1.CreateTableReques
  * Use `create(CreateTableRequestSchema)` to create a new message.
  */
 export const CreateTableRequestSchema: GenMessage<CreateTableRequest> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 3);
+  messageDesc(file_mahjong_authority_v1_table_service, 5);
 
 /**
  * CreateTableResponse is the new table and the token that may start it.
@@ -247,7 +355,7 @@ export type CreateTableResponse = Message<"mahjong.authority.v1.CreateTableRespo
  * Use `create(CreateTableResponseSchema)` to create a new message.
  */
 export const CreateTableResponseSchema: GenMessage<CreateTableResponse> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 4);
+  messageDesc(file_mahjong_authority_v1_table_service, 6);
 
 /**
  * ListTablesRequest asks for a page of tables.
@@ -294,7 +402,7 @@ export type ListTablesRequest = Message<"mahjong.authority.v1.ListTablesRequest"
  * Use `create(ListTablesRequestSchema)` to create a new message.
  */
 export const ListTablesRequestSchema: GenMessage<ListTablesRequest> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 5);
+  messageDesc(file_mahjong_authority_v1_table_service, 7);
 
 /**
  * ListTablesResponse is a page of tables.
@@ -320,7 +428,7 @@ export type ListTablesResponse = Message<"mahjong.authority.v1.ListTablesRespons
  * Use `create(ListTablesResponseSchema)` to create a new message.
  */
 export const ListTablesResponseSchema: GenMessage<ListTablesResponse> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 6);
+  messageDesc(file_mahjong_authority_v1_table_service, 8);
 
 /**
  * GetTableRequest asks for one table.
@@ -339,7 +447,7 @@ export type GetTableRequest = Message<"mahjong.authority.v1.GetTableRequest"> & 
  * Use `create(GetTableRequestSchema)` to create a new message.
  */
 export const GetTableRequestSchema: GenMessage<GetTableRequest> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 7);
+  messageDesc(file_mahjong_authority_v1_table_service, 9);
 
 /**
  * GetTableResponse describes one table.
@@ -358,7 +466,7 @@ export type GetTableResponse = Message<"mahjong.authority.v1.GetTableResponse"> 
  * Use `create(GetTableResponseSchema)` to create a new message.
  */
 export const GetTableResponseSchema: GenMessage<GetTableResponse> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 8);
+  messageDesc(file_mahjong_authority_v1_table_service, 10);
 
 /**
  * JoinTableRequest takes a seat.
@@ -392,7 +500,7 @@ export type JoinTableRequest = Message<"mahjong.authority.v1.JoinTableRequest"> 
  * Use `create(JoinTableRequestSchema)` to create a new message.
  */
 export const JoinTableRequestSchema: GenMessage<JoinTableRequest> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 9);
+  messageDesc(file_mahjong_authority_v1_table_service, 11);
 
 /**
  * JoinTableResponse is the seat taken and its secret token.
@@ -423,7 +531,7 @@ export type JoinTableResponse = Message<"mahjong.authority.v1.JoinTableResponse"
  * Use `create(JoinTableResponseSchema)` to create a new message.
  */
 export const JoinTableResponseSchema: GenMessage<JoinTableResponse> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 10);
+  messageDesc(file_mahjong_authority_v1_table_service, 12);
 
 /**
  * LeaveTableRequest gives a seat up.
@@ -447,7 +555,7 @@ export type LeaveTableRequest = Message<"mahjong.authority.v1.LeaveTableRequest"
  * Use `create(LeaveTableRequestSchema)` to create a new message.
  */
 export const LeaveTableRequestSchema: GenMessage<LeaveTableRequest> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 11);
+  messageDesc(file_mahjong_authority_v1_table_service, 13);
 
 /**
  * LeaveTableResponse confirms a seat was given up.
@@ -462,7 +570,7 @@ export type LeaveTableResponse = Message<"mahjong.authority.v1.LeaveTableRespons
  * Use `create(LeaveTableResponseSchema)` to create a new message.
  */
 export const LeaveTableResponseSchema: GenMessage<LeaveTableResponse> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 12);
+  messageDesc(file_mahjong_authority_v1_table_service, 14);
 
 /**
  * StartTableRequest starts a table.
@@ -488,7 +596,7 @@ export type StartTableRequest = Message<"mahjong.authority.v1.StartTableRequest"
  * Use `create(StartTableRequestSchema)` to create a new message.
  */
 export const StartTableRequestSchema: GenMessage<StartTableRequest> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 13);
+  messageDesc(file_mahjong_authority_v1_table_service, 15);
 
 /**
  * StartTableResponse is the started table.
@@ -507,7 +615,7 @@ export type StartTableResponse = Message<"mahjong.authority.v1.StartTableRespons
  * Use `create(StartTableResponseSchema)` to create a new message.
  */
 export const StartTableResponseSchema: GenMessage<StartTableResponse> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 14);
+  messageDesc(file_mahjong_authority_v1_table_service, 16);
 
 /**
  * StreamEventsRequest follows a seat.
@@ -539,7 +647,7 @@ export type StreamEventsRequest = Message<"mahjong.authority.v1.StreamEventsRequ
  * Use `create(StreamEventsRequestSchema)` to create a new message.
  */
 export const StreamEventsRequestSchema: GenMessage<StreamEventsRequest> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 15);
+  messageDesc(file_mahjong_authority_v1_table_service, 17);
 
 /**
  * Snapshot is a seat's view as of its event seq.
@@ -563,7 +671,7 @@ export type Snapshot = Message<"mahjong.authority.v1.Snapshot"> & {
  * Use `create(SnapshotSchema)` to create a new message.
  */
 export const SnapshotSchema: GenMessage<Snapshot> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 16);
+  messageDesc(file_mahjong_authority_v1_table_service, 18);
 
 /**
  * Event is one entry of a table's event log.
@@ -681,7 +789,7 @@ export type Event = Message<"mahjong.authority.v1.Event"> & {
  * Use `create(EventSchema)` to create a new message.
  */
 export const EventSchema: GenMessage<Event> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 17);
+  messageDesc(file_mahjong_authority_v1_table_service, 19);
 
 /**
  * StreamEventsResponse is a snapshot (first, when after_seq was 0) or an
@@ -713,7 +821,7 @@ export type StreamEventsResponse = Message<"mahjong.authority.v1.StreamEventsRes
  * Use `create(StreamEventsResponseSchema)` to create a new message.
  */
 export const StreamEventsResponseSchema: GenMessage<StreamEventsResponse> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 18);
+  messageDesc(file_mahjong_authority_v1_table_service, 20);
 
 /**
  * ActRequest plays an action.
@@ -756,7 +864,7 @@ export type ActRequest = Message<"mahjong.authority.v1.ActRequest"> & {
  * Use `create(ActRequestSchema)` to create a new message.
  */
 export const ActRequestSchema: GenMessage<ActRequest> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 19);
+  messageDesc(file_mahjong_authority_v1_table_service, 21);
 
 /**
  * ActResponse confirms an action.
@@ -778,7 +886,7 @@ export type ActResponse = Message<"mahjong.authority.v1.ActResponse"> & {
  * Use `create(ActResponseSchema)` to create a new message.
  */
 export const ActResponseSchema: GenMessage<ActResponse> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 20);
+  messageDesc(file_mahjong_authority_v1_table_service, 22);
 
 /**
  * SpectateRequest follows a table's public events.
@@ -804,7 +912,7 @@ export type SpectateRequest = Message<"mahjong.authority.v1.SpectateRequest"> & 
  * Use `create(SpectateRequestSchema)` to create a new message.
  */
 export const SpectateRequestSchema: GenMessage<SpectateRequest> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 21);
+  messageDesc(file_mahjong_authority_v1_table_service, 23);
 
 /**
  * SpectateResponse is one public event.
@@ -823,7 +931,7 @@ export type SpectateResponse = Message<"mahjong.authority.v1.SpectateResponse"> 
  * Use `create(SpectateResponseSchema)` to create a new message.
  */
 export const SpectateResponseSchema: GenMessage<SpectateResponse> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 22);
+  messageDesc(file_mahjong_authority_v1_table_service, 24);
 
 /**
  * ExportGameRequest asks for a table's game record.
@@ -847,7 +955,7 @@ export type ExportGameRequest = Message<"mahjong.authority.v1.ExportGameRequest"
  * Use `create(ExportGameRequestSchema)` to create a new message.
  */
 export const ExportGameRequestSchema: GenMessage<ExportGameRequest> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 23);
+  messageDesc(file_mahjong_authority_v1_table_service, 25);
 
 /**
  * ExportGameResponse is a game record.
@@ -887,32 +995,43 @@ export type ExportGameResponse = Message<"mahjong.authority.v1.ExportGameRespons
  * Use `create(ExportGameResponseSchema)` to create a new message.
  */
 export const ExportGameResponseSchema: GenMessage<ExportGameResponse> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 24);
+  messageDesc(file_mahjong_authority_v1_table_service, 26);
 
 /**
- * RulePreset names a rule set.
+ * RulePreset names a preset of a rule set: each preset belongs to one
+ * rule set (TableSettings.rule_set).
  *
  * @generated from enum mahjong.authority.v1.RulePreset
  */
 export enum RulePreset {
   /**
+   * The rule set's default preset (Tenhou hanchan for riichi).
+   *
    * @generated from enum value: RULE_PRESET_UNSPECIFIED = 0;
    */
   UNSPECIFIED = 0,
 
   /**
-   * Tenhou's ranked east-south game (the default).
+   * Riichi: Tenhou's ranked east-south game (the default).
    *
    * @generated from enum value: RULE_PRESET_TENHOU_HANCHAN = 1;
    */
   TENHOU_HANCHAN = 1,
 
   /**
-   * Tenhou's ranked east-only game.
+   * Riichi: Tenhou's ranked east-only game.
    *
    * @generated from enum value: RULE_PRESET_TENHOU_TONPUU = 2;
    */
   TENHOU_TONPUU = 2,
+
+  /**
+   * Sichuan: bloody battle (xuezhan daodi) as the big Chinese platforms
+   * play it (the default); SichuanOptions change it.
+   *
+   * @generated from enum value: RULE_PRESET_SICHUAN_BLOODY_BATTLE = 3;
+   */
+  SICHUAN_BLOODY_BATTLE = 3,
 }
 
 /**
@@ -920,6 +1039,42 @@ export enum RulePreset {
  */
 export const RulePresetSchema: GenEnum<RulePreset> = /*@__PURE__*/
   enumDesc(file_mahjong_authority_v1_table_service, 0);
+
+/**
+ * RuleSet names the game a table plays. A server hosts the rule sets it
+ * was built with; a table of another one is INVALID_ARGUMENT
+ * (UNKNOWN_RULE_SET).
+ *
+ * @generated from enum mahjong.authority.v1.RuleSet
+ */
+export enum RuleSet {
+  /**
+   * Riichi: what a client that sets no rule set gets.
+   *
+   * @generated from enum value: RULE_SET_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Japanese riichi mahjong, 136 tiles.
+   *
+   * @generated from enum value: RULE_SET_RIICHI = 1;
+   */
+  RIICHI = 1,
+
+  /**
+   * Sichuan bloody battle, 108 tiles.
+   *
+   * @generated from enum value: RULE_SET_SICHUAN = 2;
+   */
+  SICHUAN = 2,
+}
+
+/**
+ * Describes the enum mahjong.authority.v1.RuleSet.
+ */
+export const RuleSetSchema: GenEnum<RuleSet> = /*@__PURE__*/
+  enumDesc(file_mahjong_authority_v1_table_service, 1);
 
 /**
  * TableState is where a table is in its life.
@@ -954,7 +1109,7 @@ export enum TableState {
  * Describes the enum mahjong.authority.v1.TableState.
  */
 export const TableStateSchema: GenEnum<TableState> = /*@__PURE__*/
-  enumDesc(file_mahjong_authority_v1_table_service, 1);
+  enumDesc(file_mahjong_authority_v1_table_service, 2);
 
 /**
  * TableOrder is the order of a table listing.
@@ -988,7 +1143,7 @@ export enum TableOrder {
  * Describes the enum mahjong.authority.v1.TableOrder.
  */
 export const TableOrderSchema: GenEnum<TableOrder> = /*@__PURE__*/
-  enumDesc(file_mahjong_authority_v1_table_service, 2);
+  enumDesc(file_mahjong_authority_v1_table_service, 3);
 
 /**
  * RecordFormat is a game record's format.
@@ -1031,7 +1186,7 @@ export enum RecordFormat {
  * Describes the enum mahjong.authority.v1.RecordFormat.
  */
 export const RecordFormatSchema: GenEnum<RecordFormat> = /*@__PURE__*/
-  enumDesc(file_mahjong_authority_v1_table_service, 3);
+  enumDesc(file_mahjong_authority_v1_table_service, 4);
 
 /**
  * ErrorReason is the reason field of the google.rpc.ErrorInfo detail that
@@ -1213,13 +1368,29 @@ export enum ErrorReason {
    * @generated from enum value: ERROR_REASON_TABLE_DAMAGED = 23;
    */
   TABLE_DAMAGED = 23,
+
+  /**
+   * INVALID_ARGUMENT: the settings name a rule set this server does not
+   * host.
+   *
+   * @generated from enum value: ERROR_REASON_UNKNOWN_RULE_SET = 24;
+   */
+  UNKNOWN_RULE_SET = 24,
+
+  /**
+   * INVALID_ARGUMENT: the settings' preset or options are not those of
+   * their rule set, or an option is out of its range.
+   *
+   * @generated from enum value: ERROR_REASON_BAD_RULE_OPTION = 25;
+   */
+  BAD_RULE_OPTION = 25,
 }
 
 /**
  * Describes the enum mahjong.authority.v1.ErrorReason.
  */
 export const ErrorReasonSchema: GenEnum<ErrorReason> = /*@__PURE__*/
-  enumDesc(file_mahjong_authority_v1_table_service, 4);
+  enumDesc(file_mahjong_authority_v1_table_service, 5);
 
 /**
  * TableService runs riichi tables: create and join them, follow a seat's
