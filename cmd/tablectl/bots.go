@@ -50,6 +50,7 @@ type botsSummary struct {
 	Rounds     int     `json:"rounds"`
 	Actions    int     `json:"actions"`
 	Errors     int     `json:"errors"`
+	Throttled  int64   `json:"throttled"`
 	ActP50ms   float64 `json:"act_p50_ms"`
 	ActP99ms   float64 `json:"act_p99_ms"`
 	EventP99ms float64 `json:"event_p99_ms"`
@@ -61,7 +62,7 @@ Plays N tables at once, each with four bot clients of its own (one gRPC
 connection per client), each table M whole games one after another. Progress
 goes to stderr; the last line of stdout is the summary:
 
-  {"tables":N,"games":..,"rounds":..,"actions":..,"errors":..,"act_p50_ms":..,"act_p99_ms":..,"event_p99_ms":..}
+  {"tables":N,"games":..,"rounds":..,"actions":..,"errors":..,"throttled":..,"act_p50_ms":..,"act_p99_ms":..,"event_p99_ms":..}
 
 games counts the games that ended for all four clients; actions the accepted
 Act calls; errors every failed RPC (a refused or retried Act, a dropped or
@@ -73,8 +74,11 @@ its receipt, for events logged while the stream was open (not those caught
 up after a connect) - meaningful when client and server share a clock. The
 exit status is 1 if errors > 0 or a game did not end.
 
-A fast bot acts far more often than a person: run the server with raised
-rate limits (--seat-rate, --conn-rate), or the limits count as errors.
+throttled counts the calls a rate limit of the server refused and that
+were sent again, unchanged, after the delay the server gave: not errors.
+A fast bot acts far more often than a person, so against a server with
+its default limits the games take longer (and act latency includes those
+waits); raise them (--seat-rate, --conn-rate) to measure the server.
 
 Flags:
 `
@@ -141,15 +145,16 @@ func runBots(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 
 // loadMetrics gathers what every bot measures.
 type loadMetrics struct {
-	mu       sync.Mutex
-	log      io.Writer
-	logged   int
-	games    int
-	rounds   int
-	actions  int
-	errors   int
-	actLat   []time.Duration
-	eventLat []time.Duration
+	mu        sync.Mutex
+	log       io.Writer
+	logged    int
+	games     int
+	rounds    int
+	actions   int
+	errors    int
+	throttled int64
+	actLat    []time.Duration
+	eventLat  []time.Duration
 }
 
 // maxErrorLines bounds the errors written out one by one.
@@ -171,7 +176,7 @@ func (m *loadMetrics) summary(tables int) botsSummary {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return botsSummary{
-		Tables: tables, Games: m.games, Rounds: m.rounds, Actions: m.actions, Errors: m.errors,
+		Tables: tables, Games: m.games, Rounds: m.rounds, Actions: m.actions, Errors: m.errors, Throttled: m.throttled,
 		ActP50ms: quantileMs(m.actLat, 0.50), ActP99ms: quantileMs(m.actLat, 0.99), EventP99ms: quantileMs(m.eventLat, 0.99),
 	}
 }
@@ -231,7 +236,7 @@ func loadTest(ctx context.Context, o botsOptions, stderr io.Writer) botsSummary 
 	close(done)
 	progress.Wait()
 	s := m.summary(o.tables)
-	fmt.Fprintf(stderr, "bots: done in %.1fs: %d games, %d rounds, %d actions, %d errors\n", time.Since(start).Seconds(), s.Games, s.Rounds, s.Actions, s.Errors)
+	fmt.Fprintf(stderr, "bots: done in %.1fs: %d games, %d rounds, %d actions, %d errors, %d throttled\n", time.Since(start).Seconds(), s.Games, s.Rounds, s.Actions, s.Errors, s.Throttled)
 	return s
 }
 
@@ -248,6 +253,15 @@ func runTable(ctx context.Context, o botsOptions, i int, m *loadMetrics) {
 		defer c.Close()
 		clients[s] = c
 	}
+	defer func() {
+		var n int64
+		for _, c := range clients {
+			n += c.Throttled()
+		}
+		m.mu.Lock()
+		m.throttled += n
+		m.mu.Unlock()
+	}()
 	for g := range o.games {
 		if ctx.Err() != nil {
 			m.fail(1, "table %d game %d: %v", i, g, ctx.Err())

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/record"
 	"github.com/mahjong-authority/authority/internal/servertest"
 )
@@ -117,5 +118,23 @@ func TestBotsSendEntropy(t *testing.T) {
 	var vout bytes.Buffer
 	if err := run([]string{"verify"}, bytes.NewReader(out.Bytes()), &vout, &errOut); err != nil {
 		t.Fatalf("verify: %v: %s", err, vout.String())
+	}
+}
+
+// TestBotsWithDefaultLimits plays against a server with the authority's
+// default rate limits (10 actions a second per seat, 50 calls a second per
+// connection): the bots wait the delays the server gives, so no call
+// fails, and the throttled calls are counted apart.
+func TestBotsWithDefaultLimits(t *testing.T) {
+	cfg := servertest.Riichi()
+	cfg.SeatRate = host.Rate{PerSecond: 10, Burst: 20}
+	cfg.ConnRate = host.Rate{PerSecond: 50, Burst: 100}
+	addr := servertest.Start(t, cfg).Addr
+	sum, stderr, err := runBotsOn(t, "--addr", addr, "--rules", "tonpuu", "--seed", "limits", "--progress", "1s")
+	if err != nil {
+		t.Fatalf("bots: %v\n%s", err, stderr)
+	}
+	if sum.Games != 1 || sum.Errors != 0 || sum.Throttled == 0 {
+		t.Fatalf("summary %+v: want the game, no error and throttled calls\n%s", sum, stderr)
 	}
 }

@@ -336,7 +336,7 @@ func TestPlayWholeGame(t *testing.T) {
 // TestPlayInterrupted leaves the game at once on Ctrl-C at the prompt,
 // and the seat goes to a bot at once.
 func TestPlayInterrupted(t *testing.T) {
-	addr := servertest.Start(t, server.Riichi()).Addr
+	addr := servertest.Start(t, servertest.Riichi()).Addr
 	in, feed := io.Pipe()
 	defer feed.Close()
 	out := &promptWatcher{prompt: make(chan struct{}, 1)}
@@ -418,7 +418,7 @@ func (w *promptWatcher) String() string {
 // TestPlayJoinedTableStarts offers to start a table joined with --table
 // that has not started, and plays it to its end.
 func TestPlayJoinedTableStarts(t *testing.T) {
-	addr := servertest.Start(t, server.Riichi()).Addr
+	addr := servertest.Start(t, servertest.Riichi()).Addr
 	c, err := client.Dial(addr)
 	if err != nil {
 		t.Fatal(err)

@@ -23,6 +23,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"sync/atomic"
 	"time"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
@@ -38,10 +39,11 @@ import (
 
 // Client talks to one server.
 type Client struct {
-	conn   *grpc.ClientConn // nil when the caller owns the connection
-	Tables pb.TableServiceClient
-	Judge  pb.JudgeServiceClient
-	retry  Backoff
+	conn       *grpc.ClientConn // nil when the caller owns the connection
+	Tables     pb.TableServiceClient
+	Judge      pb.JudgeServiceClient
+	retry      Backoff
+	nThrottled atomic.Int64
 }
 
 // Backoff is how long to wait between attempts while the server is
@@ -120,6 +122,56 @@ func Retryable(err error) bool {
 	return false
 }
 
+// RetryDelay is the delay a rate-limited request was told to wait
+// (google.rpc.RetryInfo): the server takes the same request after it. ok is
+// false for any other error. A rate-limited request was not run at all, so
+// sending it again is safe even for calls that are not retried otherwise
+// (CreateTable, JoinTable).
+func RetryDelay(err error) (d time.Duration, ok bool) {
+	st, isStatus := status.FromError(err)
+	if !isStatus || st.Code() != codes.ResourceExhausted {
+		return 0, false
+	}
+	for _, det := range st.Details() {
+		if r, isRetry := det.(*errdetails.RetryInfo); isRetry {
+			return r.GetRetryDelay().AsDuration(), true
+		}
+	}
+	return 0, false
+}
+
+// sleepFor waits d or until ctx ends.
+func sleepFor(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// throttled waits the delay of a rate-limited error and reports true, or
+// reports false at once for any other error (or when ctx ends first, with
+// the context's error). Every wait is counted in the client's Throttled.
+func (c *Client) throttled(ctx context.Context, err error) (bool, error) {
+	d, ok := RetryDelay(err)
+	if !ok {
+		return false, nil
+	}
+	c.nThrottled.Add(1)
+	if err := sleepFor(ctx, d); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// Throttled counts the calls of this client, sessions included, that a
+// rate limit refused and that were sent again after the delay the server
+// gave: not failures, the server's pacing.
+func (c *Client) Throttled() int64 { return c.nThrottled.Load() }
+
 // errorDomain is the domain of the API's google.rpc.ErrorInfo details.
 const errorDomain = "authority.mahjong"
 
@@ -140,22 +192,50 @@ func Reason(err error) pb.ErrorReason {
 
 // retryIdempotent runs an RPC that may safely run twice until it succeeds,
 // fails for good, or ctx ends.
-func retryIdempotent(ctx context.Context, b Backoff, f func() error) error {
+// A rate-limited attempt is sent again after the delay the server gave.
+func (c *Client) retryIdempotent(ctx context.Context, f func() error) error {
 	for n := 0; ; n++ {
 		err := f()
 		if err == nil || !Retryable(err) || ctx.Err() != nil {
 			return err
 		}
-		if err := b.sleep(ctx, n); err != nil {
+		if again, werr := c.throttled(ctx, err); werr != nil {
+			return werr
+		} else if again {
+			n--
+			continue
+		}
+		if err := c.retry.sleep(ctx, n); err != nil {
+			return err
+		}
+	}
+}
+
+// retryThrottled runs a call that must not run twice until it succeeds
+// or fails other than by a rate limit, which refused it before it ran.
+func (c *Client) retryThrottled(ctx context.Context, f func() error) error {
+	for {
+		err := f()
+		if err == nil || ctx.Err() != nil {
+			return err
+		}
+		if again, werr := c.throttled(ctx, err); werr != nil {
+			return werr
+		} else if !again {
 			return err
 		}
 	}
 }
 
 // CreateTable opens a table and returns it with its owner token. It is not
-// retried: a retry could open a second table.
+// retried (a retry could open a second table), unless a rate limit
+// refused it.
 func (c *Client) CreateTable(ctx context.Context, set *pb.TableSettings) (*pb.Table, string, error) {
-	r, err := c.Tables.CreateTable(ctx, &pb.CreateTableRequest{Settings: set})
+	var r *pb.CreateTableResponse
+	err := c.retryThrottled(ctx, func() (err error) {
+		r, err = c.Tables.CreateTable(ctx, &pb.CreateTableRequest{Settings: set})
+		return err
+	})
 	if err != nil {
 		return nil, "", fmt.Errorf("create table: %w", err)
 	}
@@ -182,10 +262,14 @@ func Entropy() []byte {
 }
 
 // JoinTable takes a free seat, sending entropy (at most 64 bytes, nil for
-// none) to be mixed into the table seed. It is not retried: a retry could
-// take a second seat.
+// none) to be mixed into the table seed. It is not retried (a retry could
+// take a second seat), unless a rate limit refused it.
 func (c *Client) JoinTable(ctx context.Context, tableID, name string, entropy []byte) (Seat, error) {
-	r, err := c.Tables.JoinTable(ctx, &pb.JoinTableRequest{TableId: tableID, Name: name, Entropy: entropy})
+	var r *pb.JoinTableResponse
+	err := c.retryThrottled(ctx, func() (err error) {
+		r, err = c.Tables.JoinTable(ctx, &pb.JoinTableRequest{TableId: tableID, Name: name, Entropy: entropy})
+		return err
+	})
 	if err != nil {
 		return Seat{}, fmt.Errorf("join table %s: %w", tableID, err)
 	}
@@ -200,7 +284,7 @@ func (c *Client) JoinTable(ctx context.Context, tableID, name string, entropy []
 // started counts as started.
 func (c *Client) StartTable(ctx context.Context, tableID, token string) error {
 	tried := false
-	err := retryIdempotent(ctx, c.retry, func() error {
+	err := c.retryIdempotent(ctx, func() error {
 		_, err := c.Tables.StartTable(ctx, &pb.StartTableRequest{TableId: tableID, Token: token})
 		if tried && Reason(err) == pb.ErrorReason_ERROR_REASON_ALREADY_STARTED {
 			return nil
@@ -217,7 +301,7 @@ func (c *Client) StartTable(ctx context.Context, tableID, token string) error {
 // GetTable describes a table, retried while the server is unreachable.
 func (c *Client) GetTable(ctx context.Context, tableID string) (*pb.Table, error) {
 	var t *pb.Table
-	err := retryIdempotent(ctx, c.retry, func() error {
+	err := c.retryIdempotent(ctx, func() error {
 		r, err := c.Tables.GetTable(ctx, &pb.GetTableRequest{TableId: tableID})
 		t = r.GetTable()
 		return err

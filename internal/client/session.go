@@ -39,7 +39,11 @@ type Stats struct {
 	// included, which Reconnects does not count (no stream was dropped).
 	StreamRetries int
 	Faults        int // inconsistencies: sequence faults, undecodable events, events that do not fit the view
-	ActRetries    int // action attempts repeated after Unavailable or ResourceExhausted
+	ActRetries    int // action attempts repeated after Unavailable or a ResourceExhausted without a delay
+	// Throttled counts the calls (actions and stream opens) that a rate
+	// limit refused and that were sent again, unchanged, after the delay
+	// the server gave (RetryDelay): the server's pacing, not a failure.
+	Throttled int
 }
 
 // GameUpdate is what Next delivers: the view was reset from a snapshot, or
@@ -275,6 +279,12 @@ func (s *GameSession[A, V, B, T]) Next(ctx context.Context) (GameUpdate[B], erro
 				}
 			}
 			if err := s.open(ctx); err != nil {
+				if again, werr := s.c.throttled(ctx, err); werr != nil {
+					return GameUpdate[B]{}, werr
+				} else if again {
+					s.stats.Throttled++
+					continue
+				}
 				if !retryStream(ctx, err) {
 					return GameUpdate[B]{}, fmt.Errorf("open stream: %w", err)
 				}
@@ -336,6 +346,9 @@ func (s *GameSession[A, V, B, T]) snapshot(snap *pb.Snapshot, now time.Time) (Ga
 	}
 	s.seat.Seat = s.game.SeatOf(&v)
 	s.tracker.Reset(v)
+	// The server sends a standing offer again as the event right after
+	// the snapshot: the seat acts on that, once, as on any offer.
+	s.tracker.Answered()
 	s.known = true
 	s.last = snap.GetSeq()
 	s.stats.Snapshots++
@@ -380,8 +393,10 @@ func (s *GameSession[A, V, B, T]) event(ev *pb.Event, now time.Time) (GameUpdate
 // and a fresh request id. While the server is unreachable or rate-limits
 // the seat, the same request (same id, same last_seq) is sent again with
 // backoff, so the action is applied at most once; any other refusal is
-// returned (see Reason). After a success the seat has nothing to do until
-// its next offer.
+// returned (see Reason). A rate-limited attempt is sent again after
+// exactly the delay the server gave (RetryDelay), counted in
+// Stats.Throttled. After a success the seat has nothing to do until its
+// next offer.
 func (s *GameSession[A, V, B, T]) Act(ctx context.Context, a A) (uint64, error) {
 	if s.spectator {
 		return 0, errors.New("client: a spectator cannot act")
@@ -400,6 +415,15 @@ func (s *GameSession[A, V, B, T]) Act(ctx context.Context, a A) (uint64, error) 
 		}
 		if !Retryable(err) || ctx.Err() != nil {
 			return 0, fmt.Errorf("act %v at %d: %w", typ, req.LastSeq, err)
+		}
+		if again, werr := s.c.throttled(ctx, err); werr != nil {
+			return 0, fmt.Errorf("act %v at %d: %w", typ, req.LastSeq, werr)
+		} else if again {
+			// The server takes the same request after exactly this
+			// delay; the backoff does not grow.
+			s.stats.Throttled++
+			n--
+			continue
 		}
 		s.stats.ActRetries++
 		if err := s.opts.Backoff.sleep(ctx, n); err != nil {

@@ -189,6 +189,21 @@ func TestSessionsPlayWholeGame(t *testing.T) {
 			t.Errorf("fresh stream: %v, %v; want a snapshot", u, err)
 			return nil
 		}
+		// The seat's offer follows the snapshot as an event, numbered
+		// right after it: the number it had on seat 0's own stream.
+		snapSeq := fresh.LastSeq()
+		if u, err = fresh.Next(ctxT(t)); err != nil {
+			t.Errorf("fresh stream after the snapshot: %v", err)
+			return nil
+		}
+		switch u.Event.Body.(type) {
+		case table.TurnOffer, table.ClaimOffer:
+		default:
+			t.Errorf("event after the snapshot = %T, want the seat's offer", u.Event.Body)
+		}
+		if u.Event.Seq != snapSeq+1 || u.Event.Seq > s.LastSeq() {
+			t.Errorf("offer after the snapshot numbered %d (snapshot %d, seat at %d)", u.Event.Seq, snapSeq, s.LastSeq())
+		}
 		got, want := *s.View(), *fresh.View()
 		got.Seq, want.Seq = 0, 0
 		if !reflect.DeepEqual(got, want) {

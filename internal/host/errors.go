@@ -3,30 +3,33 @@ package host
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // The host's errors. Every error a Host method returns wraps one of these
-// or an error of the game, so that callers map them with errors.Is.
+// or an error of the game, so that callers map them with errors.Is. Their
+// texts reach clients as they are (in a status message), so they say what
+// went wrong in the client's terms, without a Go package prefix.
 var (
-	ErrNotFound        = errors.New("host: no such table")
-	ErrMissingToken    = errors.New("host: missing token")
-	ErrWrongToken      = errors.New("host: token not valid for this table")
-	ErrTableFull       = errors.New("host: every seat is taken")
-	ErrNotStarted      = errors.New("host: table not started")
-	ErrAlreadyStarted  = errors.New("host: table already started")
-	ErrSeatsEmpty      = errors.New("host: seats are empty and the table does not fill them with bots")
-	ErrGameOver        = errors.New("host: game over")
-	ErrStaleSeq        = errors.New("host: stale sequence number")
-	ErrSeqAhead        = errors.New("host: sequence number past the newest event")
-	ErrRateLimited     = errors.New("host: too many requests")
-	ErrRequestIDReused = errors.New("host: request id reused for another request")
-	ErrBadRequest      = errors.New("host: malformed request")
-	ErrUnavailable     = errors.New("host: storage unavailable")
-	ErrClosed          = errors.New("host: closed")
-	ErrWindowOpen      = errors.New("host: a claim window is open")
-	ErrTooManyStreams  = errors.New("host: too many open streams for this seat")
-	ErrTooManyTables   = errors.New("host: too many open tables")
-	ErrCorruptLog      = errors.New("host: log does not replay")
+	ErrNotFound        = errors.New("no such table")
+	ErrMissingToken    = errors.New("missing token")
+	ErrWrongToken      = errors.New("token not valid for this table")
+	ErrTableFull       = errors.New("every seat is taken")
+	ErrNotStarted      = errors.New("table not started")
+	ErrAlreadyStarted  = errors.New("table already started")
+	ErrSeatsEmpty      = errors.New("seats are empty and the table does not fill them with bots")
+	ErrGameOver        = errors.New("game over")
+	ErrStaleSeq        = errors.New("stale sequence number")
+	ErrSeqAhead        = errors.New("sequence number past the newest event")
+	ErrRateLimited     = errors.New("too many requests")
+	ErrRequestIDReused = errors.New("request id reused for another request")
+	ErrBadRequest      = errors.New("malformed request")
+	ErrUnavailable     = errors.New("storage unavailable")
+	ErrClosed          = errors.New("server stopping")
+	ErrWindowOpen      = errors.New("a claim window is open")
+	ErrTooManyStreams  = errors.New("too many open streams for this seat")
+	ErrTooManyTables   = errors.New("too many open tables")
+	ErrCorruptLog      = errors.New("log does not replay")
 )
 
 // DamagedError is about a stored table that cannot be resumed: its log
@@ -44,7 +47,7 @@ type DamagedError struct {
 // state (a hand, a wall position). Recovery logs the cause for the
 // operator; Unwrap gives it to the code.
 func (e *DamagedError) Error() string {
-	return fmt.Sprintf("host: table %s is damaged in the store and was not resumed", e.ID)
+	return fmt.Sprintf("table %s is damaged in the store and was not resumed", e.ID)
 }
 
 // Is makes errors.Is(err, ErrCorruptLog) hold.
@@ -60,8 +63,47 @@ type StaleSeqError struct {
 }
 
 func (e *StaleSeqError) Error() string {
-	return fmt.Sprintf("host: stale sequence number: request saw %d, seat's newest event is %d", e.Last, e.Newest)
+	return fmt.Sprintf("stale sequence number: the request saw event %d, the seat's newest is %d", e.Last, e.Newest)
 }
 
 // Is makes errors.Is(err, ErrStaleSeq) hold.
 func (e *StaleSeqError) Is(target error) bool { return target == ErrStaleSeq }
+
+// SeqAheadError is a request that names an event the viewer has not got:
+// Seq (a last_seq or after_seq) is past Newest, the viewer's newest event.
+type SeqAheadError struct {
+	Seq, Newest uint64
+}
+
+func (e *SeqAheadError) Error() string {
+	return fmt.Sprintf("sequence number %d is past the newest event, %d", e.Seq, e.Newest)
+}
+
+// Is makes errors.Is(err, ErrSeqAhead) hold.
+func (e *SeqAheadError) Is(target error) bool { return target == ErrSeqAhead }
+
+// RateLimitedError is a request refused by a rate limit: the same request
+// is taken again after Wait.
+type RateLimitedError struct {
+	Wait time.Duration
+}
+
+func (e *RateLimitedError) Error() string {
+	return fmt.Sprintf("too many requests: retry in %v", e.Wait)
+}
+
+// Is makes errors.Is(err, ErrRateLimited) hold.
+func (e *RateLimitedError) Is(target error) bool { return target == ErrRateLimited }
+
+// StateError is a refusal by a table, with the table's state when it
+// refused, so that a client told "not started" or "game over" learns where
+// the table is without asking again. Every error a table returns from
+// Join, Leave, Start and Act is one; it reads as its Err.
+type StateError struct {
+	State State
+	Err   error
+}
+
+func (e *StateError) Error() string { return e.Err.Error() }
+
+func (e *StateError) Unwrap() error { return e.Err }

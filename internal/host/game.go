@@ -46,6 +46,12 @@ type Out[B any] struct {
 	// from one that others answered quickly. Meanwhile only the seats the
 	// window waits for may act.
 	Dwell bool
+	// Offer marks an event that tells its one viewer (To is Only(seat))
+	// what the seat may do now: a turn or claim offer, the last event of
+	// its step. A seat's stream that opens while the offer still stands
+	// gets it as an event right after the snapshot (see Follow), so that a
+	// client acting on events alone never waits for a timer.
+	Offer bool
 }
 
 // WaitKind is what a game waits for, which decides the timer that runs.

@@ -418,7 +418,7 @@ func (h *Host[A, V, B]) Join(ctx context.Context, id, name string, entropy []byt
 	}
 	r, err := do(ctx, h, id, func(t *table[A, V, B]) (joined, error) {
 		seat, token, err := t.join(name, entropy)
-		return joined{seat, token}, err
+		return joined{seat, token}, t.refusal(err)
 	})
 	return r.seat, r.token, err
 }
@@ -426,13 +426,13 @@ func (h *Host[A, V, B]) Join(ctx context.Context, id, name string, entropy []byt
 // Leave gives a seat up: before the start the seat is free again; after it a
 // bot plays the seat to the end and the token stops working.
 func (h *Host[A, V, B]) Leave(ctx context.Context, id, token string) error {
-	_, err := do(ctx, h, id, func(t *table[A, V, B]) (struct{}, error) { return struct{}{}, t.leave(token) })
+	_, err := do(ctx, h, id, func(t *table[A, V, B]) (struct{}, error) { return struct{}{}, t.refusal(t.leave(token)) })
 	return err
 }
 
 // Start starts a table; token is the owner token or a seat's.
 func (h *Host[A, V, B]) Start(ctx context.Context, id, token string) error {
-	_, err := do(ctx, h, id, func(t *table[A, V, B]) (struct{}, error) { return struct{}{}, t.startBy(token) })
+	_, err := do(ctx, h, id, func(t *table[A, V, B]) (struct{}, error) { return struct{}{}, t.refusal(t.startBy(token)) })
 	return err
 }
 
@@ -447,7 +447,10 @@ type Request[A comparable] struct {
 // Act applies a seat's action and returns the seat's newest seq after it:
 // the action's own events included, unless a claim dwell holds them.
 func (h *Host[A, V, B]) Act(ctx context.Context, id string, r Request[A]) (uint64, error) {
-	return do(ctx, h, id, func(t *table[A, V, B]) (uint64, error) { return t.act(r) })
+	return do(ctx, h, id, func(t *table[A, V, B]) (uint64, error) {
+		seq, err := t.act(r)
+		return seq, t.refusal(err)
+	})
 }
 
 // Seat returns the seat a token belongs to, or an error if it belongs to
@@ -586,6 +589,14 @@ func call[R any, A comparable, V, B any](ctx context.Context, t *table[A, V, B],
 			return zero, t.stopErr
 		}
 	}
+}
+
+// refusal adds the table's state to an error of a request (StateError).
+func (t *table[A, V, B]) refusal(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &StateError{State: t.state, Err: err}
 }
 
 // newToken returns a fresh secret token and its SHA-256 hash; the host

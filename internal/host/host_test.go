@@ -308,10 +308,15 @@ func play(t *testing.T, f *fixture, seats ...int) {
 	}
 }
 
-// seqOf is a seat's newest seq, read from the snapshot of a new stream.
+// seqOf is a seat's newest seq. (A new stream's snapshot is numbered
+// before the seat's standing offer, so it is not always the newest.)
 func seqOf(t *testing.T, f *fixture, seat int) uint64 {
 	t.Helper()
-	return snapshotOf(t, f, seat).Seq
+	n, err := f.h.SeatSeq(context.Background(), f.id, f.tokens[seat])
+	if err != nil {
+		t.Fatalf("SeatSeq: %v", err)
+	}
+	return n
 }
 
 func snapshotOf(t *testing.T, f *fixture, seat int) *host.Snapshot[toyView] {
@@ -558,8 +563,19 @@ func TestRateLimit(t *testing.T) {
 			t.Fatalf("Act %d = %v, want the game's refusal", i, err)
 		}
 	}
-	if _, err := f.act(1, "2", seqOf(t, f, 1), bad); !errors.Is(err, host.ErrRateLimited) {
+	_, err := f.act(1, "2", seqOf(t, f, 1), bad)
+	if !errors.Is(err, host.ErrRateLimited) {
 		t.Fatalf("third Act within a second = %v, want ErrRateLimited", err)
+	}
+	// The refusal says how long until the request is taken, and where the
+	// table is.
+	var rl *host.RateLimitedError
+	if !errors.As(err, &rl) || rl.Wait != time.Second {
+		t.Fatalf("third Act = %v, want a RateLimitedError of 1s", err)
+	}
+	var se *host.StateError
+	if !errors.As(err, &se) || se.State != host.Playing {
+		t.Fatalf("third Act = %v, want a StateError of a playing table", err)
 	}
 	// Other seats have their own budget.
 	if _, err := f.act(0, "a", seqOf(t, f, 0), toyAction{Seat: 0, Kind: "play", N: 1}); err != nil {

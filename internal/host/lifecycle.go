@@ -47,7 +47,7 @@ func (e Eviction) String() string {
 }
 
 // ErrEvicted is what every EvictedError matches.
-var ErrEvicted = errors.New("host: table evicted")
+var ErrEvicted = errors.New("table evicted")
 
 // EvictedError is the error about a table the host no longer holds in
 // memory and cannot read back from its store. It matches ErrEvicted and
@@ -61,10 +61,10 @@ type EvictedError struct {
 
 func (e *EvictedError) Error() string {
 	if e.Reason == EvictAbandoned {
-		return fmt.Sprintf("host: table %s was closed at %s: it did not start, and no seat was taken or given up for %v",
+		return fmt.Sprintf("table %s was closed at %s: it did not start, and no seat was taken or given up for %v",
 			e.ID, e.At.UTC().Format(time.RFC3339), e.After)
 	}
-	return fmt.Sprintf("host: table %s is no longer held: its game ended and it left memory at %s, %v later, and no store keeps it",
+	return fmt.Sprintf("table %s is no longer held: its game ended and it left memory at %s, %v later, and no store keeps it",
 		e.ID, e.At.UTC().Format(time.RFC3339), e.After)
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -13,6 +14,15 @@ import (
 // numbers are the seat's own: 1, 2, 3, ... over what it may see. It returns
 // nil after the game's last event, the error of send, ctx.Err() or
 // ErrClosed.
+//
+// A seat that has something to do when its stream opens gets its offer
+// (an Out.Offer event) as an event, as if it had just happened: the
+// snapshot is numbered just before the offer (its Seq is the offer's
+// minus one), and the offer and whatever followed it are delivered as
+// usual. No number is given twice and none is skipped: the offer keeps the
+// number it always had, and only host notices can follow it before the
+// seat acts, which change nothing in the game's view. A stream resumed
+// with afterSeq gets the offer if it comes after afterSeq, like any event.
 //
 // During a claim dwell the game is ahead of what was published, so a
 // snapshot waits for the dwell to end - for every seat alike, except one
@@ -75,7 +85,7 @@ func (t *table[A, V, B]) open(ctx context.Context, token string, afterSeq uint64
 			}
 			head := t.count(s)
 			if afterSeq > head {
-				return opened[V]{}, fmt.Errorf("after seq %d, newest %d: %w", afterSeq, head, ErrSeqAhead)
+				return opened[V]{}, fmt.Errorf("after seq: %w", &SeqAheadError{Seq: afterSeq, Newest: head})
 			}
 			if t.seats[s].conns >= t.h.cfg.MaxSeatStreams {
 				return opened[V]{}, fmt.Errorf("seat %d has %d: %w", s, t.seats[s].conns, ErrTooManyStreams)
@@ -85,7 +95,7 @@ func (t *table[A, V, B]) open(ctx context.Context, token string, afterSeq uint64
 				if t.hold.on && !t.awaited(s) {
 					return opened[V]{wait: t.hold.ends}, nil
 				}
-				snap = &Snapshot[V]{Seq: head, View: t.game.View(s)}
+				snap = &Snapshot[V]{Seq: t.snapshotSeq(s, head), View: t.game.View(s)}
 			}
 			// The snapshot is taken before the return notice, which the
 			// stream then delivers as an event.
@@ -122,6 +132,24 @@ func (t *table[A, V, B]) open(ctx context.Context, token string, afterSeq uint64
 	}
 }
 
+// snapshotSeq is the number of a snapshot of seat s taken with head
+// events: just before the seat's offer if one stands (the game waits for
+// the seat and nothing of the game happened since the offer), head
+// otherwise.
+func (t *table[A, V, B]) snapshotSeq(s int, head uint64) uint64 {
+	st := &t.seats[s]
+	if st.offer == 0 || st.offer != st.lastSeen || st.offer > head {
+		return head
+	}
+	if t.hold.on && !t.awaited(s) {
+		return head
+	}
+	if !slices.Contains(t.game.Pending().Seats, s) {
+		return head
+	}
+	return st.offer - 1
+}
+
 // Watch streams a table's public events to send, each once the table's
 // spectator delay has passed since it happened, starting after afterSeq (in
 // the spectators' numbering of the public events). It returns like Follow.
@@ -131,7 +159,7 @@ func (h *Host[A, V, B]) Watch(ctx context.Context, id string, afterSeq uint64, s
 		return err
 	}
 	if head := t.info().LastSeq; afterSeq > head {
-		return fmt.Errorf("after seq %d, newest %d: %w", afterSeq, head, ErrSeqAhead)
+		return fmt.Errorf("after seq: %w", &SeqAheadError{Seq: afterSeq, Newest: head})
 	}
 	return t.feed(ctx, -1, afterSeq, t.set.SpectatorDelay, nil, send)
 }

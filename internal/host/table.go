@@ -118,6 +118,7 @@ type seat[A comparable, V any] struct {
 	graceGen uint64
 	grace    clock.Timer
 	lastSeen uint64        // the seat's seq of the newest game event it may see
+	offer    uint64        // the seat's seq of its newest offer (Out.Offer), 0 for none
 	revoked  chan struct{} // closed when the player leaves: its streams end
 	bucket   *Bucket
 	dedupe   map[string]answer[A]
@@ -308,6 +309,9 @@ func (t *table[A, V, B]) publish(at time.Time, outs []Out[B], notices ...Entry[A
 				t.seats[i].lastSeen = t.arch.count(i) + uint64(len(t.seen[i]))
 			}
 		}
+		if o.Offer && o.To.Private && o.To.Seat >= 0 && o.To.Seat < len(t.seats) {
+			t.seats[o.To.Seat].offer = t.seats[o.To.Seat].lastSeen
+		}
 	}
 	for _, e := range notices {
 		n := e.Notice
@@ -343,21 +347,24 @@ func (t *table[A, V, B]) appendEvent(e Event[B]) {
 }
 
 // step applies an action, stores it and publishes its events. On error
-// nothing changed. extra entries (a timeout notice) are stored with it.
-func (t *table[A, V, B]) step(actor int, a A, requestID string, extra ...Entry[A]) error {
+// nothing changed. Notices given (a timeout notice) are stored and
+// published before the action, so that a seat learns it timed out before
+// the events its automatic move caused (its next offer among them);
+// recovery replays the entries in the same order.
+func (t *table[A, V, B]) step(actor int, a A, requestID string, notices ...Entry[A]) error {
 	outs, err := t.game.Apply(a)
 	if err != nil {
 		return err
 	}
 	e := Entry[A]{At: t.clk.Now(), Kind: EntryAction, Actor: actor, Action: a, RequestID: requestID}
-	if err := t.commit(append([]Entry[A]{e}, extra...)...); err != nil {
+	if err := t.commit(append(slices.Clip(notices), e)...); err != nil {
 		t.rebuild()
 		return err
 	}
-	t.applyAction(e, outs)
-	for _, x := range extra {
-		t.applyNotice(x)
+	for _, n := range notices {
+		t.applyNotice(n)
 	}
+	t.applyAction(e, outs)
 	t.capture()
 	return nil
 }
@@ -644,8 +651,8 @@ func (t *table[A, V, B]) act(r Request[A]) (uint64, error) {
 		return 0, err
 	}
 	st := &t.seats[s]
-	if !st.bucket.Allow(t.clk.Now()) {
-		return 0, fmt.Errorf("seat %d: %w", s, ErrRateLimited)
+	if wait := st.bucket.Take(t.clk.Now()); wait > 0 {
+		return 0, fmt.Errorf("seat %d: %w", s, &RateLimitedError{Wait: wait})
 	}
 	if r.RequestID == "" {
 		return 0, fmt.Errorf("empty request id: %w", ErrBadRequest)
@@ -695,7 +702,7 @@ func (t *table[A, V, B]) tryAct(s int, r Request[A]) (uint64, error) {
 		return 0, ErrGameOver
 	}
 	if head := t.count(s); r.LastSeq > head {
-		return 0, fmt.Errorf("last seq %d, newest %d: %w", r.LastSeq, head, ErrSeqAhead)
+		return 0, fmt.Errorf("last seq: %w", &SeqAheadError{Seq: r.LastSeq, Newest: head})
 	}
 	if newest := t.seats[s].lastSeen; r.LastSeq < newest {
 		return 0, &StaleSeqError{Last: r.LastSeq, Newest: newest}

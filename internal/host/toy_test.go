@@ -108,7 +108,7 @@ func (g *toy) Apply(a toyAction) ([]host.Out[string], error) {
 		g.turn = (g.turn + 1) % 4
 		if g.offers {
 			g.claimer = (g.turn + 1) % 4
-			outs = append(outs, host.Out[string]{To: host.Only(g.claimer), Body: "offer"})
+			outs = append(outs, host.Out[string]{To: host.Only(g.claimer), Body: "offer", Offer: true})
 		}
 		outs[len(outs)-1].Dwell = true // the window is open
 		return outs, nil

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
 	"go.uber.org/goleak"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -156,13 +158,11 @@ func (p *player) play(ctx context.Context, afterSeq uint64, stopAfter int) error
 		var act *pb.Action
 		var seq uint64
 		if s := r.GetSnapshot(); s != nil {
+			// A standing offer follows as the next event: the player acts
+			// on events alone.
 			p.snap, seq = s, s.GetSeq()
-			v := s.GetView()
-			switch {
-			case v.GetDrawn() != "":
-				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: v.GetDrawn()}
-			case v.GetPhase() == pb.Phase_PHASE_CLAIM_WINDOW && len(v.GetLegal()) > 0:
-				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}
+			if d := s.GetView().GetDrawn(); d != "" {
+				p.drawn = d
 			}
 		} else {
 			ev := r.GetEvent()
@@ -406,6 +406,34 @@ func (p *player) recordOnly(ctx context.Context) error {
 	}
 }
 
+// newestSeq returns a seat's newest seq through a fresh stream: its
+// snapshot's, or, when the seat has something to do, that of the offer that
+// follows the snapshot as an event.
+func (e *env) newestSeq(t *testing.T, id, token string) uint64 {
+	t.Helper()
+	ctx, cancel := context.WithCancel(ctxT(t))
+	defer cancel()
+	st, err := e.tables.StreamEvents(ctx, &pb.StreamEventsRequest{TableId: id, SeatToken: token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := st.Recv()
+	if err != nil || r.GetSnapshot() == nil {
+		t.Fatalf("snapshot: %v, %v", r, err)
+	}
+	if len(r.GetSnapshot().GetView().GetLegal()) == 0 {
+		return r.GetSnapshot().GetSeq()
+	}
+	r, err = st.Recv()
+	if err != nil {
+		t.Fatalf("offer after the snapshot: %v", err)
+	}
+	if r.GetEvent().GetTurnOffer() == nil && r.GetEvent().GetClaimOffer() == nil {
+		t.Fatalf("after a snapshot with legal actions: %v, want the offer", r)
+	}
+	return r.GetEvent().GetSeq()
+}
+
 // snapshotOf returns a seat's current view through a fresh stream.
 func (e *env) snapshotOf(t *testing.T, id, token string) *pb.Snapshot {
 	t.Helper()
@@ -420,6 +448,16 @@ func (e *env) snapshotOf(t *testing.T, id, token string) *pb.Snapshot {
 		t.Fatalf("snapshot: %v", err)
 	}
 	return r.GetSnapshot()
+}
+
+// errorMeta is the metadata of an error's ErrorInfo.
+func errorMeta(err error) map[string]string {
+	for _, d := range status.Convert(err).Details() {
+		if info, ok := d.(*errdetails.ErrorInfo); ok {
+			return info.GetMetadata()
+		}
+	}
+	return nil
 }
 
 func wantStatus(t *testing.T, what string, err error, code codes.Code, reason pb.ErrorReason) {
@@ -454,7 +492,7 @@ func testRefusedRequests(t *testing.T, cfg config) {
 	// Each seat's newest seq, in its own numbering.
 	var seqs [4]uint64
 	for i := range seqs {
-		seqs[i] = views[i].GetSeq()
+		seqs[i] = e.newestSeq(t, id, toks[i])
 	}
 	head := seqs[0]
 	// Seat 0 is the dealer and holds its drawn tile.
@@ -491,6 +529,30 @@ func testRefusedRequests(t *testing.T, cfg config) {
 		{"no request id", act(id, toks[0], head, "", discard), codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
 	} {
 		wantStatus(t, tc.name, tc.err, tc.code, tc.reason)
+		// Said in the client's terms.
+		for _, p := range []string{"host:", "table:", "claims:", "tile:", "wire:"} {
+			if msg := status.Convert(tc.err).Message(); strings.Contains(msg, p) {
+				t.Errorf("%s: message %q names a Go package", tc.name, msg)
+			}
+		}
+	}
+	// The numbers a client needs come with the refusal.
+	for _, tc := range []struct {
+		name      string
+		err       error
+		key, want string
+	}{
+		{"stale seq", act(id, toks[0], head-1, "m1", discard), server.MetaNewestSeq, fmt.Sprint(head)},
+		{"seq ahead", act(id, toks[0], head+10, "m2", discard), server.MetaNewestSeq, fmt.Sprint(head)},
+		{"out of turn", act(id, toks[1], seqs[1], "m3", &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: "1m"}), server.MetaTableState, "TABLE_STATE_PLAYING"},
+		{"not held", act(id, toks[0], head, "m4", &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: notHeld}), server.MetaTableState, "TABLE_STATE_PLAYING"},
+	} {
+		if got := errorMeta(tc.err)[tc.key]; got != tc.want {
+			t.Errorf("%s: metadata %s = %q, want %q (%v)", tc.name, tc.key, got, tc.want, tc.err)
+		}
+	}
+	if msg := status.Convert(act("no-such-table", toks[0], head, "m5", discard)).Message(); msg != `table "no-such-table": no such table` {
+		t.Errorf("unknown table: message %q", msg)
 	}
 	_, err := e.tables.StreamEvents(ctx, &pb.StreamEventsRequest{TableId: id, SeatToken: "bogus"})
 	if err == nil {
@@ -501,6 +563,9 @@ func testRefusedRequests(t *testing.T, cfg config) {
 	wantStatus(t, "stream with a wrong token", err, codes.PermissionDenied, pb.ErrorReason_ERROR_REASON_WRONG_TOKEN)
 	_, err = e.tables.JoinTable(ctx, &pb.JoinTableRequest{TableId: id})
 	wantStatus(t, "join a full table", err, codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_ALREADY_STARTED)
+	if got := errorMeta(err)[server.MetaTableState]; got != "TABLE_STATE_PLAYING" {
+		t.Errorf("join a full table: table_state %q, want TABLE_STATE_PLAYING", got)
+	}
 	_, err = e.tables.CreateTable(ctx, &pb.CreateTableRequest{Settings: &pb.TableSettings{Seed: []byte{1, 2}}})
 	wantStatus(t, "short seed", err, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST)
 	_, err = e.tables.CreateTable(ctx, &pb.CreateTableRequest{Settings: &pb.TableSettings{TurnTime: durationpb.New(-time.Second)}})
@@ -551,6 +616,27 @@ func TestConnectionRateLimit(t *testing.T) {
 	}
 	_, err := e.tables.ListTables(ctx, &pb.ListTablesRequest{})
 	wantStatus(t, "fourth call", err, codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_RATE_LIMITED)
+	wantRetry(t, "fourth call", err, 1000*time.Second)
+}
+
+// wantRetry checks a rate-limited error's delay: RetryInfo with at most
+// max (the bucket refills from the first take on) and not much less, and
+// the same delay in whole milliseconds in the metadata.
+func wantRetry(t *testing.T, what string, err error, max time.Duration) {
+	t.Helper()
+	var retry *errdetails.RetryInfo
+	for _, d := range status.Convert(err).Details() {
+		if r, ok := d.(*errdetails.RetryInfo); ok {
+			retry = r
+		}
+	}
+	d := retry.GetRetryDelay().AsDuration()
+	if retry == nil || d > max || d < max-10*time.Second {
+		t.Fatalf("%s: RetryInfo %v, want about %v", what, retry, max)
+	}
+	if got, want := errorMeta(err)[server.MetaRetryAfterMS], fmt.Sprint(int64((d+time.Millisecond-1)/time.Millisecond)); got != want {
+		t.Errorf("%s: retry_after_ms %q, want %q", what, got, want)
+	}
 }
 
 func TestSeatRateLimit(t *testing.T) {
@@ -569,11 +655,13 @@ func TestSeatRateLimit(t *testing.T) {
 		_, err = e.tables.Act(ctx, &pb.ActRequest{TableId: id, SeatToken: toks[1], LastSeq: 1000, RequestId: fmt.Sprint(i), Action: pass})
 	}
 	wantStatus(t, "third act of a seat", err, codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_RATE_LIMITED)
+	wantRetry(t, "third act of a seat", err, 1000*time.Second)
 }
 
 // TestTimeoutsPlayTheSeat lets the turn and claim timers run out on a fake
 // clock: the seat to act discards the tile it drew, the seat with an offer
-// passes, and each is told privately that it timed out.
+// passes, and each is told privately that it timed out, before the events
+// its automatic move caused.
 func TestTimeoutsPlayTheSeat(t *testing.T) {
 	cfg := baseConfig()
 	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
@@ -595,8 +683,6 @@ func TestTimeoutsPlayTheSeat(t *testing.T) {
 		}
 		return st
 	}
-	s0, s2 := stream(toks[0]), stream(toks[2])
-	drawn := e.snapshotOf(t, id, toks[0]).GetView().GetDrawn()
 	next := func(st grpc.ServerStreamingClient[pb.StreamEventsResponse]) *pb.Event {
 		r, err := st.Recv()
 		if err != nil {
@@ -604,24 +690,32 @@ func TestTimeoutsPlayTheSeat(t *testing.T) {
 		}
 		return r.GetEvent()
 	}
+	s0 := stream(toks[0])
+	// Seat 0's turn offer follows its snapshot.
+	if o := next(s0).GetTurnOffer(); o.GetSeat() != 0 || len(o.GetOptions()) == 0 {
+		t.Fatalf("after seat 0's snapshot: %v, want its turn offer", o)
+	}
+	s2 := stream(toks[2])
+	drawn := e.snapshotOf(t, id, toks[0]).GetView().GetDrawn()
+	// Each timeout notice comes before the events of the automatic move.
 	clk.Advance(5 * time.Second)
+	if n := next(s0).GetSeatNotice(); n.GetKind() != pb.SeatNotice_KIND_TIMED_OUT || n.GetSeat() != 0 {
+		t.Fatalf("got %v, want seat 0's timeout notice", n)
+	}
 	if d := next(s0).GetDiscarded(); d.GetSeat() != 0 || d.GetTile() != drawn || !d.GetTsumogiri() {
 		t.Fatalf("after the turn time: %v, want seat 0 to discard its drawn %s", d, drawn)
 	}
 	next(s0) // fishing
-	if n := next(s0).GetSeatNotice(); n.GetKind() != pb.SeatNotice_KIND_TIMED_OUT || n.GetSeat() != 0 {
-		t.Fatalf("got %v, want seat 0's timeout notice", n)
-	}
 	next(s2) // discarded
 	if o := next(s2).GetClaimOffer(); o.GetSeat() != 2 {
 		t.Fatalf("got %v, want seat 2's offer", o)
 	}
 	clk.Advance(2 * time.Second)
-	if d := next(s2).GetDrew(); d.GetSeat() != 1 {
-		t.Fatalf("after the claim time: %v, want seat 1 to draw", d)
-	}
 	if n := next(s2).GetSeatNotice(); n.GetKind() != pb.SeatNotice_KIND_TIMED_OUT || n.GetSeat() != 2 {
 		t.Fatalf("got %v, want seat 2's timeout notice", n)
+	}
+	if d := next(s2).GetDrew(); d.GetSeat() != 1 {
+		t.Fatalf("after the claim time: %v, want seat 1 to draw", d)
 	}
 	// Seat 0 saw seat 1's public draw, and never seat 2's timeout.
 	if d := next(s0).GetDrew(); d.GetSeat() != 1 || d.GetTile() != "" {

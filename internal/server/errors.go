@@ -4,10 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
+	"time"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/protoadapt"
+	"google.golang.org/protobuf/types/known/durationpb"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/host"
@@ -103,18 +108,102 @@ func toStatus(err error) error {
 	}
 	for _, m := range mappings {
 		if errors.Is(err, m.target) {
-			return withReason(m.code, m.reason, err.Error())
+			return withReason(m.code, m.reason, err)
 		}
 	}
-	return status.Error(codes.Internal, err.Error())
+	return status.Error(codes.Internal, clientMessage(err.Error()))
 }
 
-func withReason(code codes.Code, reason pb.ErrorReason, msg string) error {
-	st := status.New(code, msg)
-	if d, err := st.WithDetails(&errdetails.ErrorInfo{Reason: reason.String(), Domain: ErrorDomain}); err == nil {
+// The keys of ErrorInfo.metadata: the numbers a client needs to go on
+// without asking again.
+const (
+	// MetaNewestSeq is the seat's (or the spectators') newest seq, on
+	// STALE_SEQ and SEQ_AHEAD: resume or act from there.
+	MetaNewestSeq = "newest_seq"
+	// MetaTableState is the table's state (a TableState name, such as
+	// TABLE_STATE_PLAYING) when it refused a request: on every
+	// FAILED_PRECONDITION, and on other refusals a table gave.
+	MetaTableState = "table_state"
+	// MetaRetryAfterMS is the delay before the same request is taken, in
+	// whole milliseconds rounded up, on RATE_LIMITED; google.rpc.RetryInfo
+	// carries it exactly.
+	MetaRetryAfterMS = "retry_after_ms"
+)
+
+func withReason(code codes.Code, reason pb.ErrorReason, err error) error {
+	st := status.New(code, clientMessage(err.Error()))
+	info := &errdetails.ErrorInfo{Reason: reason.String(), Domain: ErrorDomain, Metadata: metadata(err)}
+	details := []protoadapt.MessageV1{info}
+	if wait, ok := retryDelay(err); ok {
+		details = append(details, &errdetails.RetryInfo{RetryDelay: durationpb.New(wait)})
+	}
+	if d, err := st.WithDetails(details...); err == nil {
 		st = d
 	}
 	return st.Err()
+}
+
+// metadata collects the numbers an error carries for ErrorInfo.metadata.
+func metadata(err error) map[string]string {
+	md := map[string]string{}
+	var stale *host.StaleSeqError
+	var ahead *host.SeqAheadError
+	switch {
+	case errors.As(err, &stale):
+		md[MetaNewestSeq] = strconv.FormatUint(stale.Newest, 10)
+	case errors.As(err, &ahead):
+		md[MetaNewestSeq] = strconv.FormatUint(ahead.Newest, 10)
+	}
+	var state *host.StateError
+	if errors.As(err, &state) {
+		md[MetaTableState] = pb.TableState(state.State).String()
+	}
+	if wait, ok := retryDelay(err); ok {
+		md[MetaRetryAfterMS] = strconv.FormatInt(int64((wait+time.Millisecond-1)/time.Millisecond), 10)
+	}
+	if len(md) == 0 {
+		return nil
+	}
+	return md
+}
+
+// retryDelay is how long a rate-limited request waits before it is taken.
+func retryDelay(err error) (time.Duration, bool) {
+	var rl *host.RateLimitedError
+	if errors.As(err, &rl) {
+		return rl.Wait, true
+	}
+	return 0, false
+}
+
+// ourPackages are the prefixes of the errors of this module's packages
+// ("table: illegal action"): a status message is for clients, who know no
+// Go package, so clientMessage leaves them out.
+var ourPackages = []string{"table: ", "tile: ", "claims: ", "host: ", "judge: ", "wire: ", "wall: ", "store: "}
+
+// clientMessage is an error's text without Go package prefixes.
+func clientMessage(msg string) string {
+	for _, p := range ourPackages {
+		if !strings.Contains(msg, p) {
+			continue
+		}
+		var b strings.Builder
+		for rest := msg; ; {
+			i := strings.Index(rest, p)
+			if i < 0 {
+				b.WriteString(rest)
+				break
+			}
+			if i == 0 || rest[i-1] == ' ' {
+				b.WriteString(rest[:i]) // a prefix: left out
+			} else {
+				b.WriteString(rest[:i+len(p)]) // the end of a longer word
+			}
+			rest = rest[i+len(p):]
+		}
+		msg = b.String()
+	}
+	return msg
 }
 
 // Reason extracts the ErrorInfo reason of a status error ("" if none): what

@@ -4,13 +4,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"strings"
 	"testing"
+	"time"
 
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/host"
+	"github.com/mahjong-authority/authority/internal/ruleset"
+	"github.com/mahjong-authority/authority/internal/table"
 	"github.com/mahjong-authority/authority/internal/tile"
 )
 
@@ -62,5 +68,68 @@ func TestToStatus(t *testing.T) {
 	already := status.Error(codes.NotFound, "x")
 	if toStatus(already) != already {
 		t.Error("toStatus changed a status error")
+	}
+}
+
+// TestErrorDetails checks what an error tells a client beyond its reason:
+// the numbers of ErrorInfo.metadata, RetryInfo on rate limits, and a
+// message without Go package prefixes.
+func TestErrorDetails(t *testing.T) {
+	_, tileErr := tile.Parse("9q")
+	for _, tc := range []struct {
+		name  string
+		err   error
+		meta  map[string]string
+		retry time.Duration // 0: no RetryInfo
+		msg   string
+	}{
+		{"stale seq", fmt.Errorf("seat 2: %w", &host.StaleSeqError{Last: 3, Newest: 5}),
+			map[string]string{MetaNewestSeq: "5"}, 0,
+			"seat 2: stale sequence number: the request saw event 3, the seat's newest is 5"},
+		{"seq ahead", fmt.Errorf("last seq: %w", &host.SeqAheadError{Seq: 9, Newest: 7}),
+			map[string]string{MetaNewestSeq: "7"}, 0, "last seq: sequence number 9 is past the newest event, 7"},
+		{"refused by a table", &host.StateError{State: host.Waiting, Err: host.ErrNotStarted},
+			map[string]string{MetaTableState: "TABLE_STATE_WAITING"}, 0, "table not started"},
+		{"game over", &host.StateError{State: host.Finished, Err: fmt.Errorf("seat 1: discard: %w: %w", host.ErrGameOver, table.ErrGameOver)},
+			map[string]string{MetaTableState: "TABLE_STATE_FINISHED"}, 0, "seat 1: discard: game over: game over"},
+		{"seat rate limit", &host.StateError{State: host.Playing, Err: fmt.Errorf("seat 0: %w", &host.RateLimitedError{Wait: 1500*time.Microsecond + 1})},
+			map[string]string{MetaTableState: "TABLE_STATE_PLAYING", MetaRetryAfterMS: "2"}, 1500*time.Microsecond + 1,
+			"seat 0: too many requests: retry in 1.500001ms"},
+		{"connection rate limit", &connRateError{method: "/mahjong.authority.v1.TableService/Act", wait: 100 * time.Millisecond},
+			map[string]string{MetaRetryAfterMS: "100"}, 100 * time.Millisecond,
+			"/mahjong.authority.v1.TableService/Act: too many requests on this connection: retry in 100ms"},
+		{"no such table", fmt.Errorf("table x: %w", host.ErrNotFound), nil, 0, "table x: no such table"},
+		{"bad tile", fmt.Errorf("action.tile: %w", tileErr), nil, 0, "action.tile: " + strings.TrimPrefix(tileErr.Error(), "tile: ")},
+		{"an engine's refusal", fmt.Errorf("open_kan: %w: not offered to this seat", ruleset.ErrIllegal),
+			nil, 0, "open_kan: action not allowed now: not offered to this seat"},
+		{"a word that ends like a package", errors.New("timetable: x"), nil, 0, "timetable: x"},
+	} {
+		st := status.Convert(toStatus(tc.err))
+		var info *errdetails.ErrorInfo
+		var retry *errdetails.RetryInfo
+		for _, d := range st.Details() {
+			switch d := d.(type) {
+			case *errdetails.ErrorInfo:
+				info = d
+			case *errdetails.RetryInfo:
+				retry = d
+			}
+		}
+		if st.Code() != codes.Internal && info == nil {
+			t.Errorf("%s: no ErrorInfo in %v", tc.name, st)
+			continue
+		}
+		if got := info.GetMetadata(); !maps.Equal(got, tc.meta) {
+			t.Errorf("%s: metadata %v, want %v", tc.name, got, tc.meta)
+		}
+		switch {
+		case tc.retry == 0 && retry != nil:
+			t.Errorf("%s: RetryInfo %v, want none", tc.name, retry)
+		case tc.retry != 0 && retry.GetRetryDelay().AsDuration() != tc.retry:
+			t.Errorf("%s: RetryInfo %v, want %v", tc.name, retry, tc.retry)
+		}
+		if st.Message() != tc.msg {
+			t.Errorf("%s: message %q, want %q", tc.name, st.Message(), tc.msg)
+		}
 	}
 }

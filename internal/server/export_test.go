@@ -131,14 +131,11 @@ func TestRealExportDuringGame(t *testing.T) {
 		var act *pb.Action
 		var last uint64
 		if s := r.GetSnapshot(); s != nil {
-			// The stream may attach after the start: the snapshot
-			// says what the seat must do.
+			// The stream may attach after the start: a standing offer
+			// follows the snapshot as an event.
 			last = s.GetSeq()
-			switch v := s.GetView(); {
-			case v.GetDrawn() != "":
-				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: v.GetDrawn()}
-			case v.GetPhase() == pb.Phase_PHASE_CLAIM_WINDOW && len(v.GetLegal()) > 0:
-				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}
+			if d := s.GetView().GetDrawn(); d != "" {
+				drawn = d
 			}
 		} else {
 			ev := r.GetEvent()

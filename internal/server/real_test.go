@@ -71,13 +71,10 @@ func (p *player) simple(ctx context.Context, afterSeq uint64) error {
 		var act *pb.Action
 		var seq uint64
 		if s := r.GetSnapshot(); s != nil {
+			// A standing offer follows as the next event.
 			p.snap, seq = s, s.GetSeq()
-			v := s.GetView()
-			switch {
-			case v.GetDrawn() != "":
-				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: v.GetDrawn()}
-			case v.GetPhase() == pb.Phase_PHASE_CLAIM_WINDOW && len(v.GetLegal()) > 0:
-				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}
+			if d := s.GetView().GetDrawn(); d != "" {
+				p.drawn = d
 			}
 		} else {
 			ev := r.GetEvent()

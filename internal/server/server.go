@@ -255,12 +255,27 @@ func (l connLimits) allow(ctx context.Context, method string) error {
 		return nil
 	}
 	cb.mu.Lock()
-	ok = cb.b.Allow(l.clk.Now())
+	wait := cb.b.Take(l.clk.Now())
 	cb.mu.Unlock()
-	if !ok {
-		return toStatus(fmt.Errorf("%s: %w", method, ErrRateLimited))
+	if wait > 0 {
+		return toStatus(&connRateError{method: method, wait: wait})
 	}
 	return nil
+}
+
+// connRateError is a call refused by its connection's rate limit: it
+// matches ErrRateLimited and carries the wait (host.RateLimitedError).
+type connRateError struct {
+	method string
+	wait   time.Duration
+}
+
+func (e *connRateError) Error() string {
+	return fmt.Sprintf("%s: %v: retry in %v", e.method, ErrRateLimited, e.wait)
+}
+
+func (e *connRateError) Unwrap() []error {
+	return []error{ErrRateLimited, &host.RateLimitedError{Wait: e.wait}}
 }
 
 func (l connLimits) unary(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {

@@ -219,8 +219,10 @@ func (s *soloTable) outcome() outcome {
 	}
 	follow(1, func(ctx context.Context, add func()) error {
 		return h.Follow(ctx, s.id, s.token, 0, func(it host.Item[table.View, table.Body]) error {
-			o.snap = *it.Snapshot
-			add()
+			if it.Snapshot != nil { // a standing offer follows it
+				o.snap = *it.Snapshot
+				add()
+			}
 			return nil
 		})
 	})

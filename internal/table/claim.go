@@ -45,11 +45,17 @@ func (t *Table) checkAnswer(a Action) (claims.Option, error) {
 	if err != nil {
 		return opt, err
 	}
+	// The refusal names the action as the seat asked it (a's own String);
+	// the window's option would show the tiles an open kan or ron leaves
+	// unset.
 	if err := t.r.window.Check(claims.Seat(a.Seat), opt); err != nil {
-		if errors.Is(err, claims.ErrNotOffered) {
-			return opt, refuse(a, ErrIllegal, "%v", err)
+		switch {
+		case errors.Is(err, claims.ErrNotOffered):
+			return opt, refuse(a, ErrIllegal, "not offered to this seat")
+		case errors.Is(err, claims.ErrAnswered):
+			return opt, refuse(a, ErrNotToAct, "the seat already answered this claim window")
 		}
-		return opt, refuse(a, ErrNotToAct, "%v", err)
+		return opt, refuse(a, ErrNotToAct, "the seat has nothing to claim")
 	}
 	return opt, nil
 }

@@ -72,7 +72,13 @@ func (t *Table) bid(a Action) {
 			d.bids[s] = 0
 		}
 	}
-	t.emit(Everyone, BidMade{Seat: s, Type: a.Type, Bid: a.Bid, Base: d.base})
+	// Only a bid carries points: a pass, call or rob whose Bid field was
+	// set anyway must not put that value into the public event.
+	bid := 0
+	if a.Type == Bid {
+		bid = a.Bid
+	}
+	t.emit(Everyone, BidMade{Seat: s, Type: a.Type, Bid: bid, Base: d.base})
 	if d.robBack {
 		t.chooseLandlord()
 		return

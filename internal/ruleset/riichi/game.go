@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/mahjong-authority/authority/internal/fair"
 	"github.com/mahjong-authority/authority/internal/host"
@@ -98,7 +99,8 @@ func (g *game) Apply(a table.Action) ([]host.Out[table.Body], error) {
 		if e.To.Private {
 			to = host.Only(int(e.To.Seat))
 		}
-		outs[i] = host.Out[table.Body]{To: to, Body: e.Body}
+		_, offer := e.Body.(table.ClaimOffer)
+		outs[i] = host.Out[table.Body]{To: to, Body: e.Body, Offer: offer}
 	}
 	// A remote seat cannot work out its turn's options (tsumo needs the
 	// judge and the situation, kuikae and riichi kans need the rules), so
@@ -106,7 +108,7 @@ func (g *game) Apply(a table.Action) ([]host.Out[table.Body], error) {
 	if len(evs) > 0 && g.eng.Phase() == table.Turn {
 		for s := range table.Seat(table.NumSeats) {
 			if legal := g.eng.Legal(s); len(legal) > 0 {
-				outs = append(outs, host.Out[table.Body]{To: host.Only(int(s)), Body: table.TurnOffer{Seat: s, Options: legal}})
+				outs = append(outs, host.Out[table.Body]{To: host.Only(int(s)), Body: table.TurnOffer{Seat: s, Options: legal}, Offer: true})
 				break
 			}
 		}
@@ -195,8 +197,30 @@ func classify(a table.Action, err error) error {
 			reason = ruleset.ErrClaimClosed
 		}
 	}
+	var ae *table.ActionError
+	if errors.As(err, &ae) && ae.Why != "" {
+		// Said in the client's terms: the action as it was asked, and
+		// why the engine refused it.
+		return &refusal{msg: fmt.Sprintf("%s: %v: %s", asked(a), reason, ae.Why), errs: []error{reason, err}}
+	}
 	return fmt.Errorf("%v: %w: %w", a.Type, reason, err)
 }
+
+// asked writes an action as the seat asked it, without its seat: the type
+// and the tiles it names ("chi 34m", "open_kan").
+func asked(a table.Action) string {
+	return strings.TrimPrefix(a.String(), fmt.Sprintf("seat %d ", a.Seat))
+}
+
+// refusal is an engine's refusal with a message of its own; errors.Is
+// sees the reason and the engine's error.
+type refusal struct {
+	msg  string
+	errs []error
+}
+
+func (e *refusal) Error() string   { return e.msg }
+func (e *refusal) Unwrap() []error { return e.errs }
 
 func (g *game) View(seat int) table.View { return g.eng.View(table.Seat(seat)) }
 

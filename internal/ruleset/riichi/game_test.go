@@ -34,3 +34,16 @@ func TestClassify(t *testing.T) {
 		}
 	}
 }
+
+// TestClassifyNamesTheActionAsked: a refusal says the action as the seat
+// asked it and why, not the zero values of options it did not set.
+func TestClassifyNamesTheActionAsked(t *testing.T) {
+	a := table.Action{Seat: 2, Type: table.OpenKan}
+	err := classify(a, &table.ActionError{Action: a, Err: table.ErrIllegal, Why: "not offered to this seat"})
+	if want := "open_kan: action not allowed now: not offered to this seat"; err.Error() != want {
+		t.Errorf("classify(open kan) = %q, want %q", err.Error(), want)
+	}
+	if !errors.Is(err, ruleset.ErrIllegal) || !errors.Is(err, table.ErrIllegal) {
+		t.Errorf("classify(open kan) = %v: does not wrap the reason and the engine's error", err)
+	}
+}

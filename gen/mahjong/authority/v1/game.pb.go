@@ -1326,7 +1326,8 @@ func (x *Fishing) GetFuriten() bool {
 
 // ClaimOffer: what the receiving seat may do about the discard (or added
 // kan) in the claim window that just opened; pass is always allowed.
-// Private to that seat.
+// Private to that seat. Sent again right after the snapshot of a stream
+// that opens while it stands (see Snapshot).
 type ClaimOffer struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Seat          uint32                 `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
@@ -1382,7 +1383,8 @@ func (x *ClaimOffer) GetOptions() []*Action {
 // TurnOffer: what the receiving seat may do in the turn that just started
 // (after its draw or its call): every distinct discard, riichi discards,
 // kans, tsumo, the nine-terminals abort. Private to that seat; it follows
-// the events that started the turn.
+// the events that started the turn, and is sent again right after the
+// snapshot of a stream that opens while it stands (see Snapshot).
 type TurnOffer struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Seat          uint32                 `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`

@@ -304,7 +304,12 @@ func (RecordFormat) EnumDescriptor() ([]byte, []int) {
 }
 
 // ErrorReason is the reason field of the google.rpc.ErrorInfo detail that
-// every error of this API carries (as the enum value's name).
+// every error of this API carries (as the enum value's name). The
+// ErrorInfo's metadata holds the numbers a client needs to go on:
+// "newest_seq" (STALE_SEQ, SEQ_AHEAD), "table_state" (a TableState name,
+// on every FAILED_PRECONDITION and on the other refusals a table gives),
+// "retry_after_ms" (RATE_LIMITED). The google.rpc protos are under
+// proto/google/rpc.
 type ErrorReason int32
 
 const (
@@ -326,9 +331,13 @@ const (
 	ErrorReason_ERROR_REASON_CLAIM_WINDOW_CLOSED ErrorReason = 7
 	// FAILED_PRECONDITION: the rules do not allow this action now.
 	ErrorReason_ERROR_REASON_ILLEGAL_ACTION ErrorReason = 8
-	// ABORTED: last_seq is older than the seat's newest game event.
+	// ABORTED: last_seq is older than the seat's newest game event
+	// (metadata "newest_seq").
 	ErrorReason_ERROR_REASON_STALE_SEQ ErrorReason = 9
-	// RESOURCE_EXHAUSTED: too many requests.
+	// RESOURCE_EXHAUSTED: too many requests. The request was not run; a
+	// google.rpc.RetryInfo says when the same request is taken (also in
+	// metadata "retry_after_ms", rounded up): send it again then, with the
+	// same request id.
 	ErrorReason_ERROR_REASON_RATE_LIMITED ErrorReason = 10
 	// FAILED_PRECONDITION: every seat is taken.
 	ErrorReason_ERROR_REASON_TABLE_FULL ErrorReason = 11
@@ -340,7 +349,8 @@ const (
 	ErrorReason_ERROR_REASON_GAME_OVER ErrorReason = 14
 	// INVALID_ARGUMENT: the request id was used before for another request.
 	ErrorReason_ERROR_REASON_REQUEST_ID_REUSED ErrorReason = 15
-	// OUT_OF_RANGE: after_seq or last_seq is past the newest event.
+	// OUT_OF_RANGE: after_seq or last_seq is past the newest event
+	// (metadata "newest_seq").
 	ErrorReason_ERROR_REASON_SEQ_AHEAD ErrorReason = 16
 	// UNAVAILABLE: the server is stopping.
 	ErrorReason_ERROR_REASON_UNAVAILABLE ErrorReason = 17
@@ -1664,7 +1674,15 @@ func (x *StreamEventsRequest) GetAfterSeq() uint64 {
 	return 0
 }
 
-// Snapshot is a seat's view as of its event seq.
+// Snapshot is a seat's view as of its event seq. When the seat has
+// something to do (its view lists legal actions), the offer that told it so
+// (TurnOffer or ClaimOffer) follows the snapshot as the next event, as if
+// it had just happened: the snapshot is then numbered just before that
+// offer, which keeps its own number, and the events after it (seat notices
+// only: nothing of the game happens before the seat answers) follow as
+// usual. No number is sent twice and none is skipped, so a client may act
+// on offer events alone. A stream resumed with after_seq gets the offer
+// only if it comes after after_seq, like any event.
 type Snapshot struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Seq           uint64                 `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`

@@ -515,7 +515,8 @@ export const FishingSchema: GenMessage<Fishing> = /*@__PURE__*/
 /**
  * ClaimOffer: what the receiving seat may do about the discard (or added
  * kan) in the claim window that just opened; pass is always allowed.
- * Private to that seat.
+ * Private to that seat. Sent again right after the snapshot of a stream
+ * that opens while it stands (see Snapshot).
  *
  * @generated from message mahjong.authority.v1.ClaimOffer
  */
@@ -542,7 +543,8 @@ export const ClaimOfferSchema: GenMessage<ClaimOffer> = /*@__PURE__*/
  * TurnOffer: what the receiving seat may do in the turn that just started
  * (after its draw or its call): every distinct discard, riichi discards,
  * kans, tsumo, the nine-terminals abort. Private to that seat; it follows
- * the events that started the turn.
+ * the events that started the turn, and is sent again right after the
+ * snapshot of a stream that opens while it stands (see Snapshot).
  *
  * @generated from message mahjong.authority.v1.TurnOffer
  */

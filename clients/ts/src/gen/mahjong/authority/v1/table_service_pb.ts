@@ -650,7 +650,15 @@ export const StreamEventsRequestSchema: GenMessage<StreamEventsRequest> = /*@__P
   messageDesc(file_mahjong_authority_v1_table_service, 17);
 
 /**
- * Snapshot is a seat's view as of its event seq.
+ * Snapshot is a seat's view as of its event seq. When the seat has
+ * something to do (its view lists legal actions), the offer that told it so
+ * (TurnOffer or ClaimOffer) follows the snapshot as the next event, as if
+ * it had just happened: the snapshot is then numbered just before that
+ * offer, which keeps its own number, and the events after it (seat notices
+ * only: nothing of the game happens before the seat answers) follow as
+ * usual. No number is sent twice and none is skipped, so a client may act
+ * on offer events alone. A stream resumed with after_seq gets the offer
+ * only if it comes after after_seq, like any event.
  *
  * @generated from message mahjong.authority.v1.Snapshot
  */
@@ -1190,7 +1198,12 @@ export const RecordFormatSchema: GenEnum<RecordFormat> = /*@__PURE__*/
 
 /**
  * ErrorReason is the reason field of the google.rpc.ErrorInfo detail that
- * every error of this API carries (as the enum value's name).
+ * every error of this API carries (as the enum value's name). The
+ * ErrorInfo's metadata holds the numbers a client needs to go on:
+ * "newest_seq" (STALE_SEQ, SEQ_AHEAD), "table_state" (a TableState name,
+ * on every FAILED_PRECONDITION and on the other refusals a table gives),
+ * "retry_after_ms" (RATE_LIMITED). The google.rpc protos are under
+ * proto/google/rpc.
  *
  * @generated from enum mahjong.authority.v1.ErrorReason
  */
@@ -1258,14 +1271,18 @@ export enum ErrorReason {
   ILLEGAL_ACTION = 8,
 
   /**
-   * ABORTED: last_seq is older than the seat's newest game event.
+   * ABORTED: last_seq is older than the seat's newest game event
+   * (metadata "newest_seq").
    *
    * @generated from enum value: ERROR_REASON_STALE_SEQ = 9;
    */
   STALE_SEQ = 9,
 
   /**
-   * RESOURCE_EXHAUSTED: too many requests.
+   * RESOURCE_EXHAUSTED: too many requests. The request was not run; a
+   * google.rpc.RetryInfo says when the same request is taken (also in
+   * metadata "retry_after_ms", rounded up): send it again then, with the
+   * same request id.
    *
    * @generated from enum value: ERROR_REASON_RATE_LIMITED = 10;
    */
@@ -1307,7 +1324,8 @@ export enum ErrorReason {
   REQUEST_ID_REUSED = 15,
 
   /**
-   * OUT_OF_RANGE: after_seq or last_seq is past the newest event.
+   * OUT_OF_RANGE: after_seq or last_seq is past the newest event
+   * (metadata "newest_seq").
    *
    * @generated from enum value: ERROR_REASON_SEQ_AHEAD = 16;
    */
