@@ -68,6 +68,39 @@ async function rpc(base, method, body) {
   return json;
 }
 
+/**
+ * weakestTile is the playable tile that helps the hand least: the fewest
+ * copies and neighbours in the hand (honors and terminals first on a
+ * tie), so that the game reaches riichi and wins now and then.
+ */
+async function weakestTile(page) {
+  const tiles = await page.$$(".hand .tile.playable");
+  if (tiles.length === 0) return null;
+  const faces = await page.$$eval(".hand .tile", (els) => els.map((e) => e.dataset.tile ?? ""));
+  const norm = (t) => (t[0] === "0" ? "5" : t[0]) + t[1];
+  const hand = faces.map(norm);
+  let best = null;
+  let bestScore = Infinity;
+  for (const el of tiles) {
+    const t = norm(await el.getAttribute("data-tile"));
+    const n = Number(t[0]);
+    let score = 3 * (hand.filter((x) => x === t).length - 1);
+    if (t[1] !== "z") {
+      for (const [d, w] of [[-2, 1], [-1, 2], [1, 2], [2, 1]]) {
+        if (hand.includes(`${n + d}${t[1]}`)) score += w;
+      }
+      if (n === 1 || n === 9) score -= 0.5;
+    } else {
+      score -= 1;
+    }
+    if (score < bestScore) {
+      best = el;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
 test("a whole east-only game played by clicking in Chromium", { timeout: 420_000 }, async () => {
   assert.ok(existsSync(chromiumPath), `no browser at ${chromiumPath} (apt-get install chromium)`);
   const work = mkdtempSync(join(tmpdir(), "authority-web-"));
@@ -155,7 +188,7 @@ test("a whole east-only game played by clicking in Chromium", { timeout: 420_000
         await sleep(150);
         continue;
       }
-      const tile = (await page.$(".hand .tile.drawn.playable")) ?? (await page.$(".hand .tile.playable"));
+      const tile = await weakestTile(page);
       if (tile) {
         await tile.click();
         count.discards++;
@@ -194,6 +227,19 @@ test("a whole east-only game played by clicking in Chromium", { timeout: 420_000
     const record = JSON.parse(rec.record);
     assert.deepEqual([0, 1, 2, 3].map((s) => shown[s]), record.final_scores, "final scores shown = the record's");
     if (shots) await page.screenshot({ path: join(shots, "final.png") });
+
+    // A spectator in another tab sees the same game to its end.
+    const watcher = await ctx.newPage();
+    watcher.on("pageerror", (e) => errors.push(String(e)));
+    await watcher.goto(server.base + "/");
+    await watcher.fill("#join input[name=id]", tableId);
+    await watcher.click("#join button[value=watch]");
+    await watcher.waitForSelector("#final", { timeout: 60_000 });
+    const watched = await watcher.$$eval("#final tr[data-seat]", (rows) =>
+      Object.fromEntries(rows.map((r) => [r.dataset.seat, Number(r.querySelector(".final-score").textContent)])),
+    );
+    assert.deepEqual(watched, shown, "the spectator's final scores");
+    await watcher.close();
     assert.equal(count.reloads, 1, "the page was reloaded mid-round");
     assert.ok(count.discards > 0, "discarded by clicking");
     assert.deepEqual(errors, [], "no errors in the page");
