@@ -2,11 +2,14 @@ package gateway_test
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -15,12 +18,14 @@ import (
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/gateway"
+	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/ruleset"
 	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
 	"github.com/mahjong-authority/authority/internal/server"
@@ -313,5 +318,90 @@ func TestPage(t *testing.T) {
 	res.Body.Close()
 	if string(b) != "page /" {
 		t.Fatalf("GET /: %q", b)
+	}
+}
+
+// TestTLS: with TLS, gRPC (HTTP/2 by ALPN) and Connect over HTTPS reach
+// the same services.
+func TestTLS(t *testing.T) {
+	srv, err := server.New(server.Config{RuleSets: []ruleset.RuleSet{riichi.New(riichi.Standard())},
+		Defaults: server.StandardDefaults})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := grpc.NewServer(srv.Options()...)
+	srv.Register(g)
+	h, err := gateway.Handler(g, gateway.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewUnstartedServer(h)
+	ts.EnableHTTP2 = true
+	ts.StartTLS()
+	t.Cleanup(func() {
+		srv.Close()
+		ts.Close()
+		g.Stop()
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	pool := x509.NewCertPool()
+	pool.AddCert(ts.Certificate())
+	conn, err := grpc.NewClient(strings.TrimPrefix(ts.URL, "https://"),
+		grpc.WithTransportCredentials(credentials.NewTLS(&tls.Config{RootCAs: pool})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := pb.NewTableServiceClient(conn).ListTables(ctx, &pb.ListTablesRequest{}); err != nil {
+		t.Fatalf("gRPC over TLS: %v", err)
+	}
+	c := connect.NewClient[pb.ListTablesRequest, pb.ListTablesResponse](ts.Client(), ts.URL+svc+"ListTables", connect.WithProtoJSON())
+	if _, err := c.CallUnary(ctx, connect.NewRequest(&pb.ListTablesRequest{})); err != nil {
+		t.Fatalf("Connect over HTTPS: %v", err)
+	}
+}
+
+// TestConnRateLimit: the per-connection rate limit holds for calls that
+// come through the gateway (ConnContext attaches it to each connection).
+func TestConnRateLimit(t *testing.T) {
+	srv, err := server.New(server.Config{RuleSets: []ruleset.RuleSet{riichi.New(riichi.Standard())},
+		Defaults: server.StandardDefaults, ConnRate: host.Rate{PerSecond: 0.001, Burst: 2}, MaxConnStreams: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := grpc.NewServer(srv.Options()...)
+	srv.Register(g)
+	h, err := gateway.Handler(g, gateway.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := gateway.Server(h, gateway.Config{ConnContext: srv.ConnContext})
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go hs.Serve(lis)
+	t.Cleanup(func() {
+		srv.Close()
+		hs.Close()
+		g.Stop()
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c := connect.NewClient[pb.ListTablesRequest, pb.ListTablesResponse](http.DefaultClient,
+		"http://"+lis.Addr().String()+svc+"ListTables")
+	for i := range 3 {
+		_, err := c.CallUnary(ctx, connect.NewRequest(&pb.ListTablesRequest{}))
+		if i < 2 && err != nil {
+			t.Fatalf("call %d: %v", i, err)
+		}
+		if i == 2 {
+			code, _, info := errorParts(t, err)
+			if code != codes.ResourceExhausted || info.GetReason() != pb.ErrorReason_ERROR_REASON_RATE_LIMITED.String() {
+				t.Fatalf("third call on one connection with a burst of 2: %v %v", code, info)
+			}
+		}
 	}
 }

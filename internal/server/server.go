@@ -235,6 +235,11 @@ type connBucket struct {
 }
 
 func (l connLimits) TagConn(ctx context.Context, _ *stats.ConnTagInfo) context.Context {
+	if _, ok := ctx.Value(connKey{}).(*connBucket); ok {
+		// Served through ServeHTTP, grpc-go tags every request as a
+		// connection: the bucket of the real connection (ConnContext) stays.
+		return ctx
+	}
 	return context.WithValue(ctx, connKey{}, &connBucket{b: host.NewBucket(l.rate)})
 }
 
