@@ -50,10 +50,16 @@ func init() {
 	}))
 }
 
+// maxBuffered bounds a message the transcoder holds in memory while it
+// translates it (the default is 4 GiB). Requests are far smaller (grpc-go
+// refuses one past the server's limit); the largest answers are game
+// records of a few hundred KiB.
+const maxBuffered = 8 << 20
+
 // Handler serves every service registered on g in every protocol, and
 // cfg.Page for the rest.
 func Handler(g *grpc.Server, cfg Config) (http.Handler, error) {
-	var opts []vanguard.TranscoderOption
+	opts := []vanguard.TranscoderOption{vanguard.WithDefaultServiceOptions(vanguard.WithMaxMessageBufferBytes(maxBuffered))}
 	if cfg.Page != nil {
 		opts = append(opts, vanguard.WithUnknownHandler(cfg.Page))
 	}

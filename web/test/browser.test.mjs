@@ -141,7 +141,7 @@ test("a whole east-only game played by clicking in Chromium", { timeout: 420_000
     const tableId = (await session()).tableId;
     assert.ok(tableId, "the session holds the table id");
 
-    const count = { discards: 0, riichi: 0, calls: 0, passes: 0, wins: 0, reloads: 0 };
+    const count = { discards: 0, keys: 0, riichi: 0, calls: 0, passes: 0, wins: 0, reloads: 0 };
     let winShot = false;
     const deadline = Date.now() + 360_000;
     for (;;) {
@@ -188,11 +188,19 @@ test("a whole east-only game played by clicking in Chromium", { timeout: 420_000
         await sleep(150);
         continue;
       }
+      // Now and then the keyboard: space discards the drawn tile.
+      if (count.discards % 5 === 4 && (await page.$(".hand .tile.drawn.playable"))) {
+        await page.keyboard.press("Space");
+        count.discards++;
+        count.keys++;
+        await sleep(150);
+        continue;
+      }
       const tile = await weakestTile(page);
       if (tile) {
         await tile.click();
         count.discards++;
-        if (count.discards === 6 && count.reloads === 0) {
+        if (count.discards >= 6 && count.reloads === 0) {
           // Mid-round: a picture, then a reload that must resume the stream.
           await sleep(300);
           if (shots) await page.screenshot({ path: join(shots, "table.png") });
@@ -241,7 +249,8 @@ test("a whole east-only game played by clicking in Chromium", { timeout: 420_000
     assert.deepEqual(watched, shown, "the spectator's final scores");
     await watcher.close();
     assert.equal(count.reloads, 1, "the page was reloaded mid-round");
-    assert.ok(count.discards > 0, "discarded by clicking");
+    assert.ok(count.discards > count.keys, "discarded by clicking");
+    assert.ok(count.keys > 0, "discarded with the keyboard");
     assert.deepEqual(errors, [], "no errors in the page");
     console.log(`played: ${JSON.stringify(count)}`);
   } catch (err) {
