@@ -85,6 +85,9 @@ function lobby(message = "") {
       <label>Claim dwell (s) <input name="dwell" type="number" min="0" step="any" placeholder="server default"></label>
       <label>Round pause (s) <input name="pause" type="number" min="0" step="any" placeholder="server default"></label>
     </details>
+    <details><summary>Seed</summary>
+      <label>Seed <input name="seed" pattern="[0-9a-fA-F]{64}" placeholder="64 hex digits: the same seed and entropy, the same walls"></label>
+    </details>
     <button class="primary" type="submit">Create and sit down</button>`;
   create.addEventListener("submit", (e) => {
     e.preventDefault();
@@ -160,6 +163,8 @@ async function createTable(f: FormData) {
     const v = String(f.get(key) ?? "");
     if (v !== "") settings[field] = secs(v);
   }
+  const seed = String(f.get("seed") ?? "");
+  if (seed) settings.seed = Uint8Array.from(seed.match(/../g)!, (x) => parseInt(x, 16));
   const created = await tables.createTable({ settings });
   const id = created.table!.tableId;
   const joined = await tables.joinTable({ tableId: id, name: String(f.get("name")), entropy: crypto.getRandomValues(new Uint8Array(32)) });

@@ -286,7 +286,7 @@ const endNames: Record<number, string> = {
 
 /** drawEl is a round that ended without a win: how, who was tenpai (their hands shown), the payments. */
 function drawEl(m: TableModel, r: RoundResult): HTMLElement {
-  const el = h("div", "win");
+  const el = h("div", "win draw");
   el.append(h("h2", "", endNames[r.kind] ?? "Round over"));
   const t = h("table", "payments");
   r.deltas.forEach((d, i) => {
