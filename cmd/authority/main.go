@@ -24,10 +24,12 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -41,6 +43,7 @@ import (
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/gateway"
 	"github.com/mahjong-authority/authority/internal/host"
+	"github.com/mahjong-authority/authority/internal/metrics"
 	"github.com/mahjong-authority/authority/internal/ruleset"
 	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
 	"github.com/mahjong-authority/authority/internal/server"
@@ -73,6 +76,7 @@ func exitCode(err error, stderr io.Writer) int {
 type options struct {
 	listen   string
 	web      webOptions
+	metrics  string
 	data     string
 	devLog   bool
 	defaults server.Defaults
@@ -114,6 +118,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	})
 	fs.StringVar(&o.web.cert, "tls-cert", "", "TLS certificate `file` (PEM; with --tls-key)")
 	fs.StringVar(&o.web.key, "tls-key", "", "TLS private key `file` (PEM; with --tls-cert)")
+	fs.StringVar(&o.metrics, "metrics", "", "`address` to serve Prometheus metrics (/metrics) and pprof (/debug/pprof/) on (default: off)")
 	fs.StringVar(&o.data, "data", "", "`directory` that keeps tables durable (default: in memory)")
 	fs.BoolVar(&o.devLog, "log-dev", false, "human-readable logs instead of JSON")
 	fs.DurationVar(&o.defaults.TurnTime, "turn-time", o.defaults.TurnTime, "default time for a turn")
@@ -203,11 +208,24 @@ func run(args []string, stderr io.Writer) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
+	// After NotifyContext: the SIGTERM it may bring is then a graceful stop.
+	if goRun, err := followGoRun(); err != nil {
+		log.Warn("started by go run; it may leave the server running when it is killed", zap.Error(err))
+	} else if goRun {
+		log.Info("started by go run: the server stops when go run does")
+	}
 	lis, err := net.Listen("tcp", o.listen)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	return serve(ctx, lis, log, o)
+	var mlis net.Listener
+	if o.metrics != "" {
+		if mlis, err = net.Listen("tcp", o.metrics); err != nil {
+			lis.Close()
+			return fmt.Errorf("listen for metrics: %w", err)
+		}
+	}
+	return serve(ctx, lis, mlis, log, o)
 }
 
 // Keepalive for mobile clients: the server pings an idle connection every
@@ -228,11 +246,34 @@ var (
 // Each rule set keeps its tables in a file of its own, since a store is
 // typed by its rule set's actions; riichi's is authority.db, as it was
 // before there were other rule sets.
-func openStore(dir string) (*store.Bolt[table.Action], error) {
+func openStore(dir string, opts ...store.Option) (*store.Bolt[table.Action], error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("data directory: %w", err)
 	}
-	return store.Open[table.Action](filepath.Join(dir, "authority.db"), riichi.ActionCodec{})
+	return store.Open[table.Action](filepath.Join(dir, "authority.db"), riichi.ActionCodec{}, opts...)
+}
+
+// serveMetrics serves the Prometheus exposition and pprof on lis; the
+// function it returns stops that.
+func serveMetrics(lis net.Listener, m *metrics.Metrics, log *zap.Logger) func() {
+	hs := &http.Server{Handler: m.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := hs.Serve(lis); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("metrics server", zap.Error(err))
+		}
+	}()
+	log.Info("serving metrics", zap.String("addr", lis.Addr().String()))
+	return func() {
+		// A profile in progress is cut short: the process is stopping.
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		if err := hs.Shutdown(ctx); err != nil {
+			hs.Close()
+		}
+		<-done
+	}
 }
 
 // maxRequest bounds a request's size: the largest legitimate one is a judge
@@ -274,12 +315,28 @@ func (s drainedStream) Context() context.Context { return s.ctx }
 
 // serve runs the server on lis until ctx ends, then stops gracefully: the
 // health service says NOT_SERVING, tables stop (ending their streams), and
-// calls in flight get stopWait to finish.
-func serve(ctx context.Context, lis net.Listener, log *zap.Logger, o options) error {
+// calls in flight get stopWait to finish. With mlis it serves the metrics
+// and pprof there (closed at the stop).
+func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o options) error {
+	var live atomic.Pointer[server.Server] // for scrapes, once it exists
+	var m *metrics.Metrics
+	if mlis != nil {
+		m = metrics.New(func(f func(string, host.Info)) {
+			if s := live.Load(); s != nil {
+				s.EachTable(f)
+			}
+		})
+		stopMetrics := serveMetrics(mlis, m, log)
+		defer stopMetrics()
+	}
 	// The rule sets this binary hosts, each with its store.
 	rc := riichi.Standard()
 	if o.data != "" {
-		st, err := openStore(o.data)
+		var sopts []store.Option
+		if m != nil {
+			sopts = append(sopts, store.WithObserver(m.Store()))
+		}
+		st, err := openStore(o.data, sopts...)
 		if err != nil {
 			return err
 		}
@@ -292,10 +349,14 @@ func serve(ctx context.Context, lis net.Listener, log *zap.Logger, o options) er
 	cfg.Defaults = o.defaults
 	cfg.MaxTables, cfg.MaxSeatStreams, cfg.MaxConnStreams = o.limits.tables, o.limits.seatStreams, o.limits.connStreams
 	cfg.FinishedTTL, cfg.IdleTTL, cfg.KeepGames = o.life.finished, o.life.idle, o.life.keepGames
+	if m != nil {
+		cfg.Observer = m
+	}
 	srv, err := server.New(cfg)
 	if err != nil {
 		return err
 	}
+	live.Store(srv)
 	start := time.Now()
 	n, err := srv.Recover(ctx)
 	if err != nil {
@@ -307,7 +368,13 @@ func serve(ctx context.Context, lis net.Listener, log *zap.Logger, o options) er
 			zap.Duration("keep_games", o.life.keepGames))
 	}
 	d := newDrain()
-	opts := append(srv.Options(),
+	var opts []grpc.ServerOption
+	if m != nil {
+		// First, so that the counts see every refusal and recovered panic.
+		opts = append(opts, grpc.ChainUnaryInterceptor(m.GRPC().UnaryServerInterceptor()),
+			grpc.ChainStreamInterceptor(m.GRPC().StreamServerInterceptor()))
+	}
+	opts = append(append(opts, srv.Options()...),
 		grpc.KeepaliveParams(keepaliveParams),
 		grpc.KeepaliveEnforcementPolicy(keepalivePolicy),
 		grpc.MaxRecvMsgSize(maxRequest),
@@ -321,6 +388,9 @@ func serve(ctx context.Context, lis net.Listener, log *zap.Logger, o options) er
 		hs.SetServingStatus(name, healthpb.HealthCheckResponse_SERVING)
 	}
 	reflection.Register(g)
+	if m != nil {
+		m.GRPC().InitializeMetrics(g)
+	}
 
 	// Every protocol on the one address: native gRPC, gRPC-Web and
 	// Connect through the gateway, the web client at /.

@@ -93,7 +93,7 @@ func TestServe(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	served := make(chan error, 1)
-	go func() { served <- serve(ctx, lis, zaptest.NewLogger(t), o) }()
+	go func() { served <- serve(ctx, lis, nil, zaptest.NewLogger(t), o) }()
 
 	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
@@ -193,7 +193,7 @@ func TestStopEndsHealthWatch(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	served := make(chan error, 1)
-	go func() { served <- serve(ctx, lis, zaptest.NewLogger(t), o) }()
+	go func() { served <- serve(ctx, lis, nil, zaptest.NewLogger(t), o) }()
 	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		t.Fatal(err)

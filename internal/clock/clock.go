@@ -39,6 +39,7 @@ type Fake struct {
 	now    time.Time
 	timers []*fakeTimer
 	seq    int
+	armed  chan struct{} // closed by the next AfterFunc (WaitPending)
 }
 
 // NewFake returns a fake clock set at t.
@@ -58,7 +59,37 @@ func (c *Fake) AfterFunc(d time.Duration, f func()) Timer {
 	c.seq++
 	t := &fakeTimer{c: c, at: c.now.Add(d), f: f, seq: c.seq}
 	c.timers = append(c.timers, t)
+	if c.armed != nil {
+		close(c.armed)
+		c.armed = nil
+	}
 	return t
+}
+
+// WaitPending waits until n timers or more are pending, or until timeout
+// has passed in real time, and reports whether they are: how a test waits
+// for goroutines to arm their timers without sleeping, and fails at once
+// when they never do.
+func (c *Fake) WaitPending(n int, timeout time.Duration) bool {
+	limit := time.NewTimer(timeout)
+	defer limit.Stop()
+	for {
+		c.mu.Lock()
+		if len(c.timers) >= n {
+			c.mu.Unlock()
+			return true
+		}
+		if c.armed == nil {
+			c.armed = make(chan struct{})
+		}
+		armed := c.armed
+		c.mu.Unlock()
+		select {
+		case <-armed:
+		case <-limit.C:
+			return false
+		}
+	}
 }
 
 // Pending returns how many timers are waiting.

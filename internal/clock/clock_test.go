@@ -48,3 +48,20 @@ func equal(a, b []int) bool {
 	}
 	return true
 }
+
+func TestFakeWaitPending(t *testing.T) {
+	c := NewFake(time.Unix(1000, 0))
+	if c.WaitPending(1, time.Millisecond) {
+		t.Fatal("WaitPending(1) = true with no timer")
+	}
+	go func() {
+		c.AfterFunc(time.Second, func() {})
+		c.AfterFunc(time.Second, func() {})
+	}()
+	if !c.WaitPending(2, 10*time.Second) {
+		t.Fatalf("WaitPending(2) = false with %d timers", c.Pending())
+	}
+	if !c.WaitPending(0, 0) {
+		t.Fatal("WaitPending(0) = false")
+	}
+}

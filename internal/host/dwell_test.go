@@ -93,11 +93,7 @@ func TestClaimDwellHidesOffers(t *testing.T) {
 			f.clk.Advance(time.Second)
 		}
 		// The recorder runs behind the table; wait for what it has.
-		want := f.seq(1) - 1
-		for uint64(len(d.recs[1].got())) < want {
-			time.Sleep(time.Millisecond)
-		}
-		seen[i] = d.recs[1].got()
+		seen[i] = d.recs[1].waitLen(t, int(f.seq(1)-1))
 	}
 	if !slices.Equal(seen[0], seen[1]) {
 		t.Errorf("seat 1 saw, with offers to others:\n%v\nwithout:\n%v", seen[0], seen[1])
@@ -159,13 +155,9 @@ func TestClaimDwellWaitsForAnswers(t *testing.T) {
 // limit only bounds a broken test.
 func (r *recorder) waitFor(t *testing.T, suffix string) {
 	t.Helper()
-	limit := time.Now().Add(10 * time.Second)
-	for !slices.ContainsFunc(r.got(), func(s string) bool { return strings.HasSuffix(s, suffix) }) {
-		if time.Now().After(limit) {
-			t.Fatalf("no event %q in %v", suffix, r.got())
-		}
-		time.Sleep(time.Millisecond)
-	}
+	r.waitUntil(t, fmt.Sprintf("an event ending in %q", suffix), func(evs []string) bool {
+		return slices.ContainsFunc(evs, func(s string) bool { return strings.HasSuffix(s, suffix) })
+	})
 }
 
 // TestClaimDwellOffForBots: a table of bots only has no dwell.

@@ -47,6 +47,10 @@ type DamagedError struct {
 // state (a hand, a wall position). Recovery logs the cause for the
 // operator; Unwrap gives it to the code.
 func (e *DamagedError) Error() string {
+	var p *PanicError
+	if errors.As(e.Err, &p) {
+		return fmt.Sprintf("table %s was set aside: its game failed", e.ID)
+	}
 	return fmt.Sprintf("table %s is damaged in the store and was not resumed", e.ID)
 }
 
@@ -107,3 +111,12 @@ type StateError struct {
 func (e *StateError) Error() string { return e.Err.Error() }
 
 func (e *StateError) Unwrap() error { return e.Err }
+
+// PanicError is a panic of a table's goroutine, recovered: the table is
+// set aside with a DamagedError that wraps it.
+type PanicError struct {
+	Value any    // what was passed to panic
+	Stack []byte // the goroutine's stack at the panic
+}
+
+func (e *PanicError) Error() string { return fmt.Sprintf("its game panicked: %v", e.Value) }

@@ -15,14 +15,15 @@ import (
 
 // recorder follows one seat from its first event and keeps what it gets.
 type recorder struct {
-	mu   sync.Mutex
-	seqs []uint64
-	evs  []string
-	done chan error
+	mu      sync.Mutex
+	seqs    []uint64
+	evs     []string
+	changed chan struct{} // closed and replaced on every event
+	done    chan error
 }
 
 func record(ctx context.Context, h *toyHost, id, token string, after uint64) *recorder {
-	r := &recorder{done: make(chan error, 1)}
+	r := &recorder{done: make(chan error, 1), changed: make(chan struct{})}
 	go func() {
 		r.done <- h.Follow(ctx, id, token, after, func(it host.Item[toyView, string]) error {
 			if it.Event == nil {
@@ -31,6 +32,8 @@ func record(ctx context.Context, h *toyHost, id, token string, after uint64) *re
 			r.mu.Lock()
 			r.seqs = append(r.seqs, it.Event.Seq)
 			r.evs = append(r.evs, fmt.Sprintf("%d@%d:%s", it.Event.Seq, it.Event.At.UnixMilli(), describe(it)))
+			close(r.changed)
+			r.changed = make(chan struct{})
 			r.mu.Unlock()
 			return nil
 		})
@@ -42,6 +45,39 @@ func (r *recorder) got() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return slices.Clone(r.evs)
+}
+
+// waitLen waits until the recorder holds n events or more and returns
+// them. It fails the test at once if the stream ends first, and after 10s
+// (a broken test, not a slow machine) with what it has.
+func (r *recorder) waitLen(t testing.TB, n int) []string {
+	t.Helper()
+	return r.waitUntil(t, fmt.Sprintf("%d events", n), func(evs []string) bool { return len(evs) >= n })
+}
+
+// waitUntil waits until ok holds for the recorded events, as waitLen.
+func (r *recorder) waitUntil(t testing.TB, what string, ok func(evs []string) bool) []string {
+	t.Helper()
+	limit := time.NewTimer(10 * time.Second)
+	defer limit.Stop()
+	for {
+		r.mu.Lock()
+		evs, changed := slices.Clone(r.evs), r.changed
+		r.mu.Unlock()
+		if ok(evs) {
+			return evs
+		}
+		select {
+		case <-changed:
+		case err := <-r.done:
+			r.done <- err // for whoever waits for the end
+			if evs := r.got(); !ok(evs) {
+				t.Fatalf("want %s: the stream ended (%v) with %v", what, err, evs)
+			}
+		case <-limit.C:
+			t.Fatalf("want %s: after 10s, %v", what, r.got())
+		}
+	}
 }
 
 // FuzzAct sends random, malformed and out-of-order requests to a table of
@@ -152,17 +188,10 @@ func fuzzBody(t *testing.T, ops []byte) {
 	// Wait for the recorders to have every event, then recover a
 	// second host from the store.
 	for s := range recs {
-		for {
-			n := seqAfterOpen(t, h, info.ID, tokens[s])
-			recs[s].mu.Lock()
-			got := uint64(len(recs[s].seqs)) + 1
-			recs[s].mu.Unlock()
-			if got >= n {
-				break
-			}
-			time.Sleep(time.Millisecond)
-		}
-		want[s] = recs[s].got()
+		// seqAfterOpen counts the return notice of its own stream, which
+		// the recorder does not see.
+		n := seqAfterOpen(t, h, info.ID, tokens[s])
+		want[s] = recs[s].waitLen(t, int(n)-1)
 	}
 	var g2 *toy
 	h2 := host.New(host.Config[toyAction, toyView, string]{Clock: clock.NewFake(clk.Now()), Store: store, Codec: toyCodec{}})
@@ -181,9 +210,7 @@ func fuzzBody(t *testing.T, ops []byte) {
 	for s := range recs {
 		rctx, rcancel := context.WithCancel(ctx)
 		r := record(rctx, h2, info.ID, tokens[s], 1)
-		for len(r.got()) < len(want[s]) {
-			time.Sleep(time.Millisecond)
-		}
+		r.waitLen(t, len(want[s]))
 		rcancel()
 		<-r.done
 		if got := r.got()[:len(want[s])]; !slices.Equal(got, want[s]) {

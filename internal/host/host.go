@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -45,6 +46,13 @@ type Config[A comparable, V, B any] struct {
 	// at their round boundaries, so that recovery replays only the log
 	// after the latest snapshot.
 	Codec Codec[A, B]
+	// Observer is told what the host does, for metrics; default
+	// NopObserver.
+	Observer Observer
+	// ActionKind names an action's kind for the Observer ("discard",
+	// "pon", ...): a few constant names, not a formatting of the action.
+	// Default "action".
+	ActionKind func(A) string
 	// SeatRate limits the actions of one seat.
 	SeatRate Rate
 	// DedupeWindow is how many request ids per seat are remembered; default 256.
@@ -120,6 +128,7 @@ type SeatInfo struct {
 // Host runs many tables, one goroutine each.
 type Host[A comparable, V, B any] struct {
 	cfg Config[A, V, B]
+	obs Observer
 
 	mu     sync.RWMutex
 	tables map[string]*table[A, V, B]
@@ -153,6 +162,12 @@ func New[A comparable, V, B any](cfg Config[A, V, B]) *Host[A, V, B] {
 	if cfg.Store == nil {
 		cfg.Store = NewMemoryStore[A]()
 	}
+	if cfg.Observer == nil {
+		cfg.Observer = NopObserver{}
+	}
+	if cfg.ActionKind == nil {
+		cfg.ActionKind = func(A) string { return "action" }
+	}
 	if cfg.DedupeWindow <= 0 {
 		cfg.DedupeWindow = 256
 	}
@@ -162,7 +177,7 @@ func New[A comparable, V, B any](cfg Config[A, V, B]) *Host[A, V, B] {
 	if cfg.Count == nil {
 		cfg.Count = &Count{}
 	}
-	h := &Host[A, V, B]{cfg: cfg, tables: map[string]*table[A, V, B]{}, quit: make(chan struct{}), unfinished: cfg.Count}
+	h := &Host[A, V, B]{cfg: cfg, obs: cfg.Observer, tables: map[string]*table[A, V, B]{}, quit: make(chan struct{}), unfinished: cfg.Count}
 	if cfg.KeepGames > 0 {
 		h.mu.Lock()
 		h.prune = cfg.Clock.AfterFunc(0, h.pruneStore)
@@ -285,6 +300,7 @@ func (h *Host[A, V, B]) Recover(ctx context.Context, gameFor GameFor[A, V, B]) (
 	if gameFor == nil {
 		return 0, fmt.Errorf("recover: no GameFor: %w", ErrBadRequest)
 	}
+	start := time.Now() // the real time it took, whatever the host's clock
 	var st recoveryStats
 	var damaged []*DamagedError
 	err := h.cfg.Store.Load(ctx, func(rec TableRecord, snap *TableSnapshot, entries []Entry[A]) error {
@@ -306,6 +322,7 @@ func (h *Host[A, V, B]) Recover(ctx context.Context, gameFor GameFor[A, V, B]) (
 	if err != nil {
 		return st.tables, fmt.Errorf("recover: %w", err)
 	}
+	h.obs.Recovered(st.tables, time.Since(start))
 	h.cfg.Log.Info("tables recovered", zap.Int("tables", st.tables), zap.Int("from_snapshots", st.fromSnap),
 		zap.Int("entries_replayed", st.replayed), zap.Int("damaged", len(damaged)))
 	return st.tables, nil
@@ -364,13 +381,26 @@ func (h *Host[A, V, B]) setAside(damaged []*DamagedError) {
 	}
 	for _, d := range damaged {
 		h.damaged[d.ID] = d
-		h.cfg.Log.Error("table damaged in the store: not resumed", zap.String("table", d.ID), zap.Error(d.Err))
+		h.obs.TableSetAside(SetAsideDamaged)
+		fields := []zap.Field{zap.String("table", d.ID), zap.Error(d.Err)}
+		var p *PanicError
+		if errors.As(d.Err, &p) {
+			fields = append(fields, zap.ByteString("stack", p.Stack))
+		}
+		h.cfg.Log.Error("table damaged in the store: not resumed", fields...)
 	}
 }
 
 // recoverTable rebuilds one stored table: from its snapshot and the
 // entries after it, or else from its whole log.
-func (h *Host[A, V, B]) recoverTable(ctx context.Context, rec TableRecord, newGame NewGame[A, V, B], snap *TableSnapshot, entries []Entry[A]) (*table[A, V, B], error) {
+func (h *Host[A, V, B]) recoverTable(ctx context.Context, rec TableRecord, newGame NewGame[A, V, B], snap *TableSnapshot, entries []Entry[A]) (_ *table[A, V, B], err error) {
+	defer func() {
+		// A game that panics on its own log is as damaged as one whose
+		// log does not decode: set aside, not the end of the server.
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: %w", ErrCorruptLog, &PanicError{Value: r, Stack: debug.Stack()})
+		}
+	}()
 	if snap != nil {
 		g, err := newGame()
 		if err != nil {
@@ -449,7 +479,9 @@ type Request[A comparable] struct {
 func (h *Host[A, V, B]) Act(ctx context.Context, id string, r Request[A]) (uint64, error) {
 	return do(ctx, h, id, func(t *table[A, V, B]) (uint64, error) {
 		seq, err := t.act(r)
-		return seq, t.refusal(err)
+		err = t.refusal(err)
+		h.obs.Acted(ByPlayer, h.cfg.ActionKind(r.Action), err)
+		return seq, err
 	})
 }
 

@@ -686,8 +686,8 @@ func TestSpectatorDelayAndPublicOnly(t *testing.T) {
 	defer func() { cancel(); <-done }()
 	// Until the delay passes, nothing. Wait for the watcher to park on the
 	// fake clock before checking.
-	for f.clk.Pending() == 0 {
-		time.Sleep(time.Millisecond)
+	if !f.clk.WaitPending(1, 10*time.Second) {
+		t.Fatal("the spectator stream armed no timer")
 	}
 	mu.Lock()
 	if len(seen) != 0 {

@@ -93,22 +93,25 @@ func (f *fixture) advance(d time.Duration) {
 // watch is a stream followed in the background; its sends wait for gate
 // (a slow client) until it is closed.
 type watch struct {
-	once sync.Once
-	gate chan struct{}
-	evs  []string
-	err  error
-	done chan struct{}
+	once  sync.Once
+	gate  chan struct{}
+	first chan struct{} // closed when the stream sends its first item
+	sent  sync.Once
+	evs   []string
+	err   error
+	done  chan struct{}
 }
 
 func newWatch(t *testing.T, open bool, run func(ctx context.Context, send func(string) error) error) *watch {
 	ctx, cancel := context.WithCancel(context.Background())
-	w := &watch{gate: make(chan struct{}), done: make(chan struct{})}
+	w := &watch{gate: make(chan struct{}), first: make(chan struct{}), done: make(chan struct{})}
 	if open {
 		w.release()
 	}
 	go func() {
 		defer close(w.done)
 		w.err = run(ctx, func(s string) error {
+			w.sent.Do(func() { close(w.first) })
 			<-w.gate
 			w.evs = append(w.evs, s)
 			return nil
@@ -116,6 +119,22 @@ func newWatch(t *testing.T, open bool, run func(ctx context.Context, send func(s
 	}()
 	t.Cleanup(func() { cancel(); w.release(); <-w.done })
 	return w
+}
+
+// started waits until the stream sends its first item: it is open.
+func (w *watch) started(t *testing.T) {
+	t.Helper()
+	select {
+	case <-w.first:
+	case <-w.done:
+		select {
+		case <-w.first:
+		default:
+			t.Fatalf("the stream ended before it sent anything: %v", w.err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the stream sent nothing in 10s")
+	}
 }
 
 // release opens the gate.
@@ -170,8 +189,9 @@ func TestFinishedTableLeavesMemory(t *testing.T) {
 	})
 	f := fixtureOn(t, h, clk, st, lifeSettings, 1)
 	slow := slowSeat(t, f, 0)
-	for !f.info().Seats[0].Connected { // the stream is open, its client reads nothing
-		time.Sleep(100 * time.Microsecond)
+	slow.started(t) // the stream is open, its client reads nothing
+	if !f.info().Seats[0].Connected {
+		t.Fatal("seat 0 is not connected with its stream open")
 	}
 	f.startAndFinish()
 	ended, ok := st.Finished(f.id)
@@ -266,10 +286,8 @@ func TestSpectatorOutlivesEviction(t *testing.T) {
 // goroutines that arm them got there.
 func waitPending(t *testing.T, clk *clock.Fake, n int) {
 	t.Helper()
-	for start := time.Now(); clk.Pending() < n; time.Sleep(100 * time.Microsecond) {
-		if time.Since(start) > 10*time.Second {
-			t.Fatalf("%d timers pending, want %d", clk.Pending(), n)
-		}
+	if !clk.WaitPending(n, 10*time.Second) {
+		t.Fatalf("%d timers pending after 10s, want %d", clk.Pending(), n)
 	}
 }
 

@@ -58,10 +58,7 @@ func TestRecover(t *testing.T) {
 	var seen [3][]string
 	for s := range heads {
 		heads[s] = f.seq(s)
-		for uint64(len(before[s].got()))+1 < heads[s] {
-			time.Sleep(time.Millisecond)
-		}
-		seen[s] = before[s].got()
+		seen[s] = before[s].waitLen(t, int(heads[s])-1)
 	}
 	cancel()
 	f.h.Close()

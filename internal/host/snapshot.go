@@ -208,6 +208,7 @@ func (t *table[A, V, B]) flush() {
 			break
 		}
 		t.saved = p.chain
+		t.h.obs.Snapshot(len(p.snap.State) + len(p.snap.Events))
 		t.log.Debug("snapshot stored", zap.Uint64("entries", p.snap.Entries), zap.Int("bytes", len(p.snap.State)+len(p.snap.Events)),
 			zap.Duration("took", t.clk.Now().Sub(start)))
 	}

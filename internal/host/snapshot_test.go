@@ -173,12 +173,7 @@ func streams(t *testing.T, h *toyHost, id string, tokens [4]string, after uint64
 		}
 		rctx, cancel := context.WithCancel(ctx)
 		r := record(rctx, h, id, tokens[s], after)
-		for deadline := time.Now().Add(5 * time.Second); uint64(len(r.got()))+after < n; {
-			if time.Now().After(deadline) {
-				t.Fatalf("seat %d: %d events after %d, want up to %d", s, len(r.got()), after, n)
-			}
-			time.Sleep(time.Millisecond)
-		}
+		r.waitLen(t, int(n-after))
 		cancel()
 		<-r.done
 		out = append(out, r.got()[:n-after])
@@ -189,6 +184,10 @@ func streams(t *testing.T, h *toyHost, id string, tokens [4]string, after uint64
 	}
 	var mu sync.Mutex
 	var pub []string
+	enough := make(chan struct{}) // closed when the spectators have every event
+	if after >= in.LastSeq {
+		close(enough)
+	}
 	wctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() {
@@ -200,20 +199,25 @@ func streams(t *testing.T, h *toyHost, id string, tokens [4]string, after uint64
 			} else {
 				pub = append(pub, fmt.Sprintf("%d@%d:%s", e.Seq, e.At.UnixMilli(), e.Body))
 			}
+			if uint64(len(pub))+after == in.LastSeq {
+				close(enough)
+			}
 			return nil
 		})
 	}()
-	for deadline := time.Now().Add(5 * time.Second); ; {
+	select {
+	case <-enough:
+	case err := <-done:
+		select {
+		case <-enough: // the game ended: the stream did too, after every event
+			done <- err
+		default:
+			t.Fatalf("spectators: the stream ended (%v) before %d events after %d", err, in.LastSeq, after)
+		}
+	case <-time.After(10 * time.Second):
 		mu.Lock()
-		n := uint64(len(pub))
-		mu.Unlock()
-		if n+after >= in.LastSeq {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("spectators: %d events after %d, want up to %d", n, after, in.LastSeq)
-		}
-		time.Sleep(time.Millisecond)
+		defer mu.Unlock()
+		t.Fatalf("spectators: %d events after %d, want up to %d", len(pub), after, in.LastSeq)
 	}
 	cancel()
 	<-done

@@ -54,6 +54,8 @@ func (h *Host[A, V, B]) Follow(ctx context.Context, id, token string, afterSeq u
 		return err
 	}
 	defer t.post(func() { t.streamClosed(o.seat) })
+	h.obs.StreamOpened(false)
+	defer h.obs.StreamClosed(false)
 	cursor := afterSeq
 	if o.snap != nil {
 		if err := send(Item[V, B]{Snapshot: o.snap}); err != nil {
@@ -161,6 +163,8 @@ func (h *Host[A, V, B]) Watch(ctx context.Context, id string, afterSeq uint64, s
 	if head := t.info().LastSeq; afterSeq > head {
 		return fmt.Errorf("after seq: %w", &SeqAheadError{Seq: afterSeq, Newest: head})
 	}
+	h.obs.StreamOpened(true)
+	defer h.obs.StreamClosed(true)
 	return t.feed(ctx, -1, afterSeq, t.set.SpectatorDelay, nil, send)
 }
 
@@ -174,6 +178,7 @@ func (t *table[A, V, B]) feed(ctx context.Context, viewer int, cursor uint64, de
 	if v < 0 {
 		v = len(t.seats)
 	}
+	opened := t.clk.Now() // events logged from now on count in the fan-out latency
 	deliver := func(e Event[B]) error {
 		cursor++
 		e.Seq = cursor
@@ -187,7 +192,13 @@ func (t *table[A, V, B]) feed(ctx context.Context, viewer int, cursor uint64, de
 				return err
 			}
 		}
-		return send(&e)
+		if err := send(&e); err != nil {
+			return err
+		}
+		if viewer >= 0 && !e.At.Before(opened) {
+			t.h.obs.EventSent(t.clk.Now().Sub(e.At))
+		}
+		return nil
 	}
 	for {
 		if cursor < t.arch.count(v) {

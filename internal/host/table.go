@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"time"
@@ -100,6 +101,7 @@ type waitKey struct {
 // the window opened wait in outs until it ends.
 type hold[B any] struct {
 	on    bool
+	since time.Time // when the window opened
 	outs  []Out[B]
 	ends  chan struct{} // closed when the hold ends; snapshots wait for it
 	gen   uint64
@@ -159,9 +161,10 @@ func (t *table[A, V, B]) run() {
 	for {
 		select {
 		case f := <-t.inbox:
-			f()
-			t.refresh()
-			t.flush()
+			if err := t.guard(f); err != nil {
+				t.setAside(err)
+				return
+			}
 			if t.exit {
 				t.stopClocks()
 				return // stopErr was set by evict
@@ -172,6 +175,57 @@ func (t *table[A, V, B]) run() {
 			return
 		}
 	}
+}
+
+// guard runs f, and the bookkeeping after it, in the table's goroutine
+// and turns a panic there (the game's Apply, View, Default, a bot, our
+// own code) into a *DamagedError carrying a *PanicError: one table's
+// panic must not take the server and every other table down with it.
+func (t *table[A, V, B]) guard(f func()) (err *DamagedError) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &DamagedError{ID: t.rec.ID, Err: &PanicError{Value: r, Stack: debug.Stack()}}
+		}
+	}()
+	f()
+	t.refresh()
+	t.flush()
+	return nil
+}
+
+// setAside takes a table whose goroutine panicked out of play, as
+// recovery sets aside a table damaged in the store: it leaves the host's
+// map and listings, its timers stop, its waiting requests and open
+// streams end with err, and every later request that names it gets err
+// (DATA_LOSS). Its stored data is left as it is, for the operator: the
+// game may be in any state after a panic, so nothing more is written.
+func (t *table[A, V, B]) setAside(err *DamagedError) {
+	t.stopErr = err
+	func() {
+		// stopClocks touches only the table's own fields; a panic there
+		// would be a second bug, which must not keep the table listed.
+		defer func() { _ = recover() }()
+		t.stopClocks()
+	}()
+	h := t.h
+	h.mu.Lock()
+	if h.tables[t.rec.ID] == t {
+		delete(h.tables, t.rec.ID)
+		h.unplace(t)
+		if t.state != Finished {
+			h.unfinished.n.Add(-1)
+		}
+	}
+	if h.damaged == nil {
+		h.damaged = map[string]*DamagedError{}
+	}
+	h.damaged[t.rec.ID] = err
+	h.mu.Unlock()
+	var p *PanicError
+	errors.As(err, &p)
+	t.log.Error("table set aside: its goroutine panicked; its stored data is kept as it is",
+		zap.String("panic", fmt.Sprint(p.Value)), zap.ByteString("stack", p.Stack))
+	h.obs.TableSetAside(SetAsidePanic)
 }
 
 // stopClocks stops every timer of the table.
@@ -285,7 +339,7 @@ func (t *table[A, V, B]) emit(at time.Time, outs []Out[B]) {
 	for i, o := range outs {
 		if o.Dwell && t.dwell() > 0 {
 			t.publish(at, outs[:i+1])
-			t.hold = hold[B]{on: true, outs: slices.Clone(outs[i+1:]), ends: make(chan struct{}), gen: t.hold.gen + 1}
+			t.hold = hold[B]{on: true, since: at, outs: slices.Clone(outs[i+1:]), ends: make(chan struct{}), gen: t.hold.gen + 1}
 			if !t.replay {
 				t.armDwell()
 			}
@@ -369,8 +423,22 @@ func (t *table[A, V, B]) step(actor int, a A, requestID string, notices ...Entry
 	return nil
 }
 
+// auto is step for the moves the host plays itself, told to the observer.
+func (t *table[A, V, B]) auto(by Actor, actor int, a A, extra ...Entry[A]) error {
+	err := t.step(actor, a, "", extra...)
+	t.h.obs.Acted(by, t.h.cfg.ActionKind(a), err)
+	return err
+}
+
 // applyAction records an action the game has applied and emits its events.
 func (t *table[A, V, B]) applyAction(e Entry[A], outs []Out[B]) {
+	if !t.replay {
+		for _, o := range outs {
+			if o.Dwell {
+				t.h.obs.ClaimWindow()
+			}
+		}
+	}
 	t.actions = append(t.actions, e.Action)
 	t.acted++
 	t.emit(e.At, outs)
@@ -426,6 +494,9 @@ func (t *table[A, V, B]) release() error {
 
 func (t *table[A, V, B]) applyRelease(e Entry[A]) {
 	outs := t.hold.outs
+	if !t.replay {
+		t.h.obs.Dwell(e.At.Sub(t.hold.since))
+	}
 	t.stopDwell()
 	close(t.hold.ends)
 	t.hold = hold[B]{gen: t.hold.gen}
@@ -754,7 +825,7 @@ func (t *table[A, V, B]) settle() {
 		}
 		p := t.game.Pending()
 		if p.Kind == WaitSystem && (t.set.RoundPause == 0 || t.acted == 0) {
-			if err := t.step(System, t.game.Default(System), ""); err != nil {
+			if err := t.auto(BySystem, System, t.game.Default(System)); err != nil {
 				t.retryLater(err)
 				return
 			}
@@ -784,7 +855,7 @@ func (t *table[A, V, B]) botMove(s int) error {
 	if b := t.seats[s].bot; b != nil {
 		var a A
 		if a, err = b.Act(s, t.game.View(s)); err == nil {
-			if err = t.step(s, a, ""); err == nil {
+			if err = t.auto(ByBot, s, a); err == nil {
 				return nil
 			}
 		}
@@ -793,7 +864,7 @@ func (t *table[A, V, B]) botMove(s int) error {
 		}
 		t.log.Warn("bot move refused, playing the default", zap.Int("seat", s), zap.Error(err))
 	}
-	if err = t.step(s, t.game.Default(s), ""); err != nil {
+	if err = t.auto(ByBot, s, t.game.Default(s)); err != nil {
 		return fmt.Errorf("default move of seat %d: %w", s, err)
 	}
 	return nil
@@ -887,7 +958,7 @@ func (t *table[A, V, B]) expire(gen uint64) {
 	t.timer, t.timerKey = nil, waitKey{}
 	p, epoch := t.game.Pending(), t.epoch
 	if p.Kind == WaitSystem {
-		if err := t.step(System, t.game.Default(System), ""); err != nil {
+		if err := t.auto(BySystem, System, t.game.Default(System)); err != nil {
 			t.retryLater(err)
 			return
 		}
@@ -896,7 +967,7 @@ func (t *table[A, V, B]) expire(gen uint64) {
 		if t.epoch != epoch || !slices.Contains(t.game.Pending().Seats, s) {
 			continue
 		}
-		if err := t.step(s, t.game.Default(s), "", t.notice(NoticeTimedOut, s)); err != nil {
+		if err := t.auto(ByTimeout, s, t.game.Default(s), t.notice(NoticeTimedOut, s)); err != nil {
 			t.retryLater(err)
 			return
 		}
@@ -924,6 +995,7 @@ func (t *table[A, V, B]) finish() {
 	n := t.base + uint64(len(t.events))
 	t.mu.Unlock()
 	t.h.unfinished.n.Add(-1)
+	t.h.obs.GameOver()
 	t.log.Info("game over", zap.Uint64("events", n))
 	t.mark()
 	t.armEvict()

@@ -66,6 +66,12 @@ func NewHosted[A comparable, V, B any](name string, p Parts[A, V, B], hs Hosting
 	cfg.FinishedTTL, cfg.IdleTTL, cfg.KeepGames = hs.FinishedTTL, hs.IdleTTL, hs.KeepGames
 	cfg.ForgetEvicted = cfg.Store == nil
 	cfg.GameFor = t.storedGame
+	if hs.Observer != nil {
+		cfg.Observer = hs.Observer
+	}
+	if k, ok := p.(interface{ ActionKind(A) string }); ok {
+		cfg.ActionKind = k.ActionKind
+	}
 	t.h = host.New(cfg)
 	return t
 }
@@ -99,6 +105,9 @@ func (t *Hosted[A, V, B]) Create(ctx context.Context, s host.Settings, m Meta) (
 	s.Seats = t.parts.Seats()
 	return t.h.Create(ctx, s, meta, newGame)
 }
+
+// Each describes every table in memory.
+func (t *Hosted[A, V, B]) Each(f func(host.Info)) { t.h.Each(f) }
 
 // Holds reports whether the host knows the table without reading its store.
 func (t *Hosted[A, V, B]) Holds(id string) bool { return t.h.Holds(id) }

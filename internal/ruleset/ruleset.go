@@ -61,7 +61,29 @@ type Hosting struct {
 	Count                           *host.Count // the open tables of all rule sets
 	MaxSeatStreams                  int
 	FinishedTTL, IdleTTL, KeepGames time.Duration
+	Observer                        Observer // default none
 }
+
+// Observer is told what the rule sets' hosts and game adapters do, for an
+// operator's metrics (package metrics implements it): the host's hooks,
+// and what only an adapter knows. Like the host's, its methods run on
+// the hot path: quick, safe for concurrent use, without allocation.
+type Observer interface {
+	host.Observer
+	// Judged is told how long the engine's step of a discard took: the
+	// judge's work on it (waits, furiten, claim offers, the next turn's
+	// options) is most of it. An adapter tells it also for the steps a
+	// recovery replays (the round in progress, after a snapshot).
+	Judged(d time.Duration)
+	// RoundEnded is told of every round that ended, as Judged.
+	RoundEnded()
+}
+
+// NopObserver observes nothing.
+type NopObserver struct{ host.NopObserver }
+
+func (NopObserver) Judged(time.Duration) {}
+func (NopObserver) RoundEnded()          {}
 
 // Tables are one rule set's tables in the API's terms: the host's calls,
 // with actions, views, events and records converted to and from package
@@ -88,6 +110,8 @@ type Tables interface {
 	Export(ctx context.Context, id string, format pb.RecordFormat) (*pb.ExportGameResponse, error)
 	// Recover resumes the tables of the rule set's store.
 	Recover(ctx context.Context) (int, error)
+	// Each describes every table in memory (host.Host.Each).
+	Each(f func(host.Info))
 	Close()
 }
 

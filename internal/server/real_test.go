@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
@@ -263,21 +264,29 @@ func TestRealDisconnectedSeatGetsABot(t *testing.T) {
 		wg.Go(func() { errs[i+1] = p.simple(ctxT(t), 0) })
 	}
 	// Seat 0 is the first dealer: nothing moves until a bot takes it.
-	for !e.table(t, id).GetSeats()[1].GetConnected() || !e.table(t, id).GetSeats()[2].GetConnected() || !e.table(t, id).GetSeats()[3].GetConnected() {
-		time.Sleep(time.Millisecond)
+	// seats reads the seats for require.Eventually, which runs it in a
+	// goroutine of its own (no t.Fatal there): none on an error.
+	seats := func() []*pb.SeatInfo {
+		r, err := e.tables.GetTable(ctxT(t), &pb.GetTableRequest{TableId: id})
+		if err != nil || len(r.GetTable().GetSeats()) != 4 {
+			return make([]*pb.SeatInfo, 4)
+		}
+		return r.GetTable().GetSeats()
 	}
+	require.Eventually(t, func() bool {
+		s := seats()
+		return s[1].GetConnected() && s[2].GetConnected() && s[3].GetConnected()
+	}, 10*time.Second, time.Millisecond, "seats 1 to 3 connect")
 	if got := e.table(t, id).GetSeats()[0]; got.GetBot() {
 		t.Fatalf("seat 0 is a bot before the grace period ended")
 	}
 	clk.Advance(10 * time.Second)
-	for !e.table(t, id).GetSeats()[0].GetBot() {
-		time.Sleep(time.Millisecond)
-	}
+	require.Eventually(t, func() bool { return seats()[0].GetBot() },
+		10*time.Second, time.Millisecond, "a bot takes seat 0 after the grace")
 	// The player comes back while the game runs.
 	wg.Go(func() { errs[0] = players[0].simple(ctxT(t), 0) })
-	for e.table(t, id).GetSeats()[0].GetBot() {
-		time.Sleep(time.Millisecond)
-	}
+	require.Eventually(t, func() bool { return !seats()[0].GetBot() },
+		10*time.Second, time.Millisecond, "seat 0's player is back")
 	close(gate)
 	wg.Wait()
 	for _, err := range errs {

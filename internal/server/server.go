@@ -12,13 +12,17 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/recovery"
 	"go.uber.org/zap"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/stats"
+	"google.golang.org/grpc/status"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/clock"
@@ -69,7 +73,24 @@ type Config struct {
 	// streams, for as long as the store keeps it: KeepGames after its
 	// game ended (zero: for ever). See host.Config.
 	FinishedTTL, IdleTTL, KeepGames time.Duration
+	// Observer is told what the server does, for metrics (package
+	// metrics); default nothing.
+	Observer Observer
 }
+
+// Observer is told what the server does, for an operator's metrics: the
+// host's hooks and the adapter's own. Like the host's, its methods run
+// on the hot path: quick, concurrent, without allocation.
+type Observer interface {
+	ruleset.Observer
+	// ConnRateLimited is told of every call refused by the per-connection
+	// rate limit (the per-seat one is an Acted refusal).
+	ConnRateLimited()
+}
+
+type nopObserver struct{ ruleset.NopObserver }
+
+func (nopObserver) ConnRateLimited() {}
 
 // hosted is a rule set the server hosts, with its tables.
 type hosted struct {
@@ -96,6 +117,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = clock.Real
 	}
+	if cfg.Observer == nil {
+		cfg.Observer = nopObserver{}
+	}
 	if cfg.MaxConnStreams <= 0 {
 		cfg.MaxConnStreams = 16
 	}
@@ -103,6 +127,7 @@ func New(cfg Config) (*Server, error) {
 	hs := ruleset.Hosting{
 		Clock: cfg.Clock, Log: cfg.Log, SeatRate: cfg.SeatRate,
 		MaxTables: cfg.MaxTables, Count: &host.Count{}, MaxSeatStreams: cfg.MaxSeatStreams,
+		Observer:    cfg.Observer,
 		FinishedTTL: cfg.FinishedTTL, IdleTTL: cfg.IdleTTL, KeepGames: cfg.KeepGames,
 	}
 	seen := map[pb.RuleSet]bool{}
@@ -185,20 +210,31 @@ func (s *Server) Recover(ctx context.Context) (int, error) {
 	return n, nil
 }
 
+// EachTable calls f for every table in memory with the name of its rule
+// set (riichi, sichuan), for an operator's gauges.
+func (s *Server) EachTable(f func(ruleSet string, in host.Info)) {
+	for _, h := range s.sets {
+		name := ruleset.Name(h.rs.ID())
+		h.tables.Each(func(in host.Info) { f(name, in) })
+	}
+}
+
 // Register adds the services to a gRPC server.
 func (s *Server) Register(g grpc.ServiceRegistrar) {
 	pb.RegisterTableServiceServer(g, &s.table)
 	pb.RegisterJudgeServiceServer(g, &s.judge)
 }
 
-// Options are the gRPC server options the services rely on: the
+// Options are the gRPC server options the services rely on: recovery
+// from a handler's panic (outermost, so that it covers the rest) and the
 // per-connection rate limit.
 func (s *Server) Options() []grpc.ServerOption {
-	lim := connLimits{rate: s.cfg.ConnRate, clk: s.cfg.Clock, streams: s.cfg.MaxConnStreams}
+	lim := connLimits{rate: s.cfg.ConnRate, clk: s.cfg.Clock, streams: s.cfg.MaxConnStreams, obs: s.cfg.Observer}
+	rec := recovery.WithRecoveryHandlerContext(s.recovered)
 	return []grpc.ServerOption{
 		grpc.StatsHandler(lim),
-		grpc.ChainUnaryInterceptor(lim.unary),
-		grpc.ChainStreamInterceptor(lim.stream),
+		grpc.ChainUnaryInterceptor(recovery.UnaryServerInterceptor(rec), lim.unary),
+		grpc.ChainStreamInterceptor(recovery.StreamServerInterceptor(rec), lim.stream),
 	}
 }
 
@@ -208,6 +244,16 @@ func (s *Server) Options() []grpc.ServerOption {
 // stats handler that Options installs.
 func (s *Server) ConnContext(ctx context.Context, _ net.Conn) context.Context {
 	return connLimits{rate: s.cfg.ConnRate}.TagConn(ctx, nil)
+}
+
+// recovered turns a panic in a handler into INTERNAL for that call alone,
+// logged with its stack: the server and every table go on. (A panic in a
+// table's own goroutine is the host's: it sets the table aside.)
+func (s *Server) recovered(ctx context.Context, p any) error {
+	method, _ := grpc.Method(ctx)
+	s.cfg.Log.Error("panic in a handler: the call fails with INTERNAL", zap.String("method", method),
+		zap.String("panic", fmt.Sprint(p)), zap.ByteString("stack", debug.Stack()))
+	return status.Error(codes.Internal, "internal error")
 }
 
 // Close stops every table; open streams end with Unavailable.
@@ -224,6 +270,7 @@ type connLimits struct {
 	rate    host.Rate
 	clk     clock.Clock
 	streams int // open streams a connection may have
+	obs     Observer
 }
 
 type connKey struct{}
@@ -263,6 +310,7 @@ func (l connLimits) allow(ctx context.Context, method string) error {
 	wait := cb.b.Take(l.clk.Now())
 	cb.mu.Unlock()
 	if wait > 0 {
+		l.obs.ConnRateLimited()
 		return toStatus(&connRateError{method: method, wait: wait})
 	}
 	return nil

@@ -68,7 +68,35 @@ type Bolt[A any] struct {
 	quit  chan struct{}
 	done  chan struct{}
 	once  sync.Once
+	obs   Observer
 }
+
+// Observer is told how the store performs, for an operator's metrics
+// (package metrics implements it). Its methods are called from the
+// writer goroutine and the callers of Append: they must be quick and safe
+// for concurrent use.
+type Observer interface {
+	// Appended is told how long an Append took, from the call until its
+	// entries were durable.
+	Appended(d time.Duration)
+	// Committed is told of every transaction the writer committed: how
+	// long it took (the writes and the fsync) and how many requests it
+	// carried (group commit: more under load).
+	Committed(d time.Duration, requests int)
+}
+
+type nopObserver struct{}
+
+func (nopObserver) Appended(time.Duration)       {}
+func (nopObserver) Committed(time.Duration, int) {}
+
+// Option configures Open.
+type Option func(*options)
+
+type options struct{ obs Observer }
+
+// WithObserver has the store tell o how it performs.
+func WithObserver(o Observer) Option { return func(op *options) { op.obs = o } }
 
 // request is one Create or Append waiting for the writer.
 type request struct {
@@ -78,7 +106,11 @@ type request struct {
 
 // Open opens or creates the store at path. It fails after a second if
 // another process holds the file.
-func Open[A any](path string, codec Codec[A]) (*Bolt[A], error) {
+func Open[A any](path string, codec Codec[A], opts ...Option) (*Bolt[A], error) {
+	op := options{obs: nopObserver{}}
+	for _, o := range opts {
+		o(&op)
+	}
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second, FreelistType: bolt.FreelistMapType})
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
@@ -98,7 +130,7 @@ func Open[A any](path string, codec Codec[A]) (*Bolt[A], error) {
 		db.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	s := &Bolt[A]{db: db, codec: codec, reqs: make(chan *request, maxBatch), quit: make(chan struct{}), done: make(chan struct{})}
+	s := &Bolt[A]{db: db, codec: codec, reqs: make(chan *request, maxBatch), quit: make(chan struct{}), done: make(chan struct{}), obs: op.obs}
 	go s.writer()
 	return s, nil
 }
@@ -161,6 +193,7 @@ func (s *Bolt[A]) writer() {
 func (s *Bolt[A]) commit(batch []*request) {
 	var failed *request
 	var failErr error
+	start := time.Now()
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		for _, r := range batch {
 			if err := r.write(tx); err != nil {
@@ -172,6 +205,7 @@ func (s *Bolt[A]) commit(batch []*request) {
 	})
 	switch {
 	case err == nil:
+		s.obs.Committed(time.Since(start), len(batch))
 		for _, r := range batch {
 			r.err <- nil
 		}
@@ -367,6 +401,8 @@ func (s *Bolt[A]) Append(ctx context.Context, table string, entries ...host.Entr
 		}
 		raws[i] = raw
 	}
+	start := time.Now()
+	defer func() { s.obs.Appended(time.Since(start)) }()
 	return s.do(ctx, func(tx *bolt.Tx) error {
 		tb := tx.Bucket(bucketTables).Bucket([]byte(table))
 		if tb == nil {

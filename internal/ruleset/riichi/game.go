@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mahjong-authority/authority/internal/fair"
 	"github.com/mahjong-authority/authority/internal/host"
@@ -57,6 +58,7 @@ type game struct {
 	tableID string
 	rounds  uint32 // deals so far
 	rec     *record.Recorder
+	obs     ruleset.Observer // nil: none
 }
 
 func makeGame(eng Engine, restore RestoreEngine, walls NewWall, rules table.Rules, server [32]byte) *game {
@@ -85,9 +87,23 @@ func (g *game) Apply(a table.Action) ([]host.Out[table.Body], error) {
 			return nil, err
 		}
 	}
+	var start time.Time
+	if g.obs != nil && a.Type == table.Discard {
+		start = time.Now()
+	}
 	evs, err := g.eng.Step(a)
 	if err != nil {
 		return nil, classify(a, err)
+	}
+	if g.obs != nil {
+		if !start.IsZero() {
+			g.obs.Judged(time.Since(start))
+		}
+		for _, e := range evs {
+			if _, ok := e.Body.(table.RoundEnded); ok {
+				g.obs.RoundEnded()
+			}
+		}
 	}
 	if a.Type == table.Deal {
 		g.rounds++

@@ -120,7 +120,7 @@ func (r *RuleSet) Open(hs ruleset.Hosting) (ruleset.Tables, error) {
 	if r.cfg.NewEngine == nil || r.cfg.NewWall == nil {
 		return nil, fmt.Errorf("riichi: NewEngine and NewWall are required")
 	}
-	return ruleset.NewHosted("riichi", r.Parts(), hs,
+	return ruleset.NewHosted("riichi", &parts{cfg: r.cfg, obs: hs.Observer}, hs,
 		host.Config[table.Action, table.View, table.Body]{Store: r.cfg.Store, Bot: r.cfg.Bot, Codec: Codec{}}), nil
 }
 
@@ -131,7 +131,13 @@ func (r *RuleSet) Parts() ruleset.Parts[table.Action, table.View, table.Body] {
 }
 
 // parts are riichi's ruleset.Parts.
-type parts struct{ cfg Config }
+type parts struct {
+	cfg Config
+	obs ruleset.Observer // nil: none
+}
+
+// ActionKind names an action's type for the host's observer.
+func (*parts) ActionKind(a table.Action) string { return a.Type.String() }
 
 // Seats is 4.
 func (*parts) Seats() int { return table.NumSeats }
@@ -150,12 +156,14 @@ func (p *parts) Game(m ruleset.Meta) (host.NewGame[table.Action, table.View, tab
 	if !ok {
 		return nil, fmt.Errorf("settings.rules: %v: %w", set.GetRules(), ruleset.ErrMalformed)
 	}
-	newEngine, restore, newWall, seed := p.cfg.NewEngine, p.cfg.RestoreEngine, p.cfg.NewWall, m.Seed
+	newEngine, restore, newWall, seed, obs := p.cfg.NewEngine, p.cfg.RestoreEngine, p.cfg.NewWall, m.Seed, p.obs
 	return func() (Game, error) {
 		eng, err := newEngine(table.Config{Rules: rules})
 		if err != nil {
 			return nil, err
 		}
-		return makeGame(eng, restore, newWall, rules, seed), nil
+		g := makeGame(eng, restore, newWall, rules, seed)
+		g.obs = obs
+		return g, nil
 	}, nil
 }
