@@ -21,9 +21,14 @@ import (
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/protobuf/types/known/durationpb"
 
+	ddzpb "github.com/mahjong-authority/authority/gen/doudizhu/authority/v1"
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/bot"
 	"github.com/mahjong-authority/authority/internal/client"
+	ddzbot "github.com/mahjong-authority/authority/internal/doudizhu/bot"
+	ddzclient "github.com/mahjong-authority/authority/internal/doudizhu/client"
+	"github.com/mahjong-authority/authority/internal/doudizhu/hosting"
+	ddztable "github.com/mahjong-authority/authority/internal/doudizhu/table"
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
 	"github.com/mahjong-authority/authority/internal/store"
@@ -92,7 +97,8 @@ type seatRun struct {
 
 // TestCrashRecovery is the crash test: the real binary with a data
 // directory, several tables of four bot clients each over gRPC, kill -9 in
-// the middle of their rounds, a restart on the same data, and the clients
+// the middle of their rounds (and Dou Dizhu tables of three bot clients
+// in the middle of their matches), a restart on the same data, and the clients
 // reconnecting (after_seq) and retrying (same request id) on their own
 // until every game ends. Then every game must be over, every action the
 // server acknowledged must be in the table's log exactly once (and the log
@@ -160,9 +166,12 @@ func TestCrashRecovery(t *testing.T) {
 		}
 	}
 
+	ddz := startDoudizhu(ctx, t, addr, &wg, &clients)
+
 	// Kill the server once every table is well into its game: past its
-	// first round (129 to 143 public events in these four games), so that
-	// the restart restores each table from a snapshot.
+	// first round (129 to 143 public events in these four games; a Dou
+	// Dizhu deal is 40 to 70), so that the restart restores each table
+	// from a snapshot.
 	for {
 		ready := 0
 		for _, id := range ids {
@@ -177,7 +186,7 @@ func TestCrashRecovery(t *testing.T) {
 				ready++
 			}
 		}
-		if ready == tables {
+		if ready == tables && ddz.ready(ctx, t) {
 			break
 		}
 		time.Sleep(5 * time.Millisecond)
@@ -196,19 +205,21 @@ func TestCrashRecovery(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatalf("the games did not end after the restart\n%s", p.log())
 	}
-	restored := false
+	// The hosts recover in turn: riichi's, then Dou Dizhu's.
+	var recovered []string
 	for _, line := range strings.Split(p.log(), "\n") {
 		if strings.Contains(line, `"recovered"`) || strings.Contains(line, "tables recovered") {
 			t.Logf("restart: %s", line)
 		}
 		if strings.Contains(line, "tables recovered") {
-			restored = strings.Contains(line, fmt.Sprintf(`"from_snapshots":%d`, tables))
+			recovered = append(recovered, line)
 		}
 		if strings.Contains(line, "snapshot does not restore") {
 			t.Fatalf("restart: %s", line)
 		}
 	}
-	if !restored {
+	if len(recovered) != 2 || !strings.Contains(recovered[0], fmt.Sprintf(`"from_snapshots":%d`, tables)) ||
+		!strings.Contains(recovered[1], fmt.Sprintf(`"from_snapshots":%d`, ddzTables)) {
 		t.Fatalf("the restart did not restore every table from a snapshot:\n%s", p.log())
 	}
 	for i, id := range ids {
@@ -287,6 +298,7 @@ func TestCrashRecovery(t *testing.T) {
 	if reconnects == 0 {
 		t.Fatal("no client reconnected: the crash happened after the games")
 	}
+	ddz.check(ctx, t, data)
 }
 
 // playBot plays one seat with the efficient bot through a client session
@@ -323,4 +335,163 @@ func seedOf(i int) []byte {
 	s := make([]byte, 32)
 	s[0], s[1] = byte(i), 0xc5
 	return s
+}
+
+// The Dou Dizhu part of the crash test: ddzTables matches of three bot
+// clients each, on the same server and port.
+const ddzTables = 2
+
+type ddzRun struct {
+	acked []ddztable.Action
+	final [ddztable.NumSeats]int
+	ended bool
+	stats ddzclient.Stats
+	err   error
+}
+
+type ddzCrash struct {
+	admin *ddzclient.Client
+	ids   [ddzTables]string
+	runs  [ddzTables][ddztable.NumSeats]*ddzRun
+}
+
+func startDoudizhu(ctx context.Context, t *testing.T, addr string, wg *sync.WaitGroup, closers *[]*client.Client) *ddzCrash {
+	t.Helper()
+	d := &ddzCrash{}
+	var err error
+	if d.admin, err = ddzclient.Dial(addr); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.admin.Close() })
+	for i := range ddzTables {
+		r, err := d.admin.Tables.CreateTable(ctx, &ddzpb.CreateTableRequest{Settings: &ddzpb.TableSettings{Deals: 40, Seed: seedOf(10 + i)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.ids[i] = r.GetTable().GetTableId()
+		for s := range ddztable.NumSeats {
+			c, err := ddzclient.Dial(addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { c.Close() })
+			seat, err := c.JoinTable(ctx, d.ids[i], fmt.Sprint("ddz", s))
+			if err != nil {
+				t.Fatal(err)
+			}
+			run := &ddzRun{}
+			d.runs[i][s] = run
+			wg.Go(func() { playDoudizhu(ctx, c.Follow(seat, nil), run) })
+		}
+	}
+	return d
+}
+
+// ready reports whether every Dou Dizhu match is past its second deal.
+func (d *ddzCrash) ready(ctx context.Context, t *testing.T) bool {
+	for _, id := range d.ids {
+		r, err := d.admin.Tables.GetTable(ctx, &ddzpb.GetTableRequest{TableId: id})
+		if err != nil {
+			t.Fatalf("GetTable: %v", err)
+		}
+		if r.GetTable().GetState() == pb.TableState_TABLE_STATE_FINISHED {
+			t.Fatalf("Dou Dizhu table %s finished before the crash", id)
+		}
+		if r.GetTable().GetLastSeq() < 150 {
+			return false
+		}
+	}
+	return true
+}
+
+// check holds the Dou Dizhu logs against the clients: every acknowledged
+// action logged once, no player action logged unacknowledged, and the
+// final scores those of a replay through the engine.
+func (d *ddzCrash) check(ctx context.Context, t *testing.T, data string) {
+	t.Helper()
+	st, err := store.Open[ddztable.Action](filepath.Join(data, "doudizhu.db"), hosting.Codec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for i, id := range d.ids {
+		es, err := st.LoadEntries(ctx, id, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		eng, err := ddztable.New(ddztable.Config{Rules: ddzRules()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var logged [ddztable.NumSeats][]ddztable.Action
+		for _, e := range es {
+			if e.Kind != host.EntryAction {
+				continue
+			}
+			if e.Actor >= 0 {
+				if e.RequestID == "" {
+					t.Fatalf("Dou Dizhu table %d: seat %d was played by the server (%v)", i, e.Actor, e.Action)
+				}
+				logged[e.Actor] = append(logged[e.Actor], e.Action)
+			}
+			if _, err := eng.Step(e.Action); err != nil {
+				t.Fatalf("Dou Dizhu table %d: replay of %v: %v", i, e.Action, err)
+			}
+		}
+		if eng.Phase() != ddztable.MatchOver {
+			t.Fatalf("Dou Dizhu table %d: the replayed log ends in %v", i, eng.Phase())
+		}
+		for s, r := range d.runs[i] {
+			if r.err != nil || !r.ended || r.stats.Faults > 0 {
+				t.Fatalf("Dou Dizhu table %d seat %d: ended %v, %d faults, %v", i, s, r.ended, r.stats.Faults, r.err)
+			}
+			if !slices.Equal(logged[s], r.acked) {
+				t.Fatalf("Dou Dizhu table %d seat %d: the log holds %d actions, the client had %d acknowledged", i, s, len(logged[s]), len(r.acked))
+			}
+			if r.final != eng.Scores() {
+				t.Fatalf("Dou Dizhu table %d seat %d: final scores %v, the replayed log gives %v", i, s, r.final, eng.Scores())
+			}
+		}
+		t.Logf("Dou Dizhu table %d: %d entries, final %v", i, len(es), eng.Scores())
+	}
+}
+
+func ddzRules() ddztable.Rules {
+	r := ddztable.Classic
+	r.Deals = 40
+	return r
+}
+
+// playDoudizhu plays one Dou Dizhu seat with package bot through a
+// session until the match ends.
+func playDoudizhu(ctx context.Context, s *ddzclient.Session, r *ddzRun) {
+	defer s.Close()
+	defer func() { r.stats = s.Stats() }()
+	var b ddzbot.Bot
+	for {
+		u, err := s.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			r.ended = true
+			return
+		}
+		if err != nil {
+			r.err = err
+			return
+		}
+		if m := u.Event.GetMatchEnded(); m != nil {
+			for i, v := range m.GetScores() {
+				r.final[i] = int(v)
+			}
+		}
+		if s.Over() || !s.MyTurn() || (u.Snapshot == nil && u.Event.GetOffer() == nil) {
+			continue
+		}
+		a, err := b.Act(s.View())
+		if err != nil {
+			continue
+		}
+		if _, err := s.Act(ctx, a); err == nil {
+			r.acked = append(r.acked, a)
+		}
+	}
 }

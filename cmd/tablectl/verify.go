@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	commands["verify"] = command{summary: "check native game records: walls against their seeds and commitments, and a replay", run: runVerify}
+	commands["verify"] = command{summary: "check native game records (mahjong and Dou Dizhu): walls and decks against their seeds and commitments, and a replay", run: runVerify}
 }
 
 // errVerify is returned when a record fails or cannot be verified; the
@@ -40,8 +40,12 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		defer f.Close()
 		in = f
 	}
-	bad := 0
-	err := record.Read(in, func(line int, g *record.Game) error {
+	in, ddzBad, err := verifyDoudizhu(in, stdout, *asJSON)
+	if err != nil {
+		return err
+	}
+	bad := ddzBad
+	err = record.Read(in, func(line int, g *record.Game) error {
 		rep, err := record.Verify(g)
 		if err != nil {
 			return fmt.Errorf("verify: line %d: %w", line, err)
