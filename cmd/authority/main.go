@@ -1,6 +1,6 @@
 // Command authority is the mahjong table server: it holds the full secret
-// state of the tables of the rule sets it is built with (riichi; see
-// serve) and talks to players, bots and room backends over gRPC
+// state of the tables of the rule sets it is built with (riichi and
+// Sichuan; see serve) and talks to players, bots and room backends over gRPC
 // (TableService, JudgeService, Dou Dizhu's DoudizhuService, the standard health service and server
 // reflection).
 //
@@ -8,8 +8,8 @@
 //	authority --listen 127.0.0.1:7400 --data DIR   # tables durable in DIR
 //
 // Everything is embedded: without --data tables live in memory; with it
-// every accepted action is in DIR/authority.db (Dou Dizhu's in
-// DIR/doudizhu.db; bbolt) before it is
+// every accepted action is in DIR/authority.db (Sichuan's in
+// DIR/sichuan.db, Dou Dizhu's in DIR/doudizhu.db; bbolt) before it is
 // acknowledged, and a restart resumes every table not finished.
 //
 // A finished table stays in memory for --finished-ttl, one that never
@@ -51,9 +51,11 @@ import (
 	"github.com/mahjong-authority/authority/internal/metrics"
 	"github.com/mahjong-authority/authority/internal/ruleset"
 	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
+	"github.com/mahjong-authority/authority/internal/ruleset/sichuan"
 	"github.com/mahjong-authority/authority/internal/server"
 	"github.com/mahjong-authority/authority/internal/store"
 	"github.com/mahjong-authority/authority/internal/table"
+	tsichuan "github.com/mahjong-authority/authority/internal/table/sichuan"
 	"github.com/mahjong-authority/authority/web"
 )
 
@@ -281,6 +283,12 @@ func serveMetrics(lis net.Listener, m *metrics.Metrics, log *zap.Logger) func() 
 	}
 }
 
+// openSichuanStore opens Sichuan's durable store, sichuan.db in dir
+// (created by openStore).
+func openSichuanStore(dir string, opts ...store.Option) (*store.Bolt[tsichuan.Action], error) {
+	return store.Open[tsichuan.Action](filepath.Join(dir, "sichuan.db"), sichuan.ActionCodec{}, opts...)
+}
+
 // openDoudizhuStore opens Dou Dizhu's durable store, doudizhu.db in dir
 // (created by openStore).
 func openDoudizhuStore(dir string, opts ...store.Option) (*store.Bolt[ddztable.Action], error) {
@@ -359,7 +367,20 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 		defer st.Close()
 		rc.Store = st
 	}
-	cfg := server.Config{RuleSets: []ruleset.RuleSet{riichi.New(rc)}}
+	sq := sichuan.Standard()
+	if o.data != "" {
+		var sopts []store.Option
+		if m != nil {
+			sopts = append(sopts, store.WithObserver(m.Store()))
+		}
+		st, err := openSichuanStore(o.data, sopts...)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		sq.Store = st
+	}
+	cfg := server.Config{RuleSets: []ruleset.RuleSet{riichi.New(rc), sichuan.New(sq)}}
 	cfg.Log = log
 	cfg.SeatRate, cfg.ConnRate = o.seatRate, o.connRate
 	cfg.Defaults = o.defaults

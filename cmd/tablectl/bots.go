@@ -33,7 +33,7 @@ type botsOptions struct {
 	addr          string
 	tables, games int
 	kind          string // efficient or random
-	rules         string // hanchan or tonpuu
+	rules         string // hanchan, tonpuu or sichuan
 	turn, claim   time.Duration
 	pause         time.Duration
 	seed          string
@@ -90,7 +90,7 @@ func parseBots(args []string, stderr io.Writer) (botsOptions, error) {
 	fs.IntVar(&o.tables, "tables", 1, "tables played at once")
 	fs.IntVar(&o.games, "games", 1, "games each table plays, one after another")
 	fs.StringVar(&o.kind, "bot", "efficient", "the bots: efficient or random")
-	fs.StringVar(&o.rules, "rules", "hanchan", "hanchan (east-south) or tonpuu (east only)")
+	fs.StringVar(&o.rules, "rules", "hanchan", "hanchan (east-south), tonpuu (east only) or sichuan (bloody battle, 8 hands)")
 	fs.DurationVar(&o.turn, "turn-time", 10*time.Second, "turn timer of the tables")
 	fs.DurationVar(&o.claim, "claim-time", 5*time.Second, "claim window timer of the tables")
 	fs.DurationVar(&o.pause, "round-pause", 10*time.Millisecond, "pause between rounds (at least 1ns; zero would take the server's default)")
@@ -109,8 +109,10 @@ func parseBots(args []string, stderr io.Writer) (botsOptions, error) {
 		bad = "--tables and --games must be at least 1"
 	case o.kind != "efficient" && o.kind != "random":
 		bad = fmt.Sprintf("--bot %q: want efficient or random", o.kind)
-	case o.rules != "hanchan" && o.rules != "tonpuu":
-		bad = fmt.Sprintf("--rules %q: want hanchan or tonpuu", o.rules)
+	case o.rules != "hanchan" && o.rules != "tonpuu" && o.rules != "sichuan":
+		bad = fmt.Sprintf("--rules %q: want hanchan, tonpuu or sichuan", o.rules)
+	case o.rules == "sichuan" && o.kind != "efficient":
+		bad = "--rules sichuan plays the efficient bot only"
 	case o.turn <= 0 || o.claim <= 0 || o.pause <= 0 || o.every <= 0:
 		bad = "timers and --progress must be positive"
 	}
@@ -267,6 +269,10 @@ func runTable(ctx context.Context, o botsOptions, i int, m *loadMetrics) {
 			m.fail(1, "table %d game %d: %v", i, g, ctx.Err())
 			continue
 		}
+		if o.rules == "sichuan" {
+			playSichuanGame(ctx, o, i, g, &clients, m)
+			continue
+		}
 		playGame(ctx, o, i, g, &clients, m)
 	}
 }
@@ -289,6 +295,9 @@ func (o botsOptions) settings(i, g int) *pb.TableSettings {
 		ClaimTime:  durationpb.New(o.claim),
 		RoundPause: durationpb.New(o.pause),
 		ClaimDwell: durationpb.New(o.dwell),
+	}
+	if o.rules == "sichuan" {
+		set.RuleSet, set.Rules, set.Options = pb.RuleSet_RULE_SET_SICHUAN, pb.RulePreset_RULE_PRESET_UNSPECIFIED, sichuanOptions()
 	}
 	if o.seed != "" {
 		s := derive(o, "table", i, g)
@@ -325,7 +334,7 @@ func playGame(ctx context.Context, o botsOptions, i, g int, clients *[table.NumS
 	}
 	var wg sync.WaitGroup
 	var ended [table.NumSeats]bool
-	var final table.GameEnded
+	var final [4]int
 	rounds := 0
 	for s, st := range seats {
 		wg.Go(func() {
@@ -341,7 +350,7 @@ func playGame(ctx context.Context, o botsOptions, i, g int, clients *[table.NumS
 	m.rounds += rounds
 	if !slices.Contains(ended[:], false) {
 		m.games++
-		fmt.Fprintf(m.log, "table %d game %d/%d ended in %.1fs: %d rounds, scores %v\n", i, g+1, o.games, time.Since(start).Seconds(), rounds, final.Scores)
+		fmt.Fprintf(m.log, "table %d game %d/%d ended in %.1fs: %d rounds, scores %v\n", i, g+1, o.games, time.Since(start).Seconds(), rounds, final)
 	}
 	m.mu.Unlock()
 	if slices.Contains(ended[:], false) {
@@ -353,7 +362,7 @@ func playGame(ctx context.Context, o botsOptions, i, g int, clients *[table.NumS
 type seatResult struct {
 	ended  bool
 	rounds int
-	final  table.GameEnded
+	final  [4]int
 }
 
 // playSeat follows a seat to the end of its game, acting whenever the
@@ -389,7 +398,7 @@ func playSeat(ctx context.Context, o botsOptions, s *client.Session, b bot.Bot, 
 		case table.RoundEnded:
 			r.rounds++
 		case table.GameEnded:
-			r.final = e
+			r.final = e.Scores
 		}
 		a, ok := b.Act(s.View())
 		if !ok {

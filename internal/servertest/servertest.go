@@ -20,6 +20,7 @@ import (
 	"github.com/mahjong-authority/authority/internal/doudizhu/service"
 	"github.com/mahjong-authority/authority/internal/ruleset"
 	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
+	"github.com/mahjong-authority/authority/internal/ruleset/sichuan"
 	"github.com/mahjong-authority/authority/internal/server"
 )
 
@@ -147,4 +148,11 @@ func (s *Server) Dial() *grpc.ClientConn {
 // and of the commands start.
 func Riichi() server.Config {
 	return server.Config{RuleSets: []ruleset.RuleSet{riichi.New(riichi.Standard())}}
+}
+
+// Standard is the configuration of a server that hosts every rule set the
+// authority binary does, riichi and Sichuan, with the real parts, tables
+// in memory.
+func Standard() server.Config {
+	return server.Config{RuleSets: []ruleset.RuleSet{riichi.New(riichi.Standard()), sichuan.New(sichuan.Standard())}}
 }
