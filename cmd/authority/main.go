@@ -92,6 +92,13 @@ type options struct {
 	stopWait time.Duration
 	limits   limits
 	life     lifetimes
+	keys     string // --backend-keys
+	webhook  webhook
+}
+
+// webhook is where the results feed is posted (--webhook).
+type webhook struct {
+	url, secretFile string
 }
 
 // webOptions are the browser's side of the listener.
@@ -145,6 +152,9 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.DurationVar(&o.life.finished, "finished-ttl", 10*time.Minute, "how long a finished table stays in memory (0: for ever); with --data its game is read back from the store after that")
 	fs.DurationVar(&o.life.idle, "idle-ttl", time.Hour, "how long a table that has not started stays without a join or a leave before it is closed (0: for ever)")
 	fs.DurationVar(&o.life.keepGames, "keep-games", 0, "with --data, how long the store keeps a finished game (0: for ever)")
+	fs.StringVar(&o.webhook.url, "webhook", "", "also POST every results-feed event to this `URL`, signed with HMAC-SHA-256 (docs/rooms.md)")
+	fs.StringVar(&o.webhook.secretFile, "webhook-secret-file", "", "`file` holding the webhook's HMAC secret (with --webhook)")
+	fs.StringVar(&o.keys, "backend-keys", "", "JSON `file` of the room service's hashed API keys and ticket keys (docs/rooms.md); read again on SIGHUP. Without it the room service's calls are open to anyone")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return o, err
@@ -159,6 +169,9 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	}
 	if err := checkNotNegative(o); err != nil {
 		return o, err
+	}
+	if (o.webhook.url == "") != (o.webhook.secretFile == "") {
+		return o, errors.New("--webhook and --webhook-secret-file go together")
 	}
 	return o, nil
 }
@@ -381,6 +394,9 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 		sq.Store = st
 	}
 	cfg := server.Config{RuleSets: []ruleset.RuleSet{riichi.New(rc), sichuan.New(sq)}}
+	if err := roomService(ctx, &cfg, lis, log, o); err != nil {
+		return err
+	}
 	cfg.Log = log
 	cfg.SeatRate, cfg.ConnRate = o.seatRate, o.connRate
 	cfg.Defaults = o.defaults
@@ -447,7 +463,7 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 	ddz.Register(g)
 	hs := health.NewServer()
 	healthpb.RegisterHealthServer(g, hs)
-	for _, name := range []string{"", pb.TableService_ServiceDesc.ServiceName, pb.JudgeService_ServiceDesc.ServiceName, ddzpb.DoudizhuService_ServiceDesc.ServiceName} {
+	for _, name := range []string{"", pb.TableService_ServiceDesc.ServiceName, pb.JudgeService_ServiceDesc.ServiceName, ddzpb.DoudizhuService_ServiceDesc.ServiceName, pb.RoomService_ServiceDesc.ServiceName} {
 		hs.SetServingStatus(name, healthpb.HealthCheckResponse_SERVING)
 	}
 	reflection.Register(g)

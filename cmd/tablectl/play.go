@@ -25,6 +25,7 @@ func init() {
 
 type playOptions struct {
 	addr, name, rules, seed, tableID string
+	ticket                           string // a join ticket from a room service
 	turn, claim, pause               time.Duration
 }
 
@@ -51,6 +52,7 @@ func parsePlay(args []string, stderr io.Writer) (playOptions, error) {
 	fs.StringVar(&o.rules, "rules", "hanchan", "hanchan (east-south), tonpuu (east only) or sichuan (bloody battle)")
 	fs.StringVar(&o.seed, "seed", "", "play the walls of this `string` (the same seed, the same tiles)")
 	fs.StringVar(&o.tableID, "table", "", "join this table instead of creating one")
+	fs.StringVar(&o.ticket, "ticket", "", "join with this `ticket` from a room service (the table is the ticket's unless --table names it)")
 	fs.DurationVar(&o.turn, "turn-time", 5*time.Minute, "time for a turn before the server plays it for you")
 	fs.DurationVar(&o.claim, "claim-time", 2*time.Minute, "time to answer a claim offer")
 	fs.DurationVar(&o.pause, "round-pause", 2*time.Second, "pause between rounds")
@@ -215,6 +217,9 @@ func takeSeat(ctx context.Context, c *client.Client, o playOptions) (client.Seat
 	// The player's own entropy, mixed into the walls (reproducible with
 	// --seed, as the walls are).
 	entropy := derive(botsOptions{seed: o.seed}, "entropy", 0, 0)
+	if o.ticket != "" {
+		return joinTicket(ctx, c, o.tableID, o.ticket, entropy[:])
+	}
 	if o.tableID != "" {
 		return c.JoinTable(ctx, o.tableID, o.name, entropy[:])
 	}

@@ -14,7 +14,7 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 // TestHelpOnce: every command's --help prints its usage once, and is a
 // usage error.
 func TestHelpOnce(t *testing.T) {
-	for _, c := range []string{"judge", "replay", "play", "watch", "bots", "export", "verify"} {
+	for _, c := range []string{"judge", "replay", "play", "watch", "bots", "export", "verify", "room", "backend-key"} {
 		var out, errOut bytes.Buffer
 		err := run([]string{c, "--help"}, strings.NewReader(""), &out, &errOut)
 		if !errors.Is(err, errUsage) {

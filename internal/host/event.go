@@ -14,9 +14,11 @@ const (
 	NoticePlayerReturned                       // the player plays the seat again
 	NoticeTimedOut                             // the seat ran out of time and was played by default (private)
 	NoticeStarted                              // the table started
+	NoticeReserved                             // the seat was reserved for a named player (not published)
+	NoticeAbandoned                            // the table was abandoned in play: the game ends here, a draw
 )
 
-var noticeNames = [...]string{"", "joined", "left", "bot_took_over", "player_returned", "timed_out", "started"}
+var noticeNames = [...]string{"", "joined", "left", "bot_took_over", "player_returned", "timed_out", "started", "reserved", "abandoned"}
 
 func (k NoticeKind) String() string {
 	if int(k) < len(noticeNames) && k != 0 {
@@ -30,6 +32,10 @@ type Notice struct {
 	Kind NoticeKind
 	Seat int
 	Name string
+	// PlayerID is the room service's id of the seat's player
+	// (NoticeReserved, and NoticeJoined with a Pass); it is kept in the
+	// log, not in published events.
+	PlayerID string
 }
 
 // Event is one entry of a table's event log: a game event (Body) or a

@@ -76,6 +76,13 @@ type Config[A comparable, V, B any] struct {
 	// KeepGames is how long the store keeps a finished game (Store.Prune,
 	// run every KeepGames, at most every hour); zero keeps them for ever.
 	KeepGames time.Duration
+	// Lifecycle, when set, hears of each step of a table's life
+	// (reserve.go), in the table's goroutine (Create's caller's for
+	// LifeCreated, Recover's for LifeDamaged), before the step is
+	// answered: a slow hook slows the table. A restart may tell a step
+	// again (a game whose end the store had not marked); it never skips
+	// LifeFinished.
+	Lifecycle func(Life[B])
 	// ForgetEvicted deletes a table from the store when it leaves
 	// memory: for a store that is itself memory (the default), where
 	// nothing would otherwise ever leave.
@@ -120,9 +127,11 @@ type Info struct {
 // SeatInfo is the public state of a seat.
 type SeatInfo struct {
 	Taken     bool // by a player (who may have left since: then Bot)
-	Name      string
 	Bot       bool // a bot plays the seat now
 	Connected bool // the player has an open stream
+	Reserved  bool // only a pass for the seat takes it
+	Name      string
+	PlayerID  string // the room service's id of the player (reservations, passes)
 }
 
 // Host runs many tables, one goroutine each.
@@ -193,6 +202,14 @@ type NewGame[A comparable, V, B any] func() (Game[A, V, B], error)
 // Create opens a table and returns it with its owner token, which may start
 // the table.
 func (h *Host[A, V, B]) Create(ctx context.Context, s Settings, meta []byte, newGame NewGame[A, V, B]) (Info, string, error) {
+	return h.CreateReserved(ctx, s, meta, newGame, nil)
+}
+
+// CreateReserved is Create with seats reserved from the start (Reserve),
+// so that nobody takes one of them between the creation and the
+// reservation. rs, when not nil, returns the reservations given the new
+// table's id (which their tickets may name).
+func (h *Host[A, V, B]) CreateReserved(ctx context.Context, s Settings, meta []byte, newGame NewGame[A, V, B], rs func(id string) []Reservation) (Info, string, error) {
 	if s.Seats <= 0 || s.Seats > maxSeats {
 		// More than a snapshot restores: the table would never recover
 		// from one.
@@ -201,18 +218,21 @@ func (h *Host[A, V, B]) Create(ctx context.Context, s Settings, meta []byte, new
 	if err := h.roomForTable(); err != nil {
 		return Info{}, "", err
 	}
-	info, owner, err := h.create(ctx, s, meta, newGame)
+	info, owner, err := h.create(ctx, s, meta, newGame, rs)
 	if err != nil {
 		h.unfinished.n.Add(-1) // the place roomForTable took
 		return Info{}, "", err
 	}
 	h.cfg.Log.Info("table created", zap.String("table", info.ID), zap.Int("seats", s.Seats))
+	if f := h.cfg.Lifecycle; f != nil {
+		f(Life[B]{Kind: LifeCreated, At: info.Created, Info: info})
+	}
 	return info, owner, nil
 }
 
 // create makes, stores and adds a new table, whose place among the
 // unfinished tables is taken.
-func (h *Host[A, V, B]) create(ctx context.Context, s Settings, meta []byte, newGame NewGame[A, V, B]) (Info, string, error) {
+func (h *Host[A, V, B]) create(ctx context.Context, s Settings, meta []byte, newGame NewGame[A, V, B], rs func(id string) []Reservation) (Info, string, error) {
 	g, err := newGame()
 	if err != nil {
 		return Info{}, "", fmt.Errorf("create table: %w", err)
@@ -226,6 +246,20 @@ func (h *Host[A, V, B]) create(ctx context.Context, s Settings, meta []byte, new
 		return Info{}, "", fmt.Errorf("create table: %w: %v", ErrUnavailable, err)
 	}
 	t := newTable(h, rec, g, newGame)
+	// Before the table runs, so nobody sees it unreserved.
+	var resv []Reservation
+	if rs != nil {
+		resv = rs(rec.ID)
+	}
+	for _, r := range resv {
+		if err := t.reserve(r); err != nil {
+			t.stopEvict()
+			t.cancel()
+			_ = h.cfg.Store.Delete(ctx, rec.ID) // nothing of it was seen
+			return Info{}, "", fmt.Errorf("create table: reserve seat %d: %w", r.Seat, err)
+		}
+	}
+	t.refresh()
 	info := t.info()
 	if err := h.add(t, true); err != nil {
 		return Info{}, "", err
@@ -388,6 +422,9 @@ func (h *Host[A, V, B]) setAside(damaged []*DamagedError) {
 			fields = append(fields, zap.ByteString("stack", p.Stack))
 		}
 		h.cfg.Log.Error("table damaged in the store: not resumed", fields...)
+		if f := h.cfg.Lifecycle; f != nil {
+			f(Life[B]{Kind: LifeDamaged, At: h.cfg.Clock.Now(), Info: Info{ID: d.ID}})
+		}
 	}
 }
 

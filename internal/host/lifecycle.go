@@ -35,9 +35,10 @@ type Eviction uint8
 const (
 	EvictFinished  Eviction = iota + 1 // its game ended FinishedTTL ago
 	EvictAbandoned                     // it never started, and nobody took or gave up a seat for IdleTTL
+	EvictClosed                        // it never started, and Host.CloseWaiting closed it
 )
 
-var evictionNames = [...]string{"", "finished", "abandoned"}
+var evictionNames = [...]string{"", "finished", "abandoned", "closed"}
 
 func (e Eviction) String() string {
 	if int(e) < len(evictionNames) && e != 0 {
@@ -60,6 +61,9 @@ type EvictedError struct {
 }
 
 func (e *EvictedError) Error() string {
+	if e.Reason == EvictClosed {
+		return fmt.Sprintf("table %s was closed at %s before it started", e.ID, e.At.UTC().Format(time.RFC3339))
+	}
 	if e.Reason == EvictAbandoned {
 		return fmt.Sprintf("table %s was closed at %s: it did not start, and no seat was taken or given up for %v",
 			e.ID, e.At.UTC().Format(time.RFC3339), e.After)
@@ -192,6 +196,9 @@ func (t *table[A, V, B]) evict(gen uint64) {
 	forget := t.h.cfg.ForgetEvicted
 	if t.state == Waiting {
 		e.Reason, e.After, forget = EvictAbandoned, t.h.cfg.IdleTTL, true
+		if t.closing {
+			e.Reason, e.After = EvictClosed, 0
+		}
 	}
 	var err error
 	if forget {
@@ -208,6 +215,9 @@ func (t *table[A, V, B]) evict(gen uint64) {
 			zap.Duration("retry", evictRetry), zap.Error(err))
 		t.armEvictAfter(evictRetry)
 		return
+	}
+	if t.state == Waiting {
+		t.life(LifeClosed)
 	}
 	held := t.h.remove(t, e)
 	t.exit, t.stopErr = true, e
@@ -274,7 +284,7 @@ func (h *Host[A, V, B]) readBack(ctx context.Context, id string) (*table[A, V, B
 		return nil, fmt.Errorf("table %q: read back: %w: %v", id, ErrUnavailable, err)
 	}
 	t.cancel() // it writes nothing
-	if t.state != Playing || !t.game.Over() {
+	if t.state != Playing || !t.game.Over() && !t.abandon {
 		// A table that has not finished is held in memory, or was
 		// abandoned (and is being deleted).
 		return nil, notFound

@@ -61,7 +61,7 @@ var ErrSnapshot = errors.New("host: snapshot does not restore")
 
 // The encodings' first bytes; a new layout takes the next number.
 const (
-	stateVersion   = 1
+	stateVersion   = 2 // 2: each seat's player id after its entropy; 1 still restores
 	segmentVersion = 1
 )
 
@@ -238,6 +238,7 @@ func (t *table[A, V, B]) encodeState(chain archive, sn Snapshotter) (state, game
 		b = pack.AppendString(b, s.name)
 		b = append(b, s.hash[:]...)
 		b = pack.AppendBytes(b, s.entropy)
+		b = pack.AppendString(b, s.playerID)
 		b = pack.AppendUint(b, s.lastSeen)
 		// The dedupe window: the accepted requests (a refused one is not
 		// in the log either, so a replay would not remember it), ids
@@ -319,7 +320,11 @@ func (t *table[A, V, B]) restoreState(snap *TableSnapshot) error {
 	if c == nil {
 		return errors.New("no codec configured")
 	}
-	raw, err := checked(snap.State, stateVersion, "state")
+	version := byte(stateVersion)
+	if len(snap.State) > 0 && snap.State[0] == 1 {
+		version = 1 // before player ids
+	}
+	raw, err := checked(snap.State, version, "state")
 	if err != nil {
 		return err
 	}
@@ -340,6 +345,9 @@ func (t *table[A, V, B]) restoreState(snap *TableSnapshot) error {
 		copy(s.hash[:], r.Fixed("token hash", 32))
 		if e := r.Bytes("entropy", maxEntropy); len(e) > 0 {
 			s.entropy = slices.Clone(e)
+		}
+		if version >= 2 {
+			s.playerID = r.String("player id", maxName)
 		}
 		s.lastSeen = r.Uint("last seen", maxEvents)
 		n := r.Count("dedupe", t.h.cfg.DedupeWindow)
@@ -426,6 +434,7 @@ func (t *table[A, V, B]) restoreState(snap *TableSnapshot) error {
 	for i := range t.seats {
 		st, s := &t.seats[i], &seats[i]
 		st.taken, st.left, st.botOn, st.name, st.hash, st.entropy = s.taken, s.left, s.botOn, s.name, s.hash, s.entropy
+		st.playerID = s.playerID
 		st.lastSeen, st.dedupe, st.order = s.lastSeen, s.dedupe, s.order
 		if st.botOn && t.h.cfg.Bot != nil {
 			st.bot = t.h.cfg.Bot()

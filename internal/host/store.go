@@ -117,8 +117,13 @@ type Entry[A any] struct {
 	Action    A
 	RequestID string // EntryAction of a player: the request's id, so a retry after a restart is answered
 	Notice    Notice
-	TokenHash [32]byte // NoticeJoined: SHA-256 of the seat token
+	TokenHash [32]byte // NoticeJoined: SHA-256 of the seat token; NoticeReserved: of the ticket (zero: a signed one)
 	Entropy   []byte   // NoticeJoined: the player's entropy for wall seeds
+	// TicketID is, on NoticeJoined, the id of the join ticket used (never
+	// the ticket itself), so that it stays used after a restart.
+	TicketID string
+	// Expires is, on NoticeReserved, when the reservation's ticket expires.
+	Expires time.Time
 }
 
 // MemoryStore is a Store that keeps everything in memory: the default until

@@ -67,7 +67,10 @@ type table[A comparable, V, B any] struct {
 	timerGen uint64
 	timerKey waitKey
 	hold     hold[B]
-	replay   bool // replaying stored entries: no timers
+	replay   bool            // replaying stored entries: no timers
+	spent    map[string]bool // the ids of the join tickets used (reserve.go)
+	closing  bool            // CloseWaiting evicts the table
+	abandon  bool            // Abandon ended the game: finished, a draw
 
 	// The table's life in memory (lifecycle.go).
 	evictTimer clock.Timer
@@ -122,6 +125,8 @@ type seat[A comparable, V any] struct {
 	lastSeen uint64        // the seat's seq of the newest game event it may see
 	offer    uint64        // the seat's seq of its newest offer (Out.Offer), 0 for none
 	revoked  chan struct{} // closed when the player leaves: its streams end
+	playerID string        // the room service's id of the player
+	resv     reservation   // while the table waits
 	bucket   *Bucket
 	dedupe   map[string]answer[A]
 	order    []string // request ids, oldest first
@@ -263,7 +268,7 @@ func (t *table[A, V, B]) info() Info {
 func (t *table[A, V, B]) refresh() {
 	in := Info{ID: t.rec.ID, Settings: t.set, Meta: t.rec.Meta, Created: t.rec.Created, State: t.state, Seats: make([]SeatInfo, len(t.seats))}
 	for i, s := range t.seats {
-		in.Seats[i] = SeatInfo{Taken: s.taken, Name: s.name, Bot: s.botOn, Connected: s.conns > 0}
+		in.Seats[i] = SeatInfo{Taken: s.taken, Name: s.name, Bot: s.botOn, Connected: s.conns > 0, PlayerID: s.playerID, Reserved: s.resv.on}
 	}
 	t.mu.Lock()
 	in.LastSeq = t.arch.count(len(t.seats)) + uint64(len(t.public))
@@ -458,11 +463,22 @@ func (t *table[A, V, B]) applyNotice(e Entry[A]) {
 	switch n.Kind {
 	case NoticeJoined:
 		st.taken, st.name, st.hash, st.entropy = true, n.Name, e.TokenHash, slices.Clone(e.Entropy)
+		st.playerID = n.PlayerID
 		st.revoked = make(chan struct{})
+		t.spend(e.TicketID)
+	case NoticeReserved:
+		t.applyReserved(e)
+		return // seat data, not an event of the table
+	case NoticeAbandoned:
+		t.applyAbandoned()
 	case NoticeLeft:
 		if t.state == Waiting {
-			// Streams of the old player still count until they end.
-			*st = seat[A, V]{bucket: st.bucket, dedupe: map[string]answer[A]{}, conns: st.conns, revoked: make(chan struct{})}
+			// Streams of the old player still count until they end; a
+			// reservation stays.
+			*st = seat[A, V]{bucket: st.bucket, dedupe: map[string]answer[A]{}, conns: st.conns, revoked: make(chan struct{}), resv: st.resv}
+			if st.resv.on {
+				st.name, st.playerID = st.resv.name, st.resv.playerID
+			}
 		} else {
 			st.left, st.hash = true, [32]byte{}
 		}
@@ -561,7 +577,7 @@ func (t *table[A, V, B]) replayEntry(e Entry[A]) error {
 		}
 		t.applyAction(e, outs)
 	case EntryNotice:
-		if s := e.Notice.Seat; s < -1 || s >= len(t.seats) || s == -1 && e.Notice.Kind != NoticeStarted {
+		if s := e.Notice.Seat; s < -1 || s >= len(t.seats) || s == -1 && e.Notice.Kind != NoticeStarted && e.Notice.Kind != NoticeAbandoned {
 			return fmt.Errorf("notice %v of seat %d", e.Notice.Kind, s)
 		}
 		t.applyNotice(e)
@@ -604,8 +620,11 @@ func (t *table[A, V, B]) join(name string, entropy []byte) (int, string, error) 
 	if t.state != Waiting {
 		return 0, "", ErrAlreadyStarted
 	}
-	s := slices.IndexFunc(t.seats, func(s seat[A, V]) bool { return !s.taken })
+	s := slices.IndexFunc(t.seats, func(s seat[A, V]) bool { return !s.taken && !s.resv.on })
 	if s < 0 {
+		if slices.ContainsFunc(t.seats, func(s seat[A, V]) bool { return !s.taken }) {
+			return 0, "", ErrSeatReserved
+		}
 		return 0, "", ErrTableFull
 	}
 	token, hash, err := newToken()
@@ -710,6 +729,7 @@ func (t *table[A, V, B]) start() error {
 	}
 	t.stopEvict()
 	t.log.Info("table started")
+	t.life(LifeStarted)
 	t.settle()
 	return nil
 }
@@ -819,7 +839,7 @@ func (t *table[A, V, B]) settle() {
 			t.arm(p)
 			return
 		}
-		if t.game.Over() {
+		if t.game.Over() || t.abandon {
 			t.finish()
 			return
 		}
@@ -997,6 +1017,13 @@ func (t *table[A, V, B]) finish() {
 	t.h.unfinished.n.Add(-1)
 	t.h.obs.GameOver()
 	t.log.Info("game over", zap.Uint64("events", n))
+	// Before the store marks the game over: a crash between the two
+	// replays the end, and the hook hears it again rather than never.
+	if t.abandon {
+		t.life(LifeAbandoned)
+	} else {
+		t.life(LifeFinished)
+	}
 	t.mark()
 	t.armEvict()
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"google.golang.org/protobuf/types/known/timestamppb"
@@ -66,6 +67,15 @@ func NewHosted[A comparable, V, B any](name string, p Parts[A, V, B], hs Hosting
 	cfg.FinishedTTL, cfg.IdleTTL, cfg.KeepGames = hs.FinishedTTL, hs.IdleTTL, hs.KeepGames
 	cfg.ForgetEvicted = cfg.Store == nil
 	cfg.GameFor = t.storedGame
+	if f := hs.Lifecycle; f != nil {
+		cfg.Lifecycle = func(l host.Life[B]) {
+			out := Life{Kind: l.Kind, At: l.At, Info: l.Info}
+			if l.HasFinal {
+				out.Final, _ = t.parts.EventToPB(0, l.At, l.Final) // a game event the rule set converted before
+			}
+			f(out)
+		}
+	}
 	if hs.Observer != nil {
 		cfg.Observer = hs.Observer
 	}
@@ -93,6 +103,11 @@ func (t *Hosted[A, V, B]) storedGame(rec host.TableRecord) (host.NewGame[A, V, B
 
 // Create opens a table.
 func (t *Hosted[A, V, B]) Create(ctx context.Context, s host.Settings, m Meta) (host.Info, string, error) {
+	return t.CreateReserved(ctx, s, m, nil)
+}
+
+// CreateReserved opens a table with seats reserved.
+func (t *Hosted[A, V, B]) CreateReserved(ctx context.Context, s host.Settings, m Meta, rs func(id string) []host.Reservation) (host.Info, string, error) {
 	m.RuleSet = t.name
 	newGame, err := t.parts.Game(m)
 	if err != nil {
@@ -103,7 +118,7 @@ func (t *Hosted[A, V, B]) Create(ctx context.Context, s host.Settings, m Meta) (
 		return host.Info{}, "", err
 	}
 	s.Seats = t.parts.Seats()
-	return t.h.Create(ctx, s, meta, newGame)
+	return t.h.CreateReserved(ctx, s, meta, newGame, rs)
 }
 
 // Each describes every table in memory.
@@ -124,6 +139,24 @@ func (t *Hosted[A, V, B]) List(q host.ListQuery) ([]host.Info, bool) { return t.
 func (t *Hosted[A, V, B]) Join(ctx context.Context, id, name string, entropy []byte) (int, string, error) {
 	return t.h.Join(ctx, id, name, entropy)
 }
+
+// Reserve reserves a seat.
+func (t *Hosted[A, V, B]) Reserve(ctx context.Context, id string, r host.Reservation) error {
+	return t.h.Reserve(ctx, id, r)
+}
+
+// JoinPass takes the seat of a checked ticket.
+func (t *Hosted[A, V, B]) JoinPass(ctx context.Context, id string, p host.Pass, entropy []byte) (string, error) {
+	return t.h.JoinPass(ctx, id, p, entropy)
+}
+
+// CloseWaiting closes a table that has not started.
+func (t *Hosted[A, V, B]) CloseWaiting(ctx context.Context, id string) error {
+	return t.h.CloseWaiting(ctx, id)
+}
+
+// Abandon ends a game in play, a draw.
+func (t *Hosted[A, V, B]) Abandon(ctx context.Context, id string) error { return t.h.Abandon(ctx, id) }
 
 // Leave gives a seat up.
 func (t *Hosted[A, V, B]) Leave(ctx context.Context, id, token string) error {
@@ -196,6 +229,7 @@ var noticeKinds = map[host.NoticeKind]pb.SeatNotice_Kind{
 	host.NoticePlayerReturned: pb.SeatNotice_KIND_PLAYER_RETURNED,
 	host.NoticeTimedOut:       pb.SeatNotice_KIND_TIMED_OUT,
 	host.NoticeStarted:        pb.SeatNotice_KIND_TABLE_STARTED,
+	host.NoticeAbandoned:      pb.SeatNotice_KIND_TABLE_ABANDONED,
 }
 
 // NoticeToPB is a host's seat notice in the API: the same for every rule
@@ -231,14 +265,19 @@ func (t *Hosted[A, V, B]) Export(ctx context.Context, id string, format pb.Recor
 		return nil, err
 	}
 	names := make([]string, len(in.Seats))
+	players := make([]string, len(in.Seats))
 	for i, s := range in.Seats {
-		names[i] = s.Name
+		names[i], players[i] = s.Name, s.PlayerID
 	}
 	var buf bytes.Buffer
 	if err := rec.Write(&buf, format, names); err != nil {
 		return nil, fmt.Errorf("export %s: %w", format, err)
 	}
-	return &pb.ExportGameResponse{Format: format, Record: buf.String(), Partial: rec.Partial(), Rounds: int32(rec.Rounds())}, nil
+	resp := &pb.ExportGameResponse{Format: format, Record: buf.String(), Partial: rec.Partial(), Rounds: int32(rec.Rounds())}
+	if slices.ContainsFunc(players, func(p string) bool { return p != "" }) {
+		resp.PlayerIds = players
+	}
+	return resp, nil
 }
 
 // Recover resumes the tables of the host's store.

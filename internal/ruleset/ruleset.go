@@ -62,6 +62,19 @@ type Hosting struct {
 	MaxSeatStreams                  int
 	FinishedTTL, IdleTTL, KeepGames time.Duration
 	Observer                        Observer // default none
+	// Lifecycle, when set, hears of each step of every table's life
+	// (host.Config.Lifecycle), with the game's last event converted.
+	Lifecycle func(Life)
+}
+
+// Life is a step of a table's life (host.Life) in the API's terms: Final
+// is the game's last public event when the game is over (its GameEnded
+// for riichi), nil otherwise.
+type Life struct {
+	Kind  host.LifeKind
+	At    time.Time
+	Info  host.Info
+	Final *pb.Event
 }
 
 // Observer is told what the rule sets' hosts and game adapters do, for an
@@ -92,12 +105,20 @@ type Tables interface {
 	// Create opens a table described by m (settings checked by Check);
 	// the seats are the rule set's.
 	Create(ctx context.Context, s host.Settings, m Meta) (host.Info, string, error)
+	// CreateReserved is Create with seats reserved (host.Host.CreateReserved).
+	CreateReserved(ctx context.Context, s host.Settings, m Meta, rs func(id string) []host.Reservation) (host.Info, string, error)
 	// Holds reports whether the rule set's host knows the table without
 	// reading its store (host.Host.Holds).
 	Holds(id string) bool
 	Get(ctx context.Context, id string) (host.Info, error)
 	List(q host.ListQuery) ([]host.Info, bool)
 	Join(ctx context.Context, id, name string, entropy []byte) (int, string, error)
+	// Reserve, JoinPass, CloseWaiting and Abandon are the host's (package host,
+	// reserve.go).
+	Reserve(ctx context.Context, id string, r host.Reservation) error
+	JoinPass(ctx context.Context, id string, p host.Pass, entropy []byte) (string, error)
+	CloseWaiting(ctx context.Context, id string) error
+	Abandon(ctx context.Context, id string) error
 	Leave(ctx context.Context, id, token string) error
 	Start(ctx context.Context, id, token string) error
 	// Act checks and plays a client's action.
@@ -143,6 +164,7 @@ type Meta struct {
 	Seed       [32]byte `json:"seed"`               // the server seed, chosen or drawn; secret until the game is over
 	Seeded     bool     `json:"seeded"`             // the creator chose the seed
 	Commitment [32]byte `json:"commitment"`         // fair.SeedCommitment of Seed, published
+	Creator    string   `json:"creator,omitempty"`  // the name of the room service's API key that created it (docs/rooms.md)
 }
 
 // DecodeMeta reads a table's Meta.

@@ -15,6 +15,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/backend"
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/ruleset"
 	"github.com/mahjong-authority/authority/internal/tile"
@@ -58,6 +59,17 @@ type mapping struct {
 // match wins. errors.Is sees through wrapping, so every layer may add
 // context.
 var mappings = []mapping{
+	{backend.ErrMissingKey, codes.Unauthenticated, pb.ErrorReason_ERROR_REASON_MISSING_API_KEY},
+	{backend.ErrWrongKey, codes.Unauthenticated, pb.ErrorReason_ERROR_REASON_WRONG_API_KEY},
+	{backend.ErrNotRoomService, codes.PermissionDenied, pb.ErrorReason_ERROR_REASON_NOT_ROOM_SERVICE},
+	{backend.ErrTicketSignature, codes.PermissionDenied, pb.ErrorReason_ERROR_REASON_TICKET_INVALID},
+	{ErrKeyTableLimit, codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_KEY_TABLE_LIMIT},
+	{ErrTicketWrongTable, codes.PermissionDenied, pb.ErrorReason_ERROR_REASON_TICKET_WRONG_TABLE},
+	{host.ErrTicketInvalid, codes.PermissionDenied, pb.ErrorReason_ERROR_REASON_TICKET_INVALID},
+	{host.ErrTicketUsed, codes.PermissionDenied, pb.ErrorReason_ERROR_REASON_TICKET_USED},
+	{host.ErrTicketExpired, codes.PermissionDenied, pb.ErrorReason_ERROR_REASON_TICKET_EXPIRED},
+	{host.ErrSeatReserved, codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_SEAT_RESERVED},
+	{host.ErrSeatTaken, codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_SEAT_TAKEN},
 	{ErrBadTile, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_BAD_TILE},
 	{tile.ErrSyntax, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_BAD_TILE},
 	{ErrUnknownRuleSet, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_UNKNOWN_RULE_SET},

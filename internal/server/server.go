@@ -25,7 +25,9 @@ import (
 	"google.golang.org/grpc/status"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/backend"
 	"github.com/mahjong-authority/authority/internal/clock"
+	"github.com/mahjong-authority/authority/internal/feed"
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/ruleset"
 )
@@ -73,6 +75,12 @@ type Config struct {
 	// streams, for as long as the store keeps it: KeepGames after its
 	// game ended (zero: for ever). See host.Config.
 	FinishedTTL, IdleTTL, KeepGames time.Duration
+	// Keys, when they hold a key file, make the room service's calls
+	// need an API key (docs/rooms.md); nil leaves the server open.
+	Keys *backend.Keys
+	// Feed is the results feed (default: one in memory). The server
+	// closes it.
+	Feed *feed.Feed
 	// Observer is told what the server does, for metrics (package
 	// metrics); default nothing.
 	Observer Observer
@@ -105,6 +113,9 @@ type Server struct {
 	sets  []hosted // in the order of Config.RuleSets
 	table tableService
 	judge judgeService
+	room  roomService
+	feed  *feed.Feed
+	rooms rooms
 }
 
 // New returns a Server; Close stops its tables.
@@ -124,9 +135,13 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxConnStreams <= 0 {
 		cfg.MaxConnStreams = 16
 	}
-	s := &Server{cfg: cfg}
+	s := &Server{cfg: cfg, feed: cfg.Feed, rooms: rooms{open: map[string]int{}, owner: map[string]string{}}}
+	if s.feed == nil {
+		s.feed = feed.Memory()
+	}
 	s.hs = ruleset.Hosting{
-		Clock: cfg.Clock, Log: cfg.Log, SeatRate: cfg.SeatRate,
+		Lifecycle: s.life,
+		Clock:     cfg.Clock, Log: cfg.Log, SeatRate: cfg.SeatRate,
 		MaxTables: cfg.MaxTables, Count: &host.Count{}, MaxSeatStreams: cfg.MaxSeatStreams,
 		Observer:    cfg.Observer,
 		FinishedTTL: cfg.FinishedTTL, IdleTTL: cfg.IdleTTL, KeepGames: cfg.KeepGames,
@@ -146,6 +161,7 @@ func New(cfg Config) (*Server, error) {
 		s.sets = append(s.sets, hosted{rs: rs, tables: t})
 	}
 	s.table = tableService{s: s}
+	s.room = roomService{s: s}
 	return s, nil
 }
 
@@ -208,8 +224,16 @@ func (s *Server) Recover(ctx context.Context) (int, error) {
 			return n, fmt.Errorf("%s: %w", ruleset.Name(h.rs.ID()), err)
 		}
 	}
+	s.recount()
 	return n, nil
 }
+
+// Keys are the room service's keys the server holds (nil: none), to
+// reload them.
+func (s *Server) Keys() *backend.Keys { return s.cfg.Keys }
+
+// FeedLast is the results feed's newest cursor.
+func (s *Server) FeedLast() uint64 { return s.feed.Last() }
 
 // EachTable calls f for every table in memory with the name of its rule
 // set (riichi, sichuan), for an operator's gauges.
@@ -224,19 +248,20 @@ func (s *Server) EachTable(f func(ruleSet string, in host.Info)) {
 func (s *Server) Register(g grpc.ServiceRegistrar) {
 	pb.RegisterTableServiceServer(g, &s.table)
 	pb.RegisterJudgeServiceServer(g, &s.judge)
+	pb.RegisterRoomServiceServer(g, &s.room)
 }
 
 // Options are the gRPC server options the services rely on: recovery
-// from a handler's panic (outermost, so that it covers the rest) and the
-// per-connection rate limit.
+// from a handler's panic (outermost, so that it covers the rest), the
+// per-connection rate limit, then the room service's authentication.
 func (s *Server) Options() []grpc.ServerOption {
 	lim := connLimits{rate: s.cfg.ConnRate, clk: s.cfg.Clock, streams: s.cfg.MaxConnStreams, obs: s.cfg.Observer}
 	rec := recovery.WithRecoveryHandlerContext(s.recovered)
-	return []grpc.ServerOption{
+	return append([]grpc.ServerOption{
 		grpc.StatsHandler(lim),
 		grpc.ChainUnaryInterceptor(recovery.UnaryServerInterceptor(rec), lim.unary),
 		grpc.ChainStreamInterceptor(recovery.StreamServerInterceptor(rec), lim.stream),
-	}
+	}, s.authOptions()...)
 }
 
 // ConnContext attaches the per-connection limits to a connection that an
@@ -261,6 +286,9 @@ func (s *Server) recovered(ctx context.Context, p any) error {
 func (s *Server) Close() {
 	for _, h := range s.sets {
 		h.tables.Close()
+	}
+	if s.feed != nil {
+		_ = s.feed.Close() // a durable feed has every event on disk already
 	}
 }
 

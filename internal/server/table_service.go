@@ -91,6 +91,12 @@ func (t *tableService) CreateTable(ctx context.Context, req *pb.CreateTableReque
 }
 
 func (t *tableService) create(ctx context.Context, req *pb.CreateTableRequest) (*pb.CreateTableResponse, error) {
+	return t.createWith(ctx, req, nil)
+}
+
+// createWith creates a table with the seats resv reserves (resv may be nil),
+// counted against the API key's limit of the room service that asks.
+func (t *tableService) createWith(ctx context.Context, req *pb.CreateTableRequest, resv func(id string) []host.Reservation) (*pb.CreateTableResponse, error) {
 	set := &pb.TableSettings{}
 	if req.GetSettings() != nil {
 		set = proto.Clone(req.GetSettings()).(*pb.TableSettings)
@@ -151,7 +157,13 @@ func (t *tableService) create(ctx context.Context, req *pb.CreateTableRequest) (
 	if m.Settings, err = proto.Marshal(set); err != nil {
 		return nil, err
 	}
-	info, owner, err := rs.tables.Create(ctx, hs, m)
+	creator, done, err := t.s.takeTable(ctx)
+	if err != nil {
+		return nil, err
+	}
+	m.Creator = creator
+	info, owner, err := rs.tables.CreateReserved(ctx, hs, m, resv)
+	done(info.ID, err)
 	if err != nil {
 		return nil, err
 	}
@@ -189,7 +201,8 @@ func (s *Server) tableToPB(in host.Info) *pb.Table {
 		SeedCommitment: m.Commitment[:],
 	}
 	for i, st := range in.Seats {
-		out.Seats = append(out.Seats, &pb.SeatInfo{Seat: uint32(i), Taken: st.Taken, Name: st.Name, Bot: st.Bot, Connected: st.Connected})
+		out.Seats = append(out.Seats, &pb.SeatInfo{Seat: uint32(i), Taken: st.Taken, Name: st.Name, Bot: st.Bot, Connected: st.Connected,
+			PlayerId: st.PlayerID, Reserved: st.Reserved})
 	}
 	return out
 }
@@ -235,8 +248,24 @@ func (t *tableService) join(ctx context.Context, req *pb.JoinTableRequest) (*pb.
 		token string
 		in    host.Info
 	}
+	var pass *host.Pass
+	if tk := req.GetTicket(); tk != "" {
+		p, err := t.s.pass(id, tk)
+		if err != nil {
+			return nil, err
+		}
+		pass = &p
+	}
 	j, err := route(t.s, id, func(tb ruleset.Tables) (joined, error) {
-		seat, token, err := tb.Join(ctx, id, req.GetName(), req.GetEntropy())
+		var seat int
+		var token string
+		var err error
+		if pass != nil {
+			seat = pass.Seat
+			token, err = tb.JoinPass(ctx, id, *pass, req.GetEntropy())
+		} else {
+			seat, token, err = tb.Join(ctx, id, req.GetName(), req.GetEntropy())
+		}
 		if err != nil {
 			return joined{}, err
 		}

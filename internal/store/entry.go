@@ -45,7 +45,8 @@ func encodeEntry[A any](c Codec[A], e *host.Entry[A]) ([]byte, error) {
 	for _, f := range []struct {
 		what string
 		n    int
-	}{{"request id", len(e.RequestID)}, {"name", len(e.Notice.Name)}, {"entropy", len(e.Entropy)}} {
+	}{{"request id", len(e.RequestID)}, {"name", len(e.Notice.Name)}, {"entropy", len(e.Entropy)},
+		{"player id", len(e.Notice.PlayerID)}, {"ticket id", len(e.TicketID)}} {
 		if f.n > maxField {
 			return nil, fmt.Errorf("%w: %s of %d bytes, at most %d", ErrTooLarge, f.what, f.n, maxField)
 		}
@@ -58,8 +59,11 @@ func encodeEntry[A any](c Codec[A], e *host.Entry[A]) ([]byte, error) {
 }
 
 // appendEntry encodes e: version, time (Unix nanoseconds), kind, actor,
-// action, request id, notice kind, seat and name, token hash, entropy.
-// Integers are varints; byte strings are length-prefixed.
+// action, request id, notice kind, seat and name, token hash, entropy;
+// then, only when one of them is set (so that entries without them keep
+// their bytes), the seat data of reservations: player id, ticket id and
+// expiry (Unix nanoseconds, 0 for none). Integers are varints; byte
+// strings are length-prefixed.
 func appendEntry[A any](dst []byte, c Codec[A], e *host.Entry[A]) []byte {
 	dst, _ = appendEntryAction(dst, c, e)
 	return dst
@@ -88,6 +92,15 @@ func appendEntryAction[A any](dst []byte, c Codec[A], e *host.Entry[A]) ([]byte,
 	dst = appendBytes(dst, []byte(e.Notice.Name))
 	dst = append(dst, e.TokenHash[:]...)
 	dst = appendBytes(dst, e.Entropy)
+	if e.Notice.PlayerID != "" || e.TicketID != "" || !e.Expires.IsZero() {
+		dst = appendBytes(dst, []byte(e.Notice.PlayerID))
+		dst = appendBytes(dst, []byte(e.TicketID))
+		exp := int64(0)
+		if !e.Expires.IsZero() {
+			exp = e.Expires.UnixNano()
+		}
+		dst = binary.AppendVarint(dst, exp)
+	}
 	return dst, size
 }
 
@@ -184,6 +197,13 @@ func decodeEntry[A any](b []byte, c Codec[A]) (host.Entry[A], error) {
 	copy(e.TokenHash[:], d.take(32, "token hash"))
 	if ent := d.bytes("entropy"); len(ent) > 0 {
 		e.Entropy = append([]byte(nil), ent...)
+	}
+	if d.err == nil && len(d.b) > 0 {
+		e.Notice.PlayerID = string(d.bytes("player id"))
+		e.TicketID = string(d.bytes("ticket id"))
+		if exp := d.varint("expiry"); exp != 0 {
+			e.Expires = time.Unix(0, exp)
+		}
 	}
 	if d.err == nil && len(d.b) > 0 {
 		d.fail("trailing bytes")

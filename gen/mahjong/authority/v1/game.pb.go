@@ -546,18 +546,22 @@ const (
 	SeatNotice_KIND_TIMED_OUT SeatNotice_Kind = 5
 	// The table started.
 	SeatNotice_KIND_TABLE_STARTED SeatNotice_Kind = 6
+	// The room service abandoned the table in play: the game ends here,
+	// a draw (seat is 0).
+	SeatNotice_KIND_TABLE_ABANDONED SeatNotice_Kind = 200
 )
 
 // Enum value maps for SeatNotice_Kind.
 var (
 	SeatNotice_Kind_name = map[int32]string{
-		0: "KIND_UNSPECIFIED",
-		1: "KIND_JOINED",
-		2: "KIND_LEFT",
-		3: "KIND_BOT_TOOK_OVER",
-		4: "KIND_PLAYER_RETURNED",
-		5: "KIND_TIMED_OUT",
-		6: "KIND_TABLE_STARTED",
+		0:   "KIND_UNSPECIFIED",
+		1:   "KIND_JOINED",
+		2:   "KIND_LEFT",
+		3:   "KIND_BOT_TOOK_OVER",
+		4:   "KIND_PLAYER_RETURNED",
+		5:   "KIND_TIMED_OUT",
+		6:   "KIND_TABLE_STARTED",
+		200: "KIND_TABLE_ABANDONED",
 	}
 	SeatNotice_Kind_value = map[string]int32{
 		"KIND_UNSPECIFIED":     0,
@@ -567,6 +571,7 @@ var (
 		"KIND_PLAYER_RETURNED": 4,
 		"KIND_TIMED_OUT":       5,
 		"KIND_TABLE_STARTED":   6,
+		"KIND_TABLE_ABANDONED": 200,
 	}
 )
 
@@ -3326,12 +3331,12 @@ const file_mahjong_authority_v1_game_proto_rawDesc = "" +
 	"\tgame_over\x18\t \x01(\bR\bgameOver\"9\n" +
 	"\tGameEnded\x12\x16\n" +
 	"\x06scores\x18\x01 \x03(\x05R\x06scores\x12\x14\n" +
-	"\x05ranks\x18\x02 \x03(\x05R\x05ranks\"\x8c\x02\n" +
+	"\x05ranks\x18\x02 \x03(\x05R\x05ranks\"\xa7\x02\n" +
 	"\n" +
 	"SeatNotice\x129\n" +
 	"\x04kind\x18\x01 \x01(\x0e2%.mahjong.authority.v1.SeatNotice.KindR\x04kind\x12\x12\n" +
 	"\x04seat\x18\x02 \x01(\rR\x04seat\x12\x12\n" +
-	"\x04name\x18\x03 \x01(\tR\x04name\"\x9a\x01\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\"\xb5\x01\n" +
 	"\x04Kind\x12\x14\n" +
 	"\x10KIND_UNSPECIFIED\x10\x00\x12\x0f\n" +
 	"\vKIND_JOINED\x10\x01\x12\r\n" +
@@ -3339,7 +3344,8 @@ const file_mahjong_authority_v1_game_proto_rawDesc = "" +
 	"\x12KIND_BOT_TOOK_OVER\x10\x03\x12\x18\n" +
 	"\x14KIND_PLAYER_RETURNED\x10\x04\x12\x12\n" +
 	"\x0eKIND_TIMED_OUT\x10\x05\x12\x16\n" +
-	"\x12KIND_TABLE_STARTED\x10\x06*\xf7\x02\n" +
+	"\x12KIND_TABLE_STARTED\x10\x06\x12\x19\n" +
+	"\x14KIND_TABLE_ABANDONED\x10\xc8\x01*\xf7\x02\n" +
 	"\n" +
 	"ActionType\x12\x1b\n" +
 	"\x17ACTION_TYPE_UNSPECIFIED\x10\x00\x12\x17\n" +

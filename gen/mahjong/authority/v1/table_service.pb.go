@@ -379,6 +379,29 @@ const (
 	// INVALID_ARGUMENT: the settings' preset or options are not those of
 	// their rule set, or an option is out of its range.
 	ErrorReason_ERROR_REASON_BAD_RULE_OPTION ErrorReason = 25
+	// UNAUTHENTICATED: a room-service call without an API key
+	// (docs/rooms.md).
+	ErrorReason_ERROR_REASON_MISSING_API_KEY ErrorReason = 40
+	// UNAUTHENTICATED: the API key is not one the server holds.
+	ErrorReason_ERROR_REASON_WRONG_API_KEY ErrorReason = 41
+	// PERMISSION_DENIED: a player's credential (a seat token, an owner
+	// token, a ticket) where the room service's API key is needed.
+	ErrorReason_ERROR_REASON_NOT_ROOM_SERVICE ErrorReason = 42
+	// FAILED_PRECONDITION: the seat is reserved; only its ticket takes it.
+	ErrorReason_ERROR_REASON_SEAT_RESERVED ErrorReason = 43
+	// PERMISSION_DENIED: the ticket was used already.
+	ErrorReason_ERROR_REASON_TICKET_USED ErrorReason = 44
+	// PERMISSION_DENIED: the ticket expired.
+	ErrorReason_ERROR_REASON_TICKET_EXPIRED ErrorReason = 45
+	// PERMISSION_DENIED: the ticket is for another table.
+	ErrorReason_ERROR_REASON_TICKET_WRONG_TABLE ErrorReason = 46
+	// PERMISSION_DENIED: the ticket is not one the server issued, or its
+	// signature does not verify with a key the server holds.
+	ErrorReason_ERROR_REASON_TICKET_INVALID ErrorReason = 47
+	// FAILED_PRECONDITION: the seat is taken.
+	ErrorReason_ERROR_REASON_SEAT_TAKEN ErrorReason = 48
+	// RESOURCE_EXHAUSTED: the API key created as many tables as it may.
+	ErrorReason_ERROR_REASON_KEY_TABLE_LIMIT ErrorReason = 49
 )
 
 // Enum value maps for ErrorReason.
@@ -410,6 +433,16 @@ var (
 		23: "ERROR_REASON_TABLE_DAMAGED",
 		24: "ERROR_REASON_UNKNOWN_RULE_SET",
 		25: "ERROR_REASON_BAD_RULE_OPTION",
+		40: "ERROR_REASON_MISSING_API_KEY",
+		41: "ERROR_REASON_WRONG_API_KEY",
+		42: "ERROR_REASON_NOT_ROOM_SERVICE",
+		43: "ERROR_REASON_SEAT_RESERVED",
+		44: "ERROR_REASON_TICKET_USED",
+		45: "ERROR_REASON_TICKET_EXPIRED",
+		46: "ERROR_REASON_TICKET_WRONG_TABLE",
+		47: "ERROR_REASON_TICKET_INVALID",
+		48: "ERROR_REASON_SEAT_TAKEN",
+		49: "ERROR_REASON_KEY_TABLE_LIMIT",
 	}
 	ErrorReason_value = map[string]int32{
 		"ERROR_REASON_UNSPECIFIED":         0,
@@ -438,6 +471,16 @@ var (
 		"ERROR_REASON_TABLE_DAMAGED":       23,
 		"ERROR_REASON_UNKNOWN_RULE_SET":    24,
 		"ERROR_REASON_BAD_RULE_OPTION":     25,
+		"ERROR_REASON_MISSING_API_KEY":     40,
+		"ERROR_REASON_WRONG_API_KEY":       41,
+		"ERROR_REASON_NOT_ROOM_SERVICE":    42,
+		"ERROR_REASON_SEAT_RESERVED":       43,
+		"ERROR_REASON_TICKET_USED":         44,
+		"ERROR_REASON_TICKET_EXPIRED":      45,
+		"ERROR_REASON_TICKET_WRONG_TABLE":  46,
+		"ERROR_REASON_TICKET_INVALID":      47,
+		"ERROR_REASON_SEAT_TAKEN":          48,
+		"ERROR_REASON_KEY_TABLE_LIMIT":     49,
 	}
 )
 
@@ -798,7 +841,12 @@ type SeatInfo struct {
 	// A bot plays the seat now.
 	Bot bool `protobuf:"varint,4,opt,name=bot,proto3" json:"bot,omitempty"`
 	// The player has an open event stream.
-	Connected     bool `protobuf:"varint,5,opt,name=connected,proto3" json:"connected,omitempty"`
+	Connected bool `protobuf:"varint,5,opt,name=connected,proto3" json:"connected,omitempty"`
+	// The room service's id of the player who holds or will hold the seat
+	// (RoomService reservations and signed tickets); empty otherwise.
+	PlayerId string `protobuf:"bytes,200,opt,name=player_id,json=playerId,proto3" json:"player_id,omitempty"`
+	// The seat is reserved: only a join ticket for it takes it.
+	Reserved      bool `protobuf:"varint,201,opt,name=reserved,proto3" json:"reserved,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -864,6 +912,20 @@ func (x *SeatInfo) GetBot() bool {
 func (x *SeatInfo) GetConnected() bool {
 	if x != nil {
 		return x.Connected
+	}
+	return false
+}
+
+func (x *SeatInfo) GetPlayerId() string {
+	if x != nil {
+		return x.PlayerId
+	}
+	return ""
+}
+
+func (x *SeatInfo) GetReserved() bool {
+	if x != nil {
+		return x.Reserved
 	}
 	return false
 }
@@ -1304,7 +1366,11 @@ type JoinTableRequest struct {
 	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
 	// Optional client randomness (at most 64 bytes), mixed into the table
 	// seed that every wall derives from (docs/fairness.md).
-	Entropy       []byte `protobuf:"bytes,3,opt,name=entropy,proto3" json:"entropy,omitempty"`
+	Entropy []byte `protobuf:"bytes,3,opt,name=entropy,proto3" json:"entropy,omitempty"`
+	// A join ticket from the room service (docs/rooms.md): the seat it
+	// names is taken, with the reservation's name and player id (name is
+	// then ignored). Without one, a free seat that is not reserved is taken.
+	Ticket        string `protobuf:"bytes,200,opt,name=ticket,proto3" json:"ticket,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1358,6 +1424,13 @@ func (x *JoinTableRequest) GetEntropy() []byte {
 		return x.Entropy
 	}
 	return nil
+}
+
+func (x *JoinTableRequest) GetTicket() string {
+	if x != nil {
+		return x.Ticket
+	}
+	return ""
 }
 
 // JoinTableResponse is the seat taken and its secret token.
@@ -2548,7 +2621,10 @@ type ExportGameResponse struct {
 	// The game is not over: the record holds its finished rounds only.
 	Partial bool `protobuf:"varint,3,opt,name=partial,proto3" json:"partial,omitempty"`
 	// Rounds in the record.
-	Rounds        int32 `protobuf:"varint,4,opt,name=rounds,proto3" json:"rounds,omitempty"`
+	Rounds int32 `protobuf:"varint,4,opt,name=rounds,proto3" json:"rounds,omitempty"`
+	// The room service's player ids by seat (empty for a seat without
+	// one), so that the record maps onto its accounts.
+	PlayerIds     []string `protobuf:"bytes,200,rep,name=player_ids,json=playerIds,proto3" json:"player_ids,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2611,6 +2687,13 @@ func (x *ExportGameResponse) GetRounds() int32 {
 	return 0
 }
 
+func (x *ExportGameResponse) GetPlayerIds() []string {
+	if x != nil {
+		return x.PlayerIds
+	}
+	return nil
+}
+
 var File_mahjong_authority_v1_table_service_proto protoreflect.FileDescriptor
 
 const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
@@ -2645,13 +2728,15 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	" \x01(\x0e2\x1d.mahjong.authority.v1.RuleSetR\aruleSet\x12=\n" +
 	"\x06riichi\x18\v \x01(\v2#.mahjong.authority.v1.RiichiOptionsH\x00R\x06riichi\x12@\n" +
 	"\asichuan\x18\f \x01(\v2$.mahjong.authority.v1.SichuanOptionsH\x00R\asichuanB\t\n" +
-	"\aoptions\"x\n" +
+	"\aoptions\"\xb3\x01\n" +
 	"\bSeatInfo\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\rR\x04seat\x12\x14\n" +
 	"\x05taken\x18\x02 \x01(\bR\x05taken\x12\x12\n" +
 	"\x04name\x18\x03 \x01(\tR\x04name\x12\x10\n" +
 	"\x03bot\x18\x04 \x01(\bR\x03bot\x12\x1c\n" +
-	"\tconnected\x18\x05 \x01(\bR\tconnected\"\xea\x02\n" +
+	"\tconnected\x18\x05 \x01(\bR\tconnected\x12\x1c\n" +
+	"\tplayer_id\x18\xc8\x01 \x01(\tR\bplayerId\x12\x1b\n" +
+	"\breserved\x18\xc9\x01 \x01(\bR\breserved\"\xea\x02\n" +
 	"\x05Table\x12\x19\n" +
 	"\btable_id\x18\x01 \x01(\tR\atableId\x12?\n" +
 	"\bsettings\x18\x02 \x01(\v2#.mahjong.authority.v1.TableSettingsR\bsettings\x126\n" +
@@ -2680,11 +2765,12 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\x0fGetTableRequest\x12\x19\n" +
 	"\btable_id\x18\x01 \x01(\tR\atableId\"E\n" +
 	"\x10GetTableResponse\x121\n" +
-	"\x05table\x18\x01 \x01(\v2\x1b.mahjong.authority.v1.TableR\x05table\"[\n" +
+	"\x05table\x18\x01 \x01(\v2\x1b.mahjong.authority.v1.TableR\x05table\"t\n" +
 	"\x10JoinTableRequest\x12\x19\n" +
 	"\btable_id\x18\x01 \x01(\tR\atableId\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x18\n" +
-	"\aentropy\x18\x03 \x01(\fR\aentropy\"y\n" +
+	"\aentropy\x18\x03 \x01(\fR\aentropy\x12\x17\n" +
+	"\x06ticket\x18\xc8\x01 \x01(\tR\x06ticket\"y\n" +
 	"\x11JoinTableResponse\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\rR\x04seat\x12\x1d\n" +
 	"\n" +
@@ -2764,12 +2850,14 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\x05event\x18\x01 \x01(\v2\x1b.mahjong.authority.v1.EventR\x05event\"j\n" +
 	"\x11ExportGameRequest\x12\x19\n" +
 	"\btable_id\x18\x01 \x01(\tR\atableId\x12:\n" +
-	"\x06format\x18\x02 \x01(\x0e2\".mahjong.authority.v1.RecordFormatR\x06format\"\x9a\x01\n" +
+	"\x06format\x18\x02 \x01(\x0e2\".mahjong.authority.v1.RecordFormatR\x06format\"\xba\x01\n" +
 	"\x12ExportGameResponse\x12:\n" +
 	"\x06format\x18\x01 \x01(\x0e2\".mahjong.authority.v1.RecordFormatR\x06format\x12\x16\n" +
 	"\x06record\x18\x02 \x01(\tR\x06record\x12\x18\n" +
 	"\apartial\x18\x03 \x01(\bR\apartial\x12\x16\n" +
-	"\x06rounds\x18\x04 \x01(\x05R\x06rounds*\x8f\x01\n" +
+	"\x06rounds\x18\x04 \x01(\x05R\x06rounds\x12\x1e\n" +
+	"\n" +
+	"player_ids\x18\xc8\x01 \x03(\tR\tplayerIds*\x8f\x01\n" +
 	"\n" +
 	"RulePreset\x12\x1b\n" +
 	"\x17RULE_PRESET_UNSPECIFIED\x10\x00\x12\x1e\n" +
@@ -2795,7 +2883,7 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\x19RECORD_FORMAT_UNSPECIFIED\x10\x00\x12\x18\n" +
 	"\x14RECORD_FORMAT_NATIVE\x10\x01\x12\x18\n" +
 	"\x14RECORD_FORMAT_TENHOU\x10\x02\x12\x16\n" +
-	"\x12RECORD_FORMAT_MJAI\x10\x03*\xd1\x06\n" +
+	"\x12RECORD_FORMAT_MJAI\x10\x03*\x9a\t\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\"\n" +
 	"\x1eERROR_REASON_MALFORMED_REQUEST\x10\x01\x12\x19\n" +
@@ -2823,7 +2911,17 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\x1aERROR_REASON_TABLE_EVICTED\x10\x16\x12\x1e\n" +
 	"\x1aERROR_REASON_TABLE_DAMAGED\x10\x17\x12!\n" +
 	"\x1dERROR_REASON_UNKNOWN_RULE_SET\x10\x18\x12 \n" +
-	"\x1cERROR_REASON_BAD_RULE_OPTION\x10\x192\xc1\a\n" +
+	"\x1cERROR_REASON_BAD_RULE_OPTION\x10\x19\x12 \n" +
+	"\x1cERROR_REASON_MISSING_API_KEY\x10(\x12\x1e\n" +
+	"\x1aERROR_REASON_WRONG_API_KEY\x10)\x12!\n" +
+	"\x1dERROR_REASON_NOT_ROOM_SERVICE\x10*\x12\x1e\n" +
+	"\x1aERROR_REASON_SEAT_RESERVED\x10+\x12\x1c\n" +
+	"\x18ERROR_REASON_TICKET_USED\x10,\x12\x1f\n" +
+	"\x1bERROR_REASON_TICKET_EXPIRED\x10-\x12#\n" +
+	"\x1fERROR_REASON_TICKET_WRONG_TABLE\x10.\x12\x1f\n" +
+	"\x1bERROR_REASON_TICKET_INVALID\x10/\x12\x1b\n" +
+	"\x17ERROR_REASON_SEAT_TAKEN\x100\x12 \n" +
+	"\x1cERROR_REASON_KEY_TABLE_LIMIT\x1012\xc1\a\n" +
 	"\fTableService\x12b\n" +
 	"\vCreateTable\x12(.mahjong.authority.v1.CreateTableRequest\x1a).mahjong.authority.v1.CreateTableResponse\x12_\n" +
 	"\n" +
