@@ -537,7 +537,12 @@ func playGame(ctx, run context.Context, o botsOptions, i, g int, clients *[table
 	start := time.Now()
 	// cut: the time of duration mode is up, which ends a game without
 	// an error.
-	cut := func() bool { return o.duration > 0 && run.Err() != nil && ctx.Err() == nil }
+	// A call can fail on the deadline before run's timer has fired, so
+	// the clock decides.
+	end, _ := run.Deadline()
+	cut := func() bool {
+		return o.duration > 0 && ctx.Err() == nil && (run.Err() != nil || !time.Now().Before(end))
+	}
 	failOrCut := func(format string, args ...any) {
 		if cut() {
 			m.mu.Lock()

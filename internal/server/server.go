@@ -11,6 +11,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -227,10 +228,29 @@ func (s *Server) Register(g grpc.ServiceRegistrar) {
 // Options are the gRPC server options the services rely on: recovery
 // from a handler's panic (outermost, so that it covers the rest) and the
 // per-connection rate limit.
+// The transport's buffers and windows (see Options).
+const (
+	readBuffer   = 8 << 10
+	streamWindow = 64 << 10
+	connWindow   = 1 << 20
+)
+
 func (s *Server) Options() []grpc.ServerOption {
 	lim := connLimits{rate: s.cfg.ConnRate, clk: s.cfg.Clock, streams: s.cfg.MaxConnStreams, obs: s.cfg.Observer}
 	rec := recovery.WithRecoveryHandlerContext(s.recovered)
 	return []grpc.ServerOption{
+		// Many connections with small, rare messages: a connection's
+		// write buffer goes back to a pool after each flush, and its
+		// read buffer is small (no request is larger than a few KiB).
+		// Fixed flow-control windows turn off the BDP pings, which
+		// cost a write each and never pay off for small messages.
+		grpc.SharedWriteBuffer(true),
+		grpc.ReadBufferSize(readBuffer),
+		grpc.InitialWindowSize(streamWindow),
+		grpc.InitialConnWindowSize(connWindow),
+		// Handlers run on a pool of goroutines whose stacks have
+		// grown, rather than on a new one for every call.
+		grpc.NumStreamWorkers(uint32(runtime.GOMAXPROCS(0))),
 		grpc.StatsHandler(lim),
 		grpc.ChainUnaryInterceptor(recovery.UnaryServerInterceptor(rec), lim.unary),
 		grpc.ChainStreamInterceptor(recovery.StreamServerInterceptor(rec), lim.stream),
