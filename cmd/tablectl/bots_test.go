@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -253,5 +254,29 @@ func TestBotsUsageLoad(t *testing.T) {
 	var r thinkRange
 	if err := r.Set("1s..4s"); err != nil || r.min != time.Second || r.max != 4*time.Second || r.String() != "1s..4s" {
 		t.Errorf("thinkRange 1s..4s = %v, %v", r, err)
+	}
+}
+
+// TestThinkDraw: think delays stay in their range, cover it, and repeat
+// with the same seed.
+func TestThinkDraw(t *testing.T) {
+	r := thinkRange{min: time.Second, max: 4 * time.Second}
+	a, b := rand.New(rand.NewPCG(1, 2)), rand.New(rand.NewPCG(1, 2))
+	var lo, hi time.Duration = r.max, r.min
+	for range 1000 {
+		d := r.draw(a)
+		if d != r.draw(b) {
+			t.Fatal("the same seed drew different delays")
+		}
+		if d < r.min || d > r.max {
+			t.Fatalf("draw %v outside %v", d, &r)
+		}
+		lo, hi = min(lo, d), max(hi, d)
+	}
+	if lo > 1100*time.Millisecond || hi < 3900*time.Millisecond {
+		t.Errorf("1000 draws span %v..%v: want most of %v", lo, hi, &r)
+	}
+	if d := (thinkRange{min: time.Second, max: time.Second}).draw(a); d != time.Second {
+		t.Errorf("a fixed think time drew %v", d)
 	}
 }
