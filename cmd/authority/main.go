@@ -1,14 +1,15 @@
 // Command authority is the mahjong table server: it holds the full secret
-// state of the tables of the rule sets it is built with (riichi; see
-// serve) and talks to players, bots and room backends over gRPC
-// (TableService, JudgeService, the standard health service and server
+// state of the tables of the rule sets it is built with (riichi and
+// Sichuan; see serve) and talks to players, bots and room backends over gRPC
+// (TableService, JudgeService, Dou Dizhu's DoudizhuService, the standard health service and server
 // reflection).
 //
 //	authority --listen 127.0.0.1:7400              # tables in memory
 //	authority --listen 127.0.0.1:7400 --data DIR   # tables durable in DIR
 //
 // Everything is embedded: without --data tables live in memory; with it
-// every accepted action is in DIR/authority.db (bbolt) before it is
+// every accepted action is in DIR/authority.db (Sichuan's in
+// DIR/sichuan.db, Dou Dizhu's in DIR/doudizhu.db; bbolt) before it is
 // acknowledged, and a restart resumes every table not finished.
 //
 // A finished table stays in memory for --finished-ttl, one that never
@@ -40,14 +41,20 @@ import (
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/reflection"
 
+	ddzpb "github.com/mahjong-authority/authority/gen/doudizhu/authority/v1"
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/doudizhu/hosting"
+	"github.com/mahjong-authority/authority/internal/doudizhu/service"
+	ddztable "github.com/mahjong-authority/authority/internal/doudizhu/table"
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/metrics"
 	"github.com/mahjong-authority/authority/internal/ruleset"
 	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
+	"github.com/mahjong-authority/authority/internal/ruleset/sichuan"
 	"github.com/mahjong-authority/authority/internal/server"
 	"github.com/mahjong-authority/authority/internal/store"
 	"github.com/mahjong-authority/authority/internal/table"
+	tsichuan "github.com/mahjong-authority/authority/internal/table/sichuan"
 )
 
 func main() {
@@ -254,6 +261,18 @@ func serveMetrics(lis net.Listener, m *metrics.Metrics, log *zap.Logger) func() 
 	}
 }
 
+// openSichuanStore opens Sichuan's durable store, sichuan.db in dir
+// (created by openStore).
+func openSichuanStore(dir string, opts ...store.Option) (*store.Bolt[tsichuan.Action], error) {
+	return store.Open[tsichuan.Action](filepath.Join(dir, "sichuan.db"), sichuan.ActionCodec{}, opts...)
+}
+
+// openDoudizhuStore opens Dou Dizhu's durable store, doudizhu.db in dir
+// (created by openStore).
+func openDoudizhuStore(dir string, opts ...store.Option) (*store.Bolt[ddztable.Action], error) {
+	return store.Open[ddztable.Action](filepath.Join(dir, "doudizhu.db"), hosting.Codec{}, opts...)
+}
+
 // maxRequest bounds a request's size: the largest legitimate one is a judge
 // question of a few hundred bytes.
 const maxRequest = 16 << 10
@@ -274,7 +293,8 @@ func newDrain() *drain {
 }
 
 func (d *drain) stream(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, next grpc.StreamHandler) error {
-	if strings.HasPrefix(info.FullMethod, "/"+pb.TableService_ServiceDesc.ServiceName+"/") {
+	if strings.HasPrefix(info.FullMethod, "/"+pb.TableService_ServiceDesc.ServiceName+"/") ||
+		strings.HasPrefix(info.FullMethod, "/"+ddzpb.DoudizhuService_ServiceDesc.ServiceName+"/") {
 		return next(srv, ss)
 	}
 	ctx, cancel := context.WithCancel(ss.Context())
@@ -297,11 +317,15 @@ func (s drainedStream) Context() context.Context { return s.ctx }
 // and pprof there (closed at the stop).
 func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o options) error {
 	var live atomic.Pointer[server.Server] // for scrapes, once it exists
+	var liveDdz atomic.Pointer[service.Service]
 	var m *metrics.Metrics
 	if mlis != nil {
 		m = metrics.New(func(f func(string, host.Info)) {
 			if s := live.Load(); s != nil {
 				s.EachTable(f)
+			}
+			if d := liveDdz.Load(); d != nil {
+				d.Host().Each(func(in host.Info) { f(service.Name, in) })
 			}
 		})
 		stopMetrics := serveMetrics(mlis, m, log)
@@ -321,7 +345,20 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 		defer st.Close()
 		rc.Store = st
 	}
-	cfg := server.Config{RuleSets: []ruleset.RuleSet{riichi.New(rc)}}
+	sq := sichuan.Standard()
+	if o.data != "" {
+		var sopts []store.Option
+		if m != nil {
+			sopts = append(sopts, store.WithObserver(m.Store()))
+		}
+		st, err := openSichuanStore(o.data, sopts...)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		sq.Store = st
+	}
+	cfg := server.Config{RuleSets: []ruleset.RuleSet{riichi.New(rc), sichuan.New(sq)}}
 	cfg.Log = log
 	cfg.SeatRate, cfg.ConnRate = o.seatRate, o.connRate
 	cfg.Defaults = o.defaults
@@ -335,9 +372,34 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 		return err
 	}
 	live.Store(srv)
+	// Dou Dizhu is served beside the mahjong rule sets, on a host of its
+	// own types that shares the server's hosting (its count of open
+	// tables too), with a store of its own.
+	dc := service.Config{Hosting: srv.Hosting(), Defaults: o.defaults}
+	if o.data != "" {
+		var sopts []store.Option
+		if m != nil {
+			sopts = append(sopts, store.WithObserver(m.Store()))
+		}
+		st, err := openDoudizhuStore(o.data, sopts...)
+		if err != nil {
+			srv.Close()
+			return err
+		}
+		defer st.Close()
+		dc.Store = st
+	}
+	ddz := service.New(dc)
+	liveDdz.Store(ddz)
 	start := time.Now()
 	n, err := srv.Recover(ctx)
+	if err == nil {
+		var k int
+		k, err = ddz.Recover(ctx)
+		n += k
+	}
 	if err != nil {
+		ddz.Close()
 		srv.Close()
 		return err
 	}
@@ -360,9 +422,10 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 	)
 	g := grpc.NewServer(opts...)
 	srv.Register(g)
+	ddz.Register(g)
 	hs := health.NewServer()
 	healthpb.RegisterHealthServer(g, hs)
-	for _, name := range []string{"", pb.TableService_ServiceDesc.ServiceName, pb.JudgeService_ServiceDesc.ServiceName} {
+	for _, name := range []string{"", pb.TableService_ServiceDesc.ServiceName, pb.JudgeService_ServiceDesc.ServiceName, ddzpb.DoudizhuService_ServiceDesc.ServiceName} {
 		hs.SetServingStatus(name, healthpb.HealthCheckResponse_SERVING)
 	}
 	reflection.Register(g)
@@ -375,6 +438,7 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 	log.Info("serving", zap.String("addr", lis.Addr().String()))
 	select {
 	case err := <-served:
+		ddz.Close()
 		srv.Close()
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
@@ -382,6 +446,7 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 	log.Info("stopping")
 	hs.Shutdown()
 	d.stop()
+	ddz.Close()
 	srv.Close()
 	stopped := make(chan struct{})
 	go func() {

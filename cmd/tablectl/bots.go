@@ -38,7 +38,7 @@ type botsOptions struct {
 	addr          string
 	tables, games int
 	kind          string // efficient or random
-	rules         string // hanchan or tonpuu
+	rules         string // hanchan, tonpuu or sichuan
 	turn, claim   time.Duration
 	pause         time.Duration
 	seed          string
@@ -165,7 +165,7 @@ func parseBots(args []string, stderr io.Writer) (botsOptions, error) {
 	fs.IntVar(&o.tables, "tables", 1, "tables played at once")
 	fs.IntVar(&o.games, "games", 1, "games each table plays, one after another")
 	fs.StringVar(&o.kind, "bot", "efficient", "the bots: efficient or random")
-	fs.StringVar(&o.rules, "rules", "hanchan", "hanchan (east-south) or tonpuu (east only)")
+	fs.StringVar(&o.rules, "rules", "hanchan", "hanchan (east-south), tonpuu (east only) or sichuan (bloody battle, 8 hands)")
 	fs.DurationVar(&o.turn, "turn-time", 10*time.Second, "turn timer of the tables")
 	fs.DurationVar(&o.claim, "claim-time", 5*time.Second, "claim window timer of the tables")
 	fs.DurationVar(&o.pause, "round-pause", 10*time.Millisecond, "pause between rounds (at least 1ns; zero would take the server's default)")
@@ -197,8 +197,12 @@ func parseBots(args []string, stderr io.Writer) (botsOptions, error) {
 		bad = "--tables and --games must be at least 1"
 	case o.kind != "efficient" && o.kind != "random":
 		bad = fmt.Sprintf("--bot %q: want efficient or random", o.kind)
-	case o.rules != "hanchan" && o.rules != "tonpuu":
-		bad = fmt.Sprintf("--rules %q: want hanchan or tonpuu", o.rules)
+	case o.rules != "hanchan" && o.rules != "tonpuu" && o.rules != "sichuan":
+		bad = fmt.Sprintf("--rules %q: want hanchan, tonpuu or sichuan", o.rules)
+	case o.rules == "sichuan" && o.kind != "efficient":
+		bad = "--rules sichuan plays the efficient bot only"
+	case o.rules == "sichuan" && o.think.max > 0:
+		bad = "--think is for riichi tables only"
 	case o.turn <= 0 || o.claim <= 0 || o.pause <= 0 || o.every <= 0:
 		bad = "timers and --progress must be positive"
 	}
@@ -490,7 +494,12 @@ func runTable(ctx, run context.Context, o botsOptions, i int, pool []*client.Cli
 		m.started++
 		m.mu.Unlock()
 		m.playing.Add(1)
-		playGame(ctx, run, o, i, g, &clients, m)
+		if o.rules == "sichuan" {
+			// Sichuan games play to their end, --for or not.
+			playSichuanGame(ctx, o, i, g, &clients, m)
+		} else {
+			playGame(ctx, run, o, i, g, &clients, m)
+		}
 		m.playing.Add(-1)
 	}
 }
@@ -515,6 +524,9 @@ func (o botsOptions) settings(i, g int) *pb.TableSettings {
 	}
 	if o.dwell >= 0 {
 		set.ClaimDwell = durationpb.New(o.dwell)
+	}
+	if o.rules == "sichuan" {
+		set.RuleSet, set.Rules, set.Options = pb.RuleSet_RULE_SET_SICHUAN, pb.RulePreset_RULE_PRESET_UNSPECIFIED, sichuanOptions()
 	}
 	if o.seed != "" {
 		s := derive(o, "table", i, g)
@@ -568,7 +580,7 @@ func playGame(ctx, run context.Context, o botsOptions, i, g int, clients *[table
 	}
 	var wg sync.WaitGroup
 	var ended [table.NumSeats]bool
-	var final table.GameEnded
+	var final [4]int
 	rounds := 0
 	for s, st := range seats {
 		wg.Go(func() {
@@ -586,7 +598,7 @@ func playGame(ctx, run context.Context, o botsOptions, i, g int, clients *[table
 	m.rounds += rounds
 	if !slices.Contains(ended[:], false) {
 		m.games++
-		fmt.Fprintf(m.log, "table %d game %d/%d ended in %.1fs: %d rounds, scores %v\n", i, g+1, o.games, time.Since(start).Seconds(), rounds, final.Scores)
+		fmt.Fprintf(m.log, "table %d game %d/%d ended in %.1fs: %d rounds, scores %v\n", i, g+1, o.games, time.Since(start).Seconds(), rounds, final)
 	}
 	m.mu.Unlock()
 	if slices.Contains(ended[:], false) {
@@ -598,7 +610,7 @@ func playGame(ctx, run context.Context, o botsOptions, i, g int, clients *[table
 type seatResult struct {
 	ended  bool
 	rounds int
-	final  table.GameEnded
+	final  [4]int
 }
 
 // playSeat follows a seat to the end of its game, acting whenever the
@@ -638,7 +650,7 @@ func playSeat(ctx context.Context, cut func() bool, o botsOptions, rng *rand.Ran
 		case table.RoundEnded:
 			r.rounds++
 		case table.GameEnded:
-			r.final = e
+			r.final = e.Scores
 		}
 		a, ok := b.Act(s.View())
 		if !ok {

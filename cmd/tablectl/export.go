@@ -16,6 +16,7 @@ import (
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/record"
 	"github.com/mahjong-authority/authority/internal/record/mjai"
+	rsc "github.com/mahjong-authority/authority/internal/record/sichuan"
 	"github.com/mahjong-authority/authority/internal/record/tenhou"
 )
 
@@ -70,8 +71,15 @@ func runExport(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		return write(*id, b)
 	}
-	return record.Read(stdin, func(line int, g *record.Game) error {
-		g, err := record.Rebuild(g)
+	return readRecords(stdin, func(line int, b []byte) error {
+		if rsc.IsSichuan(b) {
+			return exportSichuan(line, b, *format, write)
+		}
+		g, err := record.Decode(b)
+		if err != nil {
+			return fmt.Errorf("export: line %d: %w", line, err)
+		}
+		g, err = record.Rebuild(g)
 		if err != nil {
 			return fmt.Errorf("export: line %d: %w", line, err)
 		}
@@ -125,4 +133,25 @@ func safeName(id string) string {
 		}
 		return r
 	}, id)
+}
+
+// exportSichuan writes a Sichuan record read from stdin, native only (the
+// tenhou.net/6 and mjai formats are riichi's), once its replay through the
+// engine agrees with it.
+func exportSichuan(line int, b []byte, format string, write func(string, []byte) error) error {
+	if format != "native" {
+		return fmt.Errorf("export: line %d: a Sichuan record is written as native only", line)
+	}
+	g, err := rsc.Decode(b)
+	if err != nil {
+		return fmt.Errorf("export: line %d: %w", line, err)
+	}
+	if o := rsc.Play(g); !o.OK {
+		return fmt.Errorf("export: line %d: the replay disagrees with the record: hand %d step %d: %s", line, *o.Round, *o.Step, o.Error)
+	}
+	var buf bytes.Buffer
+	if err := rsc.Write(&buf, g); err != nil {
+		return fmt.Errorf("export: line %d: %w", line, err)
+	}
+	return write(g.ID, buf.Bytes())
 }

@@ -34,9 +34,11 @@ Creates a table where the server's bots take the other three seats, joins
 it and plays your seat in the terminal: the board is shown whenever you have
 something to do, with your choices numbered. Type a number, a tile to
 discard it (5m; 0p is the red five), t to discard the tile you drew, or p
-to pass a claim. With --table it joins an existing table instead, and
-offers to start it if it has not started. Ctrl-C leaves the table at once:
-a bot plays your seat from then on.
+to pass a claim. With --rules sichuan the table plays Sichuan bloody
+battle: give three tiles of one suit by typing them (129p), choose your
+void suit with m, p or s. With --table it joins an existing table instead
+(of whichever rule set), and offers to start it if it has not started.
+Ctrl-C leaves the table at once: a bot plays your seat from then on.
 
 Flags:
 `
@@ -46,7 +48,7 @@ func parsePlay(args []string, stderr io.Writer) (playOptions, error) {
 	fs := newFlags("play", playUsage, stderr)
 	addrFlag(fs, &o.addr)
 	fs.StringVar(&o.name, "name", "player", "your name at the table")
-	fs.StringVar(&o.rules, "rules", "hanchan", "hanchan (east-south) or tonpuu (east only)")
+	fs.StringVar(&o.rules, "rules", "hanchan", "hanchan (east-south), tonpuu (east only) or sichuan (bloody battle)")
 	fs.StringVar(&o.seed, "seed", "", "play the walls of this `string` (the same seed, the same tiles)")
 	fs.StringVar(&o.tableID, "table", "", "join this table instead of creating one")
 	fs.DurationVar(&o.turn, "turn-time", 5*time.Minute, "time for a turn before the server plays it for you")
@@ -55,7 +57,7 @@ func parsePlay(args []string, stderr io.Writer) (playOptions, error) {
 	if err := fs.Parse(args); err != nil {
 		return o, errUsage
 	}
-	if fs.NArg() > 0 || o.rules != "hanchan" && o.rules != "tonpuu" || o.turn <= 0 || o.claim <= 0 || o.pause <= 0 {
+	if fs.NArg() > 0 || o.rules != "hanchan" && o.rules != "tonpuu" && o.rules != "sichuan" || o.turn <= 0 || o.claim <= 0 || o.pause <= 0 {
 		fmt.Fprintln(stderr, "tablectl play: bad arguments")
 		fs.Usage()
 		return o, errUsage
@@ -79,14 +81,19 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	tb, _ := c.GetTable(ctx, seat.TableID) // without it, seats go by number
+	tb, err := c.GetTable(ctx, seat.TableID)
+	if err != nil {
+		return err
+	}
 	n := tableNames(tb, seat.Seat)
 	fmt.Fprintf(stdout, "Table %s: you are seat %d (%s).\n", seat.TableID, seat.Seat, o.name)
 	fmt.Fprintf(stdout, "Your entropy, mixed into every wall (check it in the record with tablectl export and verify): %x\n", seat.Entropy)
 	if tb.GetState() == pb.TableState_TABLE_STATE_WAITING {
 		err = offerStart(ctx, c, in, stdout, seat, tb)
 	}
-	if err == nil {
+	if err == nil && isSichuan(tb) {
+		err = playSichuan(ctx, c, seat, tb, in, stdout, n)
+	} else if err == nil {
 		s := c.Follow(seat, client.Options{})
 		defer s.Close()
 		err = playLoop(ctx, s, in, stdout, n)
@@ -214,6 +221,9 @@ func takeSeat(ctx context.Context, c *client.Client, o playOptions) (client.Seat
 	set := &pb.TableSettings{
 		Rules: rulePreset(o.rules), FillWithBots: true,
 		TurnTime: durationpb.New(o.turn), ClaimTime: durationpb.New(o.claim), RoundPause: durationpb.New(o.pause),
+	}
+	if o.rules == "sichuan" {
+		set.RuleSet, set.Rules, set.Options = pb.RuleSet_RULE_SET_SICHUAN, pb.RulePreset_RULE_PRESET_UNSPECIFIED, sichuanOptions()
 	}
 	if o.seed != "" {
 		s := derive(botsOptions{seed: o.seed}, "play", 0, 0)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	rsc "github.com/mahjong-authority/authority/internal/record/sichuan"
 	"github.com/mahjong-authority/authority/internal/replay"
 )
 
@@ -13,11 +14,17 @@ func init() {
 	commands["replay"] = command{summary: "replay recorded games (JSONL on stdin) through the table", run: runReplay}
 }
 
-// runReplay is docs/replay.md: one game per input
-// line, one outcome per output line.
+// runReplay is docs/replay.md: one game per input line, one outcome per
+// output line. With --rules sichuan the games are Sichuan native records
+// (docs/records.md) and the outcomes the same shape (record/sichuan Play).
 func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("replay", "usage: tablectl replay < games.jsonl\n", stderr)
+	fs := newFlags("replay", "usage: tablectl replay [--rules riichi|sichuan] < games.jsonl\n", stderr)
+	rules := fs.String("rules", "riichi", "the games' rule set: riichi (the replay contract's games) or sichuan (Sichuan native records)")
 	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	if *rules != "riichi" && *rules != "sichuan" {
+		fs.Usage()
 		return errUsage
 	}
 	if fs.NArg() > 0 {
@@ -36,11 +43,20 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			continue
 		}
 		var o replay.Outcome
-		if g, err := replay.Decode(b); err != nil {
-			zero := 0
-			o = replay.Outcome{ID: gameID(b, line), Round: &zero, Step: &zero, Error: err.Error()}
-		} else {
-			o = replay.Play(g)
+		zero := 0
+		switch {
+		case *rules == "sichuan":
+			if g, err := rsc.Decode(b); err != nil {
+				o = replay.Outcome{ID: gameID(b, line), Round: &zero, Step: &zero, Error: err.Error()}
+			} else {
+				o = rsc.Play(g)
+			}
+		default:
+			if g, err := replay.Decode(b); err != nil {
+				o = replay.Outcome{ID: gameID(b, line), Round: &zero, Step: &zero, Error: err.Error()}
+			} else {
+				o = replay.Play(g)
+			}
 		}
 		if err := enc.Encode(o); err != nil {
 			return fmt.Errorf("replay: write: %w", err)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,10 +11,11 @@ import (
 	"strings"
 
 	"github.com/mahjong-authority/authority/internal/record"
+	rsc "github.com/mahjong-authority/authority/internal/record/sichuan"
 )
 
 func init() {
-	commands["verify"] = command{summary: "check native game records: walls against their seeds and commitments, and a replay", run: runVerify}
+	commands["verify"] = command{summary: "check native game records (mahjong and Dou Dizhu): walls and decks against their seeds and commitments, and a replay", run: runVerify}
 }
 
 // errVerify is returned when a record fails or cannot be verified; the
@@ -20,7 +23,8 @@ func init() {
 var errVerify = errors.New("verify: not every record verified")
 
 // runVerify checks native records (a file or stdin, one per line) with
-// record.Verify and writes one report per game.
+// record.Verify, or record/sichuan's Verify for a Sichuan record (its
+// rules.variant is "sichuan"), and writes one report per game.
 func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("verify", "usage: tablectl verify [--json] [record.jsonl]   (stdin without a file)\n", stderr)
 	asJSON := fs.Bool("json", false, "write each report as a JSON object")
@@ -40,9 +44,25 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		defer f.Close()
 		in = f
 	}
-	bad := 0
-	err := record.Read(in, func(line int, g *record.Game) error {
-		rep, err := record.Verify(g)
+	in, ddzBad, err := verifyDoudizhu(in, stdout, *asJSON)
+	if err != nil {
+		return err
+	}
+	bad := ddzBad
+	err = readRecords(in, func(line int, b []byte) error {
+		var rep *record.Report
+		var err error
+		if rsc.IsSichuan(b) {
+			var g *rsc.Game
+			if g, err = rsc.Decode(b); err == nil {
+				rep, err = rsc.Verify(g)
+			}
+		} else {
+			var g *record.Game
+			if g, err = record.Decode(b); err == nil {
+				rep, err = record.Verify(g)
+			}
+		}
 		if err != nil {
 			return fmt.Errorf("verify: line %d: %w", line, err)
 		}
@@ -94,4 +114,24 @@ func describe(r *record.Report) string {
 	}
 	b.WriteString("\n")
 	return b.String()
+}
+
+// readRecords calls f with every non-blank line of native records, of
+// either rule set, and its number.
+func readRecords(in io.Reader, f func(line int, b []byte) error) error {
+	s := bufio.NewScanner(in)
+	s.Buffer(make([]byte, 0, 1<<20), 16<<20)
+	line := 0
+	for s.Scan() {
+		line++
+		if b := bytes.TrimSpace(s.Bytes()); len(b) > 0 {
+			if err := f(line, b); err != nil {
+				return err
+			}
+		}
+	}
+	if err := s.Err(); err != nil {
+		return fmt.Errorf("line %d: %w: %v", line+1, record.ErrSyntax, err)
+	}
+	return nil
 }

@@ -22,7 +22,9 @@ type watchOptions struct {
 const watchUsage = `usage: tablectl watch --addr HOST:PORT --table ID [flags]
 Follows a table's public events (behind the table's spectator delay) to the
 end of its game, one line for each thing that changes: a discard, a call, a
-riichi, a new dora indicator, a win and its payment, a round's end.
+riichi, a new dora indicator, a win and its payment, a round's end. A
+Sichuan table is shown with its exchange, void suits, winners who left
+play and running units.
 
 Flags:
 `
@@ -60,6 +62,9 @@ func runWatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	n := tableNames(tb, client.Spectator)
 	fmt.Fprintf(stdout, "Watching table %s (%s, spectator delay %v).\n", o.tableID, tb.GetState(), tb.GetSettings().GetSpectatorDelay().AsDuration())
+	if isSichuan(tb) {
+		return watchSichuan(ctx, c, tb, stdout, n, o.board)
+	}
 	w := c.Watch(o.tableID, client.Options{})
 	defer w.Close()
 	return watchLoop(ctx, w, stdout, n, o.board)

@@ -78,10 +78,26 @@ func (b Backoff) sleep(ctx context.Context, n int) error {
 	}
 }
 
+// Sleep waits for attempt n's pause (0 for the first retry) or the end of
+// ctx: for the sessions of games whose wire is not this package's.
+func (b Backoff) Sleep(ctx context.Context, n int) error { return b.sleep(ctx, n) }
+
 // Dial connects to a server at addr (host:port) without TLS. The
 // connection redials by itself with a short backoff, so that sessions find
 // a restarted server quickly. Close releases it.
 func Dial(addr string, opts ...grpc.DialOption) (*Client, error) {
+	conn, err := DialConn(addr, opts...)
+	if err != nil {
+		return nil, err
+	}
+	c := New(conn)
+	c.conn = conn
+	return c, nil
+}
+
+// DialConn is the connection Dial makes, for the clients of the other
+// games served on the same port.
+func DialConn(addr string, opts ...grpc.DialOption) (*grpc.ClientConn, error) {
 	opts = append([]grpc.DialOption{
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
 		grpc.WithConnectParams(grpc.ConnectParams{
@@ -93,9 +109,7 @@ func Dial(addr string, opts ...grpc.DialOption) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dial %s: %w", addr, err)
 	}
-	c := New(conn)
-	c.conn = conn
-	return c, nil
+	return conn, nil
 }
 
 // New returns a client on a connection the caller owns.

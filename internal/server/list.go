@@ -26,50 +26,66 @@ func (t *tableService) ListTables(_ context.Context, req *pb.ListTablesRequest) 
 }
 
 func (t *tableService) list(req *pb.ListTablesRequest) (*pb.ListTablesResponse, error) {
-	size := int(req.GetPageSize())
-	switch {
-	case size < 0:
-		return nil, fieldError("page_size", fmt.Errorf("%d: %w", size, ErrMalformed))
-	case size == 0:
-		size = DefaultPageSize
-	case size > MaxPageSize:
-		size = MaxPageSize
-	}
-	q := listQuery{order: req.GetOrder()}
-	if _, ok := pb.TableOrder_name[int32(q.order)]; !ok {
-		return nil, fieldError("order", fmt.Errorf("%v: %w", q.order, ErrMalformed))
-	}
-	if q.order == pb.TableOrder_TABLE_ORDER_UNSPECIFIED {
-		q.order = pb.TableOrder_TABLE_ORDER_NEWEST_FIRST
-	}
-	hq := host.ListQuery{NewestFirst: q.order == pb.TableOrder_TABLE_ORDER_NEWEST_FIRST, Limit: size}
-	for _, st := range req.GetStates() {
-		switch st {
-		case pb.TableState_TABLE_STATE_WAITING, pb.TableState_TABLE_STATE_PLAYING, pb.TableState_TABLE_STATE_FINISHED:
-		default:
-			return nil, fieldError("states", fmt.Errorf("%v: %w", st, ErrMalformed))
-		}
-		if q.states&(1<<st) == 0 {
-			q.states |= 1 << st
-			hq.States = append(hq.States, host.State(st))
-		}
-	}
-	if tok := req.GetPageToken(); tok != "" {
-		after, err := q.decode(tok)
-		if err != nil {
-			return nil, fieldError("page_token", err)
-		}
-		hq.After = &after
+	hq, page, err := ParseList(req.GetPageSize(), req.GetPageToken(), req.GetOrder(), req.GetStates())
+	if err != nil {
+		return nil, err
 	}
 	infos, more := t.s.list(hq)
 	out := &pb.ListTablesResponse{Tables: make([]*pb.Table, len(infos))}
 	for i, in := range infos {
 		out.Tables[i] = t.s.tableToPB(in)
 	}
-	if more && len(infos) > 0 {
-		out.NextPageToken = q.encode(infos[len(infos)-1].Key())
-	}
+	out.NextPageToken = page(infos, more)
 	return out, nil
+}
+
+// ParseList checks a ListTables request - page size, page token, order,
+// states - and returns the host's query and the function that makes the
+// token of the next page from the page listed ("" when it is the last).
+// Every game's API lists its tables with it.
+func ParseList(pageSize int32, token string, order pb.TableOrder, states []pb.TableState) (host.ListQuery, func([]host.Info, bool) string, error) {
+	size := int(pageSize)
+	switch {
+	case size < 0:
+		return host.ListQuery{}, nil, fieldError("page_size", fmt.Errorf("%d: %w", size, ErrMalformed))
+	case size == 0:
+		size = DefaultPageSize
+	case size > MaxPageSize:
+		size = MaxPageSize
+	}
+	q := listQuery{order: order}
+	if _, ok := pb.TableOrder_name[int32(q.order)]; !ok {
+		return host.ListQuery{}, nil, fieldError("order", fmt.Errorf("%v: %w", q.order, ErrMalformed))
+	}
+	if q.order == pb.TableOrder_TABLE_ORDER_UNSPECIFIED {
+		q.order = pb.TableOrder_TABLE_ORDER_NEWEST_FIRST
+	}
+	hq := host.ListQuery{NewestFirst: q.order == pb.TableOrder_TABLE_ORDER_NEWEST_FIRST, Limit: size}
+	for _, st := range states {
+		switch st {
+		case pb.TableState_TABLE_STATE_WAITING, pb.TableState_TABLE_STATE_PLAYING, pb.TableState_TABLE_STATE_FINISHED:
+		default:
+			return host.ListQuery{}, nil, fieldError("states", fmt.Errorf("%v: %w", st, ErrMalformed))
+		}
+		if q.states&(1<<st) == 0 {
+			q.states |= 1 << st
+			hq.States = append(hq.States, host.State(st))
+		}
+	}
+	if token != "" {
+		after, err := q.decode(token)
+		if err != nil {
+			return host.ListQuery{}, nil, fieldError("page_token", err)
+		}
+		hq.After = &after
+	}
+	page := func(infos []host.Info, more bool) string {
+		if more && len(infos) > 0 {
+			return q.encode(infos[len(infos)-1].Key())
+		}
+		return ""
+	}
+	return hq, page, nil
 }
 
 // listQuery is what a page token is bound to besides its place: the

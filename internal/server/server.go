@@ -101,6 +101,7 @@ type hosted struct {
 // Server implements TableService and JudgeService.
 type Server struct {
 	cfg   Config
+	hs    ruleset.Hosting
 	sets  []hosted // in the order of Config.RuleSets
 	table tableService
 	judge judgeService
@@ -124,7 +125,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.MaxConnStreams = 16
 	}
 	s := &Server{cfg: cfg}
-	hs := ruleset.Hosting{
+	s.hs = ruleset.Hosting{
 		Clock: cfg.Clock, Log: cfg.Log, SeatRate: cfg.SeatRate,
 		MaxTables: cfg.MaxTables, Count: &host.Count{}, MaxSeatStreams: cfg.MaxSeatStreams,
 		Observer:    cfg.Observer,
@@ -137,7 +138,7 @@ func New(cfg Config) (*Server, error) {
 			return nil, fmt.Errorf("server: rule set %v twice or unnamed", rs.ID())
 		}
 		seen[rs.ID()] = true
-		t, err := rs.Open(hs)
+		t, err := rs.Open(s.hs)
 		if err != nil {
 			s.Close()
 			return nil, fmt.Errorf("server: rule set %v: %w", rs.ID(), err)
@@ -225,9 +226,6 @@ func (s *Server) Register(g grpc.ServiceRegistrar) {
 	pb.RegisterJudgeServiceServer(g, &s.judge)
 }
 
-// Options are the gRPC server options the services rely on: recovery
-// from a handler's panic (outermost, so that it covers the rest) and the
-// per-connection rate limit.
 // The transport's buffers and windows (see Options).
 const (
 	readBuffer   = 8 << 10
@@ -235,6 +233,10 @@ const (
 	connWindow   = 1 << 20
 )
 
+// Options are the gRPC server options the services rely on: transport
+// settings for many connections of small messages, recovery from a
+// handler's panic (outermost, so that it covers the rest) and the
+// per-connection rate limit.
 func (s *Server) Options() []grpc.ServerOption {
 	lim := connLimits{rate: s.cfg.ConnRate, clk: s.cfg.Clock, streams: s.cfg.MaxConnStreams, obs: s.cfg.Observer}
 	rec := recovery.WithRecoveryHandlerContext(s.recovered)
@@ -300,12 +302,21 @@ func (connLimits) HandleConn(context.Context, stats.ConnStats)                  
 func (connLimits) TagRPC(ctx context.Context, _ *stats.RPCTagInfo) context.Context { return ctx }
 func (connLimits) HandleRPC(context.Context, stats.RPCStats)                       {}
 
-// servicePrefix selects this API's methods; health checks and reflection
-// are not limited.
-const servicePrefix = "/mahjong.authority.v1."
+// servicePrefixes select the API's methods, of every game; health checks
+// and reflection are not limited.
+var servicePrefixes = []string{"/mahjong.authority.v1.", "/doudizhu.authority.v1."}
+
+func limited(method string) bool {
+	for _, p := range servicePrefixes {
+		if strings.HasPrefix(method, p) {
+			return true
+		}
+	}
+	return false
+}
 
 func (l connLimits) allow(ctx context.Context, method string) error {
-	if !strings.HasPrefix(method, servicePrefix) {
+	if !limited(method) {
 		return nil
 	}
 	cb, ok := ctx.Value(connKey{}).(*connBucket)
@@ -349,7 +360,7 @@ func (l connLimits) stream(srv any, ss grpc.ServerStream, info *grpc.StreamServe
 		return err
 	}
 	cb, ok := ss.Context().Value(connKey{}).(*connBucket)
-	if !ok || !strings.HasPrefix(info.FullMethod, servicePrefix) {
+	if !ok || !limited(info.FullMethod) {
 		return next(srv, ss)
 	}
 	cb.mu.Lock()

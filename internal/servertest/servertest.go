@@ -17,8 +17,10 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 
+	"github.com/mahjong-authority/authority/internal/doudizhu/service"
 	"github.com/mahjong-authority/authority/internal/ruleset"
 	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
+	"github.com/mahjong-authority/authority/internal/ruleset/sichuan"
 	"github.com/mahjong-authority/authority/internal/server"
 )
 
@@ -26,6 +28,9 @@ import (
 type Server struct {
 	*server.Server
 	Addr string // host:port
+	// Doudizhu is the Dou Dizhu service beside the mahjong API, when
+	// started with StartWithDoudizhu.
+	Doudizhu *service.Service
 
 	tb        testing.TB
 	g         *grpc.Server // nil while stopped
@@ -35,6 +40,23 @@ type Server struct {
 
 // Start creates a server from cfg, resumes the tables of its store (as the
 // authority binary does before it serves) and serves it on a free port of
+
+// StartWithDoudizhu is Start with Dou Dizhu served beside the mahjong
+// API, as cmd/authority serves it: on the server's hosting, its tables in
+// memory.
+func StartWithDoudizhu(tb testing.TB, cfg server.Config) *Server {
+	tb.Helper()
+	srv, err := server.New(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s := &Server{Server: srv, Addr: "127.0.0.1:0", tb: tb}
+	s.Doudizhu = service.New(service.Config{Hosting: srv.Hosting(), Defaults: cfg.Defaults})
+	tb.Cleanup(s.Close)
+	s.serve()
+	return s
+}
+
 // 127.0.0.1 until Close, which the end of the test calls.
 func Start(tb testing.TB, cfg server.Config) *Server {
 	tb.Helper()
@@ -68,6 +90,9 @@ func (s *Server) serve() {
 	s.Addr = lis.Addr().String()
 	s.g = grpc.NewServer(s.Options()...)
 	s.Register(s.g)
+	if s.Doudizhu != nil {
+		s.Doudizhu.Register(s.g)
+	}
 	s.served = make(chan error, 1)
 	go func() { s.served <- s.g.Serve(lis) }()
 }
@@ -99,6 +124,9 @@ func (s *Server) Restart(down time.Duration) {
 // called more than once.
 func (s *Server) Close() {
 	s.closeOnce.Do(func() {
+		if s.Doudizhu != nil {
+			s.Doudizhu.Close()
+		}
 		s.Server.Close()
 		s.Stop()
 	})
@@ -120,4 +148,11 @@ func (s *Server) Dial() *grpc.ClientConn {
 // and of the commands start.
 func Riichi() server.Config {
 	return server.Config{RuleSets: []ruleset.RuleSet{riichi.New(riichi.Standard())}}
+}
+
+// Standard is the configuration of a server that hosts every rule set the
+// authority binary does, riichi and Sichuan, with the real parts, tables
+// in memory.
+func Standard() server.Config {
+	return server.Config{RuleSets: []ruleset.RuleSet{riichi.New(riichi.Standard()), sichuan.New(sichuan.Standard())}}
 }

@@ -24,6 +24,7 @@ const (
 	tagPassed
 	tagDealEnded
 	tagMatchEnded
+	tagOffer
 )
 
 // Bounds of decoded numbers.
@@ -86,6 +87,10 @@ func AppendBody(dst []byte, b Body) ([]byte, error) {
 		dst = append(dst, tagMatchEnded)
 		dst = appendInts(dst, e.Scores)
 		dst = appendInts(dst, e.Ranks)
+	case Offer:
+		dst = append(dst, tagOffer, byte(e.Seat), e.Bids, flagsOf(e.Call, e.Rob, e.Pass, e.Play, e.MustLead),
+			byte(e.ToBeat.Type), byte(e.ToBeat.Rank), e.ToBeat.Len)
+		dst = appendCounts(dst, &e.ToBeat.Cards)
 	default:
 		return dst, fmt.Errorf("%w: body %T", ErrCodec, b)
 	}
@@ -163,6 +168,21 @@ func readBody(r *pack.Reader) Body {
 		return e
 	case tagMatchEnded:
 		return MatchEnded{Scores: readInts(r, "score", -4*maxScore, 4*maxScore), Ranks: readInts(r, "rank", 1, NumSeats)}
+	case tagOffer:
+		e := Offer{Seat: readSeat(r), Bids: r.Byte("bids")}
+		f := r.Byte("flags")
+		if f > 31 || e.Bids&^0b1110 != 0 {
+			r.Fail("offer %#x %#x", e.Bids, f)
+		}
+		e.Call, e.Rob, e.Pass, e.Play, e.MustLead = f&1 != 0, f&2 != 0, f&4 != 0, f&8 != 0, f&16 != 0
+		e.ToBeat.Type = judge.Type(r.Byte("play type"))
+		e.ToBeat.Rank = card.Rank(r.Byte("rank"))
+		e.ToBeat.Len = r.Byte("len")
+		if e.ToBeat.Type > judge.FourTwoPairs || !e.ToBeat.Rank.Valid() || e.ToBeat.Len > card.NumCards {
+			r.Fail("play %d %d %d", e.ToBeat.Type, e.ToBeat.Rank, e.ToBeat.Len)
+		}
+		e.ToBeat.Cards = readCounts(r)
+		return e
 	default:
 		r.Fail("tag %d", tag)
 	}

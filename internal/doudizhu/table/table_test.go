@@ -321,7 +321,9 @@ func FuzzAction(f *testing.F) {
 func FuzzBody(f *testing.F) {
 	for _, b := range []Body{DealStarted{Index: 3, Number: 2, First: 1, Commitment: [32]byte{9}, Scores: [3]int{4, -2, -2}},
 		Played{Seat: 2, Play: judge.Play{Type: judge.Straight, Rank: card.Five, Len: 5, Cards: card.MustParse("56789")}, Left: 3},
-		DealEnded{Winner: 1, LandlordWon: true, Spring: true, Base: 3, Stake: 6, Deltas: [3]int{-6, 12, -6}}} {
+		DealEnded{Winner: 1, LandlordWon: true, Spring: true, Base: 3, Stake: 6, Deltas: [3]int{-6, 12, -6}},
+		Offer{Seat: 1, Bids: 0b1100, Pass: true},
+		Offer{Seat: 2, Play: true, Pass: true, ToBeat: judge.Play{Type: judge.Pair, Rank: card.Ten, Len: 1, Cards: card.MustParse("TT")}}} {
 		enc, _ := AppendBody(nil, b)
 		f.Add(enc)
 	}

@@ -1,9 +1,12 @@
 // Package sichuan is the Sichuan bloody battle (xuezhan daodi) rule set of
-// the authority. So far it holds the rule set's table settings: its preset
-// and options, checked and completed as ruleset.RuleSet.Check does, and
-// read into the engine's rules (package table/sichuan); the engine
-// adapter, wire form, record and bot plug in beside them (see
-// docs/rule-sets.md, "Adding Sichuan").
+// the authority: the engine of package table/sichuan hosted through
+// package ruleset. It brings the table settings (options.go: the preset
+// and options, checked, completed and read into the engine's rules), the
+// engine adapter (game.go: whose turn, timeouts, walls from the table's
+// seed, claim-window marks, snapshots), the store codec (codec.go), the
+// checks of a client's actions on top of their wire form (convert.go,
+// package wire/sichuan), the record (export.go, package record/sichuan)
+// and the bot for empty and abandoned seats (bot.go, package bot/sichuan).
 package sichuan
 
 import (

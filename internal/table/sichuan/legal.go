@@ -34,6 +34,13 @@ func (t *Table) AppendLegal(dst []Action, s Seat) []Action {
 	return dst
 }
 
+// AppendExchanges appends seat s's exchange choices for the tiles c, in
+// the order Legal lists them: every multiset of three tiles of one suit.
+// A client that keeps a seat's view from its events lists them with it.
+func AppendExchanges(dst []Action, s Seat, c *tile.Counts) []Action {
+	return appendExchanges(dst, s, c)
+}
+
 // appendExchanges lists every multiset of three tiles of one suit in c.
 func appendExchanges(dst []Action, s Seat, c *tile.Counts) []Action {
 	for su := range NumSuits {

@@ -48,37 +48,45 @@ const (
 	ActionType_ACTION_TYPE_PASS ActionType = 10
 	// Abortive draw with nine kinds of terminals and honours on the first turn.
 	ActionType_ACTION_TYPE_NINE_TERMINALS ActionType = 11
+	// Sichuan: give `tiles`, three of one suit, in the exchange of three.
+	ActionType_ACTION_TYPE_SICHUAN_EXCHANGE ActionType = 100
+	// Sichuan: choose `suit` as the void suit.
+	ActionType_ACTION_TYPE_SICHUAN_VOID ActionType = 101
 )
 
 // Enum value maps for ActionType.
 var (
 	ActionType_name = map[int32]string{
-		0:  "ACTION_TYPE_UNSPECIFIED",
-		1:  "ACTION_TYPE_DISCARD",
-		2:  "ACTION_TYPE_RIICHI",
-		3:  "ACTION_TYPE_CHI",
-		4:  "ACTION_TYPE_PON",
-		5:  "ACTION_TYPE_OPEN_KAN",
-		6:  "ACTION_TYPE_CLOSED_KAN",
-		7:  "ACTION_TYPE_ADDED_KAN",
-		8:  "ACTION_TYPE_TSUMO",
-		9:  "ACTION_TYPE_RON",
-		10: "ACTION_TYPE_PASS",
-		11: "ACTION_TYPE_NINE_TERMINALS",
+		0:   "ACTION_TYPE_UNSPECIFIED",
+		1:   "ACTION_TYPE_DISCARD",
+		2:   "ACTION_TYPE_RIICHI",
+		3:   "ACTION_TYPE_CHI",
+		4:   "ACTION_TYPE_PON",
+		5:   "ACTION_TYPE_OPEN_KAN",
+		6:   "ACTION_TYPE_CLOSED_KAN",
+		7:   "ACTION_TYPE_ADDED_KAN",
+		8:   "ACTION_TYPE_TSUMO",
+		9:   "ACTION_TYPE_RON",
+		10:  "ACTION_TYPE_PASS",
+		11:  "ACTION_TYPE_NINE_TERMINALS",
+		100: "ACTION_TYPE_SICHUAN_EXCHANGE",
+		101: "ACTION_TYPE_SICHUAN_VOID",
 	}
 	ActionType_value = map[string]int32{
-		"ACTION_TYPE_UNSPECIFIED":    0,
-		"ACTION_TYPE_DISCARD":        1,
-		"ACTION_TYPE_RIICHI":         2,
-		"ACTION_TYPE_CHI":            3,
-		"ACTION_TYPE_PON":            4,
-		"ACTION_TYPE_OPEN_KAN":       5,
-		"ACTION_TYPE_CLOSED_KAN":     6,
-		"ACTION_TYPE_ADDED_KAN":      7,
-		"ACTION_TYPE_TSUMO":          8,
-		"ACTION_TYPE_RON":            9,
-		"ACTION_TYPE_PASS":           10,
-		"ACTION_TYPE_NINE_TERMINALS": 11,
+		"ACTION_TYPE_UNSPECIFIED":      0,
+		"ACTION_TYPE_DISCARD":          1,
+		"ACTION_TYPE_RIICHI":           2,
+		"ACTION_TYPE_CHI":              3,
+		"ACTION_TYPE_PON":              4,
+		"ACTION_TYPE_OPEN_KAN":         5,
+		"ACTION_TYPE_CLOSED_KAN":       6,
+		"ACTION_TYPE_ADDED_KAN":        7,
+		"ACTION_TYPE_TSUMO":            8,
+		"ACTION_TYPE_RON":              9,
+		"ACTION_TYPE_PASS":             10,
+		"ACTION_TYPE_NINE_TERMINALS":   11,
+		"ACTION_TYPE_SICHUAN_EXCHANGE": 100,
+		"ACTION_TYPE_SICHUAN_VOID":     101,
 	}
 )
 
@@ -107,6 +115,62 @@ func (x ActionType) Number() protoreflect.EnumNumber {
 // Deprecated: Use ActionType.Descriptor instead.
 func (ActionType) EnumDescriptor() ([]byte, []int) {
 	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{0}
+}
+
+// SichuanSuit is one of the three suits of a Sichuan table.
+type SichuanSuit int32
+
+const (
+	SichuanSuit_SICHUAN_SUIT_UNSPECIFIED SichuanSuit = 0
+	// Characters (m).
+	SichuanSuit_SICHUAN_SUIT_MAN SichuanSuit = 1
+	// Circles (p).
+	SichuanSuit_SICHUAN_SUIT_PIN SichuanSuit = 2
+	// Bamboo (s).
+	SichuanSuit_SICHUAN_SUIT_SOU SichuanSuit = 3
+)
+
+// Enum value maps for SichuanSuit.
+var (
+	SichuanSuit_name = map[int32]string{
+		0: "SICHUAN_SUIT_UNSPECIFIED",
+		1: "SICHUAN_SUIT_MAN",
+		2: "SICHUAN_SUIT_PIN",
+		3: "SICHUAN_SUIT_SOU",
+	}
+	SichuanSuit_value = map[string]int32{
+		"SICHUAN_SUIT_UNSPECIFIED": 0,
+		"SICHUAN_SUIT_MAN":         1,
+		"SICHUAN_SUIT_PIN":         2,
+		"SICHUAN_SUIT_SOU":         3,
+	}
+)
+
+func (x SichuanSuit) Enum() *SichuanSuit {
+	p := new(SichuanSuit)
+	*p = x
+	return p
+}
+
+func (x SichuanSuit) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (SichuanSuit) Descriptor() protoreflect.EnumDescriptor {
+	return file_mahjong_authority_v1_game_proto_enumTypes[1].Descriptor()
+}
+
+func (SichuanSuit) Type() protoreflect.EnumType {
+	return &file_mahjong_authority_v1_game_proto_enumTypes[1]
+}
+
+func (x SichuanSuit) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use SichuanSuit.Descriptor instead.
+func (SichuanSuit) EnumDescriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{1}
 }
 
 // MeldType is the kind of a declared meld.
@@ -152,11 +216,11 @@ func (x MeldType) String() string {
 }
 
 func (MeldType) Descriptor() protoreflect.EnumDescriptor {
-	return file_mahjong_authority_v1_game_proto_enumTypes[1].Descriptor()
+	return file_mahjong_authority_v1_game_proto_enumTypes[2].Descriptor()
 }
 
 func (MeldType) Type() protoreflect.EnumType {
-	return &file_mahjong_authority_v1_game_proto_enumTypes[1]
+	return &file_mahjong_authority_v1_game_proto_enumTypes[2]
 }
 
 func (x MeldType) Number() protoreflect.EnumNumber {
@@ -165,7 +229,7 @@ func (x MeldType) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use MeldType.Descriptor instead.
 func (MeldType) EnumDescriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{1}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{2}
 }
 
 // Phase is where a table's game is.
@@ -180,23 +244,31 @@ const (
 	// Seats with offers must answer a discard or an added kan.
 	Phase_PHASE_CLAIM_WINDOW Phase = 3
 	Phase_PHASE_GAME_OVER    Phase = 4
+	// Sichuan: seats choose the three tiles they give.
+	Phase_PHASE_SICHUAN_EXCHANGING Phase = 100
+	// Sichuan: seats choose their void suits.
+	Phase_PHASE_SICHUAN_CHOOSING_VOID Phase = 101
 )
 
 // Enum value maps for Phase.
 var (
 	Phase_name = map[int32]string{
-		0: "PHASE_UNSPECIFIED",
-		1: "PHASE_BETWEEN_ROUNDS",
-		2: "PHASE_TURN",
-		3: "PHASE_CLAIM_WINDOW",
-		4: "PHASE_GAME_OVER",
+		0:   "PHASE_UNSPECIFIED",
+		1:   "PHASE_BETWEEN_ROUNDS",
+		2:   "PHASE_TURN",
+		3:   "PHASE_CLAIM_WINDOW",
+		4:   "PHASE_GAME_OVER",
+		100: "PHASE_SICHUAN_EXCHANGING",
+		101: "PHASE_SICHUAN_CHOOSING_VOID",
 	}
 	Phase_value = map[string]int32{
-		"PHASE_UNSPECIFIED":    0,
-		"PHASE_BETWEEN_ROUNDS": 1,
-		"PHASE_TURN":           2,
-		"PHASE_CLAIM_WINDOW":   3,
-		"PHASE_GAME_OVER":      4,
+		"PHASE_UNSPECIFIED":           0,
+		"PHASE_BETWEEN_ROUNDS":        1,
+		"PHASE_TURN":                  2,
+		"PHASE_CLAIM_WINDOW":          3,
+		"PHASE_GAME_OVER":             4,
+		"PHASE_SICHUAN_EXCHANGING":    100,
+		"PHASE_SICHUAN_CHOOSING_VOID": 101,
 	}
 )
 
@@ -211,11 +283,11 @@ func (x Phase) String() string {
 }
 
 func (Phase) Descriptor() protoreflect.EnumDescriptor {
-	return file_mahjong_authority_v1_game_proto_enumTypes[2].Descriptor()
+	return file_mahjong_authority_v1_game_proto_enumTypes[3].Descriptor()
 }
 
 func (Phase) Type() protoreflect.EnumType {
-	return &file_mahjong_authority_v1_game_proto_enumTypes[2]
+	return &file_mahjong_authority_v1_game_proto_enumTypes[3]
 }
 
 func (x Phase) Number() protoreflect.EnumNumber {
@@ -224,7 +296,7 @@ func (x Phase) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Phase.Descriptor instead.
 func (Phase) EnumDescriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{2}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{3}
 }
 
 // Wind is a round or seat wind.
@@ -267,11 +339,11 @@ func (x Wind) String() string {
 }
 
 func (Wind) Descriptor() protoreflect.EnumDescriptor {
-	return file_mahjong_authority_v1_game_proto_enumTypes[3].Descriptor()
+	return file_mahjong_authority_v1_game_proto_enumTypes[4].Descriptor()
 }
 
 func (Wind) Type() protoreflect.EnumType {
-	return &file_mahjong_authority_v1_game_proto_enumTypes[3]
+	return &file_mahjong_authority_v1_game_proto_enumTypes[4]
 }
 
 func (x Wind) Number() protoreflect.EnumNumber {
@@ -280,7 +352,115 @@ func (x Wind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Wind.Descriptor instead.
 func (Wind) EnumDescriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{3}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{4}
+}
+
+// SichuanDirection is where the exchanged tiles go.
+type SichuanDirection int32
+
+const (
+	SichuanDirection_SICHUAN_DIRECTION_UNSPECIFIED SichuanDirection = 0
+	// Each seat gives to the next seat in turn order.
+	SichuanDirection_SICHUAN_DIRECTION_TO_NEXT SichuanDirection = 1
+	// Each seat gives to the previous seat.
+	SichuanDirection_SICHUAN_DIRECTION_TO_PREVIOUS SichuanDirection = 2
+	// Each seat gives to the seat opposite.
+	SichuanDirection_SICHUAN_DIRECTION_ACROSS SichuanDirection = 3
+)
+
+// Enum value maps for SichuanDirection.
+var (
+	SichuanDirection_name = map[int32]string{
+		0: "SICHUAN_DIRECTION_UNSPECIFIED",
+		1: "SICHUAN_DIRECTION_TO_NEXT",
+		2: "SICHUAN_DIRECTION_TO_PREVIOUS",
+		3: "SICHUAN_DIRECTION_ACROSS",
+	}
+	SichuanDirection_value = map[string]int32{
+		"SICHUAN_DIRECTION_UNSPECIFIED": 0,
+		"SICHUAN_DIRECTION_TO_NEXT":     1,
+		"SICHUAN_DIRECTION_TO_PREVIOUS": 2,
+		"SICHUAN_DIRECTION_ACROSS":      3,
+	}
+)
+
+func (x SichuanDirection) Enum() *SichuanDirection {
+	p := new(SichuanDirection)
+	*p = x
+	return p
+}
+
+func (x SichuanDirection) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (SichuanDirection) Descriptor() protoreflect.EnumDescriptor {
+	return file_mahjong_authority_v1_game_proto_enumTypes[5].Descriptor()
+}
+
+func (SichuanDirection) Type() protoreflect.EnumType {
+	return &file_mahjong_authority_v1_game_proto_enumTypes[5]
+}
+
+func (x SichuanDirection) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use SichuanDirection.Descriptor instead.
+func (SichuanDirection) EnumDescriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{5}
+}
+
+// SichuanHandEndKind is how a Sichuan hand ended.
+type SichuanHandEndKind int32
+
+const (
+	SichuanHandEndKind_SICHUAN_HAND_END_KIND_UNSPECIFIED SichuanHandEndKind = 0
+	// Three seats won.
+	SichuanHandEndKind_SICHUAN_HAND_END_KIND_THREE_WON SichuanHandEndKind = 1
+	// The wall ran out; the exhaustive-draw settlement ran.
+	SichuanHandEndKind_SICHUAN_HAND_END_KIND_WALL_EMPTY SichuanHandEndKind = 2
+)
+
+// Enum value maps for SichuanHandEndKind.
+var (
+	SichuanHandEndKind_name = map[int32]string{
+		0: "SICHUAN_HAND_END_KIND_UNSPECIFIED",
+		1: "SICHUAN_HAND_END_KIND_THREE_WON",
+		2: "SICHUAN_HAND_END_KIND_WALL_EMPTY",
+	}
+	SichuanHandEndKind_value = map[string]int32{
+		"SICHUAN_HAND_END_KIND_UNSPECIFIED": 0,
+		"SICHUAN_HAND_END_KIND_THREE_WON":   1,
+		"SICHUAN_HAND_END_KIND_WALL_EMPTY":  2,
+	}
+)
+
+func (x SichuanHandEndKind) Enum() *SichuanHandEndKind {
+	p := new(SichuanHandEndKind)
+	*p = x
+	return p
+}
+
+func (x SichuanHandEndKind) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (SichuanHandEndKind) Descriptor() protoreflect.EnumDescriptor {
+	return file_mahjong_authority_v1_game_proto_enumTypes[6].Descriptor()
+}
+
+func (SichuanHandEndKind) Type() protoreflect.EnumType {
+	return &file_mahjong_authority_v1_game_proto_enumTypes[6]
+}
+
+func (x SichuanHandEndKind) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use SichuanHandEndKind.Descriptor instead.
+func (SichuanHandEndKind) EnumDescriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{6}
 }
 
 // RoundEndKind is how a round ended.
@@ -335,11 +515,11 @@ func (x RoundEndKind) String() string {
 }
 
 func (RoundEndKind) Descriptor() protoreflect.EnumDescriptor {
-	return file_mahjong_authority_v1_game_proto_enumTypes[4].Descriptor()
+	return file_mahjong_authority_v1_game_proto_enumTypes[7].Descriptor()
 }
 
 func (RoundEndKind) Type() protoreflect.EnumType {
-	return &file_mahjong_authority_v1_game_proto_enumTypes[4]
+	return &file_mahjong_authority_v1_game_proto_enumTypes[7]
 }
 
 func (x RoundEndKind) Number() protoreflect.EnumNumber {
@@ -348,7 +528,7 @@ func (x RoundEndKind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use RoundEndKind.Descriptor instead.
 func (RoundEndKind) EnumDescriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{4}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{7}
 }
 
 // What happened.
@@ -401,11 +581,11 @@ func (x SeatNotice_Kind) String() string {
 }
 
 func (SeatNotice_Kind) Descriptor() protoreflect.EnumDescriptor {
-	return file_mahjong_authority_v1_game_proto_enumTypes[5].Descriptor()
+	return file_mahjong_authority_v1_game_proto_enumTypes[8].Descriptor()
 }
 
 func (SeatNotice_Kind) Type() protoreflect.EnumType {
-	return &file_mahjong_authority_v1_game_proto_enumTypes[5]
+	return &file_mahjong_authority_v1_game_proto_enumTypes[8]
 }
 
 func (x SeatNotice_Kind) Number() protoreflect.EnumNumber {
@@ -414,7 +594,7 @@ func (x SeatNotice_Kind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use SeatNotice_Kind.Descriptor instead.
 func (SeatNotice_Kind) EnumDescriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{19, 0}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{31, 0}
 }
 
 // Action is one move of a seat.
@@ -428,7 +608,9 @@ type Action struct {
 	// Discard and riichi: `tile` is the tile just drawn (tsumogiri). Without
 	// it, a discard is tsumogiri only when the hand holds no other copy of
 	// the drawn tile; with two copies the seat chooses which one it shows.
-	Tsumogiri     bool `protobuf:"varint,4,opt,name=tsumogiri,proto3" json:"tsumogiri,omitempty"`
+	Tsumogiri bool `protobuf:"varint,4,opt,name=tsumogiri,proto3" json:"tsumogiri,omitempty"`
+	// Sichuan void choice: the suit.
+	Suit          SichuanSuit `protobuf:"varint,100,opt,name=suit,proto3,enum=mahjong.authority.v1.SichuanSuit" json:"suit,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -489,6 +671,13 @@ func (x *Action) GetTsumogiri() bool {
 		return x.Tsumogiri
 	}
 	return false
+}
+
+func (x *Action) GetSuit() SichuanSuit {
+	if x != nil {
+		return x.Suit
+	}
+	return SichuanSuit_SICHUAN_SUIT_UNSPECIFIED
 }
 
 // Meld is a declared meld.
@@ -744,7 +933,9 @@ type View struct {
 	Drawn string      `protobuf:"bytes,13,opt,name=drawn,proto3" json:"drawn,omitempty"`
 	Seats []*SeatView `protobuf:"bytes,14,rep,name=seats,proto3" json:"seats,omitempty"`
 	// What the viewer may do now.
-	Legal         []*Action `protobuf:"bytes,15,rep,name=legal,proto3" json:"legal,omitempty"`
+	Legal []*Action `protobuf:"bytes,15,rep,name=legal,proto3" json:"legal,omitempty"`
+	// A Sichuan table's own part of the view; unset for riichi.
+	Sichuan       *SichuanView `protobuf:"bytes,100,opt,name=sichuan,proto3" json:"sichuan,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -884,6 +1075,932 @@ func (x *View) GetLegal() []*Action {
 	return nil
 }
 
+func (x *View) GetSichuan() *SichuanView {
+	if x != nil {
+		return x.Sichuan
+	}
+	return nil
+}
+
+// SichuanView is what a Sichuan view says beyond View's common fields.
+type SichuanView struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The hand's index in the match, from 0.
+	Index uint32 `protobuf:"varint,1,opt,name=index,proto3" json:"index,omitempty"`
+	// The exchange's direction, once made.
+	Direction SichuanDirection `protobuf:"varint,2,opt,name=direction,proto3,enum=mahjong.authority.v1.SichuanDirection" json:"direction,omitempty"`
+	// The viewer's exchange: the tiles it chose to give and, once the
+	// exchange is made, the tiles it received.
+	Gave string `protobuf:"bytes,3,opt,name=gave,proto3" json:"gave,omitempty"`
+	Got  string `protobuf:"bytes,4,opt,name=got,proto3" json:"got,omitempty"`
+	// The viewer's own void suit, once chosen.
+	Void SichuanSuit `protobuf:"varint,5,opt,name=void,proto3,enum=mahjong.authority.v1.SichuanSuit" json:"void,omitempty"`
+	// Every void suit is public (SichuanSeatView.void).
+	Revealed      bool               `protobuf:"varint,6,opt,name=revealed,proto3" json:"revealed,omitempty"`
+	Seats         []*SichuanSeatView `protobuf:"bytes,7,rep,name=seats,proto3" json:"seats,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SichuanView) Reset() {
+	*x = SichuanView{}
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SichuanView) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SichuanView) ProtoMessage() {}
+
+func (x *SichuanView) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SichuanView.ProtoReflect.Descriptor instead.
+func (*SichuanView) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *SichuanView) GetIndex() uint32 {
+	if x != nil {
+		return x.Index
+	}
+	return 0
+}
+
+func (x *SichuanView) GetDirection() SichuanDirection {
+	if x != nil {
+		return x.Direction
+	}
+	return SichuanDirection_SICHUAN_DIRECTION_UNSPECIFIED
+}
+
+func (x *SichuanView) GetGave() string {
+	if x != nil {
+		return x.Gave
+	}
+	return ""
+}
+
+func (x *SichuanView) GetGot() string {
+	if x != nil {
+		return x.Got
+	}
+	return ""
+}
+
+func (x *SichuanView) GetVoid() SichuanSuit {
+	if x != nil {
+		return x.Void
+	}
+	return SichuanSuit_SICHUAN_SUIT_UNSPECIFIED
+}
+
+func (x *SichuanView) GetRevealed() bool {
+	if x != nil {
+		return x.Revealed
+	}
+	return false
+}
+
+func (x *SichuanView) GetSeats() []*SichuanSeatView {
+	if x != nil {
+		return x.Seats
+	}
+	return nil
+}
+
+// SichuanSeatView is the Sichuan part of one seat's public view.
+type SichuanSeatView struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The tiles it won on, in order.
+	Won string `protobuf:"bytes,1,opt,name=won,proto3" json:"won,omitempty"`
+	// Won and left play (bloody battle).
+	Left bool `protobuf:"varint,2,opt,name=left,proto3" json:"left,omitempty"`
+	// Its void suit, once all are revealed.
+	Void SichuanSuit `protobuf:"varint,3,opt,name=void,proto3,enum=mahjong.authority.v1.SichuanSuit" json:"void,omitempty"`
+	// Kan money received so far this hand, in units.
+	KanMoney      int32 `protobuf:"varint,4,opt,name=kan_money,json=kanMoney,proto3" json:"kan_money,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SichuanSeatView) Reset() {
+	*x = SichuanSeatView{}
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SichuanSeatView) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SichuanSeatView) ProtoMessage() {}
+
+func (x *SichuanSeatView) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SichuanSeatView.ProtoReflect.Descriptor instead.
+func (*SichuanSeatView) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *SichuanSeatView) GetWon() string {
+	if x != nil {
+		return x.Won
+	}
+	return ""
+}
+
+func (x *SichuanSeatView) GetLeft() bool {
+	if x != nil {
+		return x.Left
+	}
+	return false
+}
+
+func (x *SichuanSeatView) GetVoid() SichuanSuit {
+	if x != nil {
+		return x.Void
+	}
+	return SichuanSuit_SICHUAN_SUIT_UNSPECIFIED
+}
+
+func (x *SichuanSeatView) GetKanMoney() int32 {
+	if x != nil {
+		return x.KanMoney
+	}
+	return 0
+}
+
+// SichuanExchangeChosen: a seat chose its three tiles. Others see only
+// that it chose; its own copy has the tiles.
+type SichuanExchangeChosen struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Seat          uint32                 `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	Tiles         string                 `protobuf:"bytes,2,opt,name=tiles,proto3" json:"tiles,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SichuanExchangeChosen) Reset() {
+	*x = SichuanExchangeChosen{}
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SichuanExchangeChosen) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SichuanExchangeChosen) ProtoMessage() {}
+
+func (x *SichuanExchangeChosen) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SichuanExchangeChosen.ProtoReflect.Descriptor instead.
+func (*SichuanExchangeChosen) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *SichuanExchangeChosen) GetSeat() uint32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *SichuanExchangeChosen) GetTiles() string {
+	if x != nil {
+		return x.Tiles
+	}
+	return ""
+}
+
+// SichuanExchanged: every seat chose; the tiles went `direction`. Public.
+type SichuanExchanged struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Direction     SichuanDirection       `protobuf:"varint,1,opt,name=direction,proto3,enum=mahjong.authority.v1.SichuanDirection" json:"direction,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SichuanExchanged) Reset() {
+	*x = SichuanExchanged{}
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SichuanExchanged) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SichuanExchanged) ProtoMessage() {}
+
+func (x *SichuanExchanged) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SichuanExchanged.ProtoReflect.Descriptor instead.
+func (*SichuanExchanged) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *SichuanExchanged) GetDirection() SichuanDirection {
+	if x != nil {
+		return x.Direction
+	}
+	return SichuanDirection_SICHUAN_DIRECTION_UNSPECIFIED
+}
+
+// SichuanExchangeReceived: what a seat gave and got, and from whom.
+// Private to that seat.
+type SichuanExchangeReceived struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Seat          uint32                 `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	Gave          string                 `protobuf:"bytes,2,opt,name=gave,proto3" json:"gave,omitempty"`
+	Got           string                 `protobuf:"bytes,3,opt,name=got,proto3" json:"got,omitempty"`
+	FromSeat      uint32                 `protobuf:"varint,4,opt,name=from_seat,json=fromSeat,proto3" json:"from_seat,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SichuanExchangeReceived) Reset() {
+	*x = SichuanExchangeReceived{}
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SichuanExchangeReceived) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SichuanExchangeReceived) ProtoMessage() {}
+
+func (x *SichuanExchangeReceived) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SichuanExchangeReceived.ProtoReflect.Descriptor instead.
+func (*SichuanExchangeReceived) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *SichuanExchangeReceived) GetSeat() uint32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *SichuanExchangeReceived) GetGave() string {
+	if x != nil {
+		return x.Gave
+	}
+	return ""
+}
+
+func (x *SichuanExchangeReceived) GetGot() string {
+	if x != nil {
+		return x.Got
+	}
+	return ""
+}
+
+func (x *SichuanExchangeReceived) GetFromSeat() uint32 {
+	if x != nil {
+		return x.FromSeat
+	}
+	return 0
+}
+
+// SichuanVoidChosen: a seat chose its void suit. Others see only that it
+// chose; its own copy has the suit.
+type SichuanVoidChosen struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Seat          uint32                 `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	Suit          SichuanSuit            `protobuf:"varint,2,opt,name=suit,proto3,enum=mahjong.authority.v1.SichuanSuit" json:"suit,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SichuanVoidChosen) Reset() {
+	*x = SichuanVoidChosen{}
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SichuanVoidChosen) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SichuanVoidChosen) ProtoMessage() {}
+
+func (x *SichuanVoidChosen) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SichuanVoidChosen.ProtoReflect.Descriptor instead.
+func (*SichuanVoidChosen) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *SichuanVoidChosen) GetSeat() uint32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *SichuanVoidChosen) GetSuit() SichuanSuit {
+	if x != nil {
+		return x.Suit
+	}
+	return SichuanSuit_SICHUAN_SUIT_UNSPECIFIED
+}
+
+// SichuanVoidsRevealed: every seat's void suit, revealed together. Public.
+type SichuanVoidsRevealed struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Voids         []SichuanSuit          `protobuf:"varint,1,rep,packed,name=voids,proto3,enum=mahjong.authority.v1.SichuanSuit" json:"voids,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SichuanVoidsRevealed) Reset() {
+	*x = SichuanVoidsRevealed{}
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SichuanVoidsRevealed) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SichuanVoidsRevealed) ProtoMessage() {}
+
+func (x *SichuanVoidsRevealed) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SichuanVoidsRevealed.ProtoReflect.Descriptor instead.
+func (*SichuanVoidsRevealed) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *SichuanVoidsRevealed) GetVoids() []SichuanSuit {
+	if x != nil {
+		return x.Voids
+	}
+	return nil
+}
+
+// SichuanKanPaid: the money of a kan, paid at once by the seats in play.
+type SichuanKanPaid struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The kan's maker.
+	Seat          uint32   `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	Type          MeldType `protobuf:"varint,2,opt,name=type,proto3,enum=mahjong.authority.v1.MeldType" json:"type,omitempty"`
+	Deltas        []int32  `protobuf:"varint,3,rep,packed,name=deltas,proto3" json:"deltas,omitempty"`
+	Scores        []int32  `protobuf:"varint,4,rep,packed,name=scores,proto3" json:"scores,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SichuanKanPaid) Reset() {
+	*x = SichuanKanPaid{}
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SichuanKanPaid) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SichuanKanPaid) ProtoMessage() {}
+
+func (x *SichuanKanPaid) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SichuanKanPaid.ProtoReflect.Descriptor instead.
+func (*SichuanKanPaid) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *SichuanKanPaid) GetSeat() uint32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *SichuanKanPaid) GetType() MeldType {
+	if x != nil {
+		return x.Type
+	}
+	return MeldType_MELD_TYPE_UNSPECIFIED
+}
+
+func (x *SichuanKanPaid) GetDeltas() []int32 {
+	if x != nil {
+		return x.Deltas
+	}
+	return nil
+}
+
+func (x *SichuanKanPaid) GetScores() []int32 {
+	if x != nil {
+		return x.Scores
+	}
+	return nil
+}
+
+// SichuanKanTransferred: the discard right after a seat's kan was won;
+// the kan's money goes to the winner.
+type SichuanKanTransferred struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The kan's maker.
+	Seat          uint32  `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	ToSeat        uint32  `protobuf:"varint,2,opt,name=to_seat,json=toSeat,proto3" json:"to_seat,omitempty"`
+	Units         int32   `protobuf:"varint,3,opt,name=units,proto3" json:"units,omitempty"`
+	Scores        []int32 `protobuf:"varint,4,rep,packed,name=scores,proto3" json:"scores,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SichuanKanTransferred) Reset() {
+	*x = SichuanKanTransferred{}
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SichuanKanTransferred) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SichuanKanTransferred) ProtoMessage() {}
+
+func (x *SichuanKanTransferred) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SichuanKanTransferred.ProtoReflect.Descriptor instead.
+func (*SichuanKanTransferred) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *SichuanKanTransferred) GetSeat() uint32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *SichuanKanTransferred) GetToSeat() uint32 {
+	if x != nil {
+		return x.ToSeat
+	}
+	return 0
+}
+
+func (x *SichuanKanTransferred) GetUnits() int32 {
+	if x != nil {
+		return x.Units
+	}
+	return 0
+}
+
+func (x *SichuanKanTransferred) GetScores() []int32 {
+	if x != nil {
+		return x.Scores
+	}
+	return nil
+}
+
+// SichuanFan is one fan of a won Sichuan hand.
+type SichuanFan struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Fan           int32                  `protobuf:"varint,2,opt,name=fan,proto3" json:"fan,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SichuanFan) Reset() {
+	*x = SichuanFan{}
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SichuanFan) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SichuanFan) ProtoMessage() {}
+
+func (x *SichuanFan) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SichuanFan.ProtoReflect.Descriptor instead.
+func (*SichuanFan) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *SichuanFan) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *SichuanFan) GetFan() int32 {
+	if x != nil {
+		return x.Fan
+	}
+	return 0
+}
+
+// SichuanWon: a seat won; its hand is shown.
+type SichuanWon struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Seat  uint32                 `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	// The discarder or the robbed kan's maker; the winner itself for tsumo.
+	FromSeat uint32 `protobuf:"varint,2,opt,name=from_seat,json=fromSeat,proto3" json:"from_seat,omitempty"`
+	Tsumo    bool   `protobuf:"varint,3,opt,name=tsumo,proto3" json:"tsumo,omitempty"`
+	// Robbed an added kan.
+	Chankan bool    `protobuf:"varint,4,opt,name=chankan,proto3" json:"chankan,omitempty"`
+	Hand    string  `protobuf:"bytes,5,opt,name=hand,proto3" json:"hand,omitempty"`
+	Melds   []*Meld `protobuf:"bytes,6,rep,name=melds,proto3" json:"melds,omitempty"`
+	WinTile string  `protobuf:"bytes,7,opt,name=win_tile,json=winTile,proto3" json:"win_tile,omitempty"`
+	// After the cap.
+	Fan int32 `protobuf:"varint,8,opt,name=fan,proto3" json:"fan,omitempty"`
+	// Before the cap.
+	Fans []*SichuanFan `protobuf:"bytes,9,rep,name=fans,proto3" json:"fans,omitempty"`
+	// 2^fan units from each payer (a self-draw adds 1 to each).
+	Value  int32   `protobuf:"varint,10,opt,name=value,proto3" json:"value,omitempty"`
+	Deltas []int32 `protobuf:"varint,11,rep,packed,name=deltas,proto3" json:"deltas,omitempty"`
+	Scores []int32 `protobuf:"varint,12,rep,packed,name=scores,proto3" json:"scores,omitempty"`
+	// The winner leaves play.
+	Left          bool `protobuf:"varint,13,opt,name=left,proto3" json:"left,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SichuanWon) Reset() {
+	*x = SichuanWon{}
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SichuanWon) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SichuanWon) ProtoMessage() {}
+
+func (x *SichuanWon) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SichuanWon.ProtoReflect.Descriptor instead.
+func (*SichuanWon) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *SichuanWon) GetSeat() uint32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *SichuanWon) GetFromSeat() uint32 {
+	if x != nil {
+		return x.FromSeat
+	}
+	return 0
+}
+
+func (x *SichuanWon) GetTsumo() bool {
+	if x != nil {
+		return x.Tsumo
+	}
+	return false
+}
+
+func (x *SichuanWon) GetChankan() bool {
+	if x != nil {
+		return x.Chankan
+	}
+	return false
+}
+
+func (x *SichuanWon) GetHand() string {
+	if x != nil {
+		return x.Hand
+	}
+	return ""
+}
+
+func (x *SichuanWon) GetMelds() []*Meld {
+	if x != nil {
+		return x.Melds
+	}
+	return nil
+}
+
+func (x *SichuanWon) GetWinTile() string {
+	if x != nil {
+		return x.WinTile
+	}
+	return ""
+}
+
+func (x *SichuanWon) GetFan() int32 {
+	if x != nil {
+		return x.Fan
+	}
+	return 0
+}
+
+func (x *SichuanWon) GetFans() []*SichuanFan {
+	if x != nil {
+		return x.Fans
+	}
+	return nil
+}
+
+func (x *SichuanWon) GetValue() int32 {
+	if x != nil {
+		return x.Value
+	}
+	return 0
+}
+
+func (x *SichuanWon) GetDeltas() []int32 {
+	if x != nil {
+		return x.Deltas
+	}
+	return nil
+}
+
+func (x *SichuanWon) GetScores() []int32 {
+	if x != nil {
+		return x.Scores
+	}
+	return nil
+}
+
+func (x *SichuanWon) GetLeft() bool {
+	if x != nil {
+		return x.Left
+	}
+	return false
+}
+
+// SichuanHandEnded: the hand is over, with the settlement of an empty
+// wall among the seats that had not won: void suits still held (hua zhu),
+// ready hands (da jiao) and kan money given back.
+type SichuanHandEnded struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Kind      SichuanHandEndKind     `protobuf:"varint,1,opt,name=kind,proto3,enum=mahjong.authority.v1.SichuanHandEndKind" json:"kind,omitempty"`
+	HuaZhu    []bool                 `protobuf:"varint,2,rep,packed,name=hua_zhu,json=huaZhu,proto3" json:"hua_zhu,omitempty"`
+	Ready     []bool                 `protobuf:"varint,3,rep,packed,name=ready,proto3" json:"ready,omitempty"`
+	HuaZhuPay []int32                `protobuf:"varint,4,rep,packed,name=hua_zhu_pay,json=huaZhuPay,proto3" json:"hua_zhu_pay,omitempty"`
+	ReadyPay  []int32                `protobuf:"varint,5,rep,packed,name=ready_pay,json=readyPay,proto3" json:"ready_pay,omitempty"`
+	Refunds   []int32                `protobuf:"varint,6,rep,packed,name=refunds,proto3" json:"refunds,omitempty"`
+	// The whole hand's score changes, wins and kans included.
+	Deltas []int32 `protobuf:"varint,7,rep,packed,name=deltas,proto3" json:"deltas,omitempty"`
+	Scores []int32 `protobuf:"varint,8,rep,packed,name=scores,proto3" json:"scores,omitempty"`
+	// Revealed at an empty wall: the hands of the seats that had not won.
+	Hands []string `protobuf:"bytes,9,rep,name=hands,proto3" json:"hands,omitempty"`
+	// The seed the wall was shuffled from, revealed now.
+	WallSeed      []byte `protobuf:"bytes,10,opt,name=wall_seed,json=wallSeed,proto3" json:"wall_seed,omitempty"`
+	NextDealer    uint32 `protobuf:"varint,11,opt,name=next_dealer,json=nextDealer,proto3" json:"next_dealer,omitempty"`
+	MatchOver     bool   `protobuf:"varint,12,opt,name=match_over,json=matchOver,proto3" json:"match_over,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SichuanHandEnded) Reset() {
+	*x = SichuanHandEnded{}
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SichuanHandEnded) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SichuanHandEnded) ProtoMessage() {}
+
+func (x *SichuanHandEnded) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SichuanHandEnded.ProtoReflect.Descriptor instead.
+func (*SichuanHandEnded) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *SichuanHandEnded) GetKind() SichuanHandEndKind {
+	if x != nil {
+		return x.Kind
+	}
+	return SichuanHandEndKind_SICHUAN_HAND_END_KIND_UNSPECIFIED
+}
+
+func (x *SichuanHandEnded) GetHuaZhu() []bool {
+	if x != nil {
+		return x.HuaZhu
+	}
+	return nil
+}
+
+func (x *SichuanHandEnded) GetReady() []bool {
+	if x != nil {
+		return x.Ready
+	}
+	return nil
+}
+
+func (x *SichuanHandEnded) GetHuaZhuPay() []int32 {
+	if x != nil {
+		return x.HuaZhuPay
+	}
+	return nil
+}
+
+func (x *SichuanHandEnded) GetReadyPay() []int32 {
+	if x != nil {
+		return x.ReadyPay
+	}
+	return nil
+}
+
+func (x *SichuanHandEnded) GetRefunds() []int32 {
+	if x != nil {
+		return x.Refunds
+	}
+	return nil
+}
+
+func (x *SichuanHandEnded) GetDeltas() []int32 {
+	if x != nil {
+		return x.Deltas
+	}
+	return nil
+}
+
+func (x *SichuanHandEnded) GetScores() []int32 {
+	if x != nil {
+		return x.Scores
+	}
+	return nil
+}
+
+func (x *SichuanHandEnded) GetHands() []string {
+	if x != nil {
+		return x.Hands
+	}
+	return nil
+}
+
+func (x *SichuanHandEnded) GetWallSeed() []byte {
+	if x != nil {
+		return x.WallSeed
+	}
+	return nil
+}
+
+func (x *SichuanHandEnded) GetNextDealer() uint32 {
+	if x != nil {
+		return x.NextDealer
+	}
+	return 0
+}
+
+func (x *SichuanHandEnded) GetMatchOver() bool {
+	if x != nil {
+		return x.MatchOver
+	}
+	return false
+}
+
 // Yaku is one scoring element of a win.
 type Yaku struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -896,7 +2013,7 @@ type Yaku struct {
 
 func (x *Yaku) Reset() {
 	*x = Yaku{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[5]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -908,7 +2025,7 @@ func (x *Yaku) String() string {
 func (*Yaku) ProtoMessage() {}
 
 func (x *Yaku) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[5]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -921,7 +2038,7 @@ func (x *Yaku) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Yaku.ProtoReflect.Descriptor instead.
 func (*Yaku) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{5}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *Yaku) GetName() string {
@@ -962,7 +2079,7 @@ type RoundStarted struct {
 
 func (x *RoundStarted) Reset() {
 	*x = RoundStarted{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[6]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -974,7 +2091,7 @@ func (x *RoundStarted) String() string {
 func (*RoundStarted) ProtoMessage() {}
 
 func (x *RoundStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[6]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -987,7 +2104,7 @@ func (x *RoundStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundStarted.ProtoReflect.Descriptor instead.
 func (*RoundStarted) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{6}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *RoundStarted) GetRoundWind() Wind {
@@ -1071,7 +2188,7 @@ type Dealt struct {
 
 func (x *Dealt) Reset() {
 	*x = Dealt{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[7]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1083,7 +2200,7 @@ func (x *Dealt) String() string {
 func (*Dealt) ProtoMessage() {}
 
 func (x *Dealt) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[7]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1096,7 +2213,7 @@ func (x *Dealt) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Dealt.ProtoReflect.Descriptor instead.
 func (*Dealt) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{7}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Dealt) GetSeat() uint32 {
@@ -1128,7 +2245,7 @@ type Drew struct {
 
 func (x *Drew) Reset() {
 	*x = Drew{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[8]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1140,7 +2257,7 @@ func (x *Drew) String() string {
 func (*Drew) ProtoMessage() {}
 
 func (x *Drew) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[8]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1153,7 +2270,7 @@ func (x *Drew) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Drew.ProtoReflect.Descriptor instead.
 func (*Drew) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{8}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Drew) GetSeat() uint32 {
@@ -1198,7 +2315,7 @@ type Discarded struct {
 
 func (x *Discarded) Reset() {
 	*x = Discarded{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[9]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1210,7 +2327,7 @@ func (x *Discarded) String() string {
 func (*Discarded) ProtoMessage() {}
 
 func (x *Discarded) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[9]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1223,7 +2340,7 @@ func (x *Discarded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Discarded.ProtoReflect.Descriptor instead.
 func (*Discarded) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{9}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *Discarded) GetSeat() uint32 {
@@ -1268,7 +2385,7 @@ type Fishing struct {
 
 func (x *Fishing) Reset() {
 	*x = Fishing{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[10]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1280,7 +2397,7 @@ func (x *Fishing) String() string {
 func (*Fishing) ProtoMessage() {}
 
 func (x *Fishing) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[10]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1293,7 +2410,7 @@ func (x *Fishing) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Fishing.ProtoReflect.Descriptor instead.
 func (*Fishing) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{10}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *Fishing) GetSeat() uint32 {
@@ -1338,7 +2455,7 @@ type ClaimOffer struct {
 
 func (x *ClaimOffer) Reset() {
 	*x = ClaimOffer{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[11]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1350,7 +2467,7 @@ func (x *ClaimOffer) String() string {
 func (*ClaimOffer) ProtoMessage() {}
 
 func (x *ClaimOffer) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[11]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1363,7 +2480,7 @@ func (x *ClaimOffer) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClaimOffer.ProtoReflect.Descriptor instead.
 func (*ClaimOffer) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{11}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ClaimOffer) GetSeat() uint32 {
@@ -1395,7 +2512,7 @@ type TurnOffer struct {
 
 func (x *TurnOffer) Reset() {
 	*x = TurnOffer{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[12]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1407,7 +2524,7 @@ func (x *TurnOffer) String() string {
 func (*TurnOffer) ProtoMessage() {}
 
 func (x *TurnOffer) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[12]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1420,7 +2537,7 @@ func (x *TurnOffer) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TurnOffer.ProtoReflect.Descriptor instead.
 func (*TurnOffer) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{12}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *TurnOffer) GetSeat() uint32 {
@@ -1449,7 +2566,7 @@ type RiichiAccepted struct {
 
 func (x *RiichiAccepted) Reset() {
 	*x = RiichiAccepted{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[13]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1461,7 +2578,7 @@ func (x *RiichiAccepted) String() string {
 func (*RiichiAccepted) ProtoMessage() {}
 
 func (x *RiichiAccepted) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[13]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1474,7 +2591,7 @@ func (x *RiichiAccepted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RiichiAccepted.ProtoReflect.Descriptor instead.
 func (*RiichiAccepted) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{13}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *RiichiAccepted) GetSeat() uint32 {
@@ -1510,7 +2627,7 @@ type Called struct {
 
 func (x *Called) Reset() {
 	*x = Called{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[14]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1522,7 +2639,7 @@ func (x *Called) String() string {
 func (*Called) ProtoMessage() {}
 
 func (x *Called) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[14]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1535,7 +2652,7 @@ func (x *Called) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Called.ProtoReflect.Descriptor instead.
 func (*Called) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{14}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *Called) GetSeat() uint32 {
@@ -1569,7 +2686,7 @@ type DoraRevealed struct {
 
 func (x *DoraRevealed) Reset() {
 	*x = DoraRevealed{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[15]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1581,7 +2698,7 @@ func (x *DoraRevealed) String() string {
 func (*DoraRevealed) ProtoMessage() {}
 
 func (x *DoraRevealed) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[15]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1594,7 +2711,7 @@ func (x *DoraRevealed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DoraRevealed.ProtoReflect.Descriptor instead.
 func (*DoraRevealed) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{15}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *DoraRevealed) GetIndicator() string {
@@ -1635,7 +2752,7 @@ type Won struct {
 
 func (x *Won) Reset() {
 	*x = Won{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[16]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1647,7 +2764,7 @@ func (x *Won) String() string {
 func (*Won) ProtoMessage() {}
 
 func (x *Won) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[16]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1660,7 +2777,7 @@ func (x *Won) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Won.ProtoReflect.Descriptor instead.
 func (*Won) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{16}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *Won) GetSeat() uint32 {
@@ -1795,7 +2912,7 @@ type RoundEnded struct {
 
 func (x *RoundEnded) Reset() {
 	*x = RoundEnded{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[17]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1807,7 +2924,7 @@ func (x *RoundEnded) String() string {
 func (*RoundEnded) ProtoMessage() {}
 
 func (x *RoundEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[17]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1820,7 +2937,7 @@ func (x *RoundEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundEnded.ProtoReflect.Descriptor instead.
 func (*RoundEnded) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{17}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *RoundEnded) GetKind() RoundEndKind {
@@ -1898,7 +3015,7 @@ type GameEnded struct {
 
 func (x *GameEnded) Reset() {
 	*x = GameEnded{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[18]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1910,7 +3027,7 @@ func (x *GameEnded) String() string {
 func (*GameEnded) ProtoMessage() {}
 
 func (x *GameEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[18]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1923,7 +3040,7 @@ func (x *GameEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GameEnded.ProtoReflect.Descriptor instead.
 func (*GameEnded) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{18}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *GameEnded) GetScores() []int32 {
@@ -1953,7 +3070,7 @@ type SeatNotice struct {
 
 func (x *SeatNotice) Reset() {
 	*x = SeatNotice{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[19]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1965,7 +3082,7 @@ func (x *SeatNotice) String() string {
 func (*SeatNotice) ProtoMessage() {}
 
 func (x *SeatNotice) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[19]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1978,7 +3095,7 @@ func (x *SeatNotice) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatNotice.ProtoReflect.Descriptor instead.
 func (*SeatNotice) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{19}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *SeatNotice) GetKind() SeatNotice_Kind {
@@ -2006,12 +3123,13 @@ var File_mahjong_authority_v1_game_proto protoreflect.FileDescriptor
 
 const file_mahjong_authority_v1_game_proto_rawDesc = "" +
 	"\n" +
-	"\x1fmahjong/authority/v1/game.proto\x12\x14mahjong.authority.v1\"\x86\x01\n" +
+	"\x1fmahjong/authority/v1/game.proto\x12\x14mahjong.authority.v1\"\xbd\x01\n" +
 	"\x06Action\x124\n" +
 	"\x04type\x18\x01 \x01(\x0e2 .mahjong.authority.v1.ActionTypeR\x04type\x12\x12\n" +
 	"\x04tile\x18\x02 \x01(\tR\x04tile\x12\x14\n" +
 	"\x05tiles\x18\x03 \x01(\tR\x05tiles\x12\x1c\n" +
-	"\ttsumogiri\x18\x04 \x01(\bR\ttsumogiri\"\xad\x01\n" +
+	"\ttsumogiri\x18\x04 \x01(\bR\ttsumogiri\x125\n" +
+	"\x04suit\x18d \x01(\x0e2!.mahjong.authority.v1.SichuanSuitR\x04suit\"\xad\x01\n" +
 	"\x04Meld\x122\n" +
 	"\x04type\x18\x01 \x01(\x0e2\x1e.mahjong.authority.v1.MeldTypeR\x04type\x12\x14\n" +
 	"\x05tiles\x18\x02 \x01(\tR\x05tiles\x12\x1b\n" +
@@ -2030,7 +3148,7 @@ const file_mahjong_authority_v1_game_proto_rawDesc = "" +
 	"\x05melds\x18\x02 \x03(\v2\x1a.mahjong.authority.v1.MeldR\x05melds\x12\x1b\n" +
 	"\thand_size\x18\x03 \x01(\x05R\bhandSize\x12\x16\n" +
 	"\x06riichi\x18\x04 \x01(\bR\x06riichi\x12\x14\n" +
-	"\x05score\x18\x05 \x01(\x05R\x05score\"\xe7\x03\n" +
+	"\x05score\x18\x05 \x01(\x05R\x05score\"\xa4\x04\n" +
 	"\x04View\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\rR\x04seat\x121\n" +
 	"\x05phase\x18\x02 \x01(\x0e2\x1b.mahjong.authority.v1.PhaseR\x05phase\x129\n" +
@@ -2048,7 +3166,82 @@ const file_mahjong_authority_v1_game_proto_rawDesc = "" +
 	"\x04hand\x18\f \x01(\tR\x04hand\x12\x14\n" +
 	"\x05drawn\x18\r \x01(\tR\x05drawn\x124\n" +
 	"\x05seats\x18\x0e \x03(\v2\x1e.mahjong.authority.v1.SeatViewR\x05seats\x122\n" +
-	"\x05legal\x18\x0f \x03(\v2\x1c.mahjong.authority.v1.ActionR\x05legal\",\n" +
+	"\x05legal\x18\x0f \x03(\v2\x1c.mahjong.authority.v1.ActionR\x05legal\x12;\n" +
+	"\asichuan\x18d \x01(\v2!.mahjong.authority.v1.SichuanViewR\asichuan\"\x9f\x02\n" +
+	"\vSichuanView\x12\x14\n" +
+	"\x05index\x18\x01 \x01(\rR\x05index\x12D\n" +
+	"\tdirection\x18\x02 \x01(\x0e2&.mahjong.authority.v1.SichuanDirectionR\tdirection\x12\x12\n" +
+	"\x04gave\x18\x03 \x01(\tR\x04gave\x12\x10\n" +
+	"\x03got\x18\x04 \x01(\tR\x03got\x125\n" +
+	"\x04void\x18\x05 \x01(\x0e2!.mahjong.authority.v1.SichuanSuitR\x04void\x12\x1a\n" +
+	"\brevealed\x18\x06 \x01(\bR\brevealed\x12;\n" +
+	"\x05seats\x18\a \x03(\v2%.mahjong.authority.v1.SichuanSeatViewR\x05seats\"\x8b\x01\n" +
+	"\x0fSichuanSeatView\x12\x10\n" +
+	"\x03won\x18\x01 \x01(\tR\x03won\x12\x12\n" +
+	"\x04left\x18\x02 \x01(\bR\x04left\x125\n" +
+	"\x04void\x18\x03 \x01(\x0e2!.mahjong.authority.v1.SichuanSuitR\x04void\x12\x1b\n" +
+	"\tkan_money\x18\x04 \x01(\x05R\bkanMoney\"A\n" +
+	"\x15SichuanExchangeChosen\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\rR\x04seat\x12\x14\n" +
+	"\x05tiles\x18\x02 \x01(\tR\x05tiles\"X\n" +
+	"\x10SichuanExchanged\x12D\n" +
+	"\tdirection\x18\x01 \x01(\x0e2&.mahjong.authority.v1.SichuanDirectionR\tdirection\"p\n" +
+	"\x17SichuanExchangeReceived\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\rR\x04seat\x12\x12\n" +
+	"\x04gave\x18\x02 \x01(\tR\x04gave\x12\x10\n" +
+	"\x03got\x18\x03 \x01(\tR\x03got\x12\x1b\n" +
+	"\tfrom_seat\x18\x04 \x01(\rR\bfromSeat\"^\n" +
+	"\x11SichuanVoidChosen\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\rR\x04seat\x125\n" +
+	"\x04suit\x18\x02 \x01(\x0e2!.mahjong.authority.v1.SichuanSuitR\x04suit\"O\n" +
+	"\x14SichuanVoidsRevealed\x127\n" +
+	"\x05voids\x18\x01 \x03(\x0e2!.mahjong.authority.v1.SichuanSuitR\x05voids\"\x88\x01\n" +
+	"\x0eSichuanKanPaid\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\rR\x04seat\x122\n" +
+	"\x04type\x18\x02 \x01(\x0e2\x1e.mahjong.authority.v1.MeldTypeR\x04type\x12\x16\n" +
+	"\x06deltas\x18\x03 \x03(\x05R\x06deltas\x12\x16\n" +
+	"\x06scores\x18\x04 \x03(\x05R\x06scores\"r\n" +
+	"\x15SichuanKanTransferred\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\rR\x04seat\x12\x17\n" +
+	"\ato_seat\x18\x02 \x01(\rR\x06toSeat\x12\x14\n" +
+	"\x05units\x18\x03 \x01(\x05R\x05units\x12\x16\n" +
+	"\x06scores\x18\x04 \x03(\x05R\x06scores\"2\n" +
+	"\n" +
+	"SichuanFan\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x10\n" +
+	"\x03fan\x18\x02 \x01(\x05R\x03fan\"\xf0\x02\n" +
+	"\n" +
+	"SichuanWon\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\rR\x04seat\x12\x1b\n" +
+	"\tfrom_seat\x18\x02 \x01(\rR\bfromSeat\x12\x14\n" +
+	"\x05tsumo\x18\x03 \x01(\bR\x05tsumo\x12\x18\n" +
+	"\achankan\x18\x04 \x01(\bR\achankan\x12\x12\n" +
+	"\x04hand\x18\x05 \x01(\tR\x04hand\x120\n" +
+	"\x05melds\x18\x06 \x03(\v2\x1a.mahjong.authority.v1.MeldR\x05melds\x12\x19\n" +
+	"\bwin_tile\x18\a \x01(\tR\awinTile\x12\x10\n" +
+	"\x03fan\x18\b \x01(\x05R\x03fan\x124\n" +
+	"\x04fans\x18\t \x03(\v2 .mahjong.authority.v1.SichuanFanR\x04fans\x12\x14\n" +
+	"\x05value\x18\n" +
+	" \x01(\x05R\x05value\x12\x16\n" +
+	"\x06deltas\x18\v \x03(\x05R\x06deltas\x12\x16\n" +
+	"\x06scores\x18\f \x03(\x05R\x06scores\x12\x12\n" +
+	"\x04left\x18\r \x01(\bR\x04left\"\xf9\x02\n" +
+	"\x10SichuanHandEnded\x12<\n" +
+	"\x04kind\x18\x01 \x01(\x0e2(.mahjong.authority.v1.SichuanHandEndKindR\x04kind\x12\x17\n" +
+	"\ahua_zhu\x18\x02 \x03(\bR\x06huaZhu\x12\x14\n" +
+	"\x05ready\x18\x03 \x03(\bR\x05ready\x12\x1e\n" +
+	"\vhua_zhu_pay\x18\x04 \x03(\x05R\thuaZhuPay\x12\x1b\n" +
+	"\tready_pay\x18\x05 \x03(\x05R\breadyPay\x12\x18\n" +
+	"\arefunds\x18\x06 \x03(\x05R\arefunds\x12\x16\n" +
+	"\x06deltas\x18\a \x03(\x05R\x06deltas\x12\x16\n" +
+	"\x06scores\x18\b \x03(\x05R\x06scores\x12\x14\n" +
+	"\x05hands\x18\t \x03(\tR\x05hands\x12\x1b\n" +
+	"\twall_seed\x18\n" +
+	" \x01(\fR\bwallSeed\x12\x1f\n" +
+	"\vnext_dealer\x18\v \x01(\rR\n" +
+	"nextDealer\x12\x1d\n" +
+	"\n" +
+	"match_over\x18\f \x01(\bR\tmatchOver\",\n" +
 	"\x04Yaku\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x10\n" +
 	"\x03han\x18\x02 \x01(\x05R\x03han\"\xb3\x02\n" +
@@ -2146,7 +3339,7 @@ const file_mahjong_authority_v1_game_proto_rawDesc = "" +
 	"\x12KIND_BOT_TOOK_OVER\x10\x03\x12\x18\n" +
 	"\x14KIND_PLAYER_RETURNED\x10\x04\x12\x12\n" +
 	"\x0eKIND_TIMED_OUT\x10\x05\x12\x16\n" +
-	"\x12KIND_TABLE_STARTED\x10\x06*\xb7\x02\n" +
+	"\x12KIND_TABLE_STARTED\x10\x06*\xf7\x02\n" +
 	"\n" +
 	"ActionType\x12\x1b\n" +
 	"\x17ACTION_TYPE_UNSPECIFIED\x10\x00\x12\x17\n" +
@@ -2161,21 +3354,30 @@ const file_mahjong_authority_v1_game_proto_rawDesc = "" +
 	"\x0fACTION_TYPE_RON\x10\t\x12\x14\n" +
 	"\x10ACTION_TYPE_PASS\x10\n" +
 	"\x12\x1e\n" +
-	"\x1aACTION_TYPE_NINE_TERMINALS\x10\v*\x96\x01\n" +
+	"\x1aACTION_TYPE_NINE_TERMINALS\x10\v\x12 \n" +
+	"\x1cACTION_TYPE_SICHUAN_EXCHANGE\x10d\x12\x1c\n" +
+	"\x18ACTION_TYPE_SICHUAN_VOID\x10e*m\n" +
+	"\vSichuanSuit\x12\x1c\n" +
+	"\x18SICHUAN_SUIT_UNSPECIFIED\x10\x00\x12\x14\n" +
+	"\x10SICHUAN_SUIT_MAN\x10\x01\x12\x14\n" +
+	"\x10SICHUAN_SUIT_PIN\x10\x02\x12\x14\n" +
+	"\x10SICHUAN_SUIT_SOU\x10\x03*\x96\x01\n" +
 	"\bMeldType\x12\x19\n" +
 	"\x15MELD_TYPE_UNSPECIFIED\x10\x00\x12\x11\n" +
 	"\rMELD_TYPE_CHI\x10\x01\x12\x11\n" +
 	"\rMELD_TYPE_PON\x10\x02\x12\x16\n" +
 	"\x12MELD_TYPE_OPEN_KAN\x10\x03\x12\x17\n" +
 	"\x13MELD_TYPE_ADDED_KAN\x10\x04\x12\x18\n" +
-	"\x14MELD_TYPE_CLOSED_KAN\x10\x05*u\n" +
+	"\x14MELD_TYPE_CLOSED_KAN\x10\x05*\xb4\x01\n" +
 	"\x05Phase\x12\x15\n" +
 	"\x11PHASE_UNSPECIFIED\x10\x00\x12\x18\n" +
 	"\x14PHASE_BETWEEN_ROUNDS\x10\x01\x12\x0e\n" +
 	"\n" +
 	"PHASE_TURN\x10\x02\x12\x16\n" +
 	"\x12PHASE_CLAIM_WINDOW\x10\x03\x12\x13\n" +
-	"\x0fPHASE_GAME_OVER\x10\x04*Z\n" +
+	"\x0fPHASE_GAME_OVER\x10\x04\x12\x1c\n" +
+	"\x18PHASE_SICHUAN_EXCHANGING\x10d\x12\x1f\n" +
+	"\x1bPHASE_SICHUAN_CHOOSING_VOID\x10e*Z\n" +
 	"\x04Wind\x12\x14\n" +
 	"\x10WIND_UNSPECIFIED\x10\x00\x12\r\n" +
 	"\tWIND_EAST\x10\x01\x12\x0e\n" +
@@ -2183,7 +3385,16 @@ const file_mahjong_authority_v1_game_proto_rawDesc = "" +
 	"WIND_SOUTH\x10\x02\x12\r\n" +
 	"\tWIND_WEST\x10\x03\x12\x0e\n" +
 	"\n" +
-	"WIND_NORTH\x10\x04*\xa0\x02\n" +
+	"WIND_NORTH\x10\x04*\x95\x01\n" +
+	"\x10SichuanDirection\x12!\n" +
+	"\x1dSICHUAN_DIRECTION_UNSPECIFIED\x10\x00\x12\x1d\n" +
+	"\x19SICHUAN_DIRECTION_TO_NEXT\x10\x01\x12!\n" +
+	"\x1dSICHUAN_DIRECTION_TO_PREVIOUS\x10\x02\x12\x1c\n" +
+	"\x18SICHUAN_DIRECTION_ACROSS\x10\x03*\x86\x01\n" +
+	"\x12SichuanHandEndKind\x12%\n" +
+	"!SICHUAN_HAND_END_KIND_UNSPECIFIED\x10\x00\x12#\n" +
+	"\x1fSICHUAN_HAND_END_KIND_THREE_WON\x10\x01\x12$\n" +
+	" SICHUAN_HAND_END_KIND_WALL_EMPTY\x10\x02*\xa0\x02\n" +
 	"\fRoundEndKind\x12\x1e\n" +
 	"\x1aROUND_END_KIND_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12ROUND_END_KIND_WIN\x10\x01\x12\x1d\n" +
@@ -2207,58 +3418,86 @@ func file_mahjong_authority_v1_game_proto_rawDescGZIP() []byte {
 	return file_mahjong_authority_v1_game_proto_rawDescData
 }
 
-var file_mahjong_authority_v1_game_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
-var file_mahjong_authority_v1_game_proto_msgTypes = make([]protoimpl.MessageInfo, 20)
+var file_mahjong_authority_v1_game_proto_enumTypes = make([]protoimpl.EnumInfo, 9)
+var file_mahjong_authority_v1_game_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
 var file_mahjong_authority_v1_game_proto_goTypes = []any{
-	(ActionType)(0),        // 0: mahjong.authority.v1.ActionType
-	(MeldType)(0),          // 1: mahjong.authority.v1.MeldType
-	(Phase)(0),             // 2: mahjong.authority.v1.Phase
-	(Wind)(0),              // 3: mahjong.authority.v1.Wind
-	(RoundEndKind)(0),      // 4: mahjong.authority.v1.RoundEndKind
-	(SeatNotice_Kind)(0),   // 5: mahjong.authority.v1.SeatNotice.Kind
-	(*Action)(nil),         // 6: mahjong.authority.v1.Action
-	(*Meld)(nil),           // 7: mahjong.authority.v1.Meld
-	(*DiscardView)(nil),    // 8: mahjong.authority.v1.DiscardView
-	(*SeatView)(nil),       // 9: mahjong.authority.v1.SeatView
-	(*View)(nil),           // 10: mahjong.authority.v1.View
-	(*Yaku)(nil),           // 11: mahjong.authority.v1.Yaku
-	(*RoundStarted)(nil),   // 12: mahjong.authority.v1.RoundStarted
-	(*Dealt)(nil),          // 13: mahjong.authority.v1.Dealt
-	(*Drew)(nil),           // 14: mahjong.authority.v1.Drew
-	(*Discarded)(nil),      // 15: mahjong.authority.v1.Discarded
-	(*Fishing)(nil),        // 16: mahjong.authority.v1.Fishing
-	(*ClaimOffer)(nil),     // 17: mahjong.authority.v1.ClaimOffer
-	(*TurnOffer)(nil),      // 18: mahjong.authority.v1.TurnOffer
-	(*RiichiAccepted)(nil), // 19: mahjong.authority.v1.RiichiAccepted
-	(*Called)(nil),         // 20: mahjong.authority.v1.Called
-	(*DoraRevealed)(nil),   // 21: mahjong.authority.v1.DoraRevealed
-	(*Won)(nil),            // 22: mahjong.authority.v1.Won
-	(*RoundEnded)(nil),     // 23: mahjong.authority.v1.RoundEnded
-	(*GameEnded)(nil),      // 24: mahjong.authority.v1.GameEnded
-	(*SeatNotice)(nil),     // 25: mahjong.authority.v1.SeatNotice
+	(ActionType)(0),                 // 0: mahjong.authority.v1.ActionType
+	(SichuanSuit)(0),                // 1: mahjong.authority.v1.SichuanSuit
+	(MeldType)(0),                   // 2: mahjong.authority.v1.MeldType
+	(Phase)(0),                      // 3: mahjong.authority.v1.Phase
+	(Wind)(0),                       // 4: mahjong.authority.v1.Wind
+	(SichuanDirection)(0),           // 5: mahjong.authority.v1.SichuanDirection
+	(SichuanHandEndKind)(0),         // 6: mahjong.authority.v1.SichuanHandEndKind
+	(RoundEndKind)(0),               // 7: mahjong.authority.v1.RoundEndKind
+	(SeatNotice_Kind)(0),            // 8: mahjong.authority.v1.SeatNotice.Kind
+	(*Action)(nil),                  // 9: mahjong.authority.v1.Action
+	(*Meld)(nil),                    // 10: mahjong.authority.v1.Meld
+	(*DiscardView)(nil),             // 11: mahjong.authority.v1.DiscardView
+	(*SeatView)(nil),                // 12: mahjong.authority.v1.SeatView
+	(*View)(nil),                    // 13: mahjong.authority.v1.View
+	(*SichuanView)(nil),             // 14: mahjong.authority.v1.SichuanView
+	(*SichuanSeatView)(nil),         // 15: mahjong.authority.v1.SichuanSeatView
+	(*SichuanExchangeChosen)(nil),   // 16: mahjong.authority.v1.SichuanExchangeChosen
+	(*SichuanExchanged)(nil),        // 17: mahjong.authority.v1.SichuanExchanged
+	(*SichuanExchangeReceived)(nil), // 18: mahjong.authority.v1.SichuanExchangeReceived
+	(*SichuanVoidChosen)(nil),       // 19: mahjong.authority.v1.SichuanVoidChosen
+	(*SichuanVoidsRevealed)(nil),    // 20: mahjong.authority.v1.SichuanVoidsRevealed
+	(*SichuanKanPaid)(nil),          // 21: mahjong.authority.v1.SichuanKanPaid
+	(*SichuanKanTransferred)(nil),   // 22: mahjong.authority.v1.SichuanKanTransferred
+	(*SichuanFan)(nil),              // 23: mahjong.authority.v1.SichuanFan
+	(*SichuanWon)(nil),              // 24: mahjong.authority.v1.SichuanWon
+	(*SichuanHandEnded)(nil),        // 25: mahjong.authority.v1.SichuanHandEnded
+	(*Yaku)(nil),                    // 26: mahjong.authority.v1.Yaku
+	(*RoundStarted)(nil),            // 27: mahjong.authority.v1.RoundStarted
+	(*Dealt)(nil),                   // 28: mahjong.authority.v1.Dealt
+	(*Drew)(nil),                    // 29: mahjong.authority.v1.Drew
+	(*Discarded)(nil),               // 30: mahjong.authority.v1.Discarded
+	(*Fishing)(nil),                 // 31: mahjong.authority.v1.Fishing
+	(*ClaimOffer)(nil),              // 32: mahjong.authority.v1.ClaimOffer
+	(*TurnOffer)(nil),               // 33: mahjong.authority.v1.TurnOffer
+	(*RiichiAccepted)(nil),          // 34: mahjong.authority.v1.RiichiAccepted
+	(*Called)(nil),                  // 35: mahjong.authority.v1.Called
+	(*DoraRevealed)(nil),            // 36: mahjong.authority.v1.DoraRevealed
+	(*Won)(nil),                     // 37: mahjong.authority.v1.Won
+	(*RoundEnded)(nil),              // 38: mahjong.authority.v1.RoundEnded
+	(*GameEnded)(nil),               // 39: mahjong.authority.v1.GameEnded
+	(*SeatNotice)(nil),              // 40: mahjong.authority.v1.SeatNotice
 }
 var file_mahjong_authority_v1_game_proto_depIdxs = []int32{
 	0,  // 0: mahjong.authority.v1.Action.type:type_name -> mahjong.authority.v1.ActionType
-	1,  // 1: mahjong.authority.v1.Meld.type:type_name -> mahjong.authority.v1.MeldType
-	8,  // 2: mahjong.authority.v1.SeatView.discards:type_name -> mahjong.authority.v1.DiscardView
-	7,  // 3: mahjong.authority.v1.SeatView.melds:type_name -> mahjong.authority.v1.Meld
-	2,  // 4: mahjong.authority.v1.View.phase:type_name -> mahjong.authority.v1.Phase
-	3,  // 5: mahjong.authority.v1.View.round_wind:type_name -> mahjong.authority.v1.Wind
-	9,  // 6: mahjong.authority.v1.View.seats:type_name -> mahjong.authority.v1.SeatView
-	6,  // 7: mahjong.authority.v1.View.legal:type_name -> mahjong.authority.v1.Action
-	3,  // 8: mahjong.authority.v1.RoundStarted.round_wind:type_name -> mahjong.authority.v1.Wind
-	6,  // 9: mahjong.authority.v1.ClaimOffer.options:type_name -> mahjong.authority.v1.Action
-	6,  // 10: mahjong.authority.v1.TurnOffer.options:type_name -> mahjong.authority.v1.Action
-	7,  // 11: mahjong.authority.v1.Called.meld:type_name -> mahjong.authority.v1.Meld
-	7,  // 12: mahjong.authority.v1.Won.melds:type_name -> mahjong.authority.v1.Meld
-	11, // 13: mahjong.authority.v1.Won.yaku:type_name -> mahjong.authority.v1.Yaku
-	4,  // 14: mahjong.authority.v1.RoundEnded.kind:type_name -> mahjong.authority.v1.RoundEndKind
-	5,  // 15: mahjong.authority.v1.SeatNotice.kind:type_name -> mahjong.authority.v1.SeatNotice.Kind
-	16, // [16:16] is the sub-list for method output_type
-	16, // [16:16] is the sub-list for method input_type
-	16, // [16:16] is the sub-list for extension type_name
-	16, // [16:16] is the sub-list for extension extendee
-	0,  // [0:16] is the sub-list for field type_name
+	1,  // 1: mahjong.authority.v1.Action.suit:type_name -> mahjong.authority.v1.SichuanSuit
+	2,  // 2: mahjong.authority.v1.Meld.type:type_name -> mahjong.authority.v1.MeldType
+	11, // 3: mahjong.authority.v1.SeatView.discards:type_name -> mahjong.authority.v1.DiscardView
+	10, // 4: mahjong.authority.v1.SeatView.melds:type_name -> mahjong.authority.v1.Meld
+	3,  // 5: mahjong.authority.v1.View.phase:type_name -> mahjong.authority.v1.Phase
+	4,  // 6: mahjong.authority.v1.View.round_wind:type_name -> mahjong.authority.v1.Wind
+	12, // 7: mahjong.authority.v1.View.seats:type_name -> mahjong.authority.v1.SeatView
+	9,  // 8: mahjong.authority.v1.View.legal:type_name -> mahjong.authority.v1.Action
+	14, // 9: mahjong.authority.v1.View.sichuan:type_name -> mahjong.authority.v1.SichuanView
+	5,  // 10: mahjong.authority.v1.SichuanView.direction:type_name -> mahjong.authority.v1.SichuanDirection
+	1,  // 11: mahjong.authority.v1.SichuanView.void:type_name -> mahjong.authority.v1.SichuanSuit
+	15, // 12: mahjong.authority.v1.SichuanView.seats:type_name -> mahjong.authority.v1.SichuanSeatView
+	1,  // 13: mahjong.authority.v1.SichuanSeatView.void:type_name -> mahjong.authority.v1.SichuanSuit
+	5,  // 14: mahjong.authority.v1.SichuanExchanged.direction:type_name -> mahjong.authority.v1.SichuanDirection
+	1,  // 15: mahjong.authority.v1.SichuanVoidChosen.suit:type_name -> mahjong.authority.v1.SichuanSuit
+	1,  // 16: mahjong.authority.v1.SichuanVoidsRevealed.voids:type_name -> mahjong.authority.v1.SichuanSuit
+	2,  // 17: mahjong.authority.v1.SichuanKanPaid.type:type_name -> mahjong.authority.v1.MeldType
+	10, // 18: mahjong.authority.v1.SichuanWon.melds:type_name -> mahjong.authority.v1.Meld
+	23, // 19: mahjong.authority.v1.SichuanWon.fans:type_name -> mahjong.authority.v1.SichuanFan
+	6,  // 20: mahjong.authority.v1.SichuanHandEnded.kind:type_name -> mahjong.authority.v1.SichuanHandEndKind
+	4,  // 21: mahjong.authority.v1.RoundStarted.round_wind:type_name -> mahjong.authority.v1.Wind
+	9,  // 22: mahjong.authority.v1.ClaimOffer.options:type_name -> mahjong.authority.v1.Action
+	9,  // 23: mahjong.authority.v1.TurnOffer.options:type_name -> mahjong.authority.v1.Action
+	10, // 24: mahjong.authority.v1.Called.meld:type_name -> mahjong.authority.v1.Meld
+	10, // 25: mahjong.authority.v1.Won.melds:type_name -> mahjong.authority.v1.Meld
+	26, // 26: mahjong.authority.v1.Won.yaku:type_name -> mahjong.authority.v1.Yaku
+	7,  // 27: mahjong.authority.v1.RoundEnded.kind:type_name -> mahjong.authority.v1.RoundEndKind
+	8,  // 28: mahjong.authority.v1.SeatNotice.kind:type_name -> mahjong.authority.v1.SeatNotice.Kind
+	29, // [29:29] is the sub-list for method output_type
+	29, // [29:29] is the sub-list for method input_type
+	29, // [29:29] is the sub-list for extension type_name
+	29, // [29:29] is the sub-list for extension extendee
+	0,  // [0:29] is the sub-list for field type_name
 }
 
 func init() { file_mahjong_authority_v1_game_proto_init() }
@@ -2271,8 +3510,8 @@ func file_mahjong_authority_v1_game_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mahjong_authority_v1_game_proto_rawDesc), len(file_mahjong_authority_v1_game_proto_rawDesc)),
-			NumEnums:      6,
-			NumMessages:   20,
+			NumEnums:      9,
+			NumMessages:   32,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -1760,6 +1760,15 @@ type Event struct {
 	//	*Event_GameEnded
 	//	*Event_SeatNotice
 	//	*Event_TurnOffer
+	//	*Event_SichuanExchangeChosen
+	//	*Event_SichuanExchanged
+	//	*Event_SichuanExchangeReceived
+	//	*Event_SichuanVoidChosen
+	//	*Event_SichuanVoidsRevealed
+	//	*Event_SichuanKanPaid
+	//	*Event_SichuanKanTransferred
+	//	*Event_SichuanWon
+	//	*Event_SichuanHandEnded
 	Body          isEvent_Body `protobuf_oneof:"body"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1942,6 +1951,87 @@ func (x *Event) GetTurnOffer() *TurnOffer {
 	return nil
 }
 
+func (x *Event) GetSichuanExchangeChosen() *SichuanExchangeChosen {
+	if x != nil {
+		if x, ok := x.Body.(*Event_SichuanExchangeChosen); ok {
+			return x.SichuanExchangeChosen
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetSichuanExchanged() *SichuanExchanged {
+	if x != nil {
+		if x, ok := x.Body.(*Event_SichuanExchanged); ok {
+			return x.SichuanExchanged
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetSichuanExchangeReceived() *SichuanExchangeReceived {
+	if x != nil {
+		if x, ok := x.Body.(*Event_SichuanExchangeReceived); ok {
+			return x.SichuanExchangeReceived
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetSichuanVoidChosen() *SichuanVoidChosen {
+	if x != nil {
+		if x, ok := x.Body.(*Event_SichuanVoidChosen); ok {
+			return x.SichuanVoidChosen
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetSichuanVoidsRevealed() *SichuanVoidsRevealed {
+	if x != nil {
+		if x, ok := x.Body.(*Event_SichuanVoidsRevealed); ok {
+			return x.SichuanVoidsRevealed
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetSichuanKanPaid() *SichuanKanPaid {
+	if x != nil {
+		if x, ok := x.Body.(*Event_SichuanKanPaid); ok {
+			return x.SichuanKanPaid
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetSichuanKanTransferred() *SichuanKanTransferred {
+	if x != nil {
+		if x, ok := x.Body.(*Event_SichuanKanTransferred); ok {
+			return x.SichuanKanTransferred
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetSichuanWon() *SichuanWon {
+	if x != nil {
+		if x, ok := x.Body.(*Event_SichuanWon); ok {
+			return x.SichuanWon
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetSichuanHandEnded() *SichuanHandEnded {
+	if x != nil {
+		if x, ok := x.Body.(*Event_SichuanHandEnded); ok {
+			return x.SichuanHandEnded
+		}
+	}
+	return nil
+}
+
 type isEvent_Body interface {
 	isEvent_Body()
 }
@@ -2002,6 +2092,45 @@ type Event_TurnOffer struct {
 	TurnOffer *TurnOffer `protobuf:"bytes,16,opt,name=turn_offer,json=turnOffer,proto3,oneof"`
 }
 
+type Event_SichuanExchangeChosen struct {
+	// Sichuan tables (riichi's bodies above serve where they fit:
+	// round_started, dealt, drew, discarded, claim_offer, turn_offer,
+	// called, game_ended).
+	SichuanExchangeChosen *SichuanExchangeChosen `protobuf:"bytes,100,opt,name=sichuan_exchange_chosen,json=sichuanExchangeChosen,proto3,oneof"`
+}
+
+type Event_SichuanExchanged struct {
+	SichuanExchanged *SichuanExchanged `protobuf:"bytes,101,opt,name=sichuan_exchanged,json=sichuanExchanged,proto3,oneof"`
+}
+
+type Event_SichuanExchangeReceived struct {
+	SichuanExchangeReceived *SichuanExchangeReceived `protobuf:"bytes,102,opt,name=sichuan_exchange_received,json=sichuanExchangeReceived,proto3,oneof"`
+}
+
+type Event_SichuanVoidChosen struct {
+	SichuanVoidChosen *SichuanVoidChosen `protobuf:"bytes,103,opt,name=sichuan_void_chosen,json=sichuanVoidChosen,proto3,oneof"`
+}
+
+type Event_SichuanVoidsRevealed struct {
+	SichuanVoidsRevealed *SichuanVoidsRevealed `protobuf:"bytes,104,opt,name=sichuan_voids_revealed,json=sichuanVoidsRevealed,proto3,oneof"`
+}
+
+type Event_SichuanKanPaid struct {
+	SichuanKanPaid *SichuanKanPaid `protobuf:"bytes,105,opt,name=sichuan_kan_paid,json=sichuanKanPaid,proto3,oneof"`
+}
+
+type Event_SichuanKanTransferred struct {
+	SichuanKanTransferred *SichuanKanTransferred `protobuf:"bytes,106,opt,name=sichuan_kan_transferred,json=sichuanKanTransferred,proto3,oneof"`
+}
+
+type Event_SichuanWon struct {
+	SichuanWon *SichuanWon `protobuf:"bytes,107,opt,name=sichuan_won,json=sichuanWon,proto3,oneof"`
+}
+
+type Event_SichuanHandEnded struct {
+	SichuanHandEnded *SichuanHandEnded `protobuf:"bytes,108,opt,name=sichuan_hand_ended,json=sichuanHandEnded,proto3,oneof"`
+}
+
 func (*Event_RoundStarted) isEvent_Body() {}
 
 func (*Event_Dealt) isEvent_Body() {}
@@ -2029,6 +2158,24 @@ func (*Event_GameEnded) isEvent_Body() {}
 func (*Event_SeatNotice) isEvent_Body() {}
 
 func (*Event_TurnOffer) isEvent_Body() {}
+
+func (*Event_SichuanExchangeChosen) isEvent_Body() {}
+
+func (*Event_SichuanExchanged) isEvent_Body() {}
+
+func (*Event_SichuanExchangeReceived) isEvent_Body() {}
+
+func (*Event_SichuanVoidChosen) isEvent_Body() {}
+
+func (*Event_SichuanVoidsRevealed) isEvent_Body() {}
+
+func (*Event_SichuanKanPaid) isEvent_Body() {}
+
+func (*Event_SichuanKanTransferred) isEvent_Body() {}
+
+func (*Event_SichuanWon) isEvent_Body() {}
+
+func (*Event_SichuanHandEnded) isEvent_Body() {}
 
 // StreamEventsResponse is a snapshot (first, when after_seq was 0) or an
 // event.
@@ -2560,7 +2707,7 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\tafter_seq\x18\x03 \x01(\x04R\bafterSeq\"L\n" +
 	"\bSnapshot\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x12.\n" +
-	"\x04view\x18\x02 \x01(\v2\x1a.mahjong.authority.v1.ViewR\x04view\"\xd5\a\n" +
+	"\x04view\x18\x02 \x01(\v2\x1a.mahjong.authority.v1.ViewR\x04view\"\x95\x0e\n" +
 	"\x05Event\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x12.\n" +
 	"\x04time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x04time\x12I\n" +
@@ -2583,7 +2730,17 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\vseat_notice\x18\x0f \x01(\v2 .mahjong.authority.v1.SeatNoticeH\x00R\n" +
 	"seatNotice\x12@\n" +
 	"\n" +
-	"turn_offer\x18\x10 \x01(\v2\x1f.mahjong.authority.v1.TurnOfferH\x00R\tturnOfferB\x06\n" +
+	"turn_offer\x18\x10 \x01(\v2\x1f.mahjong.authority.v1.TurnOfferH\x00R\tturnOffer\x12e\n" +
+	"\x17sichuan_exchange_chosen\x18d \x01(\v2+.mahjong.authority.v1.SichuanExchangeChosenH\x00R\x15sichuanExchangeChosen\x12U\n" +
+	"\x11sichuan_exchanged\x18e \x01(\v2&.mahjong.authority.v1.SichuanExchangedH\x00R\x10sichuanExchanged\x12k\n" +
+	"\x19sichuan_exchange_received\x18f \x01(\v2-.mahjong.authority.v1.SichuanExchangeReceivedH\x00R\x17sichuanExchangeReceived\x12Y\n" +
+	"\x13sichuan_void_chosen\x18g \x01(\v2'.mahjong.authority.v1.SichuanVoidChosenH\x00R\x11sichuanVoidChosen\x12b\n" +
+	"\x16sichuan_voids_revealed\x18h \x01(\v2*.mahjong.authority.v1.SichuanVoidsRevealedH\x00R\x14sichuanVoidsRevealed\x12P\n" +
+	"\x10sichuan_kan_paid\x18i \x01(\v2$.mahjong.authority.v1.SichuanKanPaidH\x00R\x0esichuanKanPaid\x12e\n" +
+	"\x17sichuan_kan_transferred\x18j \x01(\v2+.mahjong.authority.v1.SichuanKanTransferredH\x00R\x15sichuanKanTransferred\x12C\n" +
+	"\vsichuan_won\x18k \x01(\v2 .mahjong.authority.v1.SichuanWonH\x00R\n" +
+	"sichuanWon\x12V\n" +
+	"\x12sichuan_hand_ended\x18l \x01(\v2&.mahjong.authority.v1.SichuanHandEndedH\x00R\x10sichuanHandEndedB\x06\n" +
 	"\x04body\"\x91\x01\n" +
 	"\x14StreamEventsResponse\x12<\n" +
 	"\bsnapshot\x18\x01 \x01(\v2\x1e.mahjong.authority.v1.SnapshotH\x00R\bsnapshot\x123\n" +
@@ -2698,57 +2855,66 @@ func file_mahjong_authority_v1_table_service_proto_rawDescGZIP() []byte {
 var file_mahjong_authority_v1_table_service_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
 var file_mahjong_authority_v1_table_service_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
 var file_mahjong_authority_v1_table_service_proto_goTypes = []any{
-	(RulePreset)(0),               // 0: mahjong.authority.v1.RulePreset
-	(RuleSet)(0),                  // 1: mahjong.authority.v1.RuleSet
-	(TableState)(0),               // 2: mahjong.authority.v1.TableState
-	(TableOrder)(0),               // 3: mahjong.authority.v1.TableOrder
-	(RecordFormat)(0),             // 4: mahjong.authority.v1.RecordFormat
-	(ErrorReason)(0),              // 5: mahjong.authority.v1.ErrorReason
-	(*RiichiOptions)(nil),         // 6: mahjong.authority.v1.RiichiOptions
-	(*SichuanOptions)(nil),        // 7: mahjong.authority.v1.SichuanOptions
-	(*TableSettings)(nil),         // 8: mahjong.authority.v1.TableSettings
-	(*SeatInfo)(nil),              // 9: mahjong.authority.v1.SeatInfo
-	(*Table)(nil),                 // 10: mahjong.authority.v1.Table
-	(*CreateTableRequest)(nil),    // 11: mahjong.authority.v1.CreateTableRequest
-	(*CreateTableResponse)(nil),   // 12: mahjong.authority.v1.CreateTableResponse
-	(*ListTablesRequest)(nil),     // 13: mahjong.authority.v1.ListTablesRequest
-	(*ListTablesResponse)(nil),    // 14: mahjong.authority.v1.ListTablesResponse
-	(*GetTableRequest)(nil),       // 15: mahjong.authority.v1.GetTableRequest
-	(*GetTableResponse)(nil),      // 16: mahjong.authority.v1.GetTableResponse
-	(*JoinTableRequest)(nil),      // 17: mahjong.authority.v1.JoinTableRequest
-	(*JoinTableResponse)(nil),     // 18: mahjong.authority.v1.JoinTableResponse
-	(*LeaveTableRequest)(nil),     // 19: mahjong.authority.v1.LeaveTableRequest
-	(*LeaveTableResponse)(nil),    // 20: mahjong.authority.v1.LeaveTableResponse
-	(*StartTableRequest)(nil),     // 21: mahjong.authority.v1.StartTableRequest
-	(*StartTableResponse)(nil),    // 22: mahjong.authority.v1.StartTableResponse
-	(*StreamEventsRequest)(nil),   // 23: mahjong.authority.v1.StreamEventsRequest
-	(*Snapshot)(nil),              // 24: mahjong.authority.v1.Snapshot
-	(*Event)(nil),                 // 25: mahjong.authority.v1.Event
-	(*StreamEventsResponse)(nil),  // 26: mahjong.authority.v1.StreamEventsResponse
-	(*ActRequest)(nil),            // 27: mahjong.authority.v1.ActRequest
-	(*ActResponse)(nil),           // 28: mahjong.authority.v1.ActResponse
-	(*SpectateRequest)(nil),       // 29: mahjong.authority.v1.SpectateRequest
-	(*SpectateResponse)(nil),      // 30: mahjong.authority.v1.SpectateResponse
-	(*ExportGameRequest)(nil),     // 31: mahjong.authority.v1.ExportGameRequest
-	(*ExportGameResponse)(nil),    // 32: mahjong.authority.v1.ExportGameResponse
-	(*durationpb.Duration)(nil),   // 33: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil), // 34: google.protobuf.Timestamp
-	(*View)(nil),                  // 35: mahjong.authority.v1.View
-	(*RoundStarted)(nil),          // 36: mahjong.authority.v1.RoundStarted
-	(*Dealt)(nil),                 // 37: mahjong.authority.v1.Dealt
-	(*Drew)(nil),                  // 38: mahjong.authority.v1.Drew
-	(*Discarded)(nil),             // 39: mahjong.authority.v1.Discarded
-	(*Fishing)(nil),               // 40: mahjong.authority.v1.Fishing
-	(*ClaimOffer)(nil),            // 41: mahjong.authority.v1.ClaimOffer
-	(*RiichiAccepted)(nil),        // 42: mahjong.authority.v1.RiichiAccepted
-	(*Called)(nil),                // 43: mahjong.authority.v1.Called
-	(*DoraRevealed)(nil),          // 44: mahjong.authority.v1.DoraRevealed
-	(*Won)(nil),                   // 45: mahjong.authority.v1.Won
-	(*RoundEnded)(nil),            // 46: mahjong.authority.v1.RoundEnded
-	(*GameEnded)(nil),             // 47: mahjong.authority.v1.GameEnded
-	(*SeatNotice)(nil),            // 48: mahjong.authority.v1.SeatNotice
-	(*TurnOffer)(nil),             // 49: mahjong.authority.v1.TurnOffer
-	(*Action)(nil),                // 50: mahjong.authority.v1.Action
+	(RulePreset)(0),                 // 0: mahjong.authority.v1.RulePreset
+	(RuleSet)(0),                    // 1: mahjong.authority.v1.RuleSet
+	(TableState)(0),                 // 2: mahjong.authority.v1.TableState
+	(TableOrder)(0),                 // 3: mahjong.authority.v1.TableOrder
+	(RecordFormat)(0),               // 4: mahjong.authority.v1.RecordFormat
+	(ErrorReason)(0),                // 5: mahjong.authority.v1.ErrorReason
+	(*RiichiOptions)(nil),           // 6: mahjong.authority.v1.RiichiOptions
+	(*SichuanOptions)(nil),          // 7: mahjong.authority.v1.SichuanOptions
+	(*TableSettings)(nil),           // 8: mahjong.authority.v1.TableSettings
+	(*SeatInfo)(nil),                // 9: mahjong.authority.v1.SeatInfo
+	(*Table)(nil),                   // 10: mahjong.authority.v1.Table
+	(*CreateTableRequest)(nil),      // 11: mahjong.authority.v1.CreateTableRequest
+	(*CreateTableResponse)(nil),     // 12: mahjong.authority.v1.CreateTableResponse
+	(*ListTablesRequest)(nil),       // 13: mahjong.authority.v1.ListTablesRequest
+	(*ListTablesResponse)(nil),      // 14: mahjong.authority.v1.ListTablesResponse
+	(*GetTableRequest)(nil),         // 15: mahjong.authority.v1.GetTableRequest
+	(*GetTableResponse)(nil),        // 16: mahjong.authority.v1.GetTableResponse
+	(*JoinTableRequest)(nil),        // 17: mahjong.authority.v1.JoinTableRequest
+	(*JoinTableResponse)(nil),       // 18: mahjong.authority.v1.JoinTableResponse
+	(*LeaveTableRequest)(nil),       // 19: mahjong.authority.v1.LeaveTableRequest
+	(*LeaveTableResponse)(nil),      // 20: mahjong.authority.v1.LeaveTableResponse
+	(*StartTableRequest)(nil),       // 21: mahjong.authority.v1.StartTableRequest
+	(*StartTableResponse)(nil),      // 22: mahjong.authority.v1.StartTableResponse
+	(*StreamEventsRequest)(nil),     // 23: mahjong.authority.v1.StreamEventsRequest
+	(*Snapshot)(nil),                // 24: mahjong.authority.v1.Snapshot
+	(*Event)(nil),                   // 25: mahjong.authority.v1.Event
+	(*StreamEventsResponse)(nil),    // 26: mahjong.authority.v1.StreamEventsResponse
+	(*ActRequest)(nil),              // 27: mahjong.authority.v1.ActRequest
+	(*ActResponse)(nil),             // 28: mahjong.authority.v1.ActResponse
+	(*SpectateRequest)(nil),         // 29: mahjong.authority.v1.SpectateRequest
+	(*SpectateResponse)(nil),        // 30: mahjong.authority.v1.SpectateResponse
+	(*ExportGameRequest)(nil),       // 31: mahjong.authority.v1.ExportGameRequest
+	(*ExportGameResponse)(nil),      // 32: mahjong.authority.v1.ExportGameResponse
+	(*durationpb.Duration)(nil),     // 33: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil),   // 34: google.protobuf.Timestamp
+	(*View)(nil),                    // 35: mahjong.authority.v1.View
+	(*RoundStarted)(nil),            // 36: mahjong.authority.v1.RoundStarted
+	(*Dealt)(nil),                   // 37: mahjong.authority.v1.Dealt
+	(*Drew)(nil),                    // 38: mahjong.authority.v1.Drew
+	(*Discarded)(nil),               // 39: mahjong.authority.v1.Discarded
+	(*Fishing)(nil),                 // 40: mahjong.authority.v1.Fishing
+	(*ClaimOffer)(nil),              // 41: mahjong.authority.v1.ClaimOffer
+	(*RiichiAccepted)(nil),          // 42: mahjong.authority.v1.RiichiAccepted
+	(*Called)(nil),                  // 43: mahjong.authority.v1.Called
+	(*DoraRevealed)(nil),            // 44: mahjong.authority.v1.DoraRevealed
+	(*Won)(nil),                     // 45: mahjong.authority.v1.Won
+	(*RoundEnded)(nil),              // 46: mahjong.authority.v1.RoundEnded
+	(*GameEnded)(nil),               // 47: mahjong.authority.v1.GameEnded
+	(*SeatNotice)(nil),              // 48: mahjong.authority.v1.SeatNotice
+	(*TurnOffer)(nil),               // 49: mahjong.authority.v1.TurnOffer
+	(*SichuanExchangeChosen)(nil),   // 50: mahjong.authority.v1.SichuanExchangeChosen
+	(*SichuanExchanged)(nil),        // 51: mahjong.authority.v1.SichuanExchanged
+	(*SichuanExchangeReceived)(nil), // 52: mahjong.authority.v1.SichuanExchangeReceived
+	(*SichuanVoidChosen)(nil),       // 53: mahjong.authority.v1.SichuanVoidChosen
+	(*SichuanVoidsRevealed)(nil),    // 54: mahjong.authority.v1.SichuanVoidsRevealed
+	(*SichuanKanPaid)(nil),          // 55: mahjong.authority.v1.SichuanKanPaid
+	(*SichuanKanTransferred)(nil),   // 56: mahjong.authority.v1.SichuanKanTransferred
+	(*SichuanWon)(nil),              // 57: mahjong.authority.v1.SichuanWon
+	(*SichuanHandEnded)(nil),        // 58: mahjong.authority.v1.SichuanHandEnded
+	(*Action)(nil),                  // 59: mahjong.authority.v1.Action
 }
 var file_mahjong_authority_v1_table_service_proto_depIdxs = []int32{
 	0,  // 0: mahjong.authority.v1.TableSettings.rules:type_name -> mahjong.authority.v1.RulePreset
@@ -2789,37 +2955,46 @@ var file_mahjong_authority_v1_table_service_proto_depIdxs = []int32{
 	47, // 35: mahjong.authority.v1.Event.game_ended:type_name -> mahjong.authority.v1.GameEnded
 	48, // 36: mahjong.authority.v1.Event.seat_notice:type_name -> mahjong.authority.v1.SeatNotice
 	49, // 37: mahjong.authority.v1.Event.turn_offer:type_name -> mahjong.authority.v1.TurnOffer
-	24, // 38: mahjong.authority.v1.StreamEventsResponse.snapshot:type_name -> mahjong.authority.v1.Snapshot
-	25, // 39: mahjong.authority.v1.StreamEventsResponse.event:type_name -> mahjong.authority.v1.Event
-	50, // 40: mahjong.authority.v1.ActRequest.action:type_name -> mahjong.authority.v1.Action
-	25, // 41: mahjong.authority.v1.SpectateResponse.event:type_name -> mahjong.authority.v1.Event
-	4,  // 42: mahjong.authority.v1.ExportGameRequest.format:type_name -> mahjong.authority.v1.RecordFormat
-	4,  // 43: mahjong.authority.v1.ExportGameResponse.format:type_name -> mahjong.authority.v1.RecordFormat
-	11, // 44: mahjong.authority.v1.TableService.CreateTable:input_type -> mahjong.authority.v1.CreateTableRequest
-	13, // 45: mahjong.authority.v1.TableService.ListTables:input_type -> mahjong.authority.v1.ListTablesRequest
-	15, // 46: mahjong.authority.v1.TableService.GetTable:input_type -> mahjong.authority.v1.GetTableRequest
-	17, // 47: mahjong.authority.v1.TableService.JoinTable:input_type -> mahjong.authority.v1.JoinTableRequest
-	19, // 48: mahjong.authority.v1.TableService.LeaveTable:input_type -> mahjong.authority.v1.LeaveTableRequest
-	21, // 49: mahjong.authority.v1.TableService.StartTable:input_type -> mahjong.authority.v1.StartTableRequest
-	23, // 50: mahjong.authority.v1.TableService.StreamEvents:input_type -> mahjong.authority.v1.StreamEventsRequest
-	27, // 51: mahjong.authority.v1.TableService.Act:input_type -> mahjong.authority.v1.ActRequest
-	29, // 52: mahjong.authority.v1.TableService.Spectate:input_type -> mahjong.authority.v1.SpectateRequest
-	31, // 53: mahjong.authority.v1.TableService.ExportGame:input_type -> mahjong.authority.v1.ExportGameRequest
-	12, // 54: mahjong.authority.v1.TableService.CreateTable:output_type -> mahjong.authority.v1.CreateTableResponse
-	14, // 55: mahjong.authority.v1.TableService.ListTables:output_type -> mahjong.authority.v1.ListTablesResponse
-	16, // 56: mahjong.authority.v1.TableService.GetTable:output_type -> mahjong.authority.v1.GetTableResponse
-	18, // 57: mahjong.authority.v1.TableService.JoinTable:output_type -> mahjong.authority.v1.JoinTableResponse
-	20, // 58: mahjong.authority.v1.TableService.LeaveTable:output_type -> mahjong.authority.v1.LeaveTableResponse
-	22, // 59: mahjong.authority.v1.TableService.StartTable:output_type -> mahjong.authority.v1.StartTableResponse
-	26, // 60: mahjong.authority.v1.TableService.StreamEvents:output_type -> mahjong.authority.v1.StreamEventsResponse
-	28, // 61: mahjong.authority.v1.TableService.Act:output_type -> mahjong.authority.v1.ActResponse
-	30, // 62: mahjong.authority.v1.TableService.Spectate:output_type -> mahjong.authority.v1.SpectateResponse
-	32, // 63: mahjong.authority.v1.TableService.ExportGame:output_type -> mahjong.authority.v1.ExportGameResponse
-	54, // [54:64] is the sub-list for method output_type
-	44, // [44:54] is the sub-list for method input_type
-	44, // [44:44] is the sub-list for extension type_name
-	44, // [44:44] is the sub-list for extension extendee
-	0,  // [0:44] is the sub-list for field type_name
+	50, // 38: mahjong.authority.v1.Event.sichuan_exchange_chosen:type_name -> mahjong.authority.v1.SichuanExchangeChosen
+	51, // 39: mahjong.authority.v1.Event.sichuan_exchanged:type_name -> mahjong.authority.v1.SichuanExchanged
+	52, // 40: mahjong.authority.v1.Event.sichuan_exchange_received:type_name -> mahjong.authority.v1.SichuanExchangeReceived
+	53, // 41: mahjong.authority.v1.Event.sichuan_void_chosen:type_name -> mahjong.authority.v1.SichuanVoidChosen
+	54, // 42: mahjong.authority.v1.Event.sichuan_voids_revealed:type_name -> mahjong.authority.v1.SichuanVoidsRevealed
+	55, // 43: mahjong.authority.v1.Event.sichuan_kan_paid:type_name -> mahjong.authority.v1.SichuanKanPaid
+	56, // 44: mahjong.authority.v1.Event.sichuan_kan_transferred:type_name -> mahjong.authority.v1.SichuanKanTransferred
+	57, // 45: mahjong.authority.v1.Event.sichuan_won:type_name -> mahjong.authority.v1.SichuanWon
+	58, // 46: mahjong.authority.v1.Event.sichuan_hand_ended:type_name -> mahjong.authority.v1.SichuanHandEnded
+	24, // 47: mahjong.authority.v1.StreamEventsResponse.snapshot:type_name -> mahjong.authority.v1.Snapshot
+	25, // 48: mahjong.authority.v1.StreamEventsResponse.event:type_name -> mahjong.authority.v1.Event
+	59, // 49: mahjong.authority.v1.ActRequest.action:type_name -> mahjong.authority.v1.Action
+	25, // 50: mahjong.authority.v1.SpectateResponse.event:type_name -> mahjong.authority.v1.Event
+	4,  // 51: mahjong.authority.v1.ExportGameRequest.format:type_name -> mahjong.authority.v1.RecordFormat
+	4,  // 52: mahjong.authority.v1.ExportGameResponse.format:type_name -> mahjong.authority.v1.RecordFormat
+	11, // 53: mahjong.authority.v1.TableService.CreateTable:input_type -> mahjong.authority.v1.CreateTableRequest
+	13, // 54: mahjong.authority.v1.TableService.ListTables:input_type -> mahjong.authority.v1.ListTablesRequest
+	15, // 55: mahjong.authority.v1.TableService.GetTable:input_type -> mahjong.authority.v1.GetTableRequest
+	17, // 56: mahjong.authority.v1.TableService.JoinTable:input_type -> mahjong.authority.v1.JoinTableRequest
+	19, // 57: mahjong.authority.v1.TableService.LeaveTable:input_type -> mahjong.authority.v1.LeaveTableRequest
+	21, // 58: mahjong.authority.v1.TableService.StartTable:input_type -> mahjong.authority.v1.StartTableRequest
+	23, // 59: mahjong.authority.v1.TableService.StreamEvents:input_type -> mahjong.authority.v1.StreamEventsRequest
+	27, // 60: mahjong.authority.v1.TableService.Act:input_type -> mahjong.authority.v1.ActRequest
+	29, // 61: mahjong.authority.v1.TableService.Spectate:input_type -> mahjong.authority.v1.SpectateRequest
+	31, // 62: mahjong.authority.v1.TableService.ExportGame:input_type -> mahjong.authority.v1.ExportGameRequest
+	12, // 63: mahjong.authority.v1.TableService.CreateTable:output_type -> mahjong.authority.v1.CreateTableResponse
+	14, // 64: mahjong.authority.v1.TableService.ListTables:output_type -> mahjong.authority.v1.ListTablesResponse
+	16, // 65: mahjong.authority.v1.TableService.GetTable:output_type -> mahjong.authority.v1.GetTableResponse
+	18, // 66: mahjong.authority.v1.TableService.JoinTable:output_type -> mahjong.authority.v1.JoinTableResponse
+	20, // 67: mahjong.authority.v1.TableService.LeaveTable:output_type -> mahjong.authority.v1.LeaveTableResponse
+	22, // 68: mahjong.authority.v1.TableService.StartTable:output_type -> mahjong.authority.v1.StartTableResponse
+	26, // 69: mahjong.authority.v1.TableService.StreamEvents:output_type -> mahjong.authority.v1.StreamEventsResponse
+	28, // 70: mahjong.authority.v1.TableService.Act:output_type -> mahjong.authority.v1.ActResponse
+	30, // 71: mahjong.authority.v1.TableService.Spectate:output_type -> mahjong.authority.v1.SpectateResponse
+	32, // 72: mahjong.authority.v1.TableService.ExportGame:output_type -> mahjong.authority.v1.ExportGameResponse
+	63, // [63:73] is the sub-list for method output_type
+	53, // [53:63] is the sub-list for method input_type
+	53, // [53:53] is the sub-list for extension type_name
+	53, // [53:53] is the sub-list for extension extendee
+	0,  // [0:53] is the sub-list for field type_name
 }
 
 func init() { file_mahjong_authority_v1_table_service_proto_init() }
@@ -2848,6 +3023,15 @@ func file_mahjong_authority_v1_table_service_proto_init() {
 		(*Event_GameEnded)(nil),
 		(*Event_SeatNotice)(nil),
 		(*Event_TurnOffer)(nil),
+		(*Event_SichuanExchangeChosen)(nil),
+		(*Event_SichuanExchanged)(nil),
+		(*Event_SichuanExchangeReceived)(nil),
+		(*Event_SichuanVoidChosen)(nil),
+		(*Event_SichuanVoidsRevealed)(nil),
+		(*Event_SichuanKanPaid)(nil),
+		(*Event_SichuanKanTransferred)(nil),
+		(*Event_SichuanWon)(nil),
+		(*Event_SichuanHandEnded)(nil),
 	}
 	file_mahjong_authority_v1_table_service_proto_msgTypes[20].OneofWrappers = []any{
 		(*StreamEventsResponse_Snapshot)(nil),

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file mahjong/authority/v1/game.proto.
  */
 export const file_mahjong_authority_v1_game: GenFile = /*@__PURE__*/
-  fileDesc("Ch9tYWhqb25nL2F1dGhvcml0eS92MS9nYW1lLnByb3RvEhRtYWhqb25nLmF1dGhvcml0eS52MSJoCgZBY3Rpb24SLgoEdHlwZRgBIAEoDjIgLm1haGpvbmcuYXV0aG9yaXR5LnYxLkFjdGlvblR5cGUSDAoEdGlsZRgCIAEoCRINCgV0aWxlcxgDIAEoCRIRCgl0c3Vtb2dpcmkYBCABKAgifwoETWVsZBIsCgR0eXBlGAEgASgOMh4ubWFoam9uZy5hdXRob3JpdHkudjEuTWVsZFR5cGUSDQoFdGlsZXMYAiABKAkSEQoJZnJvbV9zZWF0GAMgASgNEhMKC2NhbGxlZF90aWxlGAQgASgJEhIKCmFkZGVkX3RpbGUYBSABKAkiTgoLRGlzY2FyZFZpZXcSDAoEdGlsZRgBIAEoCRIRCgl0c3Vtb2dpcmkYAiABKAgSDgoGcmlpY2hpGAMgASgIEg4KBmNhbGxlZBgEIAEoCCKcAQoIU2VhdFZpZXcSMwoIZGlzY2FyZHMYASADKAsyIS5tYWhqb25nLmF1dGhvcml0eS52MS5EaXNjYXJkVmlldxIpCgVtZWxkcxgCIAMoCzIaLm1haGpvbmcuYXV0aG9yaXR5LnYxLk1lbGQSEQoJaGFuZF9zaXplGAMgASgFEg4KBnJpaWNoaRgEIAEoCBINCgVzY29yZRgFIAEoBSLwAgoEVmlldxIMCgRzZWF0GAEgASgNEioKBXBoYXNlGAIgASgOMhsubWFoam9uZy5hdXRob3JpdHkudjEuUGhhc2USLgoKcm91bmRfd2luZBgDIAEoDjIaLm1haGpvbmcuYXV0aG9yaXR5LnYxLldpbmQSDgoGbnVtYmVyGAQgASgFEg4KBmRlYWxlchgFIAEoDRINCgVob25iYRgGIAEoBRIVCg1yaWljaGlfc3RpY2tzGAcgASgFEg4KBnNjb3JlcxgIIAMoBRIMCgRkb3JhGAkgASgJEhEKCXdhbGxfbGVmdBgKIAEoBRIOCgZ0b19hY3QYCyABKA0SDAoEaGFuZBgMIAEoCRINCgVkcmF3bhgNIAEoCRItCgVzZWF0cxgOIAMoCzIeLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNlYXRWaWV3EisKBWxlZ2FsGA8gAygLMhwubWFoam9uZy5hdXRob3JpdHkudjEuQWN0aW9uIiEKBFlha3USDAoEbmFtZRgBIAEoCRILCgNoYW4YAiABKAUi2AEKDFJvdW5kU3RhcnRlZBIuCgpyb3VuZF93aW5kGAEgASgOMhoubWFoam9uZy5hdXRob3JpdHkudjEuV2luZBIOCgZudW1iZXIYAiABKAUSDgoGZGVhbGVyGAMgASgNEg0KBWhvbmJhGAQgASgFEhUKDXJpaWNoaV9zdGlja3MYBSABKAUSDgoGc2NvcmVzGAYgAygFEgwKBGRvcmEYByABKAkSEQoJd2FsbF9sZWZ0GAggASgFEhIKCmNvbW1pdG1lbnQYCSABKAwSDQoFaW5kZXgYCiABKA0iIwoFRGVhbHQSDAoEc2VhdBgBIAEoDRIMCgRoYW5kGAIgASgJIkYKBERyZXcSDAoEc2VhdBgBIAEoDRIMCgR0aWxlGAIgASgJEg8KB3JpbnNoYW4YAyABKAgSEQoJd2FsbF9sZWZ0GAQgASgFIkoKCURpc2NhcmRlZBIMCgRzZWF0GAEgASgNEgwKBHRpbGUYAiABKAkSEQoJdHN1bW9naXJpGAMgASgIEg4KBnJpaWNoaRgEIAEoCCJICgdGaXNoaW5nEgwKBHNlYXQYASABKA0SDwoHc2hhbnRlbhgCIAEoBRINCgV3YWl0cxgDIAEoCRIPCgdmdXJpdGVuGAQgASgIIkkKCkNsYWltT2ZmZXISDAoEc2VhdBgBIAEoDRItCgdvcHRpb25zGAIgAygLMhwubWFoam9uZy5hdXRob3JpdHkudjEuQWN0aW9uIkgKCVR1cm5PZmZlchIMCgRzZWF0GAEgASgNEi0KB29wdGlvbnMYAiADKAsyHC5tYWhqb25nLmF1dGhvcml0eS52MS5BY3Rpb24iRQoOUmlpY2hpQWNjZXB0ZWQSDAoEc2VhdBgBIAEoDRIOCgZzY29yZXMYAiADKAUSFQoNcmlpY2hpX3N0aWNrcxgDIAEoBSJQCgZDYWxsZWQSDAoEc2VhdBgBIAEoDRIoCgRtZWxkGAIgASgLMhoubWFoam9uZy5hdXRob3JpdHkudjEuTWVsZBIOCgZzY29yZXMYAyADKAUiIQoMRG9yYVJldmVhbGVkEhEKCWluZGljYXRvchgBIAEoCSKzAgoDV29uEgwKBHNlYXQYASABKA0SEQoJZnJvbV9zZWF0GAIgASgNEg0KBXRzdW1vGAMgASgIEgwKBGhhbmQYBCABKAkSKQoFbWVsZHMYBSADKAsyGi5tYWhqb25nLmF1dGhvcml0eS52MS5NZWxkEhAKCHdpbl90aWxlGAYgASgJEgsKA3VyYRgHIAEoCRILCgNoYW4YCCABKAUSCgoCZnUYCSABKAUSDwoHeWFrdW1hbhgKIAEoBRIoCgR5YWt1GAsgAygLMhoubWFoam9uZy5hdXRob3JpdHkudjEuWWFrdRINCgVsaW1pdBgMIAEoCRIOCgZwb2ludHMYDSABKAUSDgoGZGVsdGFzGA4gAygFEhAKCHBhb19zZWF0GA8gASgNEg8KB2hhc19wYW8YECABKAgiyQEKClJvdW5kRW5kZWQSMAoEa2luZBgBIAEoDjIiLm1haGpvbmcuYXV0aG9yaXR5LnYxLlJvdW5kRW5kS2luZBIOCgZkZWx0YXMYAiADKAUSDgoGc2NvcmVzGAMgAygFEg4KBnRlbnBhaRgEIAMoCBINCgVoYW5kcxgFIAMoCRIVCg1yaWljaGlfc3RpY2tzGAYgASgFEg0KBWhvbmJhGAcgASgFEhEKCXdhbGxfc2VlZBgIIAEoDBIRCglnYW1lX292ZXIYCSABKAgiKgoJR2FtZUVuZGVkEg4KBnNjb3JlcxgBIAMoBRINCgVyYW5rcxgCIAMoBSL6AQoKU2VhdE5vdGljZRIzCgRraW5kGAEgASgOMiUubWFoam9uZy5hdXRob3JpdHkudjEuU2VhdE5vdGljZS5LaW5kEgwKBHNlYXQYAiABKA0SDAoEbmFtZRgDIAEoCSKaAQoES2luZBIUChBLSU5EX1VOU1BFQ0lGSUVEEAASDwoLS0lORF9KT0lORUQQARINCglLSU5EX0xFRlQQAhIWChJLSU5EX0JPVF9UT09LX09WRVIQAxIYChRLSU5EX1BMQVlFUl9SRVRVUk5FRBAEEhIKDktJTkRfVElNRURfT1VUEAUSFgoSS0lORF9UQUJMRV9TVEFSVEVEEAYqtwIKCkFjdGlvblR5cGUSGwoXQUNUSU9OX1RZUEVfVU5TUEVDSUZJRUQQABIXChNBQ1RJT05fVFlQRV9ESVNDQVJEEAESFgoSQUNUSU9OX1RZUEVfUklJQ0hJEAISEwoPQUNUSU9OX1RZUEVfQ0hJEAMSEwoPQUNUSU9OX1RZUEVfUE9OEAQSGAoUQUNUSU9OX1RZUEVfT1BFTl9LQU4QBRIaChZBQ1RJT05fVFlQRV9DTE9TRURfS0FOEAYSGQoVQUNUSU9OX1RZUEVfQURERURfS0FOEAcSFQoRQUNUSU9OX1RZUEVfVFNVTU8QCBITCg9BQ1RJT05fVFlQRV9ST04QCRIUChBBQ1RJT05fVFlQRV9QQVNTEAoSHgoaQUNUSU9OX1RZUEVfTklORV9URVJNSU5BTFMQCyqWAQoITWVsZFR5cGUSGQoVTUVMRF9UWVBFX1VOU1BFQ0lGSUVEEAASEQoNTUVMRF9UWVBFX0NISRABEhEKDU1FTERfVFlQRV9QT04QAhIWChJNRUxEX1RZUEVfT1BFTl9LQU4QAxIXChNNRUxEX1RZUEVfQURERURfS0FOEAQSGAoUTUVMRF9UWVBFX0NMT1NFRF9LQU4QBSp1CgVQaGFzZRIVChFQSEFTRV9VTlNQRUNJRklFRBAAEhgKFFBIQVNFX0JFVFdFRU5fUk9VTkRTEAESDgoKUEhBU0VfVFVSThACEhYKElBIQVNFX0NMQUlNX1dJTkRPVxADEhMKD1BIQVNFX0dBTUVfT1ZFUhAEKloKBFdpbmQSFAoQV0lORF9VTlNQRUNJRklFRBAAEg0KCVdJTkRfRUFTVBABEg4KCldJTkRfU09VVEgQAhINCglXSU5EX1dFU1QQAxIOCgpXSU5EX05PUlRIEAQqoAIKDFJvdW5kRW5kS2luZBIeChpST1VORF9FTkRfS0lORF9VTlNQRUNJRklFRBAAEhYKElJPVU5EX0VORF9LSU5EX1dJThABEh0KGVJPVU5EX0VORF9LSU5EX0VYSEFVU1RJVkUQAhIaChZST1VORF9FTkRfS0lORF9OQUdBU0hJEAMSIQodUk9VTkRfRU5EX0tJTkRfTklORV9URVJNSU5BTFMQBBIdChlST1VORF9FTkRfS0lORF9GT1VSX1dJTkRTEAUSHgoaUk9VTkRfRU5EX0tJTkRfRk9VUl9SSUlDSEkQBhIcChhST1VORF9FTkRfS0lORF9GT1VSX0tBTlMQBxIdChlST1VORF9FTkRfS0lORF9UUklQTEVfUk9OEAhCTVpLZ2l0aHViLmNvbS9tYWhqb25nLWF1dGhvcml0eS9hdXRob3JpdHkvZ2VuL21haGpvbmcvYXV0aG9yaXR5L3YxO2F1dGhvcml0eXYxYgZwcm90bzM");
+  fileDesc("Ch9tYWhqb25nL2F1dGhvcml0eS92MS9nYW1lLnByb3RvEhRtYWhqb25nLmF1dGhvcml0eS52MSKZAQoGQWN0aW9uEi4KBHR5cGUYASABKA4yIC5tYWhqb25nLmF1dGhvcml0eS52MS5BY3Rpb25UeXBlEgwKBHRpbGUYAiABKAkSDQoFdGlsZXMYAyABKAkSEQoJdHN1bW9naXJpGAQgASgIEi8KBHN1aXQYZCABKA4yIS5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuU3VpdCJ/CgRNZWxkEiwKBHR5cGUYASABKA4yHi5tYWhqb25nLmF1dGhvcml0eS52MS5NZWxkVHlwZRINCgV0aWxlcxgCIAEoCRIRCglmcm9tX3NlYXQYAyABKA0SEwoLY2FsbGVkX3RpbGUYBCABKAkSEgoKYWRkZWRfdGlsZRgFIAEoCSJOCgtEaXNjYXJkVmlldxIMCgR0aWxlGAEgASgJEhEKCXRzdW1vZ2lyaRgCIAEoCBIOCgZyaWljaGkYAyABKAgSDgoGY2FsbGVkGAQgASgIIpwBCghTZWF0VmlldxIzCghkaXNjYXJkcxgBIAMoCzIhLm1haGpvbmcuYXV0aG9yaXR5LnYxLkRpc2NhcmRWaWV3EikKBW1lbGRzGAIgAygLMhoubWFoam9uZy5hdXRob3JpdHkudjEuTWVsZBIRCgloYW5kX3NpemUYAyABKAUSDgoGcmlpY2hpGAQgASgIEg0KBXNjb3JlGAUgASgFIqQDCgRWaWV3EgwKBHNlYXQYASABKA0SKgoFcGhhc2UYAiABKA4yGy5tYWhqb25nLmF1dGhvcml0eS52MS5QaGFzZRIuCgpyb3VuZF93aW5kGAMgASgOMhoubWFoam9uZy5hdXRob3JpdHkudjEuV2luZBIOCgZudW1iZXIYBCABKAUSDgoGZGVhbGVyGAUgASgNEg0KBWhvbmJhGAYgASgFEhUKDXJpaWNoaV9zdGlja3MYByABKAUSDgoGc2NvcmVzGAggAygFEgwKBGRvcmEYCSABKAkSEQoJd2FsbF9sZWZ0GAogASgFEg4KBnRvX2FjdBgLIAEoDRIMCgRoYW5kGAwgASgJEg0KBWRyYXduGA0gASgJEi0KBXNlYXRzGA4gAygLMh4ubWFoam9uZy5hdXRob3JpdHkudjEuU2VhdFZpZXcSKwoFbGVnYWwYDyADKAsyHC5tYWhqb25nLmF1dGhvcml0eS52MS5BY3Rpb24SMgoHc2ljaHVhbhhkIAEoCzIhLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5WaWV3IusBCgtTaWNodWFuVmlldxINCgVpbmRleBgBIAEoDRI5CglkaXJlY3Rpb24YAiABKA4yJi5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuRGlyZWN0aW9uEgwKBGdhdmUYAyABKAkSCwoDZ290GAQgASgJEi8KBHZvaWQYBSABKA4yIS5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuU3VpdBIQCghyZXZlYWxlZBgGIAEoCBI0CgVzZWF0cxgHIAMoCzIlLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5TZWF0VmlldyJwCg9TaWNodWFuU2VhdFZpZXcSCwoDd29uGAEgASgJEgwKBGxlZnQYAiABKAgSLwoEdm9pZBgDIAEoDjIhLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5TdWl0EhEKCWthbl9tb25leRgEIAEoBSI0ChVTaWNodWFuRXhjaGFuZ2VDaG9zZW4SDAoEc2VhdBgBIAEoDRINCgV0aWxlcxgCIAEoCSJNChBTaWNodWFuRXhjaGFuZ2VkEjkKCWRpcmVjdGlvbhgBIAEoDjImLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5EaXJlY3Rpb24iVQoXU2ljaHVhbkV4Y2hhbmdlUmVjZWl2ZWQSDAoEc2VhdBgBIAEoDRIMCgRnYXZlGAIgASgJEgsKA2dvdBgDIAEoCRIRCglmcm9tX3NlYXQYBCABKA0iUgoRU2ljaHVhblZvaWRDaG9zZW4SDAoEc2VhdBgBIAEoDRIvCgRzdWl0GAIgASgOMiEubWFoam9uZy5hdXRob3JpdHkudjEuU2ljaHVhblN1aXQiSAoUU2ljaHVhblZvaWRzUmV2ZWFsZWQSMAoFdm9pZHMYASADKA4yIS5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuU3VpdCJsCg5TaWNodWFuS2FuUGFpZBIMCgRzZWF0GAEgASgNEiwKBHR5cGUYAiABKA4yHi5tYWhqb25nLmF1dGhvcml0eS52MS5NZWxkVHlwZRIOCgZkZWx0YXMYAyADKAUSDgoGc2NvcmVzGAQgAygFIlUKFVNpY2h1YW5LYW5UcmFuc2ZlcnJlZBIMCgRzZWF0GAEgASgNEg8KB3RvX3NlYXQYAiABKA0SDQoFdW5pdHMYAyABKAUSDgoGc2NvcmVzGAQgAygFIicKClNpY2h1YW5GYW4SDAoEbmFtZRgBIAEoCRILCgNmYW4YAiABKAUikgIKClNpY2h1YW5Xb24SDAoEc2VhdBgBIAEoDRIRCglmcm9tX3NlYXQYAiABKA0SDQoFdHN1bW8YAyABKAgSDwoHY2hhbmthbhgEIAEoCBIMCgRoYW5kGAUgASgJEikKBW1lbGRzGAYgAygLMhoubWFoam9uZy5hdXRob3JpdHkudjEuTWVsZBIQCgh3aW5fdGlsZRgHIAEoCRILCgNmYW4YCCABKAUSLgoEZmFucxgJIAMoCzIgLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5GYW4SDQoFdmFsdWUYCiABKAUSDgoGZGVsdGFzGAsgAygFEg4KBnNjb3JlcxgMIAMoBRIMCgRsZWZ0GA0gASgIIo4CChBTaWNodWFuSGFuZEVuZGVkEjYKBGtpbmQYASABKA4yKC5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuSGFuZEVuZEtpbmQSDwoHaHVhX3podRgCIAMoCBINCgVyZWFkeRgDIAMoCBITCgtodWFfemh1X3BheRgEIAMoBRIRCglyZWFkeV9wYXkYBSADKAUSDwoHcmVmdW5kcxgGIAMoBRIOCgZkZWx0YXMYByADKAUSDgoGc2NvcmVzGAggAygFEg0KBWhhbmRzGAkgAygJEhEKCXdhbGxfc2VlZBgKIAEoDBITCgtuZXh0X2RlYWxlchgLIAEoDRISCgptYXRjaF9vdmVyGAwgASgIIiEKBFlha3USDAoEbmFtZRgBIAEoCRILCgNoYW4YAiABKAUi2AEKDFJvdW5kU3RhcnRlZBIuCgpyb3VuZF93aW5kGAEgASgOMhoubWFoam9uZy5hdXRob3JpdHkudjEuV2luZBIOCgZudW1iZXIYAiABKAUSDgoGZGVhbGVyGAMgASgNEg0KBWhvbmJhGAQgASgFEhUKDXJpaWNoaV9zdGlja3MYBSABKAUSDgoGc2NvcmVzGAYgAygFEgwKBGRvcmEYByABKAkSEQoJd2FsbF9sZWZ0GAggASgFEhIKCmNvbW1pdG1lbnQYCSABKAwSDQoFaW5kZXgYCiABKA0iIwoFRGVhbHQSDAoEc2VhdBgBIAEoDRIMCgRoYW5kGAIgASgJIkYKBERyZXcSDAoEc2VhdBgBIAEoDRIMCgR0aWxlGAIgASgJEg8KB3JpbnNoYW4YAyABKAgSEQoJd2FsbF9sZWZ0GAQgASgFIkoKCURpc2NhcmRlZBIMCgRzZWF0GAEgASgNEgwKBHRpbGUYAiABKAkSEQoJdHN1bW9naXJpGAMgASgIEg4KBnJpaWNoaRgEIAEoCCJICgdGaXNoaW5nEgwKBHNlYXQYASABKA0SDwoHc2hhbnRlbhgCIAEoBRINCgV3YWl0cxgDIAEoCRIPCgdmdXJpdGVuGAQgASgIIkkKCkNsYWltT2ZmZXISDAoEc2VhdBgBIAEoDRItCgdvcHRpb25zGAIgAygLMhwubWFoam9uZy5hdXRob3JpdHkudjEuQWN0aW9uIkgKCVR1cm5PZmZlchIMCgRzZWF0GAEgASgNEi0KB29wdGlvbnMYAiADKAsyHC5tYWhqb25nLmF1dGhvcml0eS52MS5BY3Rpb24iRQoOUmlpY2hpQWNjZXB0ZWQSDAoEc2VhdBgBIAEoDRIOCgZzY29yZXMYAiADKAUSFQoNcmlpY2hpX3N0aWNrcxgDIAEoBSJQCgZDYWxsZWQSDAoEc2VhdBgBIAEoDRIoCgRtZWxkGAIgASgLMhoubWFoam9uZy5hdXRob3JpdHkudjEuTWVsZBIOCgZzY29yZXMYAyADKAUiIQoMRG9yYVJldmVhbGVkEhEKCWluZGljYXRvchgBIAEoCSKzAgoDV29uEgwKBHNlYXQYASABKA0SEQoJZnJvbV9zZWF0GAIgASgNEg0KBXRzdW1vGAMgASgIEgwKBGhhbmQYBCABKAkSKQoFbWVsZHMYBSADKAsyGi5tYWhqb25nLmF1dGhvcml0eS52MS5NZWxkEhAKCHdpbl90aWxlGAYgASgJEgsKA3VyYRgHIAEoCRILCgNoYW4YCCABKAUSCgoCZnUYCSABKAUSDwoHeWFrdW1hbhgKIAEoBRIoCgR5YWt1GAsgAygLMhoubWFoam9uZy5hdXRob3JpdHkudjEuWWFrdRINCgVsaW1pdBgMIAEoCRIOCgZwb2ludHMYDSABKAUSDgoGZGVsdGFzGA4gAygFEhAKCHBhb19zZWF0GA8gASgNEg8KB2hhc19wYW8YECABKAgiyQEKClJvdW5kRW5kZWQSMAoEa2luZBgBIAEoDjIiLm1haGpvbmcuYXV0aG9yaXR5LnYxLlJvdW5kRW5kS2luZBIOCgZkZWx0YXMYAiADKAUSDgoGc2NvcmVzGAMgAygFEg4KBnRlbnBhaRgEIAMoCBINCgVoYW5kcxgFIAMoCRIVCg1yaWljaGlfc3RpY2tzGAYgASgFEg0KBWhvbmJhGAcgASgFEhEKCXdhbGxfc2VlZBgIIAEoDBIRCglnYW1lX292ZXIYCSABKAgiKgoJR2FtZUVuZGVkEg4KBnNjb3JlcxgBIAMoBRINCgVyYW5rcxgCIAMoBSL6AQoKU2VhdE5vdGljZRIzCgRraW5kGAEgASgOMiUubWFoam9uZy5hdXRob3JpdHkudjEuU2VhdE5vdGljZS5LaW5kEgwKBHNlYXQYAiABKA0SDAoEbmFtZRgDIAEoCSKaAQoES2luZBIUChBLSU5EX1VOU1BFQ0lGSUVEEAASDwoLS0lORF9KT0lORUQQARINCglLSU5EX0xFRlQQAhIWChJLSU5EX0JPVF9UT09LX09WRVIQAxIYChRLSU5EX1BMQVlFUl9SRVRVUk5FRBAEEhIKDktJTkRfVElNRURfT1VUEAUSFgoSS0lORF9UQUJMRV9TVEFSVEVEEAYq9wIKCkFjdGlvblR5cGUSGwoXQUNUSU9OX1RZUEVfVU5TUEVDSUZJRUQQABIXChNBQ1RJT05fVFlQRV9ESVNDQVJEEAESFgoSQUNUSU9OX1RZUEVfUklJQ0hJEAISEwoPQUNUSU9OX1RZUEVfQ0hJEAMSEwoPQUNUSU9OX1RZUEVfUE9OEAQSGAoUQUNUSU9OX1RZUEVfT1BFTl9LQU4QBRIaChZBQ1RJT05fVFlQRV9DTE9TRURfS0FOEAYSGQoVQUNUSU9OX1RZUEVfQURERURfS0FOEAcSFQoRQUNUSU9OX1RZUEVfVFNVTU8QCBITCg9BQ1RJT05fVFlQRV9ST04QCRIUChBBQ1RJT05fVFlQRV9QQVNTEAoSHgoaQUNUSU9OX1RZUEVfTklORV9URVJNSU5BTFMQCxIgChxBQ1RJT05fVFlQRV9TSUNIVUFOX0VYQ0hBTkdFEGQSHAoYQUNUSU9OX1RZUEVfU0lDSFVBTl9WT0lEEGUqbQoLU2ljaHVhblN1aXQSHAoYU0lDSFVBTl9TVUlUX1VOU1BFQ0lGSUVEEAASFAoQU0lDSFVBTl9TVUlUX01BThABEhQKEFNJQ0hVQU5fU1VJVF9QSU4QAhIUChBTSUNIVUFOX1NVSVRfU09VEAMqlgEKCE1lbGRUeXBlEhkKFU1FTERfVFlQRV9VTlNQRUNJRklFRBAAEhEKDU1FTERfVFlQRV9DSEkQARIRCg1NRUxEX1RZUEVfUE9OEAISFgoSTUVMRF9UWVBFX09QRU5fS0FOEAMSFwoTTUVMRF9UWVBFX0FEREVEX0tBThAEEhgKFE1FTERfVFlQRV9DTE9TRURfS0FOEAUqtAEKBVBoYXNlEhUKEVBIQVNFX1VOU1BFQ0lGSUVEEAASGAoUUEhBU0VfQkVUV0VFTl9ST1VORFMQARIOCgpQSEFTRV9UVVJOEAISFgoSUEhBU0VfQ0xBSU1fV0lORE9XEAMSEwoPUEhBU0VfR0FNRV9PVkVSEAQSHAoYUEhBU0VfU0lDSFVBTl9FWENIQU5HSU5HEGQSHwobUEhBU0VfU0lDSFVBTl9DSE9PU0lOR19WT0lEEGUqWgoEV2luZBIUChBXSU5EX1VOU1BFQ0lGSUVEEAASDQoJV0lORF9FQVNUEAESDgoKV0lORF9TT1VUSBACEg0KCVdJTkRfV0VTVBADEg4KCldJTkRfTk9SVEgQBCqVAQoQU2ljaHVhbkRpcmVjdGlvbhIhCh1TSUNIVUFOX0RJUkVDVElPTl9VTlNQRUNJRklFRBAAEh0KGVNJQ0hVQU5fRElSRUNUSU9OX1RPX05FWFQQARIhCh1TSUNIVUFOX0RJUkVDVElPTl9UT19QUkVWSU9VUxACEhwKGFNJQ0hVQU5fRElSRUNUSU9OX0FDUk9TUxADKoYBChJTaWNodWFuSGFuZEVuZEtpbmQSJQohU0lDSFVBTl9IQU5EX0VORF9LSU5EX1VOU1BFQ0lGSUVEEAASIwofU0lDSFVBTl9IQU5EX0VORF9LSU5EX1RIUkVFX1dPThABEiQKIFNJQ0hVQU5fSEFORF9FTkRfS0lORF9XQUxMX0VNUFRZEAIqoAIKDFJvdW5kRW5kS2luZBIeChpST1VORF9FTkRfS0lORF9VTlNQRUNJRklFRBAAEhYKElJPVU5EX0VORF9LSU5EX1dJThABEh0KGVJPVU5EX0VORF9LSU5EX0VYSEFVU1RJVkUQAhIaChZST1VORF9FTkRfS0lORF9OQUdBU0hJEAMSIQodUk9VTkRfRU5EX0tJTkRfTklORV9URVJNSU5BTFMQBBIdChlST1VORF9FTkRfS0lORF9GT1VSX1dJTkRTEAUSHgoaUk9VTkRfRU5EX0tJTkRfRk9VUl9SSUlDSEkQBhIcChhST1VORF9FTkRfS0lORF9GT1VSX0tBTlMQBxIdChlST1VORF9FTkRfS0lORF9UUklQTEVfUk9OEAhCTVpLZ2l0aHViLmNvbS9tYWhqb25nLWF1dGhvcml0eS9hdXRob3JpdHkvZ2VuL21haGpvbmcvYXV0aG9yaXR5L3YxO2F1dGhvcml0eXYxYgZwcm90bzM");
 
 /**
  * Action is one move of a seat.
@@ -45,6 +45,13 @@ export type Action = Message<"mahjong.authority.v1.Action"> & {
    * @generated from field: bool tsumogiri = 4;
    */
   tsumogiri: boolean;
+
+  /**
+   * Sichuan void choice: the suit.
+   *
+   * @generated from field: mahjong.authority.v1.SichuanSuit suit = 100;
+   */
+  suit: SichuanSuit;
 };
 
 /**
@@ -271,6 +278,13 @@ export type View = Message<"mahjong.authority.v1.View"> & {
    * @generated from field: repeated mahjong.authority.v1.Action legal = 15;
    */
   legal: Action[];
+
+  /**
+   * A Sichuan table's own part of the view; unset for riichi.
+   *
+   * @generated from field: mahjong.authority.v1.SichuanView sichuan = 100;
+   */
+  sichuan?: SichuanView | undefined;
 };
 
 /**
@@ -279,6 +293,501 @@ export type View = Message<"mahjong.authority.v1.View"> & {
  */
 export const ViewSchema: GenMessage<View> = /*@__PURE__*/
   messageDesc(file_mahjong_authority_v1_game, 4);
+
+/**
+ * SichuanView is what a Sichuan view says beyond View's common fields.
+ *
+ * @generated from message mahjong.authority.v1.SichuanView
+ */
+export type SichuanView = Message<"mahjong.authority.v1.SichuanView"> & {
+  /**
+   * The hand's index in the match, from 0.
+   *
+   * @generated from field: uint32 index = 1;
+   */
+  index: number;
+
+  /**
+   * The exchange's direction, once made.
+   *
+   * @generated from field: mahjong.authority.v1.SichuanDirection direction = 2;
+   */
+  direction: SichuanDirection;
+
+  /**
+   * The viewer's exchange: the tiles it chose to give and, once the
+   * exchange is made, the tiles it received.
+   *
+   * @generated from field: string gave = 3;
+   */
+  gave: string;
+
+  /**
+   * @generated from field: string got = 4;
+   */
+  got: string;
+
+  /**
+   * The viewer's own void suit, once chosen.
+   *
+   * @generated from field: mahjong.authority.v1.SichuanSuit void = 5;
+   */
+  void: SichuanSuit;
+
+  /**
+   * Every void suit is public (SichuanSeatView.void).
+   *
+   * @generated from field: bool revealed = 6;
+   */
+  revealed: boolean;
+
+  /**
+   * @generated from field: repeated mahjong.authority.v1.SichuanSeatView seats = 7;
+   */
+  seats: SichuanSeatView[];
+};
+
+/**
+ * Describes the message mahjong.authority.v1.SichuanView.
+ * Use `create(SichuanViewSchema)` to create a new message.
+ */
+export const SichuanViewSchema: GenMessage<SichuanView> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_game, 5);
+
+/**
+ * SichuanSeatView is the Sichuan part of one seat's public view.
+ *
+ * @generated from message mahjong.authority.v1.SichuanSeatView
+ */
+export type SichuanSeatView = Message<"mahjong.authority.v1.SichuanSeatView"> & {
+  /**
+   * The tiles it won on, in order.
+   *
+   * @generated from field: string won = 1;
+   */
+  won: string;
+
+  /**
+   * Won and left play (bloody battle).
+   *
+   * @generated from field: bool left = 2;
+   */
+  left: boolean;
+
+  /**
+   * Its void suit, once all are revealed.
+   *
+   * @generated from field: mahjong.authority.v1.SichuanSuit void = 3;
+   */
+  void: SichuanSuit;
+
+  /**
+   * Kan money received so far this hand, in units.
+   *
+   * @generated from field: int32 kan_money = 4;
+   */
+  kanMoney: number;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.SichuanSeatView.
+ * Use `create(SichuanSeatViewSchema)` to create a new message.
+ */
+export const SichuanSeatViewSchema: GenMessage<SichuanSeatView> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_game, 6);
+
+/**
+ * SichuanExchangeChosen: a seat chose its three tiles. Others see only
+ * that it chose; its own copy has the tiles.
+ *
+ * @generated from message mahjong.authority.v1.SichuanExchangeChosen
+ */
+export type SichuanExchangeChosen = Message<"mahjong.authority.v1.SichuanExchangeChosen"> & {
+  /**
+   * @generated from field: uint32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: string tiles = 2;
+   */
+  tiles: string;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.SichuanExchangeChosen.
+ * Use `create(SichuanExchangeChosenSchema)` to create a new message.
+ */
+export const SichuanExchangeChosenSchema: GenMessage<SichuanExchangeChosen> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_game, 7);
+
+/**
+ * SichuanExchanged: every seat chose; the tiles went `direction`. Public.
+ *
+ * @generated from message mahjong.authority.v1.SichuanExchanged
+ */
+export type SichuanExchanged = Message<"mahjong.authority.v1.SichuanExchanged"> & {
+  /**
+   * @generated from field: mahjong.authority.v1.SichuanDirection direction = 1;
+   */
+  direction: SichuanDirection;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.SichuanExchanged.
+ * Use `create(SichuanExchangedSchema)` to create a new message.
+ */
+export const SichuanExchangedSchema: GenMessage<SichuanExchanged> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_game, 8);
+
+/**
+ * SichuanExchangeReceived: what a seat gave and got, and from whom.
+ * Private to that seat.
+ *
+ * @generated from message mahjong.authority.v1.SichuanExchangeReceived
+ */
+export type SichuanExchangeReceived = Message<"mahjong.authority.v1.SichuanExchangeReceived"> & {
+  /**
+   * @generated from field: uint32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: string gave = 2;
+   */
+  gave: string;
+
+  /**
+   * @generated from field: string got = 3;
+   */
+  got: string;
+
+  /**
+   * @generated from field: uint32 from_seat = 4;
+   */
+  fromSeat: number;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.SichuanExchangeReceived.
+ * Use `create(SichuanExchangeReceivedSchema)` to create a new message.
+ */
+export const SichuanExchangeReceivedSchema: GenMessage<SichuanExchangeReceived> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_game, 9);
+
+/**
+ * SichuanVoidChosen: a seat chose its void suit. Others see only that it
+ * chose; its own copy has the suit.
+ *
+ * @generated from message mahjong.authority.v1.SichuanVoidChosen
+ */
+export type SichuanVoidChosen = Message<"mahjong.authority.v1.SichuanVoidChosen"> & {
+  /**
+   * @generated from field: uint32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: mahjong.authority.v1.SichuanSuit suit = 2;
+   */
+  suit: SichuanSuit;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.SichuanVoidChosen.
+ * Use `create(SichuanVoidChosenSchema)` to create a new message.
+ */
+export const SichuanVoidChosenSchema: GenMessage<SichuanVoidChosen> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_game, 10);
+
+/**
+ * SichuanVoidsRevealed: every seat's void suit, revealed together. Public.
+ *
+ * @generated from message mahjong.authority.v1.SichuanVoidsRevealed
+ */
+export type SichuanVoidsRevealed = Message<"mahjong.authority.v1.SichuanVoidsRevealed"> & {
+  /**
+   * @generated from field: repeated mahjong.authority.v1.SichuanSuit voids = 1;
+   */
+  voids: SichuanSuit[];
+};
+
+/**
+ * Describes the message mahjong.authority.v1.SichuanVoidsRevealed.
+ * Use `create(SichuanVoidsRevealedSchema)` to create a new message.
+ */
+export const SichuanVoidsRevealedSchema: GenMessage<SichuanVoidsRevealed> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_game, 11);
+
+/**
+ * SichuanKanPaid: the money of a kan, paid at once by the seats in play.
+ *
+ * @generated from message mahjong.authority.v1.SichuanKanPaid
+ */
+export type SichuanKanPaid = Message<"mahjong.authority.v1.SichuanKanPaid"> & {
+  /**
+   * The kan's maker.
+   *
+   * @generated from field: uint32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: mahjong.authority.v1.MeldType type = 2;
+   */
+  type: MeldType;
+
+  /**
+   * @generated from field: repeated int32 deltas = 3;
+   */
+  deltas: number[];
+
+  /**
+   * @generated from field: repeated int32 scores = 4;
+   */
+  scores: number[];
+};
+
+/**
+ * Describes the message mahjong.authority.v1.SichuanKanPaid.
+ * Use `create(SichuanKanPaidSchema)` to create a new message.
+ */
+export const SichuanKanPaidSchema: GenMessage<SichuanKanPaid> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_game, 12);
+
+/**
+ * SichuanKanTransferred: the discard right after a seat's kan was won;
+ * the kan's money goes to the winner.
+ *
+ * @generated from message mahjong.authority.v1.SichuanKanTransferred
+ */
+export type SichuanKanTransferred = Message<"mahjong.authority.v1.SichuanKanTransferred"> & {
+  /**
+   * The kan's maker.
+   *
+   * @generated from field: uint32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: uint32 to_seat = 2;
+   */
+  toSeat: number;
+
+  /**
+   * @generated from field: int32 units = 3;
+   */
+  units: number;
+
+  /**
+   * @generated from field: repeated int32 scores = 4;
+   */
+  scores: number[];
+};
+
+/**
+ * Describes the message mahjong.authority.v1.SichuanKanTransferred.
+ * Use `create(SichuanKanTransferredSchema)` to create a new message.
+ */
+export const SichuanKanTransferredSchema: GenMessage<SichuanKanTransferred> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_game, 13);
+
+/**
+ * SichuanFan is one fan of a won Sichuan hand.
+ *
+ * @generated from message mahjong.authority.v1.SichuanFan
+ */
+export type SichuanFan = Message<"mahjong.authority.v1.SichuanFan"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * @generated from field: int32 fan = 2;
+   */
+  fan: number;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.SichuanFan.
+ * Use `create(SichuanFanSchema)` to create a new message.
+ */
+export const SichuanFanSchema: GenMessage<SichuanFan> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_game, 14);
+
+/**
+ * SichuanWon: a seat won; its hand is shown.
+ *
+ * @generated from message mahjong.authority.v1.SichuanWon
+ */
+export type SichuanWon = Message<"mahjong.authority.v1.SichuanWon"> & {
+  /**
+   * @generated from field: uint32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * The discarder or the robbed kan's maker; the winner itself for tsumo.
+   *
+   * @generated from field: uint32 from_seat = 2;
+   */
+  fromSeat: number;
+
+  /**
+   * @generated from field: bool tsumo = 3;
+   */
+  tsumo: boolean;
+
+  /**
+   * Robbed an added kan.
+   *
+   * @generated from field: bool chankan = 4;
+   */
+  chankan: boolean;
+
+  /**
+   * @generated from field: string hand = 5;
+   */
+  hand: string;
+
+  /**
+   * @generated from field: repeated mahjong.authority.v1.Meld melds = 6;
+   */
+  melds: Meld[];
+
+  /**
+   * @generated from field: string win_tile = 7;
+   */
+  winTile: string;
+
+  /**
+   * After the cap.
+   *
+   * @generated from field: int32 fan = 8;
+   */
+  fan: number;
+
+  /**
+   * Before the cap.
+   *
+   * @generated from field: repeated mahjong.authority.v1.SichuanFan fans = 9;
+   */
+  fans: SichuanFan[];
+
+  /**
+   * 2^fan units from each payer (a self-draw adds 1 to each).
+   *
+   * @generated from field: int32 value = 10;
+   */
+  value: number;
+
+  /**
+   * @generated from field: repeated int32 deltas = 11;
+   */
+  deltas: number[];
+
+  /**
+   * @generated from field: repeated int32 scores = 12;
+   */
+  scores: number[];
+
+  /**
+   * The winner leaves play.
+   *
+   * @generated from field: bool left = 13;
+   */
+  left: boolean;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.SichuanWon.
+ * Use `create(SichuanWonSchema)` to create a new message.
+ */
+export const SichuanWonSchema: GenMessage<SichuanWon> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_game, 15);
+
+/**
+ * SichuanHandEnded: the hand is over, with the settlement of an empty
+ * wall among the seats that had not won: void suits still held (hua zhu),
+ * ready hands (da jiao) and kan money given back.
+ *
+ * @generated from message mahjong.authority.v1.SichuanHandEnded
+ */
+export type SichuanHandEnded = Message<"mahjong.authority.v1.SichuanHandEnded"> & {
+  /**
+   * @generated from field: mahjong.authority.v1.SichuanHandEndKind kind = 1;
+   */
+  kind: SichuanHandEndKind;
+
+  /**
+   * @generated from field: repeated bool hua_zhu = 2;
+   */
+  huaZhu: boolean[];
+
+  /**
+   * @generated from field: repeated bool ready = 3;
+   */
+  ready: boolean[];
+
+  /**
+   * @generated from field: repeated int32 hua_zhu_pay = 4;
+   */
+  huaZhuPay: number[];
+
+  /**
+   * @generated from field: repeated int32 ready_pay = 5;
+   */
+  readyPay: number[];
+
+  /**
+   * @generated from field: repeated int32 refunds = 6;
+   */
+  refunds: number[];
+
+  /**
+   * The whole hand's score changes, wins and kans included.
+   *
+   * @generated from field: repeated int32 deltas = 7;
+   */
+  deltas: number[];
+
+  /**
+   * @generated from field: repeated int32 scores = 8;
+   */
+  scores: number[];
+
+  /**
+   * Revealed at an empty wall: the hands of the seats that had not won.
+   *
+   * @generated from field: repeated string hands = 9;
+   */
+  hands: string[];
+
+  /**
+   * The seed the wall was shuffled from, revealed now.
+   *
+   * @generated from field: bytes wall_seed = 10;
+   */
+  wallSeed: Uint8Array;
+
+  /**
+   * @generated from field: uint32 next_dealer = 11;
+   */
+  nextDealer: number;
+
+  /**
+   * @generated from field: bool match_over = 12;
+   */
+  matchOver: boolean;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.SichuanHandEnded.
+ * Use `create(SichuanHandEndedSchema)` to create a new message.
+ */
+export const SichuanHandEndedSchema: GenMessage<SichuanHandEnded> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_game, 16);
 
 /**
  * Yaku is one scoring element of a win.
@@ -304,7 +813,7 @@ export type Yaku = Message<"mahjong.authority.v1.Yaku"> & {
  * Use `create(YakuSchema)` to create a new message.
  */
 export const YakuSchema: GenMessage<Yaku> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 5);
+  messageDesc(file_mahjong_authority_v1_game, 17);
 
 /**
  * RoundStarted: a round was dealt. Public.
@@ -376,7 +885,7 @@ export type RoundStarted = Message<"mahjong.authority.v1.RoundStarted"> & {
  * Use `create(RoundStartedSchema)` to create a new message.
  */
 export const RoundStartedSchema: GenMessage<RoundStarted> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 6);
+  messageDesc(file_mahjong_authority_v1_game, 18);
 
 /**
  * Dealt: the receiving seat's starting hand. Private to that seat.
@@ -400,7 +909,7 @@ export type Dealt = Message<"mahjong.authority.v1.Dealt"> & {
  * Use `create(DealtSchema)` to create a new message.
  */
 export const DealtSchema: GenMessage<Dealt> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 7);
+  messageDesc(file_mahjong_authority_v1_game, 19);
 
 /**
  * Drew: a seat drew. Only the drawer receives the tile.
@@ -438,7 +947,7 @@ export type Drew = Message<"mahjong.authority.v1.Drew"> & {
  * Use `create(DrewSchema)` to create a new message.
  */
 export const DrewSchema: GenMessage<Drew> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 8);
+  messageDesc(file_mahjong_authority_v1_game, 20);
 
 /**
  * Discarded: a seat discarded. Public.
@@ -474,7 +983,7 @@ export type Discarded = Message<"mahjong.authority.v1.Discarded"> & {
  * Use `create(DiscardedSchema)` to create a new message.
  */
 export const DiscardedSchema: GenMessage<Discarded> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 9);
+  messageDesc(file_mahjong_authority_v1_game, 21);
 
 /**
  * Fishing: the discarder's tenpai state after its discard. Private to it.
@@ -510,7 +1019,7 @@ export type Fishing = Message<"mahjong.authority.v1.Fishing"> & {
  * Use `create(FishingSchema)` to create a new message.
  */
 export const FishingSchema: GenMessage<Fishing> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 10);
+  messageDesc(file_mahjong_authority_v1_game, 22);
 
 /**
  * ClaimOffer: what the receiving seat may do about the discard (or added
@@ -537,7 +1046,7 @@ export type ClaimOffer = Message<"mahjong.authority.v1.ClaimOffer"> & {
  * Use `create(ClaimOfferSchema)` to create a new message.
  */
 export const ClaimOfferSchema: GenMessage<ClaimOffer> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 11);
+  messageDesc(file_mahjong_authority_v1_game, 23);
 
 /**
  * TurnOffer: what the receiving seat may do in the turn that just started
@@ -565,7 +1074,7 @@ export type TurnOffer = Message<"mahjong.authority.v1.TurnOffer"> & {
  * Use `create(TurnOfferSchema)` to create a new message.
  */
 export const TurnOfferSchema: GenMessage<TurnOffer> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 12);
+  messageDesc(file_mahjong_authority_v1_game, 24);
 
 /**
  * RiichiAccepted: a riichi stick is on the table. Public.
@@ -594,7 +1103,7 @@ export type RiichiAccepted = Message<"mahjong.authority.v1.RiichiAccepted"> & {
  * Use `create(RiichiAcceptedSchema)` to create a new message.
  */
 export const RiichiAcceptedSchema: GenMessage<RiichiAccepted> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 13);
+  messageDesc(file_mahjong_authority_v1_game, 25);
 
 /**
  * Called: a seat called a discard or declared a kan. Public.
@@ -623,7 +1132,7 @@ export type Called = Message<"mahjong.authority.v1.Called"> & {
  * Use `create(CalledSchema)` to create a new message.
  */
 export const CalledSchema: GenMessage<Called> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 14);
+  messageDesc(file_mahjong_authority_v1_game, 26);
 
 /**
  * DoraRevealed: a new dora indicator is face up. Public.
@@ -642,7 +1151,7 @@ export type DoraRevealed = Message<"mahjong.authority.v1.DoraRevealed"> & {
  * Use `create(DoraRevealedSchema)` to create a new message.
  */
 export const DoraRevealedSchema: GenMessage<DoraRevealed> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 15);
+  messageDesc(file_mahjong_authority_v1_game, 27);
 
 /**
  * Won: a seat won; the hand is shown. Public.
@@ -748,7 +1257,7 @@ export type Won = Message<"mahjong.authority.v1.Won"> & {
  * Use `create(WonSchema)` to create a new message.
  */
 export const WonSchema: GenMessage<Won> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 16);
+  messageDesc(file_mahjong_authority_v1_game, 28);
 
 /**
  * RoundEnded: the round is over. Public; tenpai hands are shown at a draw.
@@ -811,7 +1320,7 @@ export type RoundEnded = Message<"mahjong.authority.v1.RoundEnded"> & {
  * Use `create(RoundEndedSchema)` to create a new message.
  */
 export const RoundEndedSchema: GenMessage<RoundEnded> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 17);
+  messageDesc(file_mahjong_authority_v1_game, 29);
 
 /**
  * GameEnded: the game is over. Public.
@@ -837,7 +1346,7 @@ export type GameEnded = Message<"mahjong.authority.v1.GameEnded"> & {
  * Use `create(GameEndedSchema)` to create a new message.
  */
 export const GameEndedSchema: GenMessage<GameEnded> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 18);
+  messageDesc(file_mahjong_authority_v1_game, 30);
 
 /**
  * SeatNotice: something happened to a seat's player (not to the game):
@@ -867,7 +1376,7 @@ export type SeatNotice = Message<"mahjong.authority.v1.SeatNotice"> & {
  * Use `create(SeatNoticeSchema)` to create a new message.
  */
 export const SeatNoticeSchema: GenMessage<SeatNotice> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 19);
+  messageDesc(file_mahjong_authority_v1_game, 31);
 
 /**
  * What happened.
@@ -923,7 +1432,7 @@ export enum SeatNotice_Kind {
  * Describes the enum mahjong.authority.v1.SeatNotice.Kind.
  */
 export const SeatNotice_KindSchema: GenEnum<SeatNotice_Kind> = /*@__PURE__*/
-  enumDesc(file_mahjong_authority_v1_game, 19, 0);
+  enumDesc(file_mahjong_authority_v1_game, 31, 0);
 
 /**
  * ActionType is what an action does.
@@ -1012,6 +1521,20 @@ export enum ActionType {
    * @generated from enum value: ACTION_TYPE_NINE_TERMINALS = 11;
    */
   NINE_TERMINALS = 11,
+
+  /**
+   * Sichuan: give `tiles`, three of one suit, in the exchange of three.
+   *
+   * @generated from enum value: ACTION_TYPE_SICHUAN_EXCHANGE = 100;
+   */
+  SICHUAN_EXCHANGE = 100,
+
+  /**
+   * Sichuan: choose `suit` as the void suit.
+   *
+   * @generated from enum value: ACTION_TYPE_SICHUAN_VOID = 101;
+   */
+  SICHUAN_VOID = 101,
 }
 
 /**
@@ -1019,6 +1542,45 @@ export enum ActionType {
  */
 export const ActionTypeSchema: GenEnum<ActionType> = /*@__PURE__*/
   enumDesc(file_mahjong_authority_v1_game, 0);
+
+/**
+ * SichuanSuit is one of the three suits of a Sichuan table.
+ *
+ * @generated from enum mahjong.authority.v1.SichuanSuit
+ */
+export enum SichuanSuit {
+  /**
+   * @generated from enum value: SICHUAN_SUIT_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Characters (m).
+   *
+   * @generated from enum value: SICHUAN_SUIT_MAN = 1;
+   */
+  MAN = 1,
+
+  /**
+   * Circles (p).
+   *
+   * @generated from enum value: SICHUAN_SUIT_PIN = 2;
+   */
+  PIN = 2,
+
+  /**
+   * Bamboo (s).
+   *
+   * @generated from enum value: SICHUAN_SUIT_SOU = 3;
+   */
+  SOU = 3,
+}
+
+/**
+ * Describes the enum mahjong.authority.v1.SichuanSuit.
+ */
+export const SichuanSuitSchema: GenEnum<SichuanSuit> = /*@__PURE__*/
+  enumDesc(file_mahjong_authority_v1_game, 1);
 
 /**
  * MeldType is the kind of a declared meld.
@@ -1061,7 +1623,7 @@ export enum MeldType {
  * Describes the enum mahjong.authority.v1.MeldType.
  */
 export const MeldTypeSchema: GenEnum<MeldType> = /*@__PURE__*/
-  enumDesc(file_mahjong_authority_v1_game, 1);
+  enumDesc(file_mahjong_authority_v1_game, 2);
 
 /**
  * Phase is where a table's game is.
@@ -1099,13 +1661,27 @@ export enum Phase {
    * @generated from enum value: PHASE_GAME_OVER = 4;
    */
   GAME_OVER = 4,
+
+  /**
+   * Sichuan: seats choose the three tiles they give.
+   *
+   * @generated from enum value: PHASE_SICHUAN_EXCHANGING = 100;
+   */
+  SICHUAN_EXCHANGING = 100,
+
+  /**
+   * Sichuan: seats choose their void suits.
+   *
+   * @generated from enum value: PHASE_SICHUAN_CHOOSING_VOID = 101;
+   */
+  SICHUAN_CHOOSING_VOID = 101,
 }
 
 /**
  * Describes the enum mahjong.authority.v1.Phase.
  */
 export const PhaseSchema: GenEnum<Phase> = /*@__PURE__*/
-  enumDesc(file_mahjong_authority_v1_game, 2);
+  enumDesc(file_mahjong_authority_v1_game, 3);
 
 /**
  * Wind is a round or seat wind.
@@ -1143,7 +1719,78 @@ export enum Wind {
  * Describes the enum mahjong.authority.v1.Wind.
  */
 export const WindSchema: GenEnum<Wind> = /*@__PURE__*/
-  enumDesc(file_mahjong_authority_v1_game, 3);
+  enumDesc(file_mahjong_authority_v1_game, 4);
+
+/**
+ * SichuanDirection is where the exchanged tiles go.
+ *
+ * @generated from enum mahjong.authority.v1.SichuanDirection
+ */
+export enum SichuanDirection {
+  /**
+   * @generated from enum value: SICHUAN_DIRECTION_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Each seat gives to the next seat in turn order.
+   *
+   * @generated from enum value: SICHUAN_DIRECTION_TO_NEXT = 1;
+   */
+  TO_NEXT = 1,
+
+  /**
+   * Each seat gives to the previous seat.
+   *
+   * @generated from enum value: SICHUAN_DIRECTION_TO_PREVIOUS = 2;
+   */
+  TO_PREVIOUS = 2,
+
+  /**
+   * Each seat gives to the seat opposite.
+   *
+   * @generated from enum value: SICHUAN_DIRECTION_ACROSS = 3;
+   */
+  ACROSS = 3,
+}
+
+/**
+ * Describes the enum mahjong.authority.v1.SichuanDirection.
+ */
+export const SichuanDirectionSchema: GenEnum<SichuanDirection> = /*@__PURE__*/
+  enumDesc(file_mahjong_authority_v1_game, 5);
+
+/**
+ * SichuanHandEndKind is how a Sichuan hand ended.
+ *
+ * @generated from enum mahjong.authority.v1.SichuanHandEndKind
+ */
+export enum SichuanHandEndKind {
+  /**
+   * @generated from enum value: SICHUAN_HAND_END_KIND_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Three seats won.
+   *
+   * @generated from enum value: SICHUAN_HAND_END_KIND_THREE_WON = 1;
+   */
+  THREE_WON = 1,
+
+  /**
+   * The wall ran out; the exhaustive-draw settlement ran.
+   *
+   * @generated from enum value: SICHUAN_HAND_END_KIND_WALL_EMPTY = 2;
+   */
+  WALL_EMPTY = 2,
+}
+
+/**
+ * Describes the enum mahjong.authority.v1.SichuanHandEndKind.
+ */
+export const SichuanHandEndKindSchema: GenEnum<SichuanHandEndKind> = /*@__PURE__*/
+  enumDesc(file_mahjong_authority_v1_game, 6);
 
 /**
  * RoundEndKind is how a round ended.
@@ -1201,5 +1848,5 @@ export enum RoundEndKind {
  * Describes the enum mahjong.authority.v1.RoundEndKind.
  */
 export const RoundEndKindSchema: GenEnum<RoundEndKind> = /*@__PURE__*/
-  enumDesc(file_mahjong_authority_v1_game, 4);
+  enumDesc(file_mahjong_authority_v1_game, 7);
 

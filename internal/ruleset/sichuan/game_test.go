@@ -1,0 +1,196 @@
+package sichuan
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+
+	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/host"
+	rsc "github.com/mahjong-authority/authority/internal/record/sichuan"
+	"github.com/mahjong-authority/authority/internal/ruleset"
+	sc "github.com/mahjong-authority/authority/internal/table/sichuan"
+	"github.com/mahjong-authority/authority/internal/tile"
+	wsc "github.com/mahjong-authority/authority/internal/wire/sichuan"
+)
+
+// TestClassify: the engine's refusals carry the error the server maps to
+// their reason, with the engine's error kept in the chain.
+func TestClassify(t *testing.T) {
+	discard := sc.Action{Type: sc.Discard}
+	for _, tc := range []struct {
+		a    sc.Action
+		err  error
+		want error
+	}{
+		{discard, errors.New("engine says no"), ruleset.ErrIllegal},
+		{discard, fmt.Errorf("x: %w", sc.ErrIllegal), ruleset.ErrIllegal},
+		{discard, fmt.Errorf("x: %w", sc.ErrBadAction), ruleset.ErrMalformed},
+		{discard, sc.ErrNotToAct, ruleset.ErrNotYourTurn},
+		{sc.Action{Type: sc.Pon}, sc.ErrPhase, ruleset.ErrClaimClosed},
+		{discard, sc.ErrMatchOver, host.ErrGameOver},
+	} {
+		got := classify(tc.a, tc.err)
+		if !errors.Is(got, tc.want) || !errors.Is(got, tc.err) {
+			t.Errorf("classify(%v, %v) = %v, want it to wrap %v and the engine's error", tc.a.Type, tc.err, got, tc.want)
+		}
+	}
+}
+
+func TestActionCodec(t *testing.T) {
+	var c ActionCodec
+	w := sc.NewWall([32]byte{1, 2, 3})
+	w.Commitment = [32]byte{9, 9}
+	as := []sc.Action{
+		{Seat: 2, Type: sc.Discard, Tile: tile.Plain(tile.S7)},
+		{Seat: 1, Type: sc.Exchange, Tiles: [3]tile.Tile{tile.Plain(tile.M9), 3, 4}},
+		{Seat: 3, Type: sc.Void, Suit: tile.Sou},
+		{Type: sc.Deal, Wall: &w},
+		{Seat: 255, Type: 255, Tile: 255, Tiles: [3]tile.Tile{255, 0, 7}, Suit: 255},
+	}
+	for _, a := range as {
+		b := c.AppendAction(nil, a)
+		got, err := c.DecodeAction(b)
+		if err != nil || !reflect.DeepEqual(got, a) {
+			t.Errorf("DecodeAction(AppendAction(%+v)) = %+v, %v", a, got, err)
+		}
+		if len(b) > actionSize {
+			if _, err := c.DecodeAction(b[:len(b)-1]); err == nil {
+				t.Errorf("DecodeAction of a short wall succeeded")
+			}
+		}
+	}
+	for _, b := range [][]byte{nil, {1, 2, 3}, {0, 4, 0, 0, 0, 0, 0, 4}, {0, 4, 0, 0, 0, 0, 0, 0, 9}} {
+		if a, err := c.DecodeAction(b); err == nil {
+			t.Errorf("DecodeAction(%x) = %+v, want an error", b, a)
+		}
+	}
+}
+
+func TestActionFromPB(t *testing.T) {
+	for _, tc := range []struct {
+		in   *pb.Action
+		want sc.Action
+		err  error
+	}{
+		{&pb.Action{Type: pb.ActionType_ACTION_TYPE_SICHUAN_EXCHANGE, Tiles: "789p"}, sc.Action{Seat: 2, Type: sc.Exchange, Tiles: [3]tile.Tile{tile.Plain(tile.P7), tile.Plain(tile.P8), tile.Plain(tile.P9)}}, nil},
+		{&pb.Action{Type: pb.ActionType_ACTION_TYPE_SICHUAN_VOID, Suit: pb.SichuanSuit_SICHUAN_SUIT_MAN}, sc.Action{Seat: 2, Type: sc.Void, Suit: tile.Man}, nil},
+		{&pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: "3s"}, sc.Action{Seat: 2, Type: sc.Discard, Tile: tile.Plain(tile.S3)}, nil},
+		{&pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}, sc.Action{Seat: 2, Type: sc.Pass}, nil},
+		{&pb.Action{Type: pb.ActionType_ACTION_TYPE_SICHUAN_VOID, Suit: 1, Tile: "1m"}, sc.Action{}, ruleset.ErrMalformed},
+		{&pb.Action{Type: pb.ActionType_ACTION_TYPE_SICHUAN_EXCHANGE, Tiles: "789p", Suit: 2}, sc.Action{}, ruleset.ErrMalformed},
+		{&pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: "3s", Tsumogiri: true}, sc.Action{}, ruleset.ErrMalformed},
+		{&pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS, Suit: 3}, sc.Action{}, ruleset.ErrMalformed},
+		{&pb.Action{Type: pb.ActionType_ACTION_TYPE_CHI, Tiles: "34m"}, sc.Action{}, ruleset.ErrMalformed},
+		{&pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: "5z"}, sc.Action{}, ruleset.ErrBadTile},
+		{nil, sc.Action{}, ruleset.ErrMalformed},
+	} {
+		got, err := actionFromPB(tc.in, 2)
+		if !errors.Is(err, tc.err) || got != tc.want {
+			t.Errorf("actionFromPB(%v) = %+v, %v; want %+v, %v", tc.in, got, err, tc.want, tc.err)
+		}
+	}
+}
+
+// FuzzActionFromPB: what the server accepts survives the trip back to the
+// wire.
+func FuzzActionFromPB(f *testing.F) {
+	f.Add(int32(100), "", "123m", int32(0), false)
+	f.Add(int32(101), "", "", int32(3), false)
+	f.Add(int32(1), "9p", "", int32(0), true)
+	f.Fuzz(func(t *testing.T, typ int32, tl, tls string, suit int32, tg bool) {
+		in := &pb.Action{Type: pb.ActionType(typ), Tile: tl, Tiles: tls, Suit: pb.SichuanSuit(suit), Tsumogiri: tg}
+		a, err := actionFromPB(in, 1)
+		if err != nil {
+			if a != (sc.Action{}) {
+				t.Fatalf("actionFromPB(%v) = %+v with error %v", in, a, err)
+			}
+			return
+		}
+		if back, err := actionFromPB(wsc.ActionToPB(a), 1); err != nil || back != a {
+			t.Fatalf("round trip of %+v = %+v, %v", a, back, err)
+		}
+	})
+}
+
+// TestGame plays a whole match through the adapter with the host's
+// defaults for every seat (timeouts, exchange and void included): walls
+// come from the table seed with their commitments, the seat to act is
+// told its options, every discard and added kan is marked for the dwell,
+// and the match's record verifies; snapshots at each hand boundary
+// restore a game that goes on identically.
+func TestGame(t *testing.T) {
+	rules := Defaults
+	rules.Hands = 2
+	set := &pb.TableSettings{RuleSet: pb.RuleSet_RULE_SET_SICHUAN, Options: &pb.TableSettings_Sichuan{Sichuan: PB(rules)}}
+	raw, err := proto.Marshal(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := New(Standard()).Parts()
+	newGame, err := p.Game(ruleset.Meta{Settings: raw, Seed: [32]byte{4, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hg, _ := newGame()
+	g := hg.(*game)
+	g.Seed("t-9", [][]byte{[]byte("e0"), nil, nil, []byte("e3")})
+	steps := 0
+	for !g.Over() {
+		if steps++; steps > 10000 {
+			t.Fatal("the match does not end")
+		}
+		pend := g.Pending()
+		seat := host.System
+		if pend.Kind != host.WaitSystem {
+			seat = pend.Seats[0]
+		}
+		a := g.Default(seat)
+		outs, err := g.Apply(a)
+		if err != nil {
+			t.Fatalf("%v: %v", a, err)
+		}
+		dwell := 0
+		for _, o := range outs {
+			if o.Dwell {
+				dwell++
+			}
+		}
+		if want := a.Type == sc.Discard || a.Type == sc.AddedKan; (dwell == 1) != want || dwell > 1 {
+			t.Fatalf("%v: %d dwell marks", a, dwell)
+		}
+		if g.eng.Phase() == sc.Turn {
+			last := outs[len(outs)-1]
+			if o, ok := last.Body.(sc.TurnOffer); !ok || !last.To.Private || !g.eng.Waiting(o.Seat) {
+				t.Fatalf("%v: last event %+v, want the turn offer of the seat to act", a, last)
+			}
+		}
+		if g.Boundary() {
+			snap, err := g.AppendSnapshot(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hg2, _ := newGame()
+			g2 := hg2.(*game)
+			g2.Seed("t-9", [][]byte{[]byte("e0"), nil, nil, []byte("e3")})
+			if err := g2.Restore(snap); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(g2.View(1), g.View(1)) || g2.hands != g.hands {
+				t.Fatalf("restored game differs")
+			}
+			g = g2
+		}
+	}
+	r, err := g.Record()
+	if err != nil || r.Partial || r.ServerSeed == "" || len(r.Rounds) != 2 {
+		t.Fatalf("Record = %+v, %v", r, err)
+	}
+	rep, err := rsc.Verify(r)
+	if err != nil || rep.Err() != nil || !rep.Chain || !rep.Replayed {
+		t.Fatalf("Verify = %+v, %v, %v", rep, err, rep.Err())
+	}
+}
