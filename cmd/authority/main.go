@@ -47,6 +47,7 @@ import (
 	"github.com/mahjong-authority/authority/internal/doudizhu/hosting"
 	"github.com/mahjong-authority/authority/internal/doudizhu/service"
 	ddztable "github.com/mahjong-authority/authority/internal/doudizhu/table"
+	"github.com/mahjong-authority/authority/internal/gateway"
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/metrics"
 	"github.com/mahjong-authority/authority/internal/ruleset"
@@ -58,6 +59,7 @@ import (
 	"github.com/mahjong-authority/authority/internal/table"
 	tclassical "github.com/mahjong-authority/authority/internal/table/classical"
 	tsichuan "github.com/mahjong-authority/authority/internal/table/sichuan"
+	"github.com/mahjong-authority/authority/web"
 )
 
 func main() {
@@ -83,6 +85,7 @@ func exitCode(err error, stderr io.Writer) int {
 // options are the command line.
 type options struct {
 	listen   string
+	web      webOptions
 	metrics  string
 	data     string
 	devLog   bool
@@ -101,6 +104,12 @@ type webhook struct {
 	url, secretFile string
 }
 
+// webOptions are the browser's side of the listener.
+type webOptions struct {
+	corsOrigins []string
+	cert, key   string // TLS, both or neither
+}
+
 // lifetimes say how long tables stay in memory and games in the store.
 type lifetimes struct {
 	finished, idle, keepGames time.Duration
@@ -115,7 +124,17 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	o := options{defaults: server.StandardDefaults}
 	fs := flag.NewFlagSet("authority", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&o.listen, "listen", "127.0.0.1:7400", "`address` to serve gRPC on")
+	fs.StringVar(&o.listen, "listen", "127.0.0.1:7400", "`address` to serve on: gRPC, gRPC-Web, Connect and the web client at /")
+	fs.Func("cors-origin", "an `origin` whose pages may call the API (repeat it or separate with commas; * for any; none by default)", func(v string) error {
+		for _, s := range strings.Split(v, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				o.web.corsOrigins = append(o.web.corsOrigins, s)
+			}
+		}
+		return nil
+	})
+	fs.StringVar(&o.web.cert, "tls-cert", "", "TLS certificate `file` (PEM; with --tls-key)")
+	fs.StringVar(&o.web.key, "tls-key", "", "TLS private key `file` (PEM; with --tls-cert)")
 	fs.StringVar(&o.metrics, "metrics", "", "`address` to serve Prometheus metrics (/metrics) and pprof (/debug/pprof/) on (default: off)")
 	fs.StringVar(&o.data, "data", "", "`directory` that keeps tables durable (default: in memory)")
 	fs.BoolVar(&o.devLog, "log-dev", false, "human-readable logs instead of JSON")
@@ -147,6 +166,9 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if (o.web.cert == "") != (o.web.key == "") {
+		return o, errors.New("--tls-cert and --tls-key go together")
 	}
 	if err := checkNotNegative(o); err != nil {
 		return o, err
@@ -471,9 +493,25 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 		m.GRPC().InitializeMetrics(g)
 	}
 
+	// Every protocol on the one address: native gRPC, gRPC-Web and
+	// Connect through the gateway, the web client at /.
+	h, err := gateway.Handler(g, gateway.Config{CORSOrigins: o.web.corsOrigins, Page: web.Page()})
+	if err != nil {
+		srv.Close()
+		return err
+	}
+	hsrv := gateway.Server(h, gateway.Config{ConnContext: srv.ConnContext})
+	hsrv.ErrorLog = zap.NewStdLog(log)
 	served := make(chan error, 1)
-	go func() { served <- g.Serve(lis) }()
-	log.Info("serving", zap.String("addr", lis.Addr().String()))
+	go func() {
+		if o.web.cert != "" {
+			served <- hsrv.ServeTLS(lis, o.web.cert, o.web.key)
+		} else {
+			served <- hsrv.Serve(lis)
+		}
+	}()
+	log.Info("serving", zap.String("addr", lis.Addr().String()), zap.Bool("tls", o.web.cert != ""),
+		zap.Strings("cors_origins", o.web.corsOrigins))
 	select {
 	case err := <-served:
 		ddz.Close()
@@ -486,18 +524,13 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 	d.stop()
 	ddz.Close()
 	srv.Close()
-	stopped := make(chan struct{})
-	go func() {
-		g.GracefulStop()
-		close(stopped)
-	}()
-	select {
-	case <-stopped:
-	case <-time.After(o.stopWait):
+	sctx, cancel := context.WithTimeout(context.Background(), o.stopWait)
+	defer cancel()
+	if err := hsrv.Shutdown(sctx); err != nil {
 		log.Warn("calls still running after the stop wait; closing them")
-		g.Stop()
-		<-stopped
+		hsrv.Close()
 	}
+	g.Stop() // nothing left: every call came through hsrv
 	<-served
 	log.Info("stopped")
 	return nil

@@ -10,10 +10,15 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
+	"net/http"
 	"os"
 	"os/signal"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"google.golang.org/protobuf/types/known/durationpb"
@@ -40,6 +45,59 @@ type botsOptions struct {
 	timeout       time.Duration
 	every         time.Duration
 	dwell         time.Duration
+	think         thinkRange    // a random delay before every decision
+	conns         int           // client connections the seats share; 0: one per seat
+	ramp          float64       // new tables a second; 0: all at once
+	duration      time.Duration // duration mode: new games until this is up; 0: --games each
+	metricsAddr   string        // the server's metrics listener, for its CPU and RSS
+}
+
+// thinkRange is a closed interval of durations, "MIN..MAX" or one
+// duration.
+type thinkRange struct{ min, max time.Duration }
+
+func (r *thinkRange) String() string {
+	if r.min == r.max {
+		return r.min.String()
+	}
+	return r.min.String() + ".." + r.max.String()
+}
+
+func (r *thinkRange) Set(v string) error {
+	lo, hi, ok := strings.Cut(v, "..")
+	if !ok {
+		hi = lo
+	}
+	a, err := time.ParseDuration(lo)
+	if err != nil {
+		return err
+	}
+	b, err := time.ParseDuration(hi)
+	if err != nil {
+		return err
+	}
+	if a < 0 || b < a {
+		return fmt.Errorf("want 0 <= MIN <= MAX, have %v..%v", a, b)
+	}
+	r.min, r.max = a, b
+	return nil
+}
+
+// draw is a delay in the range, uniform, from rng.
+func (r thinkRange) draw(rng *rand.Rand) time.Duration {
+	if r.max <= r.min {
+		return r.min
+	}
+	return r.min + time.Duration(rng.Int64N(int64(r.max-r.min)+1))
+}
+
+// parseRate reads "500/s" or "500" as a rate a second.
+func parseRate(v string) (float64, error) {
+	n, err := strconv.ParseFloat(strings.TrimSuffix(v, "/s"), 64)
+	if err != nil || n < 0 || math.IsInf(n, 0) || math.IsNaN(n) {
+		return 0, fmt.Errorf("--ramp %q: want a rate such as 500/s", v)
+	}
+	return n, nil
 }
 
 // botsSummary is the last line of the output: exactly these fields, in
@@ -54,6 +112,12 @@ type botsSummary struct {
 	ActP50ms   float64 `json:"act_p50_ms"`
 	ActP99ms   float64 `json:"act_p99_ms"`
 	EventP99ms float64 `json:"event_p99_ms"`
+	// With --for: the games cut at the end of the time (not errors).
+	Cut int `json:"cut,omitempty"`
+	// With --metrics-addr: the server's CPU time over the run divided by
+	// the accepted actions, and its resident memory at the end.
+	ServerCPUusPerAction float64 `json:"server_cpu_us_per_action,omitempty"`
+	ServerRSSMiB         float64 `json:"server_rss_mib,omitempty"`
 }
 
 const botsUsage = `usage: tablectl bots --addr HOST:PORT --tables N --games M [flags]
@@ -64,6 +128,8 @@ goes to stderr; the last line of stdout is the summary:
 
   {"tables":N,"games":..,"rounds":..,"actions":..,"errors":..,"throttled":..,"act_p50_ms":..,"act_p99_ms":..,"event_p99_ms":..}
 
+(and cut, server_cpu_us_per_action, server_rss_mib where they apply).
+
 games counts the games that ended for all four clients; actions the accepted
 Act calls; errors every failed RPC (a refused or retried Act, a dropped or
 refused stream, a failed create or join) and every inconsistency a client
@@ -73,6 +139,15 @@ of an Act call; event latency is from the server's timestamp of an event to
 its receipt, for events logged while the stream was open (not those caught
 up after a connect) - meaningful when client and server share a clock. The
 exit status is 1 if errors > 0 or a game did not end.
+
+To behave like people: --think 1s..4s waits a random delay (from --seed)
+before every decision; --conns N makes all the seats share N connections,
+as a gateway multiplexes them (raise the server's --max-conn-streams and
+--conn-rate to match); --ramp 500/s starts that many tables a second;
+--for 10m plays new games until the time is up and then stops, the games
+in progress counted as cut (not errors). --metrics-addr HOST:PORT (the
+server's --metrics) adds server_cpu_us_per_action (its CPU time over the
+run per accepted action) and server_rss_mib (its RSS at the end).
 
 throttled counts the calls a rate limit of the server refused and that
 were sent again, unchanged, after the delay the server gave: not errors.
@@ -97,12 +172,25 @@ func parseBots(args []string, stderr io.Writer) (botsOptions, error) {
 	fs.StringVar(&o.seed, "seed", "", "make the tables and random bots reproducible from this `string` (default: random)")
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Minute, "give up after this long")
 	fs.DurationVar(&o.every, "progress", 2*time.Second, "interval of the progress lines")
-	fs.DurationVar(&o.dwell, "claim-dwell", 0, "least pause after every discard (0: none, as bots need no protection)")
+	fs.DurationVar(&o.dwell, "claim-dwell", 0, "least pause after every discard (0: none, as bots need no protection; negative: the server's default)")
+	fs.Var(&o.think, "think", "a random delay before every decision, drawn from `MIN..MAX` (e.g. 1s..4s), as a person thinks")
+	fs.IntVar(&o.conns, "conns", 0, "client connections all the seats share, as a gateway multiplexes them (0: one per seat)")
+	ramp := fs.String("ramp", "0", "new tables a `second` (e.g. 500/s; 0: all at once)")
+	fs.DurationVar(&o.duration, "for", 0, "duration mode: tables start new games until this is up, then stop (0: --games each)")
+	fs.StringVar(&o.metricsAddr, "metrics-addr", "", "the server's metrics `HOST:PORT`: report its CPU per action and RSS")
 	if err := fs.Parse(args); err != nil {
 		return o, errUsage
 	}
 	var bad string
+	var rerr error
+	o.ramp, rerr = parseRate(*ramp)
 	switch {
+	case rerr != nil:
+		bad = rerr.Error()
+	case o.conns < 0 || o.duration < 0:
+		bad = "--conns and --for must not be negative"
+	case o.think.max > 0 && (o.think.max >= o.turn || o.think.max >= o.claim):
+		bad = fmt.Sprintf("--think up to %v: want less than --turn-time and --claim-time", o.think.max)
 	case fs.NArg() > 0:
 		bad = fmt.Sprintf("unexpected arguments %q", fs.Args())
 	case o.tables < 1 || o.games < 1:
@@ -113,6 +201,8 @@ func parseBots(args []string, stderr io.Writer) (botsOptions, error) {
 		bad = fmt.Sprintf("--rules %q: want hanchan, tonpuu, sichuan or classical", o.rules)
 	case (o.rules == "sichuan" || o.rules == "classical") && o.kind != "efficient":
 		bad = fmt.Sprintf("--rules %s plays the efficient bot only", o.rules)
+	case (o.rules == "sichuan" || o.rules == "classical") && o.think.max > 0:
+		bad = "--think is for riichi tables only"
 	case o.turn <= 0 || o.claim <= 0 || o.pause <= 0 || o.every <= 0:
 		bad = "timers and --progress must be positive"
 	}
@@ -133,16 +223,82 @@ func runBots(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
-	sum := loadTest(ctx, o, stderr)
+	var before serverUsage
+	if o.metricsAddr != "" {
+		if before, err = readServerUsage(ctx, o.metricsAddr); err != nil {
+			return err
+		}
+	}
+	sum, started := loadTest(ctx, o, stderr)
+	if o.metricsAddr != "" {
+		after, err := readServerUsage(ctx, o.metricsAddr)
+		if err != nil {
+			return err
+		}
+		if sum.Actions > 0 {
+			sum.ServerCPUusPerAction = math.Round((after.cpu-before.cpu)*1e7/float64(sum.Actions)) / 10
+		}
+		sum.ServerRSSMiB = math.Round(after.rss*10/(1<<20)) / 10
+	}
 	line, err := json.Marshal(sum)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s\n", line)
-	if want := o.tables * o.games; sum.Errors > 0 || sum.Games < want {
+	want := o.tables * o.games
+	if o.duration > 0 {
+		want = started - sum.Cut
+	}
+	if sum.Errors > 0 || sum.Games < want {
 		return fmt.Errorf("bots: %d errors, %d of %d games ended", sum.Errors, sum.Games, want)
 	}
 	return nil
+}
+
+// serverUsage is what the server's metrics say of its process.
+type serverUsage struct{ cpu, rss float64 } // seconds, bytes
+
+// readServerUsage reads process_cpu_seconds_total and
+// process_resident_memory_bytes from the Prometheus text at
+// http://addr/metrics.
+func readServerUsage(ctx context.Context, addr string) (serverUsage, error) {
+	var u serverUsage
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/metrics", nil)
+	if err != nil {
+		return u, err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return u, fmt.Errorf("bots: server metrics: %w", err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		return u, fmt.Errorf("bots: server metrics: %s, %v", resp.Status, err)
+	}
+	found := 0
+	for line := range strings.Lines(string(body)) {
+		name, val, ok := strings.Cut(strings.TrimSpace(line), " ")
+		var dst *float64
+		switch {
+		case !ok:
+			continue
+		case name == "process_cpu_seconds_total":
+			dst = &u.cpu
+		case name == "process_resident_memory_bytes":
+			dst = &u.rss
+		default:
+			continue
+		}
+		if *dst, err = strconv.ParseFloat(val, 64); err != nil {
+			return u, fmt.Errorf("bots: server metrics: %s: %w", name, err)
+		}
+		found++
+	}
+	if found != 2 {
+		return u, fmt.Errorf("bots: server metrics at %s: no process_cpu_seconds_total and process_resident_memory_bytes", addr)
+	}
+	return u, nil
 }
 
 // loadMetrics gathers what every bot measures.
@@ -155,6 +311,9 @@ type loadMetrics struct {
 	actions   int
 	errors    int
 	throttled int64
+	cut       int
+	started   int
+	playing   atomic.Int64 // tables in a game now
 	actLat    []time.Duration
 	eventLat  []time.Duration
 }
@@ -178,7 +337,7 @@ func (m *loadMetrics) summary(tables int) botsSummary {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return botsSummary{
-		Tables: tables, Games: m.games, Rounds: m.rounds, Actions: m.actions, Errors: m.errors, Throttled: m.throttled,
+		Tables: tables, Games: m.games, Rounds: m.rounds, Actions: m.actions, Errors: m.errors, Throttled: m.throttled, Cut: m.cut,
 		ActP50ms: quantileMs(m.actLat, 0.50), ActP99ms: quantileMs(m.actLat, 0.99), EventP99ms: quantileMs(m.eventLat, 0.99),
 	}
 }
@@ -208,12 +367,34 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
-// loadTest plays the tables and returns the summary.
-func loadTest(ctx context.Context, o botsOptions, stderr io.Writer) botsSummary {
+// loadTest plays the tables and returns the summary and the number of
+// games started.
+func loadTest(ctx context.Context, o botsOptions, stderr io.Writer) (botsSummary, int) {
 	stderr = &lockedWriter{w: stderr}
 	m := &loadMetrics{log: stderr}
 	start := time.Now()
-	fmt.Fprintf(stderr, "bots: %d tables x %d games of %s %s bots on %s\n", o.tables, o.games, o.rules, o.kind, o.addr)
+	games := fmt.Sprintf("%d games", o.games)
+	if o.duration > 0 {
+		games = "games for " + o.duration.String()
+	}
+	fmt.Fprintf(stderr, "bots: %d tables x %s of %s %s bots on %s\n", o.tables, games, o.rules, o.kind, o.addr)
+	// run ends the games in duration mode; ctx (the timeout) stays the
+	// bound of everything.
+	run, stopRun := ctx, context.CancelFunc(func() {})
+	if o.duration > 0 {
+		run, stopRun = context.WithTimeout(ctx, o.duration)
+	}
+	defer stopRun()
+	var pool []*client.Client
+	for range o.conns {
+		c, err := client.Dial(o.addr)
+		if err != nil {
+			m.fail(1, "connection: %v", err)
+			return m.summary(o.tables), 0
+		}
+		defer c.Close()
+		pool = append(pool, c)
+	}
 	done := make(chan struct{})
 	var progress sync.WaitGroup
 	progress.Go(func() {
@@ -225,28 +406,62 @@ func loadTest(ctx context.Context, o botsOptions, stderr io.Writer) botsSummary 
 				return
 			case <-t.C:
 				s := m.summary(o.tables)
-				fmt.Fprintf(stderr, "[%5.1fs] games %d/%d, rounds %d, actions %d, errors %d, act p50 %.2fms p99 %.2fms\n",
-					time.Since(start).Seconds(), s.Games, o.tables*o.games, s.Rounds, s.Actions, s.Errors, s.ActP50ms, s.ActP99ms)
+				of := ""
+				if o.duration == 0 {
+					of = fmt.Sprintf("/%d", o.tables*o.games)
+				}
+				fmt.Fprintf(stderr, "[%5.1fs] playing %d, games %d%s, rounds %d, actions %d, errors %d, act p50 %.2fms p99 %.2fms, event p99 %.2fms\n",
+					time.Since(start).Seconds(), m.playing.Load(), s.Games, of, s.Rounds, s.Actions, s.Errors, s.ActP50ms, s.ActP99ms, s.EventP99ms)
 			}
 		}
 	})
 	var wg sync.WaitGroup
 	for i := range o.tables {
-		wg.Go(func() { runTable(ctx, o, i, m) })
+		if o.ramp > 0 && sleepCtx(run, time.Until(start.Add(time.Duration(float64(i)/o.ramp*float64(time.Second))))) != nil {
+			break
+		}
+		wg.Go(func() { runTable(ctx, run, o, i, pool, m) })
 	}
 	wg.Wait()
 	close(done)
 	progress.Wait()
+	for _, c := range pool {
+		m.mu.Lock()
+		m.throttled += c.Throttled()
+		m.mu.Unlock()
+	}
 	s := m.summary(o.tables)
-	fmt.Fprintf(stderr, "bots: done in %.1fs: %d games, %d rounds, %d actions, %d errors, %d throttled\n", time.Since(start).Seconds(), s.Games, s.Rounds, s.Actions, s.Errors, s.Throttled)
-	return s
+	fmt.Fprintf(stderr, "bots: done in %.1fs: %d games, %d rounds, %d actions, %d errors, %d throttled, %d cut\n", time.Since(start).Seconds(), s.Games, s.Rounds, s.Actions, s.Errors, s.Throttled, s.Cut)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return s, m.started
+}
+
+// sleepCtx waits d, or until ctx ends.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // runTable plays table slot i's games one after another, with four
-// clients that each keep their own connection.
-func runTable(ctx context.Context, o botsOptions, i int, m *loadMetrics) {
+// clients: connections of their own, or shared ones from pool. run ends
+// the games in duration mode, ctx is the bound of the whole test.
+func runTable(ctx, run context.Context, o botsOptions, i int, pool []*client.Client, m *loadMetrics) {
 	var clients [table.NumSeats]*client.Client
 	for s := range clients {
+		if len(pool) > 0 {
+			clients[s] = pool[(i*table.NumSeats+s)%len(pool)]
+			continue
+		}
 		c, err := client.Dial(o.addr)
 		if err != nil {
 			m.fail(o.games, "table %d: %v", i, err)
@@ -256,6 +471,9 @@ func runTable(ctx context.Context, o botsOptions, i int, m *loadMetrics) {
 		clients[s] = c
 	}
 	defer func() {
+		if len(pool) > 0 {
+			return // the pool's calls are counted below, once
+		}
 		var n int64
 		for _, c := range clients {
 			n += c.Throttled()
@@ -264,20 +482,28 @@ func runTable(ctx context.Context, o botsOptions, i int, m *loadMetrics) {
 		m.throttled += n
 		m.mu.Unlock()
 	}()
-	for g := range o.games {
+	for g := 0; o.duration > 0 || g < o.games; g++ {
+		if o.duration > 0 && run.Err() != nil {
+			return
+		}
 		if ctx.Err() != nil {
 			m.fail(1, "table %d game %d: %v", i, g, ctx.Err())
 			continue
 		}
+		m.mu.Lock()
+		m.started++
+		m.mu.Unlock()
+		m.playing.Add(1)
 		if o.rules == "sichuan" {
+			// Sichuan games play to their end, --for or not.
 			playSichuanGame(ctx, o, i, g, &clients, m)
-			continue
-		}
-		if o.rules == "classical" {
+		} else if o.rules == "classical" {
+			// So do classical games.
 			playClassicalGame(ctx, o, i, g, &clients, m)
-			continue
+		} else {
+			playGame(ctx, run, o, i, g, &clients, m)
 		}
-		playGame(ctx, o, i, g, &clients, m)
+		m.playing.Add(-1)
 	}
 }
 
@@ -298,7 +524,9 @@ func (o botsOptions) settings(i, g int) *pb.TableSettings {
 		TurnTime:   durationpb.New(o.turn),
 		ClaimTime:  durationpb.New(o.claim),
 		RoundPause: durationpb.New(o.pause),
-		ClaimDwell: durationpb.New(o.dwell),
+	}
+	if o.dwell >= 0 {
+		set.ClaimDwell = durationpb.New(o.dwell)
 	}
 	if o.rules == "classical" {
 		c := classicalSettings()
@@ -324,19 +552,36 @@ func (o botsOptions) newBot(i, g, seat int) bot.Bot {
 
 // playGame plays one game of table slot i: a new table, four joins (the
 // fourth starts it), four bots following their seats to the end.
-func playGame(ctx context.Context, o botsOptions, i, g int, clients *[table.NumSeats]*client.Client, m *loadMetrics) {
+func playGame(ctx, run context.Context, o botsOptions, i, g int, clients *[table.NumSeats]*client.Client, m *loadMetrics) {
 	start := time.Now()
-	tb, _, err := clients[0].CreateTable(ctx, o.settings(i, g))
+	// cut: the time of duration mode is up, which ends a game without
+	// an error.
+	// A call can fail on the deadline before run's timer has fired, so
+	// the clock decides.
+	end, _ := run.Deadline()
+	cut := func() bool {
+		return o.duration > 0 && ctx.Err() == nil && (run.Err() != nil || !time.Now().Before(end))
+	}
+	failOrCut := func(format string, args ...any) {
+		if cut() {
+			m.mu.Lock()
+			m.cut++
+			m.mu.Unlock()
+			return
+		}
+		m.fail(1, format, args...)
+	}
+	tb, _, err := clients[0].CreateTable(run, o.settings(i, g))
 	if err != nil {
-		m.fail(1, "table %d game %d: %v", i, g, err)
+		failOrCut("table %d game %d: %v", i, g, err)
 		return
 	}
 	id := tb.GetTableId()
 	var seats [table.NumSeats]client.Seat
 	for s, c := range clients {
 		entropy := derive(o, fmt.Sprint("entropy ", s), i, g)
-		if seats[s], err = c.JoinTable(ctx, id, fmt.Sprintf("bot-%d-%d", i, s), entropy[:]); err != nil {
-			m.fail(1, "table %d game %d: %v", i, g, err)
+		if seats[s], err = c.JoinTable(run, id, fmt.Sprintf("bot-%d-%d", i, s), entropy[:]); err != nil {
+			failOrCut("table %d game %d: %v", i, g, err)
 			return
 		}
 	}
@@ -346,7 +591,9 @@ func playGame(ctx context.Context, o botsOptions, i, g int, clients *[table.NumS
 	rounds := 0
 	for s, st := range seats {
 		wg.Go(func() {
-			r := playSeat(ctx, o, clients[st.Seat].Follow(st, client.Options{}), o.newBot(i, g, s), m, fmt.Sprintf("table %d game %d seat %d", i, g, st.Seat))
+			think := derive(o, fmt.Sprint("think ", s), i, g)
+			rng := rand.New(rand.NewPCG(binary.LittleEndian.Uint64(think[:8]), binary.LittleEndian.Uint64(think[8:16])))
+			r := playSeat(run, cut, o, rng, clients[st.Seat].Follow(st, client.Options{}), o.newBot(i, g, s), m, fmt.Sprintf("table %d game %d seat %d", i, g, st.Seat))
 			ended[s] = r.ended
 			if s == 0 {
 				rounds, final = r.rounds, r.final
@@ -362,7 +609,7 @@ func playGame(ctx context.Context, o botsOptions, i, g int, clients *[table.NumS
 	}
 	m.mu.Unlock()
 	if slices.Contains(ended[:], false) {
-		m.fail(1, "table %d game %d (%s) did not end for every seat", i, g, id)
+		failOrCut("table %d game %d (%s) did not end for every seat", i, g, id)
 	}
 }
 
@@ -374,8 +621,10 @@ type seatResult struct {
 }
 
 // playSeat follows a seat to the end of its game, acting whenever the
-// seat has something to do, and records latencies and errors.
-func playSeat(ctx context.Context, o botsOptions, s *client.Session, b bot.Bot, m *loadMetrics, who string) seatResult {
+// seat has something to do (after a delay drawn from --think with rng),
+// and records latencies and errors. Once cut reports the time of
+// duration mode up, a failure is no error.
+func playSeat(ctx context.Context, cut func() bool, o botsOptions, rng *rand.Rand, s *client.Session, b bot.Bot, m *loadMetrics, who string) seatResult {
 	defer s.Close()
 	var r seatResult
 	defer func() {
@@ -394,7 +643,9 @@ func playSeat(ctx context.Context, o botsOptions, s *client.Session, b bot.Bot, 
 			return r
 		}
 		if err != nil {
-			m.fail(1, "%s: %v", who, err)
+			if !cut() {
+				m.fail(1, "%s: %v", who, err)
+			}
 			return r
 		}
 		if u.Live {
@@ -412,11 +663,16 @@ func playSeat(ctx context.Context, o botsOptions, s *client.Session, b bot.Bot, 
 		if !ok {
 			continue
 		}
+		if o.think.max > 0 && sleepCtx(ctx, o.think.draw(rng)) != nil {
+			continue // Next reports the end
+		}
 		t0 := time.Now()
 		_, err = s.Act(ctx, a)
 		d := time.Since(t0)
 		if err != nil {
-			m.fail(1, "%s: %v", who, err)
+			if !cut() {
+				m.fail(1, "%s: %v", who, err)
+			}
 			continue
 		}
 		m.mu.Lock()

@@ -7,8 +7,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/host"
@@ -136,5 +142,142 @@ func TestBotsWithDefaultLimits(t *testing.T) {
 	}
 	if sum.Games != 1 || sum.Errors != 0 || sum.Throttled == 0 {
 		t.Fatalf("summary %+v: want the game, no error and throttled calls\n%s", sum, stderr)
+	}
+}
+
+// TestBotsThink: every decision waits a delay drawn from --think, so a
+// game takes at least its actions' thinking (up to four seats think at
+// once, on claims), and act latency leaves the thinking out.
+func TestBotsThink(t *testing.T) {
+	addr := servertest.Start(t, servertest.Riichi()).Addr
+	start := time.Now()
+	sum, stderr, err := runBotsOn(t, "--addr", addr, "--rules", "tonpuu", "--seed", "think", "--think", "4ms..6ms")
+	elapsed := time.Since(start)
+	if err != nil || sum.Games != 1 || sum.Errors != 0 {
+		t.Fatalf("bots --think = %+v, %v\n%s", sum, err, stderr)
+	}
+	if least := time.Duration(sum.Actions) * 4 * time.Millisecond / 4; elapsed < least {
+		t.Errorf("%d actions in %v: want at least %v of thinking", sum.Actions, elapsed, least)
+	}
+}
+
+// TestBotsConns: with --conns 1 every seat shares one connection. Three
+// tables (12 streams) fit the server's 16 streams per connection; five
+// (20) do not, which proves the sharing.
+func TestBotsConns(t *testing.T) {
+	addr := servertest.Start(t, servertest.Riichi()).Addr
+	sum, stderr, err := runBotsOn(t, "--addr", addr, "--rules", "tonpuu", "--seed", "conns", "--tables", "3", "--conns", "1")
+	if err != nil || sum.Games != 3 || sum.Errors != 0 {
+		t.Fatalf("bots --tables 3 --conns 1 = %+v, %v\n%s", sum, err, stderr)
+	}
+	sum, _, err = runBotsOn(t, "--addr", addr, "--rules", "tonpuu", "--seed", "conns", "--tables", "5", "--conns", "1", "--timeout", "3s")
+	if err == nil || sum.Errors == 0 {
+		t.Fatalf("bots --tables 5 --conns 1 = %+v, %v; want the streams past 16 on the one connection refused", sum, err)
+	}
+}
+
+// TestBotsRamp starts --ramp tables a second: the fifth table starts
+// 4/ramp after the first, so the run takes at least that.
+func TestBotsRamp(t *testing.T) {
+	addr := servertest.Start(t, servertest.Riichi()).Addr
+	start := time.Now()
+	sum, stderr, err := runBotsOn(t, "--addr", addr, "--rules", "tonpuu", "--seed", "ramp", "--tables", "5", "--ramp", "10/s")
+	if elapsed := time.Since(start); elapsed < 400*time.Millisecond {
+		t.Errorf("5 tables at 10/s in %v: want at least 400ms", elapsed)
+	}
+	if err != nil || sum.Games != 5 || sum.Errors != 0 {
+		t.Fatalf("bots --ramp = %+v, %v\n%s", sum, err, stderr)
+	}
+}
+
+// TestBotsFor plays for a fixed time: human-paced hanchan games cannot
+// end in it, so they are cut at the end, which is no error; a fast run
+// ends games and starts new ones until the time is up.
+func TestBotsFor(t *testing.T) {
+	addr := servertest.Start(t, servertest.Riichi()).Addr
+	start := time.Now()
+	sum, stderr, err := runBotsOn(t, "--addr", addr, "--seed", "for", "--tables", "2", "--think", "20ms..50ms", "--for", "3s", "--progress", "300ms")
+	if elapsed := time.Since(start); elapsed < 3*time.Second || elapsed > 20*time.Second {
+		t.Errorf("--for 3s took %v", elapsed)
+	}
+	if err != nil || sum.Errors != 0 || sum.Cut != 2 || sum.Games != 0 || sum.Actions == 0 {
+		t.Fatalf("bots --for 3s = %+v, %v: want 2 games cut, actions, no error\n%s", sum, err, stderr)
+	}
+	if !strings.Contains(stderr, "playing 2,") {
+		t.Errorf("no progress line with the tables playing:\n%s", stderr)
+	}
+	// A game ended and the table started the next (cut at the end).
+	sum, stderr, err = runBotsOn(t, "--addr", addr, "--seed", "for", "--rules", "tonpuu", "--bot", "random", "--for", "10s")
+	if err != nil || sum.Errors != 0 || sum.Games < 1 || sum.Cut != 1 {
+		t.Fatalf("bots --for 10s, fast = %+v, %v: want games ended and the last one cut\n%s", sum, err, stderr)
+	}
+}
+
+// TestBotsServerUsage reads the server's CPU and RSS from its metrics
+// before and after the run: CPU per accepted action and the RSS at the
+// end.
+func TestBotsServerUsage(t *testing.T) {
+	addr := servertest.Start(t, servertest.Riichi()).Addr
+	var calls atomic.Int32
+	metrics := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/metrics" {
+			http.NotFound(w, r)
+			return
+		}
+		cpu := 2.0
+		if calls.Add(1) > 1 {
+			cpu = 3.0
+		}
+		fmt.Fprintf(w, "# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total %g\nprocess_resident_memory_bytes 5.24288e+07\n", cpu)
+	}))
+	defer metrics.Close()
+	sum, stderr, err := runBotsOn(t, "--addr", addr, "--rules", "tonpuu", "--seed", "usage", "--metrics-addr", strings.TrimPrefix(metrics.URL, "http://"))
+	if err != nil || sum.Actions == 0 {
+		t.Fatalf("bots = %+v, %v\n%s", sum, err, stderr)
+	}
+	want := math.Round(1e7/float64(sum.Actions)) / 10
+	if sum.ServerCPUusPerAction != want || sum.ServerRSSMiB != 50 {
+		t.Fatalf("server usage %v us/action, %v MiB; want %v (1s over %d actions), 50", sum.ServerCPUusPerAction, sum.ServerRSSMiB, want, sum.Actions)
+	}
+	var out, errOut bytes.Buffer
+	if err := run([]string{"bots", "--addr", addr, "--rules", "tonpuu", "--metrics-addr", strings.TrimPrefix(metrics.URL, "http://") + "/nothing"}, nil, &out, &errOut); err == nil {
+		t.Fatal("bots with a --metrics-addr that serves no metrics: no error")
+	}
+}
+
+func TestBotsUsageLoad(t *testing.T) {
+	for _, args := range [][]string{{"--think", "4s..1s"}, {"--think", "x"}, {"--think", "6s"}, {"--ramp", "fast"}, {"--ramp", "-1/s"}, {"--conns", "-1"}, {"--for", "-1s"}} {
+		var out, errOut bytes.Buffer
+		if err := run(append([]string{"bots"}, args...), nil, &out, &errOut); !errors.Is(err, errUsage) {
+			t.Errorf("bots %v = %v, want a usage error", args, err)
+		}
+	}
+	var r thinkRange
+	if err := r.Set("1s..4s"); err != nil || r.min != time.Second || r.max != 4*time.Second || r.String() != "1s..4s" {
+		t.Errorf("thinkRange 1s..4s = %v, %v", r, err)
+	}
+}
+
+// TestThinkDraw: think delays stay in their range, cover it, and repeat
+// with the same seed.
+func TestThinkDraw(t *testing.T) {
+	r := thinkRange{min: time.Second, max: 4 * time.Second}
+	a, b := rand.New(rand.NewPCG(1, 2)), rand.New(rand.NewPCG(1, 2))
+	var lo, hi time.Duration = r.max, r.min
+	for range 1000 {
+		d := r.draw(a)
+		if d != r.draw(b) {
+			t.Fatal("the same seed drew different delays")
+		}
+		if d < r.min || d > r.max {
+			t.Fatalf("draw %v outside %v", d, &r)
+		}
+		lo, hi = min(lo, d), max(hi, d)
+	}
+	if lo > 1100*time.Millisecond || hi < 3900*time.Millisecond {
+		t.Errorf("1000 draws span %v..%v: want most of %v", lo, hi, &r)
+	}
+	if d := (thinkRange{min: time.Second, max: time.Second}).draw(a); d != time.Second {
+		t.Errorf("a fixed think time drew %v", d)
 	}
 }

@@ -266,14 +266,41 @@ func (t *table[A, V, B]) info() Info {
 
 // refresh publishes the table's description for readers.
 func (t *table[A, V, B]) refresh() {
-	in := Info{ID: t.rec.ID, Settings: t.set, Meta: t.rec.Meta, Created: t.rec.Created, State: t.state, Seats: make([]SeatInfo, len(t.seats))}
-	for i, s := range t.seats {
-		in.Seats[i] = SeatInfo{Taken: s.taken, Name: s.name, Bot: s.botOn, Connected: s.conns > 0, PlayerID: s.playerID, Reserved: s.resv.on}
-	}
+	in := Info{ID: t.rec.ID, Settings: t.set, Meta: t.rec.Meta, Created: t.rec.Created, State: t.state, Seats: t.seatInfos()}
 	t.mu.Lock()
 	in.LastSeq = t.arch.count(len(t.seats)) + uint64(len(t.public))
 	t.snap = in
 	t.mu.Unlock()
+}
+
+// seatInfos describes the seats. Most calls (every Act) change none of
+// them, so the slice of the last description is shared until one does:
+// readers of t.snap never write to it, and only this goroutine writes
+// t.snap.
+func (t *table[A, V, B]) seatInfos() []SeatInfo {
+	last := t.snap.Seats
+	if len(last) == len(t.seats) {
+		same := true
+		for i := range t.seats {
+			if last[i] != t.seatInfo(i) {
+				same = false
+				break
+			}
+		}
+		if same {
+			return last
+		}
+	}
+	seats := make([]SeatInfo, len(t.seats))
+	for i := range t.seats {
+		seats[i] = t.seatInfo(i)
+	}
+	return seats
+}
+
+func (t *table[A, V, B]) seatInfo(i int) SeatInfo {
+	s := &t.seats[i]
+	return SeatInfo{Taken: s.taken, Name: s.name, Bot: s.botOn, Connected: s.conns > 0, PlayerID: s.playerID, Reserved: s.resv.on}
 }
 
 // count is how many events seat s may see so far: its newest seq.

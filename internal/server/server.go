@@ -11,6 +11,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"net"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -263,6 +264,14 @@ func (s *Server) Options() []grpc.ServerOption {
 	}, s.authOptions()...)
 }
 
+// ConnContext attaches the per-connection limits to a connection that an
+// http.Server accepts (its ConnContext): gRPC served through ServeHTTP,
+// as the gateway does for every protocol, reports no connections to the
+// stats handler that Options installs.
+func (s *Server) ConnContext(ctx context.Context, _ net.Conn) context.Context {
+	return connLimits{rate: s.cfg.ConnRate}.TagConn(ctx, nil)
+}
+
 // recovered turns a panic in a handler into INTERNAL for that call alone,
 // logged with its stack: the server and every table go on. (A panic in a
 // table's own goroutine is the host's: it sets the table aside.)
@@ -302,6 +311,11 @@ type connBucket struct {
 }
 
 func (l connLimits) TagConn(ctx context.Context, _ *stats.ConnTagInfo) context.Context {
+	if _, ok := ctx.Value(connKey{}).(*connBucket); ok {
+		// Served through ServeHTTP, grpc-go tags every request as a
+		// connection: the bucket of the real connection (ConnContext) stays.
+		return ctx
+	}
 	return context.WithValue(ctx, connKey{}, &connBucket{b: host.NewBucket(l.rate)})
 }
 
