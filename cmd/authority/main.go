@@ -1,6 +1,6 @@
 // Command authority is the mahjong table server: it holds the full secret
-// state of the tables of the rule sets it is built with (riichi and
-// Sichuan; see serve) and talks to players, bots and room backends over gRPC
+// state of the tables of the rule sets it is built with (riichi, Sichuan
+// and classical; see serve) and talks to players, bots and room backends over gRPC
 // (TableService, JudgeService, Dou Dizhu's DoudizhuService, the standard health service and server
 // reflection).
 //
@@ -9,7 +9,8 @@
 //
 // Everything is embedded: without --data tables live in memory; with it
 // every accepted action is in DIR/authority.db (Sichuan's in
-// DIR/sichuan.db, Dou Dizhu's in DIR/doudizhu.db; bbolt) before it is
+// DIR/sichuan.db, classical tables' in DIR/classical.db, Dou Dizhu's in
+// DIR/doudizhu.db; bbolt) before it is
 // acknowledged, and a restart resumes every table not finished.
 //
 // A finished table stays in memory for --finished-ttl, one that never
@@ -50,11 +51,13 @@ import (
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/metrics"
 	"github.com/mahjong-authority/authority/internal/ruleset"
+	"github.com/mahjong-authority/authority/internal/ruleset/classical"
 	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
 	"github.com/mahjong-authority/authority/internal/ruleset/sichuan"
 	"github.com/mahjong-authority/authority/internal/server"
 	"github.com/mahjong-authority/authority/internal/store"
 	"github.com/mahjong-authority/authority/internal/table"
+	tclassical "github.com/mahjong-authority/authority/internal/table/classical"
 	tsichuan "github.com/mahjong-authority/authority/internal/table/sichuan"
 	"github.com/mahjong-authority/authority/web"
 )
@@ -302,6 +305,12 @@ func openSichuanStore(dir string, opts ...store.Option) (*store.Bolt[tsichuan.Ac
 	return store.Open[tsichuan.Action](filepath.Join(dir, "sichuan.db"), sichuan.ActionCodec{}, opts...)
 }
 
+// openClassicalStore opens the classical tables' durable store,
+// classical.db in dir (created by openStore).
+func openClassicalStore(dir string, opts ...store.Option) (*store.Bolt[tclassical.Action], error) {
+	return store.Open[tclassical.Action](filepath.Join(dir, "classical.db"), classical.ActionCodec{}, opts...)
+}
+
 // openDoudizhuStore opens Dou Dizhu's durable store, doudizhu.db in dir
 // (created by openStore).
 func openDoudizhuStore(dir string, opts ...store.Option) (*store.Bolt[ddztable.Action], error) {
@@ -393,7 +402,20 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 		defer st.Close()
 		sq.Store = st
 	}
-	cfg := server.Config{RuleSets: []ruleset.RuleSet{riichi.New(rc), sichuan.New(sq)}}
+	cq := classical.Standard()
+	if o.data != "" {
+		var copts []store.Option
+		if m != nil {
+			copts = append(copts, store.WithObserver(m.Store()))
+		}
+		st, err := openClassicalStore(o.data, copts...)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		cq.Store = st
+	}
+	cfg := server.Config{RuleSets: []ruleset.RuleSet{riichi.New(rc), sichuan.New(sq), classical.New(cq)}}
 	if err := roomService(ctx, &cfg, lis, log, o); err != nil {
 		return err
 	}

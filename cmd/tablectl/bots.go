@@ -38,7 +38,7 @@ type botsOptions struct {
 	addr          string
 	tables, games int
 	kind          string // efficient or random
-	rules         string // hanchan, tonpuu or sichuan
+	rules         string // hanchan, tonpuu, sichuan or classical
 	turn, claim   time.Duration
 	pause         time.Duration
 	seed          string
@@ -165,7 +165,7 @@ func parseBots(args []string, stderr io.Writer) (botsOptions, error) {
 	fs.IntVar(&o.tables, "tables", 1, "tables played at once")
 	fs.IntVar(&o.games, "games", 1, "games each table plays, one after another")
 	fs.StringVar(&o.kind, "bot", "efficient", "the bots: efficient or random")
-	fs.StringVar(&o.rules, "rules", "hanchan", "hanchan (east-south), tonpuu (east only) or sichuan (bloody battle, 8 hands)")
+	fs.StringVar(&o.rules, "rules", "hanchan", "hanchan (east-south), tonpuu (east only) sichuan (bloody battle, 8 hands) or classical (four wind rounds)")
 	fs.DurationVar(&o.turn, "turn-time", 10*time.Second, "turn timer of the tables")
 	fs.DurationVar(&o.claim, "claim-time", 5*time.Second, "claim window timer of the tables")
 	fs.DurationVar(&o.pause, "round-pause", 10*time.Millisecond, "pause between rounds (at least 1ns; zero would take the server's default)")
@@ -197,11 +197,11 @@ func parseBots(args []string, stderr io.Writer) (botsOptions, error) {
 		bad = "--tables and --games must be at least 1"
 	case o.kind != "efficient" && o.kind != "random":
 		bad = fmt.Sprintf("--bot %q: want efficient or random", o.kind)
-	case o.rules != "hanchan" && o.rules != "tonpuu" && o.rules != "sichuan":
-		bad = fmt.Sprintf("--rules %q: want hanchan, tonpuu or sichuan", o.rules)
-	case o.rules == "sichuan" && o.kind != "efficient":
-		bad = "--rules sichuan plays the efficient bot only"
-	case o.rules == "sichuan" && o.think.max > 0:
+	case o.rules != "hanchan" && o.rules != "tonpuu" && o.rules != "sichuan" && o.rules != "classical":
+		bad = fmt.Sprintf("--rules %q: want hanchan, tonpuu, sichuan or classical", o.rules)
+	case (o.rules == "sichuan" || o.rules == "classical") && o.kind != "efficient":
+		bad = fmt.Sprintf("--rules %s plays the efficient bot only", o.rules)
+	case (o.rules == "sichuan" || o.rules == "classical") && o.think.max > 0:
 		bad = "--think is for riichi tables only"
 	case o.turn <= 0 || o.claim <= 0 || o.pause <= 0 || o.every <= 0:
 		bad = "timers and --progress must be positive"
@@ -497,6 +497,9 @@ func runTable(ctx, run context.Context, o botsOptions, i int, pool []*client.Cli
 		if o.rules == "sichuan" {
 			// Sichuan games play to their end, --for or not.
 			playSichuanGame(ctx, o, i, g, &clients, m)
+		} else if o.rules == "classical" {
+			// So do classical games.
+			playClassicalGame(ctx, o, i, g, &clients, m)
 		} else {
 			playGame(ctx, run, o, i, g, &clients, m)
 		}
@@ -524,6 +527,10 @@ func (o botsOptions) settings(i, g int) *pb.TableSettings {
 	}
 	if o.dwell >= 0 {
 		set.ClaimDwell = durationpb.New(o.dwell)
+	}
+	if o.rules == "classical" {
+		c := classicalSettings()
+		set.RuleSet, set.Rules, set.Options = c.RuleSet, pb.RulePreset_RULE_PRESET_UNSPECIFIED, c.Options
 	}
 	if o.rules == "sichuan" {
 		set.RuleSet, set.Rules, set.Options = pb.RuleSet_RULE_SET_SICHUAN, pb.RulePreset_RULE_PRESET_UNSPECIFIED, sichuanOptions()

@@ -15,6 +15,7 @@ import (
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/client"
+	cclassical "github.com/mahjong-authority/authority/internal/client/classical"
 	"github.com/mahjong-authority/authority/internal/table"
 	"github.com/mahjong-authority/authority/internal/tile"
 )
@@ -49,7 +50,7 @@ func parsePlay(args []string, stderr io.Writer) (playOptions, error) {
 	fs := newFlags("play", playUsage, stderr)
 	addrFlag(fs, &o.addr)
 	fs.StringVar(&o.name, "name", "player", "your name at the table")
-	fs.StringVar(&o.rules, "rules", "hanchan", "hanchan (east-south), tonpuu (east only) or sichuan (bloody battle)")
+	fs.StringVar(&o.rules, "rules", "hanchan", "hanchan (east-south), tonpuu (east only) sichuan (bloody battle) or classical")
 	fs.StringVar(&o.seed, "seed", "", "play the walls of this `string` (the same seed, the same tiles)")
 	fs.StringVar(&o.tableID, "table", "", "join this table instead of creating one")
 	fs.StringVar(&o.ticket, "ticket", "", "join with this `ticket` from a room service (the table is the ticket's unless --table names it)")
@@ -59,7 +60,7 @@ func parsePlay(args []string, stderr io.Writer) (playOptions, error) {
 	if err := fs.Parse(args); err != nil {
 		return o, errUsage
 	}
-	if fs.NArg() > 0 || o.rules != "hanchan" && o.rules != "tonpuu" && o.rules != "sichuan" || o.turn <= 0 || o.claim <= 0 || o.pause <= 0 {
+	if fs.NArg() > 0 || o.rules != "hanchan" && o.rules != "tonpuu" && o.rules != "sichuan" && o.rules != "classical" || o.turn <= 0 || o.claim <= 0 || o.pause <= 0 {
 		fmt.Fprintln(stderr, "tablectl play: bad arguments")
 		fs.Usage()
 		return o, errUsage
@@ -93,7 +94,11 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if tb.GetState() == pb.TableState_TABLE_STATE_WAITING {
 		err = offerStart(ctx, c, in, stdout, seat, tb)
 	}
-	if err == nil && isSichuan(tb) {
+	if err == nil && tb.GetSettings().GetRuleSet() == pb.RuleSet_RULE_SET_CLASSICAL {
+		s := cclassical.Follow(c, seat, client.Options{})
+		defer s.Close()
+		err = classicalPlayLoop(ctx, s, in, stdout, n)
+	} else if err == nil && isSichuan(tb) {
 		err = playSichuan(ctx, c, seat, tb, in, stdout, n)
 	} else if err == nil {
 		s := c.Follow(seat, client.Options{})
@@ -226,6 +231,10 @@ func takeSeat(ctx context.Context, c *client.Client, o playOptions) (client.Seat
 	set := &pb.TableSettings{
 		Rules: rulePreset(o.rules), FillWithBots: true,
 		TurnTime: durationpb.New(o.turn), ClaimTime: durationpb.New(o.claim), RoundPause: durationpb.New(o.pause),
+	}
+	if o.rules == "classical" {
+		c := classicalSettings()
+		set.RuleSet, set.Rules, set.Options = c.RuleSet, pb.RulePreset_RULE_PRESET_UNSPECIFIED, c.Options
 	}
 	if o.rules == "sichuan" {
 		set.RuleSet, set.Rules, set.Options = pb.RuleSet_RULE_SET_SICHUAN, pb.RulePreset_RULE_PRESET_UNSPECIFIED, sichuanOptions()

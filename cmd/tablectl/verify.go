@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mahjong-authority/authority/internal/record"
+	rcl "github.com/mahjong-authority/authority/internal/record/classical"
 	rsc "github.com/mahjong-authority/authority/internal/record/sichuan"
 )
 
@@ -52,7 +53,12 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	err = readRecords(in, func(line int, b []byte) error {
 		var rep *record.Report
 		var err error
-		if rsc.IsSichuan(b) {
+		if rcl.IsClassical(b) {
+			var g *rcl.Game
+			if g, err = rcl.Decode(b); err == nil {
+				rep, err = rcl.Verify(g)
+			}
+		} else if rsc.IsSichuan(b) {
 			var g *rsc.Game
 			if g, err = rsc.Decode(b); err == nil {
 				rep, err = rsc.Verify(g)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/client"
 	"github.com/mahjong-authority/authority/internal/table"
 )
@@ -62,6 +63,9 @@ func runWatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	n := tableNames(tb, client.Spectator)
 	fmt.Fprintf(stdout, "Watching table %s (%s, spectator delay %v).\n", o.tableID, tb.GetState(), tb.GetSettings().GetSpectatorDelay().AsDuration())
+	if tb.GetSettings().GetRuleSet() == pb.RuleSet_RULE_SET_CLASSICAL {
+		return watchClassical(ctx, c, o.tableID, stdout, n, o.board)
+	}
 	if isSichuan(tb) {
 		return watchSichuan(ctx, c, tb, stdout, n, o.board)
 	}

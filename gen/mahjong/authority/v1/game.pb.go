@@ -31,6 +31,7 @@ const (
 	// Declare riichi and discard `tile`.
 	ActionType_ACTION_TYPE_RIICHI ActionType = 2
 	// Call the discard with `tiles`: exactly the two own tiles (red fives matter).
+	// Classical: a chow, named by `tile`, the run's lowest tile.
 	ActionType_ACTION_TYPE_CHI ActionType = 3
 	// Call the discard with `tiles`: exactly the two own tiles (red fives matter).
 	ActionType_ACTION_TYPE_PON ActionType = 4
@@ -52,6 +53,8 @@ const (
 	ActionType_ACTION_TYPE_SICHUAN_EXCHANGE ActionType = 100
 	// Sichuan: choose `suit` as the void suit.
 	ActionType_ACTION_TYPE_SICHUAN_VOID ActionType = 101
+	// Classical: announce fishing (one tile from Mah Jong); the turn goes on.
+	ActionType_ACTION_TYPE_CLASSICAL_FISH ActionType = 400
 )
 
 // Enum value maps for ActionType.
@@ -71,6 +74,7 @@ var (
 		11:  "ACTION_TYPE_NINE_TERMINALS",
 		100: "ACTION_TYPE_SICHUAN_EXCHANGE",
 		101: "ACTION_TYPE_SICHUAN_VOID",
+		400: "ACTION_TYPE_CLASSICAL_FISH",
 	}
 	ActionType_value = map[string]int32{
 		"ACTION_TYPE_UNSPECIFIED":      0,
@@ -87,6 +91,7 @@ var (
 		"ACTION_TYPE_NINE_TERMINALS":   11,
 		"ACTION_TYPE_SICHUAN_EXCHANGE": 100,
 		"ACTION_TYPE_SICHUAN_VOID":     101,
+		"ACTION_TYPE_CLASSICAL_FISH":   400,
 	}
 )
 
@@ -463,6 +468,58 @@ func (SichuanHandEndKind) EnumDescriptor() ([]byte, []int) {
 	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{6}
 }
 
+// ClassicalHandEndKind is how a classical hand ended.
+type ClassicalHandEndKind int32
+
+const (
+	ClassicalHandEndKind_CLASSICAL_HAND_END_KIND_UNSPECIFIED ClassicalHandEndKind = 0
+	// A seat went Mah Jong; the settlement ran.
+	ClassicalHandEndKind_CLASSICAL_HAND_END_KIND_MAH_JONG ClassicalHandEndKind = 1
+	// The live wall ran out; nobody pays.
+	ClassicalHandEndKind_CLASSICAL_HAND_END_KIND_WASH ClassicalHandEndKind = 2
+)
+
+// Enum value maps for ClassicalHandEndKind.
+var (
+	ClassicalHandEndKind_name = map[int32]string{
+		0: "CLASSICAL_HAND_END_KIND_UNSPECIFIED",
+		1: "CLASSICAL_HAND_END_KIND_MAH_JONG",
+		2: "CLASSICAL_HAND_END_KIND_WASH",
+	}
+	ClassicalHandEndKind_value = map[string]int32{
+		"CLASSICAL_HAND_END_KIND_UNSPECIFIED": 0,
+		"CLASSICAL_HAND_END_KIND_MAH_JONG":    1,
+		"CLASSICAL_HAND_END_KIND_WASH":        2,
+	}
+)
+
+func (x ClassicalHandEndKind) Enum() *ClassicalHandEndKind {
+	p := new(ClassicalHandEndKind)
+	*p = x
+	return p
+}
+
+func (x ClassicalHandEndKind) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ClassicalHandEndKind) Descriptor() protoreflect.EnumDescriptor {
+	return file_mahjong_authority_v1_game_proto_enumTypes[7].Descriptor()
+}
+
+func (ClassicalHandEndKind) Type() protoreflect.EnumType {
+	return &file_mahjong_authority_v1_game_proto_enumTypes[7]
+}
+
+func (x ClassicalHandEndKind) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ClassicalHandEndKind.Descriptor instead.
+func (ClassicalHandEndKind) EnumDescriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{7}
+}
+
 // RoundEndKind is how a round ended.
 type RoundEndKind int32
 
@@ -515,11 +572,11 @@ func (x RoundEndKind) String() string {
 }
 
 func (RoundEndKind) Descriptor() protoreflect.EnumDescriptor {
-	return file_mahjong_authority_v1_game_proto_enumTypes[7].Descriptor()
+	return file_mahjong_authority_v1_game_proto_enumTypes[8].Descriptor()
 }
 
 func (RoundEndKind) Type() protoreflect.EnumType {
-	return &file_mahjong_authority_v1_game_proto_enumTypes[7]
+	return &file_mahjong_authority_v1_game_proto_enumTypes[8]
 }
 
 func (x RoundEndKind) Number() protoreflect.EnumNumber {
@@ -528,7 +585,7 @@ func (x RoundEndKind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use RoundEndKind.Descriptor instead.
 func (RoundEndKind) EnumDescriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{7}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{8}
 }
 
 // What happened.
@@ -586,11 +643,11 @@ func (x SeatNotice_Kind) String() string {
 }
 
 func (SeatNotice_Kind) Descriptor() protoreflect.EnumDescriptor {
-	return file_mahjong_authority_v1_game_proto_enumTypes[8].Descriptor()
+	return file_mahjong_authority_v1_game_proto_enumTypes[9].Descriptor()
 }
 
 func (SeatNotice_Kind) Type() protoreflect.EnumType {
-	return &file_mahjong_authority_v1_game_proto_enumTypes[8]
+	return &file_mahjong_authority_v1_game_proto_enumTypes[9]
 }
 
 func (x SeatNotice_Kind) Number() protoreflect.EnumNumber {
@@ -599,7 +656,7 @@ func (x SeatNotice_Kind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use SeatNotice_Kind.Descriptor instead.
 func (SeatNotice_Kind) EnumDescriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{31, 0}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{38, 0}
 }
 
 // Action is one move of a seat.
@@ -940,7 +997,9 @@ type View struct {
 	// What the viewer may do now.
 	Legal []*Action `protobuf:"bytes,15,rep,name=legal,proto3" json:"legal,omitempty"`
 	// A Sichuan table's own part of the view; unset for riichi.
-	Sichuan       *SichuanView `protobuf:"bytes,100,opt,name=sichuan,proto3" json:"sichuan,omitempty"`
+	Sichuan *SichuanView `protobuf:"bytes,100,opt,name=sichuan,proto3" json:"sichuan,omitempty"`
+	// A classical table's own part of the view; unset for other rule sets.
+	Classical     *ClassicalView `protobuf:"bytes,400,opt,name=classical,proto3" json:"classical,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1083,6 +1142,13 @@ func (x *View) GetLegal() []*Action {
 func (x *View) GetSichuan() *SichuanView {
 	if x != nil {
 		return x.Sichuan
+	}
+	return nil
+}
+
+func (x *View) GetClassical() *ClassicalView {
+	if x != nil {
+		return x.Classical
 	}
 	return nil
 }
@@ -2006,6 +2072,545 @@ func (x *SichuanHandEnded) GetMatchOver() bool {
 	return false
 }
 
+// ClassicalView is what a classical view says beyond View's common fields.
+type ClassicalView struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The hand's index in the game, from 0.
+	Index uint32 `protobuf:"varint,1,opt,name=index,proto3" json:"index,omitempty"`
+	// The tile of the open claim window (a discard, or an added kong's tile
+	// that may be robbed) and the seat it came from; empty outside one.
+	ClaimTile     string               `protobuf:"bytes,2,opt,name=claim_tile,json=claimTile,proto3" json:"claim_tile,omitempty"`
+	ClaimFrom     uint32               `protobuf:"varint,3,opt,name=claim_from,json=claimFrom,proto3" json:"claim_from,omitempty"`
+	Seats         []*ClassicalSeatView `protobuf:"bytes,4,rep,name=seats,proto3" json:"seats,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ClassicalView) Reset() {
+	*x = ClassicalView{}
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ClassicalView) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ClassicalView) ProtoMessage() {}
+
+func (x *ClassicalView) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ClassicalView.ProtoReflect.Descriptor instead.
+func (*ClassicalView) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *ClassicalView) GetIndex() uint32 {
+	if x != nil {
+		return x.Index
+	}
+	return 0
+}
+
+func (x *ClassicalView) GetClaimTile() string {
+	if x != nil {
+		return x.ClaimTile
+	}
+	return ""
+}
+
+func (x *ClassicalView) GetClaimFrom() uint32 {
+	if x != nil {
+		return x.ClaimFrom
+	}
+	return 0
+}
+
+func (x *ClassicalView) GetSeats() []*ClassicalSeatView {
+	if x != nil {
+		return x.Seats
+	}
+	return nil
+}
+
+// ClassicalSeatView is the classical part of one seat's public view.
+type ClassicalSeatView struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The flowers and seasons it set aside ("1f5f").
+	Bonus string `protobuf:"bytes,1,opt,name=bonus,proto3" json:"bonus,omitempty"`
+	// It announced fishing this hand.
+	Fishing       bool `protobuf:"varint,2,opt,name=fishing,proto3" json:"fishing,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ClassicalSeatView) Reset() {
+	*x = ClassicalSeatView{}
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ClassicalSeatView) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ClassicalSeatView) ProtoMessage() {}
+
+func (x *ClassicalSeatView) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ClassicalSeatView.ProtoReflect.Descriptor instead.
+func (*ClassicalSeatView) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *ClassicalSeatView) GetBonus() string {
+	if x != nil {
+		return x.Bonus
+	}
+	return ""
+}
+
+func (x *ClassicalSeatView) GetFishing() bool {
+	if x != nil {
+		return x.Fishing
+	}
+	return false
+}
+
+// ClassicalBonusSetAside: a seat set a flower or a season aside; its
+// replacement comes from the back of the wall. Public.
+type ClassicalBonusSetAside struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Seat          uint32                 `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	Tile          string                 `protobuf:"bytes,2,opt,name=tile,proto3" json:"tile,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ClassicalBonusSetAside) Reset() {
+	*x = ClassicalBonusSetAside{}
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ClassicalBonusSetAside) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ClassicalBonusSetAside) ProtoMessage() {}
+
+func (x *ClassicalBonusSetAside) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ClassicalBonusSetAside.ProtoReflect.Descriptor instead.
+func (*ClassicalBonusSetAside) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *ClassicalBonusSetAside) GetSeat() uint32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *ClassicalBonusSetAside) GetTile() string {
+	if x != nil {
+		return x.Tile
+	}
+	return ""
+}
+
+// ClassicalFishing: a seat announced it is one tile from Mah Jong. Public:
+// every seat is told.
+type ClassicalFishing struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Seat  uint32                 `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	// Announced on the dealt hand, before the seat's first discard and any
+	// claim: an original call, which doubles.
+	OriginalCall  bool `protobuf:"varint,2,opt,name=original_call,json=originalCall,proto3" json:"original_call,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ClassicalFishing) Reset() {
+	*x = ClassicalFishing{}
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ClassicalFishing) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ClassicalFishing) ProtoMessage() {}
+
+func (x *ClassicalFishing) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ClassicalFishing.ProtoReflect.Descriptor instead.
+func (*ClassicalFishing) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *ClassicalFishing) GetSeat() uint32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *ClassicalFishing) GetOriginalCall() bool {
+	if x != nil {
+		return x.OriginalCall
+	}
+	return false
+}
+
+// ClassicalWon: a seat went Mah Jong; its hand is shown. The score lines
+// follow in ClassicalHandEnded.
+type ClassicalWon struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Seat  uint32                 `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	// The discarder or the robbed kong's maker; the winner itself when
+	// self-drawn.
+	FromSeat   uint32 `protobuf:"varint,2,opt,name=from_seat,json=fromSeat,proto3" json:"from_seat,omitempty"`
+	SelfDrawn  bool   `protobuf:"varint,3,opt,name=self_drawn,json=selfDrawn,proto3" json:"self_drawn,omitempty"`
+	RobbedKong bool   `protobuf:"varint,4,opt,name=robbed_kong,json=robbedKong,proto3" json:"robbed_kong,omitempty"`
+	// Concealed tiles with the winning tile.
+	Hand          string  `protobuf:"bytes,5,opt,name=hand,proto3" json:"hand,omitempty"`
+	Melds         []*Meld `protobuf:"bytes,6,rep,name=melds,proto3" json:"melds,omitempty"`
+	WinTile       string  `protobuf:"bytes,7,opt,name=win_tile,json=winTile,proto3" json:"win_tile,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ClassicalWon) Reset() {
+	*x = ClassicalWon{}
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ClassicalWon) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ClassicalWon) ProtoMessage() {}
+
+func (x *ClassicalWon) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ClassicalWon.ProtoReflect.Descriptor instead.
+func (*ClassicalWon) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *ClassicalWon) GetSeat() uint32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *ClassicalWon) GetFromSeat() uint32 {
+	if x != nil {
+		return x.FromSeat
+	}
+	return 0
+}
+
+func (x *ClassicalWon) GetSelfDrawn() bool {
+	if x != nil {
+		return x.SelfDrawn
+	}
+	return false
+}
+
+func (x *ClassicalWon) GetRobbedKong() bool {
+	if x != nil {
+		return x.RobbedKong
+	}
+	return false
+}
+
+func (x *ClassicalWon) GetHand() string {
+	if x != nil {
+		return x.Hand
+	}
+	return ""
+}
+
+func (x *ClassicalWon) GetMelds() []*Meld {
+	if x != nil {
+		return x.Melds
+	}
+	return nil
+}
+
+func (x *ClassicalWon) GetWinTile() string {
+	if x != nil {
+		return x.WinTile
+	}
+	return ""
+}
+
+// ClassicalScoreLine is one seat's score line at the settlement.
+type ClassicalScoreLine struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// What the settlement counts for the seat.
+	Score int32 `protobuf:"varint,1,opt,name=score,proto3" json:"score,omitempty"`
+	// The points before doubling, and the doubles.
+	Points  int32 `protobuf:"varint,2,opt,name=points,proto3" json:"points,omitempty"`
+	Doubles int32 `protobuf:"varint,3,opt,name=doubles,proto3" json:"doubles,omitempty"`
+	// The winner's special hand ("wriggly_snake", "unique_wonder",
+	// "gates_of_heaven"), or the one a loser was still fishing for; empty
+	// if none.
+	Special string `protobuf:"bytes,4,opt,name=special,proto3" json:"special,omitempty"`
+	// A loser fishing for `special`: `score` is its fishing value.
+	Fishing       bool `protobuf:"varint,5,opt,name=fishing,proto3" json:"fishing,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ClassicalScoreLine) Reset() {
+	*x = ClassicalScoreLine{}
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ClassicalScoreLine) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ClassicalScoreLine) ProtoMessage() {}
+
+func (x *ClassicalScoreLine) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ClassicalScoreLine.ProtoReflect.Descriptor instead.
+func (*ClassicalScoreLine) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *ClassicalScoreLine) GetScore() int32 {
+	if x != nil {
+		return x.Score
+	}
+	return 0
+}
+
+func (x *ClassicalScoreLine) GetPoints() int32 {
+	if x != nil {
+		return x.Points
+	}
+	return 0
+}
+
+func (x *ClassicalScoreLine) GetDoubles() int32 {
+	if x != nil {
+		return x.Doubles
+	}
+	return 0
+}
+
+func (x *ClassicalScoreLine) GetSpecial() string {
+	if x != nil {
+		return x.Special
+	}
+	return ""
+}
+
+func (x *ClassicalScoreLine) GetFishing() bool {
+	if x != nil {
+		return x.Fishing
+	}
+	return false
+}
+
+// ClassicalHandEnded: the hand is over. Public: every hand is shown with
+// every seat's score line and the payments (East's doubled).
+type ClassicalHandEnded struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Kind  ClassicalHandEndKind   `protobuf:"varint,1,opt,name=kind,proto3,enum=mahjong.authority.v1.ClassicalHandEndKind" json:"kind,omitempty"`
+	// The seat that went Mah Jong (kind MAH_JONG).
+	Winner uint32                `protobuf:"varint,2,opt,name=winner,proto3" json:"winner,omitempty"`
+	Lines  []*ClassicalScoreLine `protobuf:"bytes,3,rep,name=lines,proto3" json:"lines,omitempty"`
+	Deltas []int32               `protobuf:"varint,4,rep,packed,name=deltas,proto3" json:"deltas,omitempty"`
+	Scores []int32               `protobuf:"varint,5,rep,packed,name=scores,proto3" json:"scores,omitempty"`
+	// Every seat's concealed tiles.
+	Hands []string `protobuf:"bytes,6,rep,name=hands,proto3" json:"hands,omitempty"`
+	// The seed the wall was shuffled from, revealed now.
+	WallSeed []byte `protobuf:"bytes,7,opt,name=wall_seed,json=wallSeed,proto3" json:"wall_seed,omitempty"`
+	// East and the prevailing wind of the next hand.
+	NextDealer    uint32 `protobuf:"varint,8,opt,name=next_dealer,json=nextDealer,proto3" json:"next_dealer,omitempty"`
+	NextRound     Wind   `protobuf:"varint,9,opt,name=next_round,json=nextRound,proto3,enum=mahjong.authority.v1.Wind" json:"next_round,omitempty"`
+	GameOver      bool   `protobuf:"varint,10,opt,name=game_over,json=gameOver,proto3" json:"game_over,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ClassicalHandEnded) Reset() {
+	*x = ClassicalHandEnded{}
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ClassicalHandEnded) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ClassicalHandEnded) ProtoMessage() {}
+
+func (x *ClassicalHandEnded) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ClassicalHandEnded.ProtoReflect.Descriptor instead.
+func (*ClassicalHandEnded) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *ClassicalHandEnded) GetKind() ClassicalHandEndKind {
+	if x != nil {
+		return x.Kind
+	}
+	return ClassicalHandEndKind_CLASSICAL_HAND_END_KIND_UNSPECIFIED
+}
+
+func (x *ClassicalHandEnded) GetWinner() uint32 {
+	if x != nil {
+		return x.Winner
+	}
+	return 0
+}
+
+func (x *ClassicalHandEnded) GetLines() []*ClassicalScoreLine {
+	if x != nil {
+		return x.Lines
+	}
+	return nil
+}
+
+func (x *ClassicalHandEnded) GetDeltas() []int32 {
+	if x != nil {
+		return x.Deltas
+	}
+	return nil
+}
+
+func (x *ClassicalHandEnded) GetScores() []int32 {
+	if x != nil {
+		return x.Scores
+	}
+	return nil
+}
+
+func (x *ClassicalHandEnded) GetHands() []string {
+	if x != nil {
+		return x.Hands
+	}
+	return nil
+}
+
+func (x *ClassicalHandEnded) GetWallSeed() []byte {
+	if x != nil {
+		return x.WallSeed
+	}
+	return nil
+}
+
+func (x *ClassicalHandEnded) GetNextDealer() uint32 {
+	if x != nil {
+		return x.NextDealer
+	}
+	return 0
+}
+
+func (x *ClassicalHandEnded) GetNextRound() Wind {
+	if x != nil {
+		return x.NextRound
+	}
+	return Wind_WIND_UNSPECIFIED
+}
+
+func (x *ClassicalHandEnded) GetGameOver() bool {
+	if x != nil {
+		return x.GameOver
+	}
+	return false
+}
+
 // Yaku is one scoring element of a win.
 type Yaku struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -2018,7 +2623,7 @@ type Yaku struct {
 
 func (x *Yaku) Reset() {
 	*x = Yaku{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[17]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2030,7 +2635,7 @@ func (x *Yaku) String() string {
 func (*Yaku) ProtoMessage() {}
 
 func (x *Yaku) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[17]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2043,7 +2648,7 @@ func (x *Yaku) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Yaku.ProtoReflect.Descriptor instead.
 func (*Yaku) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{17}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Yaku) GetName() string {
@@ -2084,7 +2689,7 @@ type RoundStarted struct {
 
 func (x *RoundStarted) Reset() {
 	*x = RoundStarted{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[18]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2096,7 +2701,7 @@ func (x *RoundStarted) String() string {
 func (*RoundStarted) ProtoMessage() {}
 
 func (x *RoundStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[18]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2109,7 +2714,7 @@ func (x *RoundStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundStarted.ProtoReflect.Descriptor instead.
 func (*RoundStarted) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{18}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *RoundStarted) GetRoundWind() Wind {
@@ -2193,7 +2798,7 @@ type Dealt struct {
 
 func (x *Dealt) Reset() {
 	*x = Dealt{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[19]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2205,7 +2810,7 @@ func (x *Dealt) String() string {
 func (*Dealt) ProtoMessage() {}
 
 func (x *Dealt) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[19]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2218,7 +2823,7 @@ func (x *Dealt) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Dealt.ProtoReflect.Descriptor instead.
 func (*Dealt) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{19}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *Dealt) GetSeat() uint32 {
@@ -2250,7 +2855,7 @@ type Drew struct {
 
 func (x *Drew) Reset() {
 	*x = Drew{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[20]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2262,7 +2867,7 @@ func (x *Drew) String() string {
 func (*Drew) ProtoMessage() {}
 
 func (x *Drew) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[20]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2275,7 +2880,7 @@ func (x *Drew) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Drew.ProtoReflect.Descriptor instead.
 func (*Drew) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{20}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Drew) GetSeat() uint32 {
@@ -2320,7 +2925,7 @@ type Discarded struct {
 
 func (x *Discarded) Reset() {
 	*x = Discarded{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[21]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2332,7 +2937,7 @@ func (x *Discarded) String() string {
 func (*Discarded) ProtoMessage() {}
 
 func (x *Discarded) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[21]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2345,7 +2950,7 @@ func (x *Discarded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Discarded.ProtoReflect.Descriptor instead.
 func (*Discarded) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{21}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *Discarded) GetSeat() uint32 {
@@ -2390,7 +2995,7 @@ type Fishing struct {
 
 func (x *Fishing) Reset() {
 	*x = Fishing{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[22]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2402,7 +3007,7 @@ func (x *Fishing) String() string {
 func (*Fishing) ProtoMessage() {}
 
 func (x *Fishing) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[22]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2415,7 +3020,7 @@ func (x *Fishing) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Fishing.ProtoReflect.Descriptor instead.
 func (*Fishing) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{22}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *Fishing) GetSeat() uint32 {
@@ -2460,7 +3065,7 @@ type ClaimOffer struct {
 
 func (x *ClaimOffer) Reset() {
 	*x = ClaimOffer{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[23]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2472,7 +3077,7 @@ func (x *ClaimOffer) String() string {
 func (*ClaimOffer) ProtoMessage() {}
 
 func (x *ClaimOffer) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[23]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2485,7 +3090,7 @@ func (x *ClaimOffer) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClaimOffer.ProtoReflect.Descriptor instead.
 func (*ClaimOffer) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{23}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *ClaimOffer) GetSeat() uint32 {
@@ -2517,7 +3122,7 @@ type TurnOffer struct {
 
 func (x *TurnOffer) Reset() {
 	*x = TurnOffer{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[24]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2529,7 +3134,7 @@ func (x *TurnOffer) String() string {
 func (*TurnOffer) ProtoMessage() {}
 
 func (x *TurnOffer) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[24]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2542,7 +3147,7 @@ func (x *TurnOffer) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TurnOffer.ProtoReflect.Descriptor instead.
 func (*TurnOffer) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{24}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *TurnOffer) GetSeat() uint32 {
@@ -2571,7 +3176,7 @@ type RiichiAccepted struct {
 
 func (x *RiichiAccepted) Reset() {
 	*x = RiichiAccepted{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[25]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2583,7 +3188,7 @@ func (x *RiichiAccepted) String() string {
 func (*RiichiAccepted) ProtoMessage() {}
 
 func (x *RiichiAccepted) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[25]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2596,7 +3201,7 @@ func (x *RiichiAccepted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RiichiAccepted.ProtoReflect.Descriptor instead.
 func (*RiichiAccepted) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{25}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *RiichiAccepted) GetSeat() uint32 {
@@ -2632,7 +3237,7 @@ type Called struct {
 
 func (x *Called) Reset() {
 	*x = Called{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[26]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2644,7 +3249,7 @@ func (x *Called) String() string {
 func (*Called) ProtoMessage() {}
 
 func (x *Called) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[26]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2657,7 +3262,7 @@ func (x *Called) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Called.ProtoReflect.Descriptor instead.
 func (*Called) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{26}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *Called) GetSeat() uint32 {
@@ -2691,7 +3296,7 @@ type DoraRevealed struct {
 
 func (x *DoraRevealed) Reset() {
 	*x = DoraRevealed{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[27]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2703,7 +3308,7 @@ func (x *DoraRevealed) String() string {
 func (*DoraRevealed) ProtoMessage() {}
 
 func (x *DoraRevealed) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[27]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2716,7 +3321,7 @@ func (x *DoraRevealed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DoraRevealed.ProtoReflect.Descriptor instead.
 func (*DoraRevealed) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{27}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *DoraRevealed) GetIndicator() string {
@@ -2757,7 +3362,7 @@ type Won struct {
 
 func (x *Won) Reset() {
 	*x = Won{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[28]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2769,7 +3374,7 @@ func (x *Won) String() string {
 func (*Won) ProtoMessage() {}
 
 func (x *Won) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[28]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2782,7 +3387,7 @@ func (x *Won) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Won.ProtoReflect.Descriptor instead.
 func (*Won) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{28}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *Won) GetSeat() uint32 {
@@ -2917,7 +3522,7 @@ type RoundEnded struct {
 
 func (x *RoundEnded) Reset() {
 	*x = RoundEnded{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[29]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2929,7 +3534,7 @@ func (x *RoundEnded) String() string {
 func (*RoundEnded) ProtoMessage() {}
 
 func (x *RoundEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[29]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2942,7 +3547,7 @@ func (x *RoundEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundEnded.ProtoReflect.Descriptor instead.
 func (*RoundEnded) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{29}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *RoundEnded) GetKind() RoundEndKind {
@@ -3020,7 +3625,7 @@ type GameEnded struct {
 
 func (x *GameEnded) Reset() {
 	*x = GameEnded{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[30]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3032,7 +3637,7 @@ func (x *GameEnded) String() string {
 func (*GameEnded) ProtoMessage() {}
 
 func (x *GameEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[30]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3045,7 +3650,7 @@ func (x *GameEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GameEnded.ProtoReflect.Descriptor instead.
 func (*GameEnded) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{30}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *GameEnded) GetScores() []int32 {
@@ -3075,7 +3680,7 @@ type SeatNotice struct {
 
 func (x *SeatNotice) Reset() {
 	*x = SeatNotice{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[31]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3087,7 +3692,7 @@ func (x *SeatNotice) String() string {
 func (*SeatNotice) ProtoMessage() {}
 
 func (x *SeatNotice) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[31]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3100,7 +3705,7 @@ func (x *SeatNotice) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatNotice.ProtoReflect.Descriptor instead.
 func (*SeatNotice) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{31}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *SeatNotice) GetKind() SeatNotice_Kind {
@@ -3153,7 +3758,7 @@ const file_mahjong_authority_v1_game_proto_rawDesc = "" +
 	"\x05melds\x18\x02 \x03(\v2\x1a.mahjong.authority.v1.MeldR\x05melds\x12\x1b\n" +
 	"\thand_size\x18\x03 \x01(\x05R\bhandSize\x12\x16\n" +
 	"\x06riichi\x18\x04 \x01(\bR\x06riichi\x12\x14\n" +
-	"\x05score\x18\x05 \x01(\x05R\x05score\"\xa4\x04\n" +
+	"\x05score\x18\x05 \x01(\x05R\x05score\"\xe8\x04\n" +
 	"\x04View\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\rR\x04seat\x121\n" +
 	"\x05phase\x18\x02 \x01(\x0e2\x1b.mahjong.authority.v1.PhaseR\x05phase\x129\n" +
@@ -3172,7 +3777,8 @@ const file_mahjong_authority_v1_game_proto_rawDesc = "" +
 	"\x05drawn\x18\r \x01(\tR\x05drawn\x124\n" +
 	"\x05seats\x18\x0e \x03(\v2\x1e.mahjong.authority.v1.SeatViewR\x05seats\x122\n" +
 	"\x05legal\x18\x0f \x03(\v2\x1c.mahjong.authority.v1.ActionR\x05legal\x12;\n" +
-	"\asichuan\x18d \x01(\v2!.mahjong.authority.v1.SichuanViewR\asichuan\"\x9f\x02\n" +
+	"\asichuan\x18d \x01(\v2!.mahjong.authority.v1.SichuanViewR\asichuan\x12B\n" +
+	"\tclassical\x18\x90\x03 \x01(\v2#.mahjong.authority.v1.ClassicalViewR\tclassical\"\x9f\x02\n" +
 	"\vSichuanView\x12\x14\n" +
 	"\x05index\x18\x01 \x01(\rR\x05index\x12D\n" +
 	"\tdirection\x18\x02 \x01(\x0e2&.mahjong.authority.v1.SichuanDirectionR\tdirection\x12\x12\n" +
@@ -3246,7 +3852,53 @@ const file_mahjong_authority_v1_game_proto_rawDesc = "" +
 	"\vnext_dealer\x18\v \x01(\rR\n" +
 	"nextDealer\x12\x1d\n" +
 	"\n" +
-	"match_over\x18\f \x01(\bR\tmatchOver\",\n" +
+	"match_over\x18\f \x01(\bR\tmatchOver\"\xa2\x01\n" +
+	"\rClassicalView\x12\x14\n" +
+	"\x05index\x18\x01 \x01(\rR\x05index\x12\x1d\n" +
+	"\n" +
+	"claim_tile\x18\x02 \x01(\tR\tclaimTile\x12\x1d\n" +
+	"\n" +
+	"claim_from\x18\x03 \x01(\rR\tclaimFrom\x12=\n" +
+	"\x05seats\x18\x04 \x03(\v2'.mahjong.authority.v1.ClassicalSeatViewR\x05seats\"C\n" +
+	"\x11ClassicalSeatView\x12\x14\n" +
+	"\x05bonus\x18\x01 \x01(\tR\x05bonus\x12\x18\n" +
+	"\afishing\x18\x02 \x01(\bR\afishing\"@\n" +
+	"\x16ClassicalBonusSetAside\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\rR\x04seat\x12\x12\n" +
+	"\x04tile\x18\x02 \x01(\tR\x04tile\"K\n" +
+	"\x10ClassicalFishing\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\rR\x04seat\x12#\n" +
+	"\roriginal_call\x18\x02 \x01(\bR\foriginalCall\"\xe0\x01\n" +
+	"\fClassicalWon\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\rR\x04seat\x12\x1b\n" +
+	"\tfrom_seat\x18\x02 \x01(\rR\bfromSeat\x12\x1d\n" +
+	"\n" +
+	"self_drawn\x18\x03 \x01(\bR\tselfDrawn\x12\x1f\n" +
+	"\vrobbed_kong\x18\x04 \x01(\bR\n" +
+	"robbedKong\x12\x12\n" +
+	"\x04hand\x18\x05 \x01(\tR\x04hand\x120\n" +
+	"\x05melds\x18\x06 \x03(\v2\x1a.mahjong.authority.v1.MeldR\x05melds\x12\x19\n" +
+	"\bwin_tile\x18\a \x01(\tR\awinTile\"\x90\x01\n" +
+	"\x12ClassicalScoreLine\x12\x14\n" +
+	"\x05score\x18\x01 \x01(\x05R\x05score\x12\x16\n" +
+	"\x06points\x18\x02 \x01(\x05R\x06points\x12\x18\n" +
+	"\adoubles\x18\x03 \x01(\x05R\adoubles\x12\x18\n" +
+	"\aspecial\x18\x04 \x01(\tR\aspecial\x12\x18\n" +
+	"\afishing\x18\x05 \x01(\bR\afishing\"\x88\x03\n" +
+	"\x12ClassicalHandEnded\x12>\n" +
+	"\x04kind\x18\x01 \x01(\x0e2*.mahjong.authority.v1.ClassicalHandEndKindR\x04kind\x12\x16\n" +
+	"\x06winner\x18\x02 \x01(\rR\x06winner\x12>\n" +
+	"\x05lines\x18\x03 \x03(\v2(.mahjong.authority.v1.ClassicalScoreLineR\x05lines\x12\x16\n" +
+	"\x06deltas\x18\x04 \x03(\x05R\x06deltas\x12\x16\n" +
+	"\x06scores\x18\x05 \x03(\x05R\x06scores\x12\x14\n" +
+	"\x05hands\x18\x06 \x03(\tR\x05hands\x12\x1b\n" +
+	"\twall_seed\x18\a \x01(\fR\bwallSeed\x12\x1f\n" +
+	"\vnext_dealer\x18\b \x01(\rR\n" +
+	"nextDealer\x129\n" +
+	"\n" +
+	"next_round\x18\t \x01(\x0e2\x1a.mahjong.authority.v1.WindR\tnextRound\x12\x1b\n" +
+	"\tgame_over\x18\n" +
+	" \x01(\bR\bgameOver\",\n" +
 	"\x04Yaku\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x10\n" +
 	"\x03han\x18\x02 \x01(\x05R\x03han\"\xb3\x02\n" +
@@ -3345,7 +3997,7 @@ const file_mahjong_authority_v1_game_proto_rawDesc = "" +
 	"\x14KIND_PLAYER_RETURNED\x10\x04\x12\x12\n" +
 	"\x0eKIND_TIMED_OUT\x10\x05\x12\x16\n" +
 	"\x12KIND_TABLE_STARTED\x10\x06\x12\x19\n" +
-	"\x14KIND_TABLE_ABANDONED\x10\xc8\x01*\xf7\x02\n" +
+	"\x14KIND_TABLE_ABANDONED\x10\xc8\x01*\x98\x03\n" +
 	"\n" +
 	"ActionType\x12\x1b\n" +
 	"\x17ACTION_TYPE_UNSPECIFIED\x10\x00\x12\x17\n" +
@@ -3362,7 +4014,8 @@ const file_mahjong_authority_v1_game_proto_rawDesc = "" +
 	"\x12\x1e\n" +
 	"\x1aACTION_TYPE_NINE_TERMINALS\x10\v\x12 \n" +
 	"\x1cACTION_TYPE_SICHUAN_EXCHANGE\x10d\x12\x1c\n" +
-	"\x18ACTION_TYPE_SICHUAN_VOID\x10e*m\n" +
+	"\x18ACTION_TYPE_SICHUAN_VOID\x10e\x12\x1f\n" +
+	"\x1aACTION_TYPE_CLASSICAL_FISH\x10\x90\x03*m\n" +
 	"\vSichuanSuit\x12\x1c\n" +
 	"\x18SICHUAN_SUIT_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10SICHUAN_SUIT_MAN\x10\x01\x12\x14\n" +
@@ -3400,7 +4053,11 @@ const file_mahjong_authority_v1_game_proto_rawDesc = "" +
 	"\x12SichuanHandEndKind\x12%\n" +
 	"!SICHUAN_HAND_END_KIND_UNSPECIFIED\x10\x00\x12#\n" +
 	"\x1fSICHUAN_HAND_END_KIND_THREE_WON\x10\x01\x12$\n" +
-	" SICHUAN_HAND_END_KIND_WALL_EMPTY\x10\x02*\xa0\x02\n" +
+	" SICHUAN_HAND_END_KIND_WALL_EMPTY\x10\x02*\x87\x01\n" +
+	"\x14ClassicalHandEndKind\x12'\n" +
+	"#CLASSICAL_HAND_END_KIND_UNSPECIFIED\x10\x00\x12$\n" +
+	" CLASSICAL_HAND_END_KIND_MAH_JONG\x10\x01\x12 \n" +
+	"\x1cCLASSICAL_HAND_END_KIND_WASH\x10\x02*\xa0\x02\n" +
 	"\fRoundEndKind\x12\x1e\n" +
 	"\x1aROUND_END_KIND_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12ROUND_END_KIND_WIN\x10\x01\x12\x1d\n" +
@@ -3424,8 +4081,8 @@ func file_mahjong_authority_v1_game_proto_rawDescGZIP() []byte {
 	return file_mahjong_authority_v1_game_proto_rawDescData
 }
 
-var file_mahjong_authority_v1_game_proto_enumTypes = make([]protoimpl.EnumInfo, 9)
-var file_mahjong_authority_v1_game_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
+var file_mahjong_authority_v1_game_proto_enumTypes = make([]protoimpl.EnumInfo, 10)
+var file_mahjong_authority_v1_game_proto_msgTypes = make([]protoimpl.MessageInfo, 39)
 var file_mahjong_authority_v1_game_proto_goTypes = []any{
 	(ActionType)(0),                 // 0: mahjong.authority.v1.ActionType
 	(SichuanSuit)(0),                // 1: mahjong.authority.v1.SichuanSuit
@@ -3434,76 +4091,90 @@ var file_mahjong_authority_v1_game_proto_goTypes = []any{
 	(Wind)(0),                       // 4: mahjong.authority.v1.Wind
 	(SichuanDirection)(0),           // 5: mahjong.authority.v1.SichuanDirection
 	(SichuanHandEndKind)(0),         // 6: mahjong.authority.v1.SichuanHandEndKind
-	(RoundEndKind)(0),               // 7: mahjong.authority.v1.RoundEndKind
-	(SeatNotice_Kind)(0),            // 8: mahjong.authority.v1.SeatNotice.Kind
-	(*Action)(nil),                  // 9: mahjong.authority.v1.Action
-	(*Meld)(nil),                    // 10: mahjong.authority.v1.Meld
-	(*DiscardView)(nil),             // 11: mahjong.authority.v1.DiscardView
-	(*SeatView)(nil),                // 12: mahjong.authority.v1.SeatView
-	(*View)(nil),                    // 13: mahjong.authority.v1.View
-	(*SichuanView)(nil),             // 14: mahjong.authority.v1.SichuanView
-	(*SichuanSeatView)(nil),         // 15: mahjong.authority.v1.SichuanSeatView
-	(*SichuanExchangeChosen)(nil),   // 16: mahjong.authority.v1.SichuanExchangeChosen
-	(*SichuanExchanged)(nil),        // 17: mahjong.authority.v1.SichuanExchanged
-	(*SichuanExchangeReceived)(nil), // 18: mahjong.authority.v1.SichuanExchangeReceived
-	(*SichuanVoidChosen)(nil),       // 19: mahjong.authority.v1.SichuanVoidChosen
-	(*SichuanVoidsRevealed)(nil),    // 20: mahjong.authority.v1.SichuanVoidsRevealed
-	(*SichuanKanPaid)(nil),          // 21: mahjong.authority.v1.SichuanKanPaid
-	(*SichuanKanTransferred)(nil),   // 22: mahjong.authority.v1.SichuanKanTransferred
-	(*SichuanFan)(nil),              // 23: mahjong.authority.v1.SichuanFan
-	(*SichuanWon)(nil),              // 24: mahjong.authority.v1.SichuanWon
-	(*SichuanHandEnded)(nil),        // 25: mahjong.authority.v1.SichuanHandEnded
-	(*Yaku)(nil),                    // 26: mahjong.authority.v1.Yaku
-	(*RoundStarted)(nil),            // 27: mahjong.authority.v1.RoundStarted
-	(*Dealt)(nil),                   // 28: mahjong.authority.v1.Dealt
-	(*Drew)(nil),                    // 29: mahjong.authority.v1.Drew
-	(*Discarded)(nil),               // 30: mahjong.authority.v1.Discarded
-	(*Fishing)(nil),                 // 31: mahjong.authority.v1.Fishing
-	(*ClaimOffer)(nil),              // 32: mahjong.authority.v1.ClaimOffer
-	(*TurnOffer)(nil),               // 33: mahjong.authority.v1.TurnOffer
-	(*RiichiAccepted)(nil),          // 34: mahjong.authority.v1.RiichiAccepted
-	(*Called)(nil),                  // 35: mahjong.authority.v1.Called
-	(*DoraRevealed)(nil),            // 36: mahjong.authority.v1.DoraRevealed
-	(*Won)(nil),                     // 37: mahjong.authority.v1.Won
-	(*RoundEnded)(nil),              // 38: mahjong.authority.v1.RoundEnded
-	(*GameEnded)(nil),               // 39: mahjong.authority.v1.GameEnded
-	(*SeatNotice)(nil),              // 40: mahjong.authority.v1.SeatNotice
+	(ClassicalHandEndKind)(0),       // 7: mahjong.authority.v1.ClassicalHandEndKind
+	(RoundEndKind)(0),               // 8: mahjong.authority.v1.RoundEndKind
+	(SeatNotice_Kind)(0),            // 9: mahjong.authority.v1.SeatNotice.Kind
+	(*Action)(nil),                  // 10: mahjong.authority.v1.Action
+	(*Meld)(nil),                    // 11: mahjong.authority.v1.Meld
+	(*DiscardView)(nil),             // 12: mahjong.authority.v1.DiscardView
+	(*SeatView)(nil),                // 13: mahjong.authority.v1.SeatView
+	(*View)(nil),                    // 14: mahjong.authority.v1.View
+	(*SichuanView)(nil),             // 15: mahjong.authority.v1.SichuanView
+	(*SichuanSeatView)(nil),         // 16: mahjong.authority.v1.SichuanSeatView
+	(*SichuanExchangeChosen)(nil),   // 17: mahjong.authority.v1.SichuanExchangeChosen
+	(*SichuanExchanged)(nil),        // 18: mahjong.authority.v1.SichuanExchanged
+	(*SichuanExchangeReceived)(nil), // 19: mahjong.authority.v1.SichuanExchangeReceived
+	(*SichuanVoidChosen)(nil),       // 20: mahjong.authority.v1.SichuanVoidChosen
+	(*SichuanVoidsRevealed)(nil),    // 21: mahjong.authority.v1.SichuanVoidsRevealed
+	(*SichuanKanPaid)(nil),          // 22: mahjong.authority.v1.SichuanKanPaid
+	(*SichuanKanTransferred)(nil),   // 23: mahjong.authority.v1.SichuanKanTransferred
+	(*SichuanFan)(nil),              // 24: mahjong.authority.v1.SichuanFan
+	(*SichuanWon)(nil),              // 25: mahjong.authority.v1.SichuanWon
+	(*SichuanHandEnded)(nil),        // 26: mahjong.authority.v1.SichuanHandEnded
+	(*ClassicalView)(nil),           // 27: mahjong.authority.v1.ClassicalView
+	(*ClassicalSeatView)(nil),       // 28: mahjong.authority.v1.ClassicalSeatView
+	(*ClassicalBonusSetAside)(nil),  // 29: mahjong.authority.v1.ClassicalBonusSetAside
+	(*ClassicalFishing)(nil),        // 30: mahjong.authority.v1.ClassicalFishing
+	(*ClassicalWon)(nil),            // 31: mahjong.authority.v1.ClassicalWon
+	(*ClassicalScoreLine)(nil),      // 32: mahjong.authority.v1.ClassicalScoreLine
+	(*ClassicalHandEnded)(nil),      // 33: mahjong.authority.v1.ClassicalHandEnded
+	(*Yaku)(nil),                    // 34: mahjong.authority.v1.Yaku
+	(*RoundStarted)(nil),            // 35: mahjong.authority.v1.RoundStarted
+	(*Dealt)(nil),                   // 36: mahjong.authority.v1.Dealt
+	(*Drew)(nil),                    // 37: mahjong.authority.v1.Drew
+	(*Discarded)(nil),               // 38: mahjong.authority.v1.Discarded
+	(*Fishing)(nil),                 // 39: mahjong.authority.v1.Fishing
+	(*ClaimOffer)(nil),              // 40: mahjong.authority.v1.ClaimOffer
+	(*TurnOffer)(nil),               // 41: mahjong.authority.v1.TurnOffer
+	(*RiichiAccepted)(nil),          // 42: mahjong.authority.v1.RiichiAccepted
+	(*Called)(nil),                  // 43: mahjong.authority.v1.Called
+	(*DoraRevealed)(nil),            // 44: mahjong.authority.v1.DoraRevealed
+	(*Won)(nil),                     // 45: mahjong.authority.v1.Won
+	(*RoundEnded)(nil),              // 46: mahjong.authority.v1.RoundEnded
+	(*GameEnded)(nil),               // 47: mahjong.authority.v1.GameEnded
+	(*SeatNotice)(nil),              // 48: mahjong.authority.v1.SeatNotice
 }
 var file_mahjong_authority_v1_game_proto_depIdxs = []int32{
 	0,  // 0: mahjong.authority.v1.Action.type:type_name -> mahjong.authority.v1.ActionType
 	1,  // 1: mahjong.authority.v1.Action.suit:type_name -> mahjong.authority.v1.SichuanSuit
 	2,  // 2: mahjong.authority.v1.Meld.type:type_name -> mahjong.authority.v1.MeldType
-	11, // 3: mahjong.authority.v1.SeatView.discards:type_name -> mahjong.authority.v1.DiscardView
-	10, // 4: mahjong.authority.v1.SeatView.melds:type_name -> mahjong.authority.v1.Meld
+	12, // 3: mahjong.authority.v1.SeatView.discards:type_name -> mahjong.authority.v1.DiscardView
+	11, // 4: mahjong.authority.v1.SeatView.melds:type_name -> mahjong.authority.v1.Meld
 	3,  // 5: mahjong.authority.v1.View.phase:type_name -> mahjong.authority.v1.Phase
 	4,  // 6: mahjong.authority.v1.View.round_wind:type_name -> mahjong.authority.v1.Wind
-	12, // 7: mahjong.authority.v1.View.seats:type_name -> mahjong.authority.v1.SeatView
-	9,  // 8: mahjong.authority.v1.View.legal:type_name -> mahjong.authority.v1.Action
-	14, // 9: mahjong.authority.v1.View.sichuan:type_name -> mahjong.authority.v1.SichuanView
-	5,  // 10: mahjong.authority.v1.SichuanView.direction:type_name -> mahjong.authority.v1.SichuanDirection
-	1,  // 11: mahjong.authority.v1.SichuanView.void:type_name -> mahjong.authority.v1.SichuanSuit
-	15, // 12: mahjong.authority.v1.SichuanView.seats:type_name -> mahjong.authority.v1.SichuanSeatView
-	1,  // 13: mahjong.authority.v1.SichuanSeatView.void:type_name -> mahjong.authority.v1.SichuanSuit
-	5,  // 14: mahjong.authority.v1.SichuanExchanged.direction:type_name -> mahjong.authority.v1.SichuanDirection
-	1,  // 15: mahjong.authority.v1.SichuanVoidChosen.suit:type_name -> mahjong.authority.v1.SichuanSuit
-	1,  // 16: mahjong.authority.v1.SichuanVoidsRevealed.voids:type_name -> mahjong.authority.v1.SichuanSuit
-	2,  // 17: mahjong.authority.v1.SichuanKanPaid.type:type_name -> mahjong.authority.v1.MeldType
-	10, // 18: mahjong.authority.v1.SichuanWon.melds:type_name -> mahjong.authority.v1.Meld
-	23, // 19: mahjong.authority.v1.SichuanWon.fans:type_name -> mahjong.authority.v1.SichuanFan
-	6,  // 20: mahjong.authority.v1.SichuanHandEnded.kind:type_name -> mahjong.authority.v1.SichuanHandEndKind
-	4,  // 21: mahjong.authority.v1.RoundStarted.round_wind:type_name -> mahjong.authority.v1.Wind
-	9,  // 22: mahjong.authority.v1.ClaimOffer.options:type_name -> mahjong.authority.v1.Action
-	9,  // 23: mahjong.authority.v1.TurnOffer.options:type_name -> mahjong.authority.v1.Action
-	10, // 24: mahjong.authority.v1.Called.meld:type_name -> mahjong.authority.v1.Meld
-	10, // 25: mahjong.authority.v1.Won.melds:type_name -> mahjong.authority.v1.Meld
-	26, // 26: mahjong.authority.v1.Won.yaku:type_name -> mahjong.authority.v1.Yaku
-	7,  // 27: mahjong.authority.v1.RoundEnded.kind:type_name -> mahjong.authority.v1.RoundEndKind
-	8,  // 28: mahjong.authority.v1.SeatNotice.kind:type_name -> mahjong.authority.v1.SeatNotice.Kind
-	29, // [29:29] is the sub-list for method output_type
-	29, // [29:29] is the sub-list for method input_type
-	29, // [29:29] is the sub-list for extension type_name
-	29, // [29:29] is the sub-list for extension extendee
-	0,  // [0:29] is the sub-list for field type_name
+	13, // 7: mahjong.authority.v1.View.seats:type_name -> mahjong.authority.v1.SeatView
+	10, // 8: mahjong.authority.v1.View.legal:type_name -> mahjong.authority.v1.Action
+	15, // 9: mahjong.authority.v1.View.sichuan:type_name -> mahjong.authority.v1.SichuanView
+	27, // 10: mahjong.authority.v1.View.classical:type_name -> mahjong.authority.v1.ClassicalView
+	5,  // 11: mahjong.authority.v1.SichuanView.direction:type_name -> mahjong.authority.v1.SichuanDirection
+	1,  // 12: mahjong.authority.v1.SichuanView.void:type_name -> mahjong.authority.v1.SichuanSuit
+	16, // 13: mahjong.authority.v1.SichuanView.seats:type_name -> mahjong.authority.v1.SichuanSeatView
+	1,  // 14: mahjong.authority.v1.SichuanSeatView.void:type_name -> mahjong.authority.v1.SichuanSuit
+	5,  // 15: mahjong.authority.v1.SichuanExchanged.direction:type_name -> mahjong.authority.v1.SichuanDirection
+	1,  // 16: mahjong.authority.v1.SichuanVoidChosen.suit:type_name -> mahjong.authority.v1.SichuanSuit
+	1,  // 17: mahjong.authority.v1.SichuanVoidsRevealed.voids:type_name -> mahjong.authority.v1.SichuanSuit
+	2,  // 18: mahjong.authority.v1.SichuanKanPaid.type:type_name -> mahjong.authority.v1.MeldType
+	11, // 19: mahjong.authority.v1.SichuanWon.melds:type_name -> mahjong.authority.v1.Meld
+	24, // 20: mahjong.authority.v1.SichuanWon.fans:type_name -> mahjong.authority.v1.SichuanFan
+	6,  // 21: mahjong.authority.v1.SichuanHandEnded.kind:type_name -> mahjong.authority.v1.SichuanHandEndKind
+	28, // 22: mahjong.authority.v1.ClassicalView.seats:type_name -> mahjong.authority.v1.ClassicalSeatView
+	11, // 23: mahjong.authority.v1.ClassicalWon.melds:type_name -> mahjong.authority.v1.Meld
+	7,  // 24: mahjong.authority.v1.ClassicalHandEnded.kind:type_name -> mahjong.authority.v1.ClassicalHandEndKind
+	32, // 25: mahjong.authority.v1.ClassicalHandEnded.lines:type_name -> mahjong.authority.v1.ClassicalScoreLine
+	4,  // 26: mahjong.authority.v1.ClassicalHandEnded.next_round:type_name -> mahjong.authority.v1.Wind
+	4,  // 27: mahjong.authority.v1.RoundStarted.round_wind:type_name -> mahjong.authority.v1.Wind
+	10, // 28: mahjong.authority.v1.ClaimOffer.options:type_name -> mahjong.authority.v1.Action
+	10, // 29: mahjong.authority.v1.TurnOffer.options:type_name -> mahjong.authority.v1.Action
+	11, // 30: mahjong.authority.v1.Called.meld:type_name -> mahjong.authority.v1.Meld
+	11, // 31: mahjong.authority.v1.Won.melds:type_name -> mahjong.authority.v1.Meld
+	34, // 32: mahjong.authority.v1.Won.yaku:type_name -> mahjong.authority.v1.Yaku
+	8,  // 33: mahjong.authority.v1.RoundEnded.kind:type_name -> mahjong.authority.v1.RoundEndKind
+	9,  // 34: mahjong.authority.v1.SeatNotice.kind:type_name -> mahjong.authority.v1.SeatNotice.Kind
+	35, // [35:35] is the sub-list for method output_type
+	35, // [35:35] is the sub-list for method input_type
+	35, // [35:35] is the sub-list for extension type_name
+	35, // [35:35] is the sub-list for extension extendee
+	0,  // [0:35] is the sub-list for field type_name
 }
 
 func init() { file_mahjong_authority_v1_game_proto_init() }
@@ -3516,8 +4187,8 @@ func file_mahjong_authority_v1_game_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mahjong_authority_v1_game_proto_rawDesc), len(file_mahjong_authority_v1_game_proto_rawDesc)),
-			NumEnums:      9,
-			NumMessages:   32,
+			NumEnums:      10,
+			NumMessages:   39,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

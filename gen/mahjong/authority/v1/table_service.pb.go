@@ -37,6 +37,9 @@ const (
 	// Sichuan: bloody battle (xuezhan daodi) as the big Chinese platforms
 	// play it (the default); SichuanOptions change it.
 	RulePreset_RULE_PRESET_SICHUAN_BLOODY_BATTLE RulePreset = 3
+	// Classical: the British Mah-Jong Association's game of four wind
+	// rounds (the default); ClassicalOptions change it.
+	RulePreset_RULE_PRESET_CLASSICAL_BMJA RulePreset = 5
 )
 
 // Enum value maps for RulePreset.
@@ -46,12 +49,14 @@ var (
 		1: "RULE_PRESET_TENHOU_HANCHAN",
 		2: "RULE_PRESET_TENHOU_TONPUU",
 		3: "RULE_PRESET_SICHUAN_BLOODY_BATTLE",
+		5: "RULE_PRESET_CLASSICAL_BMJA",
 	}
 	RulePreset_value = map[string]int32{
 		"RULE_PRESET_UNSPECIFIED":           0,
 		"RULE_PRESET_TENHOU_HANCHAN":        1,
 		"RULE_PRESET_TENHOU_TONPUU":         2,
 		"RULE_PRESET_SICHUAN_BLOODY_BATTLE": 3,
+		"RULE_PRESET_CLASSICAL_BMJA":        5,
 	}
 )
 
@@ -94,6 +99,9 @@ const (
 	RuleSet_RULE_SET_RIICHI RuleSet = 1
 	// Sichuan bloody battle, 108 tiles.
 	RuleSet_RULE_SET_SICHUAN RuleSet = 2
+	// Classical mahjong (British Mah-Jong Association), 144 tiles with
+	// flowers and seasons, fishing and the special hands.
+	RuleSet_RULE_SET_CLASSICAL RuleSet = 4
 )
 
 // Enum value maps for RuleSet.
@@ -102,11 +110,13 @@ var (
 		0: "RULE_SET_UNSPECIFIED",
 		1: "RULE_SET_RIICHI",
 		2: "RULE_SET_SICHUAN",
+		4: "RULE_SET_CLASSICAL",
 	}
 	RuleSet_value = map[string]int32{
 		"RULE_SET_UNSPECIFIED": 0,
 		"RULE_SET_RIICHI":      1,
 		"RULE_SET_SICHUAN":     2,
+		"RULE_SET_CLASSICAL":   4,
 	}
 )
 
@@ -647,6 +657,74 @@ func (x *SichuanOptions) GetHands() uint32 {
 	return 0
 }
 
+// ClassicalOptions are the options of a classical table. Unset fields
+// take the preset's defaults, and a Table reports every one of them set.
+type ClassicalOptions struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The limit an ordinary hand's score is capped at; the special hands
+	// pay a multiple of it. 500, 1000 (the default), 1500 or 2000; 0 takes
+	// the default.
+	Limit uint32 `protobuf:"varint,1,opt,name=limit,proto3" json:"limit,omitempty"`
+	// Mah Jong on another seat's tile needs an earlier fishing
+	// announcement, except in the first go-round. Default on.
+	FishingBeforeMahJong *bool `protobuf:"varint,2,opt,name=fishing_before_mah_jong,json=fishingBeforeMahJong,proto3,oneof" json:"fishing_before_mah_jong,omitempty"`
+	// Wind rounds in the game: 1 to 4; 0 takes the default, 4.
+	Rounds        uint32 `protobuf:"varint,3,opt,name=rounds,proto3" json:"rounds,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ClassicalOptions) Reset() {
+	*x = ClassicalOptions{}
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ClassicalOptions) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ClassicalOptions) ProtoMessage() {}
+
+func (x *ClassicalOptions) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ClassicalOptions.ProtoReflect.Descriptor instead.
+func (*ClassicalOptions) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *ClassicalOptions) GetLimit() uint32 {
+	if x != nil {
+		return x.Limit
+	}
+	return 0
+}
+
+func (x *ClassicalOptions) GetFishingBeforeMahJong() bool {
+	if x != nil && x.FishingBeforeMahJong != nil {
+		return *x.FishingBeforeMahJong
+	}
+	return false
+}
+
+func (x *ClassicalOptions) GetRounds() uint32 {
+	if x != nil {
+		return x.Rounds
+	}
+	return 0
+}
+
 // TableSettings are chosen when a table is created. Zero durations take the
 // server's defaults.
 type TableSettings struct {
@@ -685,6 +763,7 @@ type TableSettings struct {
 	//
 	//	*TableSettings_Riichi
 	//	*TableSettings_Sichuan
+	//	*TableSettings_Classical
 	Options       isTableSettings_Options `protobuf_oneof:"options"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -692,7 +771,7 @@ type TableSettings struct {
 
 func (x *TableSettings) Reset() {
 	*x = TableSettings{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[2]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -704,7 +783,7 @@ func (x *TableSettings) String() string {
 func (*TableSettings) ProtoMessage() {}
 
 func (x *TableSettings) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[2]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -717,7 +796,7 @@ func (x *TableSettings) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableSettings.ProtoReflect.Descriptor instead.
 func (*TableSettings) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{2}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *TableSettings) GetRules() RulePreset {
@@ -815,6 +894,15 @@ func (x *TableSettings) GetSichuan() *SichuanOptions {
 	return nil
 }
 
+func (x *TableSettings) GetClassical() *ClassicalOptions {
+	if x != nil {
+		if x, ok := x.Options.(*TableSettings_Classical); ok {
+			return x.Classical
+		}
+	}
+	return nil
+}
+
 type isTableSettings_Options interface {
 	isTableSettings_Options()
 }
@@ -827,9 +915,15 @@ type TableSettings_Sichuan struct {
 	Sichuan *SichuanOptions `protobuf:"bytes,12,opt,name=sichuan,proto3,oneof"`
 }
 
+type TableSettings_Classical struct {
+	Classical *ClassicalOptions `protobuf:"bytes,400,opt,name=classical,proto3,oneof"`
+}
+
 func (*TableSettings_Riichi) isTableSettings_Options() {}
 
 func (*TableSettings_Sichuan) isTableSettings_Options() {}
+
+func (*TableSettings_Classical) isTableSettings_Options() {}
 
 // SeatInfo is the public state of one seat.
 type SeatInfo struct {
@@ -853,7 +947,7 @@ type SeatInfo struct {
 
 func (x *SeatInfo) Reset() {
 	*x = SeatInfo{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[3]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -865,7 +959,7 @@ func (x *SeatInfo) String() string {
 func (*SeatInfo) ProtoMessage() {}
 
 func (x *SeatInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[3]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -878,7 +972,7 @@ func (x *SeatInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatInfo.ProtoReflect.Descriptor instead.
 func (*SeatInfo) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{3}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *SeatInfo) GetSeat() uint32 {
@@ -953,7 +1047,7 @@ type Table struct {
 
 func (x *Table) Reset() {
 	*x = Table{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[4]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -965,7 +1059,7 @@ func (x *Table) String() string {
 func (*Table) ProtoMessage() {}
 
 func (x *Table) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[4]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -978,7 +1072,7 @@ func (x *Table) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Table.ProtoReflect.Descriptor instead.
 func (*Table) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{4}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Table) GetTableId() string {
@@ -1047,7 +1141,7 @@ type CreateTableRequest struct {
 
 func (x *CreateTableRequest) Reset() {
 	*x = CreateTableRequest{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[5]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1059,7 +1153,7 @@ func (x *CreateTableRequest) String() string {
 func (*CreateTableRequest) ProtoMessage() {}
 
 func (x *CreateTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[5]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1072,7 +1166,7 @@ func (x *CreateTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTableRequest.ProtoReflect.Descriptor instead.
 func (*CreateTableRequest) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{5}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *CreateTableRequest) GetSettings() *TableSettings {
@@ -1093,7 +1187,7 @@ type CreateTableResponse struct {
 
 func (x *CreateTableResponse) Reset() {
 	*x = CreateTableResponse{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[6]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1105,7 +1199,7 @@ func (x *CreateTableResponse) String() string {
 func (*CreateTableResponse) ProtoMessage() {}
 
 func (x *CreateTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[6]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1118,7 +1212,7 @@ func (x *CreateTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTableResponse.ProtoReflect.Descriptor instead.
 func (*CreateTableResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{6}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *CreateTableResponse) GetTable() *Table {
@@ -1158,7 +1252,7 @@ type ListTablesRequest struct {
 
 func (x *ListTablesRequest) Reset() {
 	*x = ListTablesRequest{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[7]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1170,7 +1264,7 @@ func (x *ListTablesRequest) String() string {
 func (*ListTablesRequest) ProtoMessage() {}
 
 func (x *ListTablesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[7]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1183,7 +1277,7 @@ func (x *ListTablesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTablesRequest.ProtoReflect.Descriptor instead.
 func (*ListTablesRequest) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{7}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *ListTablesRequest) GetPageSize() int32 {
@@ -1226,7 +1320,7 @@ type ListTablesResponse struct {
 
 func (x *ListTablesResponse) Reset() {
 	*x = ListTablesResponse{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[8]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1238,7 +1332,7 @@ func (x *ListTablesResponse) String() string {
 func (*ListTablesResponse) ProtoMessage() {}
 
 func (x *ListTablesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[8]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1251,7 +1345,7 @@ func (x *ListTablesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTablesResponse.ProtoReflect.Descriptor instead.
 func (*ListTablesResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{8}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ListTablesResponse) GetTables() []*Table {
@@ -1278,7 +1372,7 @@ type GetTableRequest struct {
 
 func (x *GetTableRequest) Reset() {
 	*x = GetTableRequest{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[9]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1290,7 +1384,7 @@ func (x *GetTableRequest) String() string {
 func (*GetTableRequest) ProtoMessage() {}
 
 func (x *GetTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[9]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1303,7 +1397,7 @@ func (x *GetTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTableRequest.ProtoReflect.Descriptor instead.
 func (*GetTableRequest) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{9}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *GetTableRequest) GetTableId() string {
@@ -1323,7 +1417,7 @@ type GetTableResponse struct {
 
 func (x *GetTableResponse) Reset() {
 	*x = GetTableResponse{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[10]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1335,7 +1429,7 @@ func (x *GetTableResponse) String() string {
 func (*GetTableResponse) ProtoMessage() {}
 
 func (x *GetTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[10]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1348,7 +1442,7 @@ func (x *GetTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTableResponse.ProtoReflect.Descriptor instead.
 func (*GetTableResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{10}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *GetTableResponse) GetTable() *Table {
@@ -1377,7 +1471,7 @@ type JoinTableRequest struct {
 
 func (x *JoinTableRequest) Reset() {
 	*x = JoinTableRequest{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[11]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1389,7 +1483,7 @@ func (x *JoinTableRequest) String() string {
 func (*JoinTableRequest) ProtoMessage() {}
 
 func (x *JoinTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[11]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1402,7 +1496,7 @@ func (x *JoinTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JoinTableRequest.ProtoReflect.Descriptor instead.
 func (*JoinTableRequest) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{11}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *JoinTableRequest) GetTableId() string {
@@ -1446,7 +1540,7 @@ type JoinTableResponse struct {
 
 func (x *JoinTableResponse) Reset() {
 	*x = JoinTableResponse{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[12]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1458,7 +1552,7 @@ func (x *JoinTableResponse) String() string {
 func (*JoinTableResponse) ProtoMessage() {}
 
 func (x *JoinTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[12]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1471,7 +1565,7 @@ func (x *JoinTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JoinTableResponse.ProtoReflect.Descriptor instead.
 func (*JoinTableResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{12}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *JoinTableResponse) GetSeat() uint32 {
@@ -1506,7 +1600,7 @@ type LeaveTableRequest struct {
 
 func (x *LeaveTableRequest) Reset() {
 	*x = LeaveTableRequest{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[13]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1518,7 +1612,7 @@ func (x *LeaveTableRequest) String() string {
 func (*LeaveTableRequest) ProtoMessage() {}
 
 func (x *LeaveTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[13]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1531,7 +1625,7 @@ func (x *LeaveTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeaveTableRequest.ProtoReflect.Descriptor instead.
 func (*LeaveTableRequest) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{13}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *LeaveTableRequest) GetTableId() string {
@@ -1557,7 +1651,7 @@ type LeaveTableResponse struct {
 
 func (x *LeaveTableResponse) Reset() {
 	*x = LeaveTableResponse{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[14]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1569,7 +1663,7 @@ func (x *LeaveTableResponse) String() string {
 func (*LeaveTableResponse) ProtoMessage() {}
 
 func (x *LeaveTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[14]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1582,7 +1676,7 @@ func (x *LeaveTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeaveTableResponse.ProtoReflect.Descriptor instead.
 func (*LeaveTableResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{14}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{15}
 }
 
 // StartTableRequest starts a table.
@@ -1597,7 +1691,7 @@ type StartTableRequest struct {
 
 func (x *StartTableRequest) Reset() {
 	*x = StartTableRequest{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[15]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1609,7 +1703,7 @@ func (x *StartTableRequest) String() string {
 func (*StartTableRequest) ProtoMessage() {}
 
 func (x *StartTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[15]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1622,7 +1716,7 @@ func (x *StartTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartTableRequest.ProtoReflect.Descriptor instead.
 func (*StartTableRequest) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{15}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *StartTableRequest) GetTableId() string {
@@ -1649,7 +1743,7 @@ type StartTableResponse struct {
 
 func (x *StartTableResponse) Reset() {
 	*x = StartTableResponse{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[16]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1661,7 +1755,7 @@ func (x *StartTableResponse) String() string {
 func (*StartTableResponse) ProtoMessage() {}
 
 func (x *StartTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[16]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1674,7 +1768,7 @@ func (x *StartTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartTableResponse.ProtoReflect.Descriptor instead.
 func (*StartTableResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{16}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *StartTableResponse) GetTable() *Table {
@@ -1698,7 +1792,7 @@ type StreamEventsRequest struct {
 
 func (x *StreamEventsRequest) Reset() {
 	*x = StreamEventsRequest{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[17]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1710,7 +1804,7 @@ func (x *StreamEventsRequest) String() string {
 func (*StreamEventsRequest) ProtoMessage() {}
 
 func (x *StreamEventsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[17]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1723,7 +1817,7 @@ func (x *StreamEventsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StreamEventsRequest.ProtoReflect.Descriptor instead.
 func (*StreamEventsRequest) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{17}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *StreamEventsRequest) GetTableId() string {
@@ -1766,7 +1860,7 @@ type Snapshot struct {
 
 func (x *Snapshot) Reset() {
 	*x = Snapshot{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[18]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1778,7 +1872,7 @@ func (x *Snapshot) String() string {
 func (*Snapshot) ProtoMessage() {}
 
 func (x *Snapshot) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[18]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1791,7 +1885,7 @@ func (x *Snapshot) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Snapshot.ProtoReflect.Descriptor instead.
 func (*Snapshot) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{18}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Snapshot) GetSeq() uint64 {
@@ -1842,6 +1936,10 @@ type Event struct {
 	//	*Event_SichuanKanTransferred
 	//	*Event_SichuanWon
 	//	*Event_SichuanHandEnded
+	//	*Event_ClassicalBonusSetAside
+	//	*Event_ClassicalFishing
+	//	*Event_ClassicalWon
+	//	*Event_ClassicalHandEnded
 	Body          isEvent_Body `protobuf_oneof:"body"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1849,7 +1947,7 @@ type Event struct {
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[19]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1861,7 +1959,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[19]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1874,7 +1972,7 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{19}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Event) GetSeq() uint64 {
@@ -2105,6 +2203,42 @@ func (x *Event) GetSichuanHandEnded() *SichuanHandEnded {
 	return nil
 }
 
+func (x *Event) GetClassicalBonusSetAside() *ClassicalBonusSetAside {
+	if x != nil {
+		if x, ok := x.Body.(*Event_ClassicalBonusSetAside); ok {
+			return x.ClassicalBonusSetAside
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetClassicalFishing() *ClassicalFishing {
+	if x != nil {
+		if x, ok := x.Body.(*Event_ClassicalFishing); ok {
+			return x.ClassicalFishing
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetClassicalWon() *ClassicalWon {
+	if x != nil {
+		if x, ok := x.Body.(*Event_ClassicalWon); ok {
+			return x.ClassicalWon
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetClassicalHandEnded() *ClassicalHandEnded {
+	if x != nil {
+		if x, ok := x.Body.(*Event_ClassicalHandEnded); ok {
+			return x.ClassicalHandEnded
+		}
+	}
+	return nil
+}
+
 type isEvent_Body interface {
 	isEvent_Body()
 }
@@ -2204,6 +2338,25 @@ type Event_SichuanHandEnded struct {
 	SichuanHandEnded *SichuanHandEnded `protobuf:"bytes,108,opt,name=sichuan_hand_ended,json=sichuanHandEnded,proto3,oneof"`
 }
 
+type Event_ClassicalBonusSetAside struct {
+	// Classical tables (riichi's bodies above serve where they fit:
+	// round_started, dealt, drew, discarded, claim_offer, turn_offer,
+	// called, game_ended).
+	ClassicalBonusSetAside *ClassicalBonusSetAside `protobuf:"bytes,400,opt,name=classical_bonus_set_aside,json=classicalBonusSetAside,proto3,oneof"`
+}
+
+type Event_ClassicalFishing struct {
+	ClassicalFishing *ClassicalFishing `protobuf:"bytes,401,opt,name=classical_fishing,json=classicalFishing,proto3,oneof"`
+}
+
+type Event_ClassicalWon struct {
+	ClassicalWon *ClassicalWon `protobuf:"bytes,402,opt,name=classical_won,json=classicalWon,proto3,oneof"`
+}
+
+type Event_ClassicalHandEnded struct {
+	ClassicalHandEnded *ClassicalHandEnded `protobuf:"bytes,403,opt,name=classical_hand_ended,json=classicalHandEnded,proto3,oneof"`
+}
+
 func (*Event_RoundStarted) isEvent_Body() {}
 
 func (*Event_Dealt) isEvent_Body() {}
@@ -2250,6 +2403,14 @@ func (*Event_SichuanWon) isEvent_Body() {}
 
 func (*Event_SichuanHandEnded) isEvent_Body() {}
 
+func (*Event_ClassicalBonusSetAside) isEvent_Body() {}
+
+func (*Event_ClassicalFishing) isEvent_Body() {}
+
+func (*Event_ClassicalWon) isEvent_Body() {}
+
+func (*Event_ClassicalHandEnded) isEvent_Body() {}
+
 // StreamEventsResponse is a snapshot (first, when after_seq was 0) or an
 // event.
 type StreamEventsResponse struct {
@@ -2265,7 +2426,7 @@ type StreamEventsResponse struct {
 
 func (x *StreamEventsResponse) Reset() {
 	*x = StreamEventsResponse{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[20]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2277,7 +2438,7 @@ func (x *StreamEventsResponse) String() string {
 func (*StreamEventsResponse) ProtoMessage() {}
 
 func (x *StreamEventsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[20]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2290,7 +2451,7 @@ func (x *StreamEventsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StreamEventsResponse.ProtoReflect.Descriptor instead.
 func (*StreamEventsResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{20}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *StreamEventsResponse) GetItem() isStreamEventsResponse_Item {
@@ -2350,7 +2511,7 @@ type ActRequest struct {
 
 func (x *ActRequest) Reset() {
 	*x = ActRequest{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[21]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2362,7 +2523,7 @@ func (x *ActRequest) String() string {
 func (*ActRequest) ProtoMessage() {}
 
 func (x *ActRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[21]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2375,7 +2536,7 @@ func (x *ActRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ActRequest.ProtoReflect.Descriptor instead.
 func (*ActRequest) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{21}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ActRequest) GetTableId() string {
@@ -2425,7 +2586,7 @@ type ActResponse struct {
 
 func (x *ActResponse) Reset() {
 	*x = ActResponse{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[22]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2437,7 +2598,7 @@ func (x *ActResponse) String() string {
 func (*ActResponse) ProtoMessage() {}
 
 func (x *ActResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[22]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2450,7 +2611,7 @@ func (x *ActResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ActResponse.ProtoReflect.Descriptor instead.
 func (*ActResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{22}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ActResponse) GetSeq() uint64 {
@@ -2472,7 +2633,7 @@ type SpectateRequest struct {
 
 func (x *SpectateRequest) Reset() {
 	*x = SpectateRequest{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[23]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2484,7 +2645,7 @@ func (x *SpectateRequest) String() string {
 func (*SpectateRequest) ProtoMessage() {}
 
 func (x *SpectateRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[23]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2497,7 +2658,7 @@ func (x *SpectateRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SpectateRequest.ProtoReflect.Descriptor instead.
 func (*SpectateRequest) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{23}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *SpectateRequest) GetTableId() string {
@@ -2524,7 +2685,7 @@ type SpectateResponse struct {
 
 func (x *SpectateResponse) Reset() {
 	*x = SpectateResponse{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[24]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2536,7 +2697,7 @@ func (x *SpectateResponse) String() string {
 func (*SpectateResponse) ProtoMessage() {}
 
 func (x *SpectateResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[24]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2549,7 +2710,7 @@ func (x *SpectateResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SpectateResponse.ProtoReflect.Descriptor instead.
 func (*SpectateResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{24}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *SpectateResponse) GetEvent() *Event {
@@ -2570,7 +2731,7 @@ type ExportGameRequest struct {
 
 func (x *ExportGameRequest) Reset() {
 	*x = ExportGameRequest{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[25]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2582,7 +2743,7 @@ func (x *ExportGameRequest) String() string {
 func (*ExportGameRequest) ProtoMessage() {}
 
 func (x *ExportGameRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[25]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2595,7 +2756,7 @@ func (x *ExportGameRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportGameRequest.ProtoReflect.Descriptor instead.
 func (*ExportGameRequest) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{25}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *ExportGameRequest) GetTableId() string {
@@ -2631,7 +2792,7 @@ type ExportGameResponse struct {
 
 func (x *ExportGameResponse) Reset() {
 	*x = ExportGameResponse{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[26]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2643,7 +2804,7 @@ func (x *ExportGameResponse) String() string {
 func (*ExportGameResponse) ProtoMessage() {}
 
 func (x *ExportGameResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[26]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2656,7 +2817,7 @@ func (x *ExportGameResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportGameResponse.ProtoReflect.Descriptor instead.
 func (*ExportGameResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{26}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *ExportGameResponse) GetFormat() RecordFormat {
@@ -2710,7 +2871,12 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\x0f_exchange_threeB\x15\n" +
 	"\x13_void_first_discardB\x12\n" +
 	"\x10_passed_win_lockB\x0f\n" +
-	"\r_bloody_river\"\xbb\x05\n" +
+	"\r_bloody_river\"\x98\x01\n" +
+	"\x10ClassicalOptions\x12\x14\n" +
+	"\x05limit\x18\x01 \x01(\rR\x05limit\x12:\n" +
+	"\x17fishing_before_mah_jong\x18\x02 \x01(\bH\x00R\x14fishingBeforeMahJong\x88\x01\x01\x12\x16\n" +
+	"\x06rounds\x18\x03 \x01(\rR\x06roundsB\x1a\n" +
+	"\x18_fishing_before_mah_jong\"\x84\x06\n" +
 	"\rTableSettings\x126\n" +
 	"\x05rules\x18\x01 \x01(\x0e2 .mahjong.authority.v1.RulePresetR\x05rules\x126\n" +
 	"\tturn_time\x18\x02 \x01(\v2\x19.google.protobuf.DurationR\bturnTime\x128\n" +
@@ -2727,7 +2893,8 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\brule_set\x18\n" +
 	" \x01(\x0e2\x1d.mahjong.authority.v1.RuleSetR\aruleSet\x12=\n" +
 	"\x06riichi\x18\v \x01(\v2#.mahjong.authority.v1.RiichiOptionsH\x00R\x06riichi\x12@\n" +
-	"\asichuan\x18\f \x01(\v2$.mahjong.authority.v1.SichuanOptionsH\x00R\asichuanB\t\n" +
+	"\asichuan\x18\f \x01(\v2$.mahjong.authority.v1.SichuanOptionsH\x00R\asichuan\x12G\n" +
+	"\tclassical\x18\x90\x03 \x01(\v2&.mahjong.authority.v1.ClassicalOptionsH\x00R\tclassicalB\t\n" +
 	"\aoptions\"\xb3\x01\n" +
 	"\bSeatInfo\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\rR\x04seat\x12\x14\n" +
@@ -2793,7 +2960,7 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\tafter_seq\x18\x03 \x01(\x04R\bafterSeq\"L\n" +
 	"\bSnapshot\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x12.\n" +
-	"\x04view\x18\x02 \x01(\v2\x1a.mahjong.authority.v1.ViewR\x04view\"\x95\x0e\n" +
+	"\x04view\x18\x02 \x01(\v2\x1a.mahjong.authority.v1.ViewR\x04view\"\x84\x11\n" +
 	"\x05Event\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x12.\n" +
 	"\x04time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x04time\x12I\n" +
@@ -2826,7 +2993,11 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\x17sichuan_kan_transferred\x18j \x01(\v2+.mahjong.authority.v1.SichuanKanTransferredH\x00R\x15sichuanKanTransferred\x12C\n" +
 	"\vsichuan_won\x18k \x01(\v2 .mahjong.authority.v1.SichuanWonH\x00R\n" +
 	"sichuanWon\x12V\n" +
-	"\x12sichuan_hand_ended\x18l \x01(\v2&.mahjong.authority.v1.SichuanHandEndedH\x00R\x10sichuanHandEndedB\x06\n" +
+	"\x12sichuan_hand_ended\x18l \x01(\v2&.mahjong.authority.v1.SichuanHandEndedH\x00R\x10sichuanHandEnded\x12j\n" +
+	"\x19classical_bonus_set_aside\x18\x90\x03 \x01(\v2,.mahjong.authority.v1.ClassicalBonusSetAsideH\x00R\x16classicalBonusSetAside\x12V\n" +
+	"\x11classical_fishing\x18\x91\x03 \x01(\v2&.mahjong.authority.v1.ClassicalFishingH\x00R\x10classicalFishing\x12J\n" +
+	"\rclassical_won\x18\x92\x03 \x01(\v2\".mahjong.authority.v1.ClassicalWonH\x00R\fclassicalWon\x12]\n" +
+	"\x14classical_hand_ended\x18\x93\x03 \x01(\v2(.mahjong.authority.v1.ClassicalHandEndedH\x00R\x12classicalHandEndedB\x06\n" +
 	"\x04body\"\x91\x01\n" +
 	"\x14StreamEventsResponse\x12<\n" +
 	"\bsnapshot\x18\x01 \x01(\v2\x1e.mahjong.authority.v1.SnapshotH\x00R\bsnapshot\x123\n" +
@@ -2857,17 +3028,19 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\apartial\x18\x03 \x01(\bR\apartial\x12\x16\n" +
 	"\x06rounds\x18\x04 \x01(\x05R\x06rounds\x12\x1e\n" +
 	"\n" +
-	"player_ids\x18\xc8\x01 \x03(\tR\tplayerIds*\x8f\x01\n" +
+	"player_ids\x18\xc8\x01 \x03(\tR\tplayerIds*\xaf\x01\n" +
 	"\n" +
 	"RulePreset\x12\x1b\n" +
 	"\x17RULE_PRESET_UNSPECIFIED\x10\x00\x12\x1e\n" +
 	"\x1aRULE_PRESET_TENHOU_HANCHAN\x10\x01\x12\x1d\n" +
 	"\x19RULE_PRESET_TENHOU_TONPUU\x10\x02\x12%\n" +
-	"!RULE_PRESET_SICHUAN_BLOODY_BATTLE\x10\x03*N\n" +
+	"!RULE_PRESET_SICHUAN_BLOODY_BATTLE\x10\x03\x12\x1e\n" +
+	"\x1aRULE_PRESET_CLASSICAL_BMJA\x10\x05*f\n" +
 	"\aRuleSet\x12\x18\n" +
 	"\x14RULE_SET_UNSPECIFIED\x10\x00\x12\x13\n" +
 	"\x0fRULE_SET_RIICHI\x10\x01\x12\x14\n" +
-	"\x10RULE_SET_SICHUAN\x10\x02*u\n" +
+	"\x10RULE_SET_SICHUAN\x10\x02\x12\x16\n" +
+	"\x12RULE_SET_CLASSICAL\x10\x04*u\n" +
 	"\n" +
 	"TableState\x12\x1b\n" +
 	"\x17TABLE_STATE_UNSPECIFIED\x10\x00\x12\x17\n" +
@@ -2951,7 +3124,7 @@ func file_mahjong_authority_v1_table_service_proto_rawDescGZIP() []byte {
 }
 
 var file_mahjong_authority_v1_table_service_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
-var file_mahjong_authority_v1_table_service_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
+var file_mahjong_authority_v1_table_service_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
 var file_mahjong_authority_v1_table_service_proto_goTypes = []any{
 	(RulePreset)(0),                 // 0: mahjong.authority.v1.RulePreset
 	(RuleSet)(0),                    // 1: mahjong.authority.v1.RuleSet
@@ -2961,138 +3134,148 @@ var file_mahjong_authority_v1_table_service_proto_goTypes = []any{
 	(ErrorReason)(0),                // 5: mahjong.authority.v1.ErrorReason
 	(*RiichiOptions)(nil),           // 6: mahjong.authority.v1.RiichiOptions
 	(*SichuanOptions)(nil),          // 7: mahjong.authority.v1.SichuanOptions
-	(*TableSettings)(nil),           // 8: mahjong.authority.v1.TableSettings
-	(*SeatInfo)(nil),                // 9: mahjong.authority.v1.SeatInfo
-	(*Table)(nil),                   // 10: mahjong.authority.v1.Table
-	(*CreateTableRequest)(nil),      // 11: mahjong.authority.v1.CreateTableRequest
-	(*CreateTableResponse)(nil),     // 12: mahjong.authority.v1.CreateTableResponse
-	(*ListTablesRequest)(nil),       // 13: mahjong.authority.v1.ListTablesRequest
-	(*ListTablesResponse)(nil),      // 14: mahjong.authority.v1.ListTablesResponse
-	(*GetTableRequest)(nil),         // 15: mahjong.authority.v1.GetTableRequest
-	(*GetTableResponse)(nil),        // 16: mahjong.authority.v1.GetTableResponse
-	(*JoinTableRequest)(nil),        // 17: mahjong.authority.v1.JoinTableRequest
-	(*JoinTableResponse)(nil),       // 18: mahjong.authority.v1.JoinTableResponse
-	(*LeaveTableRequest)(nil),       // 19: mahjong.authority.v1.LeaveTableRequest
-	(*LeaveTableResponse)(nil),      // 20: mahjong.authority.v1.LeaveTableResponse
-	(*StartTableRequest)(nil),       // 21: mahjong.authority.v1.StartTableRequest
-	(*StartTableResponse)(nil),      // 22: mahjong.authority.v1.StartTableResponse
-	(*StreamEventsRequest)(nil),     // 23: mahjong.authority.v1.StreamEventsRequest
-	(*Snapshot)(nil),                // 24: mahjong.authority.v1.Snapshot
-	(*Event)(nil),                   // 25: mahjong.authority.v1.Event
-	(*StreamEventsResponse)(nil),    // 26: mahjong.authority.v1.StreamEventsResponse
-	(*ActRequest)(nil),              // 27: mahjong.authority.v1.ActRequest
-	(*ActResponse)(nil),             // 28: mahjong.authority.v1.ActResponse
-	(*SpectateRequest)(nil),         // 29: mahjong.authority.v1.SpectateRequest
-	(*SpectateResponse)(nil),        // 30: mahjong.authority.v1.SpectateResponse
-	(*ExportGameRequest)(nil),       // 31: mahjong.authority.v1.ExportGameRequest
-	(*ExportGameResponse)(nil),      // 32: mahjong.authority.v1.ExportGameResponse
-	(*durationpb.Duration)(nil),     // 33: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil),   // 34: google.protobuf.Timestamp
-	(*View)(nil),                    // 35: mahjong.authority.v1.View
-	(*RoundStarted)(nil),            // 36: mahjong.authority.v1.RoundStarted
-	(*Dealt)(nil),                   // 37: mahjong.authority.v1.Dealt
-	(*Drew)(nil),                    // 38: mahjong.authority.v1.Drew
-	(*Discarded)(nil),               // 39: mahjong.authority.v1.Discarded
-	(*Fishing)(nil),                 // 40: mahjong.authority.v1.Fishing
-	(*ClaimOffer)(nil),              // 41: mahjong.authority.v1.ClaimOffer
-	(*RiichiAccepted)(nil),          // 42: mahjong.authority.v1.RiichiAccepted
-	(*Called)(nil),                  // 43: mahjong.authority.v1.Called
-	(*DoraRevealed)(nil),            // 44: mahjong.authority.v1.DoraRevealed
-	(*Won)(nil),                     // 45: mahjong.authority.v1.Won
-	(*RoundEnded)(nil),              // 46: mahjong.authority.v1.RoundEnded
-	(*GameEnded)(nil),               // 47: mahjong.authority.v1.GameEnded
-	(*SeatNotice)(nil),              // 48: mahjong.authority.v1.SeatNotice
-	(*TurnOffer)(nil),               // 49: mahjong.authority.v1.TurnOffer
-	(*SichuanExchangeChosen)(nil),   // 50: mahjong.authority.v1.SichuanExchangeChosen
-	(*SichuanExchanged)(nil),        // 51: mahjong.authority.v1.SichuanExchanged
-	(*SichuanExchangeReceived)(nil), // 52: mahjong.authority.v1.SichuanExchangeReceived
-	(*SichuanVoidChosen)(nil),       // 53: mahjong.authority.v1.SichuanVoidChosen
-	(*SichuanVoidsRevealed)(nil),    // 54: mahjong.authority.v1.SichuanVoidsRevealed
-	(*SichuanKanPaid)(nil),          // 55: mahjong.authority.v1.SichuanKanPaid
-	(*SichuanKanTransferred)(nil),   // 56: mahjong.authority.v1.SichuanKanTransferred
-	(*SichuanWon)(nil),              // 57: mahjong.authority.v1.SichuanWon
-	(*SichuanHandEnded)(nil),        // 58: mahjong.authority.v1.SichuanHandEnded
-	(*Action)(nil),                  // 59: mahjong.authority.v1.Action
+	(*ClassicalOptions)(nil),        // 8: mahjong.authority.v1.ClassicalOptions
+	(*TableSettings)(nil),           // 9: mahjong.authority.v1.TableSettings
+	(*SeatInfo)(nil),                // 10: mahjong.authority.v1.SeatInfo
+	(*Table)(nil),                   // 11: mahjong.authority.v1.Table
+	(*CreateTableRequest)(nil),      // 12: mahjong.authority.v1.CreateTableRequest
+	(*CreateTableResponse)(nil),     // 13: mahjong.authority.v1.CreateTableResponse
+	(*ListTablesRequest)(nil),       // 14: mahjong.authority.v1.ListTablesRequest
+	(*ListTablesResponse)(nil),      // 15: mahjong.authority.v1.ListTablesResponse
+	(*GetTableRequest)(nil),         // 16: mahjong.authority.v1.GetTableRequest
+	(*GetTableResponse)(nil),        // 17: mahjong.authority.v1.GetTableResponse
+	(*JoinTableRequest)(nil),        // 18: mahjong.authority.v1.JoinTableRequest
+	(*JoinTableResponse)(nil),       // 19: mahjong.authority.v1.JoinTableResponse
+	(*LeaveTableRequest)(nil),       // 20: mahjong.authority.v1.LeaveTableRequest
+	(*LeaveTableResponse)(nil),      // 21: mahjong.authority.v1.LeaveTableResponse
+	(*StartTableRequest)(nil),       // 22: mahjong.authority.v1.StartTableRequest
+	(*StartTableResponse)(nil),      // 23: mahjong.authority.v1.StartTableResponse
+	(*StreamEventsRequest)(nil),     // 24: mahjong.authority.v1.StreamEventsRequest
+	(*Snapshot)(nil),                // 25: mahjong.authority.v1.Snapshot
+	(*Event)(nil),                   // 26: mahjong.authority.v1.Event
+	(*StreamEventsResponse)(nil),    // 27: mahjong.authority.v1.StreamEventsResponse
+	(*ActRequest)(nil),              // 28: mahjong.authority.v1.ActRequest
+	(*ActResponse)(nil),             // 29: mahjong.authority.v1.ActResponse
+	(*SpectateRequest)(nil),         // 30: mahjong.authority.v1.SpectateRequest
+	(*SpectateResponse)(nil),        // 31: mahjong.authority.v1.SpectateResponse
+	(*ExportGameRequest)(nil),       // 32: mahjong.authority.v1.ExportGameRequest
+	(*ExportGameResponse)(nil),      // 33: mahjong.authority.v1.ExportGameResponse
+	(*durationpb.Duration)(nil),     // 34: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil),   // 35: google.protobuf.Timestamp
+	(*View)(nil),                    // 36: mahjong.authority.v1.View
+	(*RoundStarted)(nil),            // 37: mahjong.authority.v1.RoundStarted
+	(*Dealt)(nil),                   // 38: mahjong.authority.v1.Dealt
+	(*Drew)(nil),                    // 39: mahjong.authority.v1.Drew
+	(*Discarded)(nil),               // 40: mahjong.authority.v1.Discarded
+	(*Fishing)(nil),                 // 41: mahjong.authority.v1.Fishing
+	(*ClaimOffer)(nil),              // 42: mahjong.authority.v1.ClaimOffer
+	(*RiichiAccepted)(nil),          // 43: mahjong.authority.v1.RiichiAccepted
+	(*Called)(nil),                  // 44: mahjong.authority.v1.Called
+	(*DoraRevealed)(nil),            // 45: mahjong.authority.v1.DoraRevealed
+	(*Won)(nil),                     // 46: mahjong.authority.v1.Won
+	(*RoundEnded)(nil),              // 47: mahjong.authority.v1.RoundEnded
+	(*GameEnded)(nil),               // 48: mahjong.authority.v1.GameEnded
+	(*SeatNotice)(nil),              // 49: mahjong.authority.v1.SeatNotice
+	(*TurnOffer)(nil),               // 50: mahjong.authority.v1.TurnOffer
+	(*SichuanExchangeChosen)(nil),   // 51: mahjong.authority.v1.SichuanExchangeChosen
+	(*SichuanExchanged)(nil),        // 52: mahjong.authority.v1.SichuanExchanged
+	(*SichuanExchangeReceived)(nil), // 53: mahjong.authority.v1.SichuanExchangeReceived
+	(*SichuanVoidChosen)(nil),       // 54: mahjong.authority.v1.SichuanVoidChosen
+	(*SichuanVoidsRevealed)(nil),    // 55: mahjong.authority.v1.SichuanVoidsRevealed
+	(*SichuanKanPaid)(nil),          // 56: mahjong.authority.v1.SichuanKanPaid
+	(*SichuanKanTransferred)(nil),   // 57: mahjong.authority.v1.SichuanKanTransferred
+	(*SichuanWon)(nil),              // 58: mahjong.authority.v1.SichuanWon
+	(*SichuanHandEnded)(nil),        // 59: mahjong.authority.v1.SichuanHandEnded
+	(*ClassicalBonusSetAside)(nil),  // 60: mahjong.authority.v1.ClassicalBonusSetAside
+	(*ClassicalFishing)(nil),        // 61: mahjong.authority.v1.ClassicalFishing
+	(*ClassicalWon)(nil),            // 62: mahjong.authority.v1.ClassicalWon
+	(*ClassicalHandEnded)(nil),      // 63: mahjong.authority.v1.ClassicalHandEnded
+	(*Action)(nil),                  // 64: mahjong.authority.v1.Action
 }
 var file_mahjong_authority_v1_table_service_proto_depIdxs = []int32{
 	0,  // 0: mahjong.authority.v1.TableSettings.rules:type_name -> mahjong.authority.v1.RulePreset
-	33, // 1: mahjong.authority.v1.TableSettings.turn_time:type_name -> google.protobuf.Duration
-	33, // 2: mahjong.authority.v1.TableSettings.claim_time:type_name -> google.protobuf.Duration
-	33, // 3: mahjong.authority.v1.TableSettings.spectator_delay:type_name -> google.protobuf.Duration
-	33, // 4: mahjong.authority.v1.TableSettings.disconnect_grace:type_name -> google.protobuf.Duration
-	33, // 5: mahjong.authority.v1.TableSettings.round_pause:type_name -> google.protobuf.Duration
-	33, // 6: mahjong.authority.v1.TableSettings.claim_dwell:type_name -> google.protobuf.Duration
+	34, // 1: mahjong.authority.v1.TableSettings.turn_time:type_name -> google.protobuf.Duration
+	34, // 2: mahjong.authority.v1.TableSettings.claim_time:type_name -> google.protobuf.Duration
+	34, // 3: mahjong.authority.v1.TableSettings.spectator_delay:type_name -> google.protobuf.Duration
+	34, // 4: mahjong.authority.v1.TableSettings.disconnect_grace:type_name -> google.protobuf.Duration
+	34, // 5: mahjong.authority.v1.TableSettings.round_pause:type_name -> google.protobuf.Duration
+	34, // 6: mahjong.authority.v1.TableSettings.claim_dwell:type_name -> google.protobuf.Duration
 	1,  // 7: mahjong.authority.v1.TableSettings.rule_set:type_name -> mahjong.authority.v1.RuleSet
 	6,  // 8: mahjong.authority.v1.TableSettings.riichi:type_name -> mahjong.authority.v1.RiichiOptions
 	7,  // 9: mahjong.authority.v1.TableSettings.sichuan:type_name -> mahjong.authority.v1.SichuanOptions
-	8,  // 10: mahjong.authority.v1.Table.settings:type_name -> mahjong.authority.v1.TableSettings
-	2,  // 11: mahjong.authority.v1.Table.state:type_name -> mahjong.authority.v1.TableState
-	9,  // 12: mahjong.authority.v1.Table.seats:type_name -> mahjong.authority.v1.SeatInfo
-	34, // 13: mahjong.authority.v1.Table.create_time:type_name -> google.protobuf.Timestamp
-	8,  // 14: mahjong.authority.v1.CreateTableRequest.settings:type_name -> mahjong.authority.v1.TableSettings
-	10, // 15: mahjong.authority.v1.CreateTableResponse.table:type_name -> mahjong.authority.v1.Table
-	2,  // 16: mahjong.authority.v1.ListTablesRequest.states:type_name -> mahjong.authority.v1.TableState
-	3,  // 17: mahjong.authority.v1.ListTablesRequest.order:type_name -> mahjong.authority.v1.TableOrder
-	10, // 18: mahjong.authority.v1.ListTablesResponse.tables:type_name -> mahjong.authority.v1.Table
-	10, // 19: mahjong.authority.v1.GetTableResponse.table:type_name -> mahjong.authority.v1.Table
-	10, // 20: mahjong.authority.v1.JoinTableResponse.table:type_name -> mahjong.authority.v1.Table
-	10, // 21: mahjong.authority.v1.StartTableResponse.table:type_name -> mahjong.authority.v1.Table
-	35, // 22: mahjong.authority.v1.Snapshot.view:type_name -> mahjong.authority.v1.View
-	34, // 23: mahjong.authority.v1.Event.time:type_name -> google.protobuf.Timestamp
-	36, // 24: mahjong.authority.v1.Event.round_started:type_name -> mahjong.authority.v1.RoundStarted
-	37, // 25: mahjong.authority.v1.Event.dealt:type_name -> mahjong.authority.v1.Dealt
-	38, // 26: mahjong.authority.v1.Event.drew:type_name -> mahjong.authority.v1.Drew
-	39, // 27: mahjong.authority.v1.Event.discarded:type_name -> mahjong.authority.v1.Discarded
-	40, // 28: mahjong.authority.v1.Event.fishing:type_name -> mahjong.authority.v1.Fishing
-	41, // 29: mahjong.authority.v1.Event.claim_offer:type_name -> mahjong.authority.v1.ClaimOffer
-	42, // 30: mahjong.authority.v1.Event.riichi_accepted:type_name -> mahjong.authority.v1.RiichiAccepted
-	43, // 31: mahjong.authority.v1.Event.called:type_name -> mahjong.authority.v1.Called
-	44, // 32: mahjong.authority.v1.Event.dora_revealed:type_name -> mahjong.authority.v1.DoraRevealed
-	45, // 33: mahjong.authority.v1.Event.won:type_name -> mahjong.authority.v1.Won
-	46, // 34: mahjong.authority.v1.Event.round_ended:type_name -> mahjong.authority.v1.RoundEnded
-	47, // 35: mahjong.authority.v1.Event.game_ended:type_name -> mahjong.authority.v1.GameEnded
-	48, // 36: mahjong.authority.v1.Event.seat_notice:type_name -> mahjong.authority.v1.SeatNotice
-	49, // 37: mahjong.authority.v1.Event.turn_offer:type_name -> mahjong.authority.v1.TurnOffer
-	50, // 38: mahjong.authority.v1.Event.sichuan_exchange_chosen:type_name -> mahjong.authority.v1.SichuanExchangeChosen
-	51, // 39: mahjong.authority.v1.Event.sichuan_exchanged:type_name -> mahjong.authority.v1.SichuanExchanged
-	52, // 40: mahjong.authority.v1.Event.sichuan_exchange_received:type_name -> mahjong.authority.v1.SichuanExchangeReceived
-	53, // 41: mahjong.authority.v1.Event.sichuan_void_chosen:type_name -> mahjong.authority.v1.SichuanVoidChosen
-	54, // 42: mahjong.authority.v1.Event.sichuan_voids_revealed:type_name -> mahjong.authority.v1.SichuanVoidsRevealed
-	55, // 43: mahjong.authority.v1.Event.sichuan_kan_paid:type_name -> mahjong.authority.v1.SichuanKanPaid
-	56, // 44: mahjong.authority.v1.Event.sichuan_kan_transferred:type_name -> mahjong.authority.v1.SichuanKanTransferred
-	57, // 45: mahjong.authority.v1.Event.sichuan_won:type_name -> mahjong.authority.v1.SichuanWon
-	58, // 46: mahjong.authority.v1.Event.sichuan_hand_ended:type_name -> mahjong.authority.v1.SichuanHandEnded
-	24, // 47: mahjong.authority.v1.StreamEventsResponse.snapshot:type_name -> mahjong.authority.v1.Snapshot
-	25, // 48: mahjong.authority.v1.StreamEventsResponse.event:type_name -> mahjong.authority.v1.Event
-	59, // 49: mahjong.authority.v1.ActRequest.action:type_name -> mahjong.authority.v1.Action
-	25, // 50: mahjong.authority.v1.SpectateResponse.event:type_name -> mahjong.authority.v1.Event
-	4,  // 51: mahjong.authority.v1.ExportGameRequest.format:type_name -> mahjong.authority.v1.RecordFormat
-	4,  // 52: mahjong.authority.v1.ExportGameResponse.format:type_name -> mahjong.authority.v1.RecordFormat
-	11, // 53: mahjong.authority.v1.TableService.CreateTable:input_type -> mahjong.authority.v1.CreateTableRequest
-	13, // 54: mahjong.authority.v1.TableService.ListTables:input_type -> mahjong.authority.v1.ListTablesRequest
-	15, // 55: mahjong.authority.v1.TableService.GetTable:input_type -> mahjong.authority.v1.GetTableRequest
-	17, // 56: mahjong.authority.v1.TableService.JoinTable:input_type -> mahjong.authority.v1.JoinTableRequest
-	19, // 57: mahjong.authority.v1.TableService.LeaveTable:input_type -> mahjong.authority.v1.LeaveTableRequest
-	21, // 58: mahjong.authority.v1.TableService.StartTable:input_type -> mahjong.authority.v1.StartTableRequest
-	23, // 59: mahjong.authority.v1.TableService.StreamEvents:input_type -> mahjong.authority.v1.StreamEventsRequest
-	27, // 60: mahjong.authority.v1.TableService.Act:input_type -> mahjong.authority.v1.ActRequest
-	29, // 61: mahjong.authority.v1.TableService.Spectate:input_type -> mahjong.authority.v1.SpectateRequest
-	31, // 62: mahjong.authority.v1.TableService.ExportGame:input_type -> mahjong.authority.v1.ExportGameRequest
-	12, // 63: mahjong.authority.v1.TableService.CreateTable:output_type -> mahjong.authority.v1.CreateTableResponse
-	14, // 64: mahjong.authority.v1.TableService.ListTables:output_type -> mahjong.authority.v1.ListTablesResponse
-	16, // 65: mahjong.authority.v1.TableService.GetTable:output_type -> mahjong.authority.v1.GetTableResponse
-	18, // 66: mahjong.authority.v1.TableService.JoinTable:output_type -> mahjong.authority.v1.JoinTableResponse
-	20, // 67: mahjong.authority.v1.TableService.LeaveTable:output_type -> mahjong.authority.v1.LeaveTableResponse
-	22, // 68: mahjong.authority.v1.TableService.StartTable:output_type -> mahjong.authority.v1.StartTableResponse
-	26, // 69: mahjong.authority.v1.TableService.StreamEvents:output_type -> mahjong.authority.v1.StreamEventsResponse
-	28, // 70: mahjong.authority.v1.TableService.Act:output_type -> mahjong.authority.v1.ActResponse
-	30, // 71: mahjong.authority.v1.TableService.Spectate:output_type -> mahjong.authority.v1.SpectateResponse
-	32, // 72: mahjong.authority.v1.TableService.ExportGame:output_type -> mahjong.authority.v1.ExportGameResponse
-	63, // [63:73] is the sub-list for method output_type
-	53, // [53:63] is the sub-list for method input_type
-	53, // [53:53] is the sub-list for extension type_name
-	53, // [53:53] is the sub-list for extension extendee
-	0,  // [0:53] is the sub-list for field type_name
+	8,  // 10: mahjong.authority.v1.TableSettings.classical:type_name -> mahjong.authority.v1.ClassicalOptions
+	9,  // 11: mahjong.authority.v1.Table.settings:type_name -> mahjong.authority.v1.TableSettings
+	2,  // 12: mahjong.authority.v1.Table.state:type_name -> mahjong.authority.v1.TableState
+	10, // 13: mahjong.authority.v1.Table.seats:type_name -> mahjong.authority.v1.SeatInfo
+	35, // 14: mahjong.authority.v1.Table.create_time:type_name -> google.protobuf.Timestamp
+	9,  // 15: mahjong.authority.v1.CreateTableRequest.settings:type_name -> mahjong.authority.v1.TableSettings
+	11, // 16: mahjong.authority.v1.CreateTableResponse.table:type_name -> mahjong.authority.v1.Table
+	2,  // 17: mahjong.authority.v1.ListTablesRequest.states:type_name -> mahjong.authority.v1.TableState
+	3,  // 18: mahjong.authority.v1.ListTablesRequest.order:type_name -> mahjong.authority.v1.TableOrder
+	11, // 19: mahjong.authority.v1.ListTablesResponse.tables:type_name -> mahjong.authority.v1.Table
+	11, // 20: mahjong.authority.v1.GetTableResponse.table:type_name -> mahjong.authority.v1.Table
+	11, // 21: mahjong.authority.v1.JoinTableResponse.table:type_name -> mahjong.authority.v1.Table
+	11, // 22: mahjong.authority.v1.StartTableResponse.table:type_name -> mahjong.authority.v1.Table
+	36, // 23: mahjong.authority.v1.Snapshot.view:type_name -> mahjong.authority.v1.View
+	35, // 24: mahjong.authority.v1.Event.time:type_name -> google.protobuf.Timestamp
+	37, // 25: mahjong.authority.v1.Event.round_started:type_name -> mahjong.authority.v1.RoundStarted
+	38, // 26: mahjong.authority.v1.Event.dealt:type_name -> mahjong.authority.v1.Dealt
+	39, // 27: mahjong.authority.v1.Event.drew:type_name -> mahjong.authority.v1.Drew
+	40, // 28: mahjong.authority.v1.Event.discarded:type_name -> mahjong.authority.v1.Discarded
+	41, // 29: mahjong.authority.v1.Event.fishing:type_name -> mahjong.authority.v1.Fishing
+	42, // 30: mahjong.authority.v1.Event.claim_offer:type_name -> mahjong.authority.v1.ClaimOffer
+	43, // 31: mahjong.authority.v1.Event.riichi_accepted:type_name -> mahjong.authority.v1.RiichiAccepted
+	44, // 32: mahjong.authority.v1.Event.called:type_name -> mahjong.authority.v1.Called
+	45, // 33: mahjong.authority.v1.Event.dora_revealed:type_name -> mahjong.authority.v1.DoraRevealed
+	46, // 34: mahjong.authority.v1.Event.won:type_name -> mahjong.authority.v1.Won
+	47, // 35: mahjong.authority.v1.Event.round_ended:type_name -> mahjong.authority.v1.RoundEnded
+	48, // 36: mahjong.authority.v1.Event.game_ended:type_name -> mahjong.authority.v1.GameEnded
+	49, // 37: mahjong.authority.v1.Event.seat_notice:type_name -> mahjong.authority.v1.SeatNotice
+	50, // 38: mahjong.authority.v1.Event.turn_offer:type_name -> mahjong.authority.v1.TurnOffer
+	51, // 39: mahjong.authority.v1.Event.sichuan_exchange_chosen:type_name -> mahjong.authority.v1.SichuanExchangeChosen
+	52, // 40: mahjong.authority.v1.Event.sichuan_exchanged:type_name -> mahjong.authority.v1.SichuanExchanged
+	53, // 41: mahjong.authority.v1.Event.sichuan_exchange_received:type_name -> mahjong.authority.v1.SichuanExchangeReceived
+	54, // 42: mahjong.authority.v1.Event.sichuan_void_chosen:type_name -> mahjong.authority.v1.SichuanVoidChosen
+	55, // 43: mahjong.authority.v1.Event.sichuan_voids_revealed:type_name -> mahjong.authority.v1.SichuanVoidsRevealed
+	56, // 44: mahjong.authority.v1.Event.sichuan_kan_paid:type_name -> mahjong.authority.v1.SichuanKanPaid
+	57, // 45: mahjong.authority.v1.Event.sichuan_kan_transferred:type_name -> mahjong.authority.v1.SichuanKanTransferred
+	58, // 46: mahjong.authority.v1.Event.sichuan_won:type_name -> mahjong.authority.v1.SichuanWon
+	59, // 47: mahjong.authority.v1.Event.sichuan_hand_ended:type_name -> mahjong.authority.v1.SichuanHandEnded
+	60, // 48: mahjong.authority.v1.Event.classical_bonus_set_aside:type_name -> mahjong.authority.v1.ClassicalBonusSetAside
+	61, // 49: mahjong.authority.v1.Event.classical_fishing:type_name -> mahjong.authority.v1.ClassicalFishing
+	62, // 50: mahjong.authority.v1.Event.classical_won:type_name -> mahjong.authority.v1.ClassicalWon
+	63, // 51: mahjong.authority.v1.Event.classical_hand_ended:type_name -> mahjong.authority.v1.ClassicalHandEnded
+	25, // 52: mahjong.authority.v1.StreamEventsResponse.snapshot:type_name -> mahjong.authority.v1.Snapshot
+	26, // 53: mahjong.authority.v1.StreamEventsResponse.event:type_name -> mahjong.authority.v1.Event
+	64, // 54: mahjong.authority.v1.ActRequest.action:type_name -> mahjong.authority.v1.Action
+	26, // 55: mahjong.authority.v1.SpectateResponse.event:type_name -> mahjong.authority.v1.Event
+	4,  // 56: mahjong.authority.v1.ExportGameRequest.format:type_name -> mahjong.authority.v1.RecordFormat
+	4,  // 57: mahjong.authority.v1.ExportGameResponse.format:type_name -> mahjong.authority.v1.RecordFormat
+	12, // 58: mahjong.authority.v1.TableService.CreateTable:input_type -> mahjong.authority.v1.CreateTableRequest
+	14, // 59: mahjong.authority.v1.TableService.ListTables:input_type -> mahjong.authority.v1.ListTablesRequest
+	16, // 60: mahjong.authority.v1.TableService.GetTable:input_type -> mahjong.authority.v1.GetTableRequest
+	18, // 61: mahjong.authority.v1.TableService.JoinTable:input_type -> mahjong.authority.v1.JoinTableRequest
+	20, // 62: mahjong.authority.v1.TableService.LeaveTable:input_type -> mahjong.authority.v1.LeaveTableRequest
+	22, // 63: mahjong.authority.v1.TableService.StartTable:input_type -> mahjong.authority.v1.StartTableRequest
+	24, // 64: mahjong.authority.v1.TableService.StreamEvents:input_type -> mahjong.authority.v1.StreamEventsRequest
+	28, // 65: mahjong.authority.v1.TableService.Act:input_type -> mahjong.authority.v1.ActRequest
+	30, // 66: mahjong.authority.v1.TableService.Spectate:input_type -> mahjong.authority.v1.SpectateRequest
+	32, // 67: mahjong.authority.v1.TableService.ExportGame:input_type -> mahjong.authority.v1.ExportGameRequest
+	13, // 68: mahjong.authority.v1.TableService.CreateTable:output_type -> mahjong.authority.v1.CreateTableResponse
+	15, // 69: mahjong.authority.v1.TableService.ListTables:output_type -> mahjong.authority.v1.ListTablesResponse
+	17, // 70: mahjong.authority.v1.TableService.GetTable:output_type -> mahjong.authority.v1.GetTableResponse
+	19, // 71: mahjong.authority.v1.TableService.JoinTable:output_type -> mahjong.authority.v1.JoinTableResponse
+	21, // 72: mahjong.authority.v1.TableService.LeaveTable:output_type -> mahjong.authority.v1.LeaveTableResponse
+	23, // 73: mahjong.authority.v1.TableService.StartTable:output_type -> mahjong.authority.v1.StartTableResponse
+	27, // 74: mahjong.authority.v1.TableService.StreamEvents:output_type -> mahjong.authority.v1.StreamEventsResponse
+	29, // 75: mahjong.authority.v1.TableService.Act:output_type -> mahjong.authority.v1.ActResponse
+	31, // 76: mahjong.authority.v1.TableService.Spectate:output_type -> mahjong.authority.v1.SpectateResponse
+	33, // 77: mahjong.authority.v1.TableService.ExportGame:output_type -> mahjong.authority.v1.ExportGameResponse
+	68, // [68:78] is the sub-list for method output_type
+	58, // [58:68] is the sub-list for method input_type
+	58, // [58:58] is the sub-list for extension type_name
+	58, // [58:58] is the sub-list for extension extendee
+	0,  // [0:58] is the sub-list for field type_name
 }
 
 func init() { file_mahjong_authority_v1_table_service_proto_init() }
@@ -3102,11 +3285,13 @@ func file_mahjong_authority_v1_table_service_proto_init() {
 	}
 	file_mahjong_authority_v1_game_proto_init()
 	file_mahjong_authority_v1_table_service_proto_msgTypes[1].OneofWrappers = []any{}
-	file_mahjong_authority_v1_table_service_proto_msgTypes[2].OneofWrappers = []any{
+	file_mahjong_authority_v1_table_service_proto_msgTypes[2].OneofWrappers = []any{}
+	file_mahjong_authority_v1_table_service_proto_msgTypes[3].OneofWrappers = []any{
 		(*TableSettings_Riichi)(nil),
 		(*TableSettings_Sichuan)(nil),
+		(*TableSettings_Classical)(nil),
 	}
-	file_mahjong_authority_v1_table_service_proto_msgTypes[19].OneofWrappers = []any{
+	file_mahjong_authority_v1_table_service_proto_msgTypes[20].OneofWrappers = []any{
 		(*Event_RoundStarted)(nil),
 		(*Event_Dealt)(nil),
 		(*Event_Drew)(nil),
@@ -3130,8 +3315,12 @@ func file_mahjong_authority_v1_table_service_proto_init() {
 		(*Event_SichuanKanTransferred)(nil),
 		(*Event_SichuanWon)(nil),
 		(*Event_SichuanHandEnded)(nil),
+		(*Event_ClassicalBonusSetAside)(nil),
+		(*Event_ClassicalFishing)(nil),
+		(*Event_ClassicalWon)(nil),
+		(*Event_ClassicalHandEnded)(nil),
 	}
-	file_mahjong_authority_v1_table_service_proto_msgTypes[20].OneofWrappers = []any{
+	file_mahjong_authority_v1_table_service_proto_msgTypes[21].OneofWrappers = []any{
 		(*StreamEventsResponse_Snapshot)(nil),
 		(*StreamEventsResponse_Event)(nil),
 	}
@@ -3141,7 +3330,7 @@ func file_mahjong_authority_v1_table_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mahjong_authority_v1_table_service_proto_rawDesc), len(file_mahjong_authority_v1_table_service_proto_rawDesc)),
 			NumEnums:      6,
-			NumMessages:   27,
+			NumMessages:   28,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

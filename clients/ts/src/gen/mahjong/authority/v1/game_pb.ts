@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file mahjong/authority/v1/game.proto.
  */
 export const file_mahjong_authority_v1_game: GenFile = /*@__PURE__*/
-  fileDesc("Ch9tYWhqb25nL2F1dGhvcml0eS92MS9nYW1lLnByb3RvEhRtYWhqb25nLmF1dGhvcml0eS52MSKZAQoGQWN0aW9uEi4KBHR5cGUYASABKA4yIC5tYWhqb25nLmF1dGhvcml0eS52MS5BY3Rpb25UeXBlEgwKBHRpbGUYAiABKAkSDQoFdGlsZXMYAyABKAkSEQoJdHN1bW9naXJpGAQgASgIEi8KBHN1aXQYZCABKA4yIS5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuU3VpdCJ/CgRNZWxkEiwKBHR5cGUYASABKA4yHi5tYWhqb25nLmF1dGhvcml0eS52MS5NZWxkVHlwZRINCgV0aWxlcxgCIAEoCRIRCglmcm9tX3NlYXQYAyABKA0SEwoLY2FsbGVkX3RpbGUYBCABKAkSEgoKYWRkZWRfdGlsZRgFIAEoCSJOCgtEaXNjYXJkVmlldxIMCgR0aWxlGAEgASgJEhEKCXRzdW1vZ2lyaRgCIAEoCBIOCgZyaWljaGkYAyABKAgSDgoGY2FsbGVkGAQgASgIIpwBCghTZWF0VmlldxIzCghkaXNjYXJkcxgBIAMoCzIhLm1haGpvbmcuYXV0aG9yaXR5LnYxLkRpc2NhcmRWaWV3EikKBW1lbGRzGAIgAygLMhoubWFoam9uZy5hdXRob3JpdHkudjEuTWVsZBIRCgloYW5kX3NpemUYAyABKAUSDgoGcmlpY2hpGAQgASgIEg0KBXNjb3JlGAUgASgFIqQDCgRWaWV3EgwKBHNlYXQYASABKA0SKgoFcGhhc2UYAiABKA4yGy5tYWhqb25nLmF1dGhvcml0eS52MS5QaGFzZRIuCgpyb3VuZF93aW5kGAMgASgOMhoubWFoam9uZy5hdXRob3JpdHkudjEuV2luZBIOCgZudW1iZXIYBCABKAUSDgoGZGVhbGVyGAUgASgNEg0KBWhvbmJhGAYgASgFEhUKDXJpaWNoaV9zdGlja3MYByABKAUSDgoGc2NvcmVzGAggAygFEgwKBGRvcmEYCSABKAkSEQoJd2FsbF9sZWZ0GAogASgFEg4KBnRvX2FjdBgLIAEoDRIMCgRoYW5kGAwgASgJEg0KBWRyYXduGA0gASgJEi0KBXNlYXRzGA4gAygLMh4ubWFoam9uZy5hdXRob3JpdHkudjEuU2VhdFZpZXcSKwoFbGVnYWwYDyADKAsyHC5tYWhqb25nLmF1dGhvcml0eS52MS5BY3Rpb24SMgoHc2ljaHVhbhhkIAEoCzIhLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5WaWV3IusBCgtTaWNodWFuVmlldxINCgVpbmRleBgBIAEoDRI5CglkaXJlY3Rpb24YAiABKA4yJi5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuRGlyZWN0aW9uEgwKBGdhdmUYAyABKAkSCwoDZ290GAQgASgJEi8KBHZvaWQYBSABKA4yIS5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuU3VpdBIQCghyZXZlYWxlZBgGIAEoCBI0CgVzZWF0cxgHIAMoCzIlLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5TZWF0VmlldyJwCg9TaWNodWFuU2VhdFZpZXcSCwoDd29uGAEgASgJEgwKBGxlZnQYAiABKAgSLwoEdm9pZBgDIAEoDjIhLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5TdWl0EhEKCWthbl9tb25leRgEIAEoBSI0ChVTaWNodWFuRXhjaGFuZ2VDaG9zZW4SDAoEc2VhdBgBIAEoDRINCgV0aWxlcxgCIAEoCSJNChBTaWNodWFuRXhjaGFuZ2VkEjkKCWRpcmVjdGlvbhgBIAEoDjImLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5EaXJlY3Rpb24iVQoXU2ljaHVhbkV4Y2hhbmdlUmVjZWl2ZWQSDAoEc2VhdBgBIAEoDRIMCgRnYXZlGAIgASgJEgsKA2dvdBgDIAEoCRIRCglmcm9tX3NlYXQYBCABKA0iUgoRU2ljaHVhblZvaWRDaG9zZW4SDAoEc2VhdBgBIAEoDRIvCgRzdWl0GAIgASgOMiEubWFoam9uZy5hdXRob3JpdHkudjEuU2ljaHVhblN1aXQiSAoUU2ljaHVhblZvaWRzUmV2ZWFsZWQSMAoFdm9pZHMYASADKA4yIS5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuU3VpdCJsCg5TaWNodWFuS2FuUGFpZBIMCgRzZWF0GAEgASgNEiwKBHR5cGUYAiABKA4yHi5tYWhqb25nLmF1dGhvcml0eS52MS5NZWxkVHlwZRIOCgZkZWx0YXMYAyADKAUSDgoGc2NvcmVzGAQgAygFIlUKFVNpY2h1YW5LYW5UcmFuc2ZlcnJlZBIMCgRzZWF0GAEgASgNEg8KB3RvX3NlYXQYAiABKA0SDQoFdW5pdHMYAyABKAUSDgoGc2NvcmVzGAQgAygFIicKClNpY2h1YW5GYW4SDAoEbmFtZRgBIAEoCRILCgNmYW4YAiABKAUikgIKClNpY2h1YW5Xb24SDAoEc2VhdBgBIAEoDRIRCglmcm9tX3NlYXQYAiABKA0SDQoFdHN1bW8YAyABKAgSDwoHY2hhbmthbhgEIAEoCBIMCgRoYW5kGAUgASgJEikKBW1lbGRzGAYgAygLMhoubWFoam9uZy5hdXRob3JpdHkudjEuTWVsZBIQCgh3aW5fdGlsZRgHIAEoCRILCgNmYW4YCCABKAUSLgoEZmFucxgJIAMoCzIgLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5GYW4SDQoFdmFsdWUYCiABKAUSDgoGZGVsdGFzGAsgAygFEg4KBnNjb3JlcxgMIAMoBRIMCgRsZWZ0GA0gASgIIo4CChBTaWNodWFuSGFuZEVuZGVkEjYKBGtpbmQYASABKA4yKC5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuSGFuZEVuZEtpbmQSDwoHaHVhX3podRgCIAMoCBINCgVyZWFkeRgDIAMoCBITCgtodWFfemh1X3BheRgEIAMoBRIRCglyZWFkeV9wYXkYBSADKAUSDwoHcmVmdW5kcxgGIAMoBRIOCgZkZWx0YXMYByADKAUSDgoGc2NvcmVzGAggAygFEg0KBWhhbmRzGAkgAygJEhEKCXdhbGxfc2VlZBgKIAEoDBITCgtuZXh0X2RlYWxlchgLIAEoDRISCgptYXRjaF9vdmVyGAwgASgIIiEKBFlha3USDAoEbmFtZRgBIAEoCRILCgNoYW4YAiABKAUi2AEKDFJvdW5kU3RhcnRlZBIuCgpyb3VuZF93aW5kGAEgASgOMhoubWFoam9uZy5hdXRob3JpdHkudjEuV2luZBIOCgZudW1iZXIYAiABKAUSDgoGZGVhbGVyGAMgASgNEg0KBWhvbmJhGAQgASgFEhUKDXJpaWNoaV9zdGlja3MYBSABKAUSDgoGc2NvcmVzGAYgAygFEgwKBGRvcmEYByABKAkSEQoJd2FsbF9sZWZ0GAggASgFEhIKCmNvbW1pdG1lbnQYCSABKAwSDQoFaW5kZXgYCiABKA0iIwoFRGVhbHQSDAoEc2VhdBgBIAEoDRIMCgRoYW5kGAIgASgJIkYKBERyZXcSDAoEc2VhdBgBIAEoDRIMCgR0aWxlGAIgASgJEg8KB3JpbnNoYW4YAyABKAgSEQoJd2FsbF9sZWZ0GAQgASgFIkoKCURpc2NhcmRlZBIMCgRzZWF0GAEgASgNEgwKBHRpbGUYAiABKAkSEQoJdHN1bW9naXJpGAMgASgIEg4KBnJpaWNoaRgEIAEoCCJICgdGaXNoaW5nEgwKBHNlYXQYASABKA0SDwoHc2hhbnRlbhgCIAEoBRINCgV3YWl0cxgDIAEoCRIPCgdmdXJpdGVuGAQgASgIIkkKCkNsYWltT2ZmZXISDAoEc2VhdBgBIAEoDRItCgdvcHRpb25zGAIgAygLMhwubWFoam9uZy5hdXRob3JpdHkudjEuQWN0aW9uIkgKCVR1cm5PZmZlchIMCgRzZWF0GAEgASgNEi0KB29wdGlvbnMYAiADKAsyHC5tYWhqb25nLmF1dGhvcml0eS52MS5BY3Rpb24iRQoOUmlpY2hpQWNjZXB0ZWQSDAoEc2VhdBgBIAEoDRIOCgZzY29yZXMYAiADKAUSFQoNcmlpY2hpX3N0aWNrcxgDIAEoBSJQCgZDYWxsZWQSDAoEc2VhdBgBIAEoDRIoCgRtZWxkGAIgASgLMhoubWFoam9uZy5hdXRob3JpdHkudjEuTWVsZBIOCgZzY29yZXMYAyADKAUiIQoMRG9yYVJldmVhbGVkEhEKCWluZGljYXRvchgBIAEoCSKzAgoDV29uEgwKBHNlYXQYASABKA0SEQoJZnJvbV9zZWF0GAIgASgNEg0KBXRzdW1vGAMgASgIEgwKBGhhbmQYBCABKAkSKQoFbWVsZHMYBSADKAsyGi5tYWhqb25nLmF1dGhvcml0eS52MS5NZWxkEhAKCHdpbl90aWxlGAYgASgJEgsKA3VyYRgHIAEoCRILCgNoYW4YCCABKAUSCgoCZnUYCSABKAUSDwoHeWFrdW1hbhgKIAEoBRIoCgR5YWt1GAsgAygLMhoubWFoam9uZy5hdXRob3JpdHkudjEuWWFrdRINCgVsaW1pdBgMIAEoCRIOCgZwb2ludHMYDSABKAUSDgoGZGVsdGFzGA4gAygFEhAKCHBhb19zZWF0GA8gASgNEg8KB2hhc19wYW8YECABKAgiyQEKClJvdW5kRW5kZWQSMAoEa2luZBgBIAEoDjIiLm1haGpvbmcuYXV0aG9yaXR5LnYxLlJvdW5kRW5kS2luZBIOCgZkZWx0YXMYAiADKAUSDgoGc2NvcmVzGAMgAygFEg4KBnRlbnBhaRgEIAMoCBINCgVoYW5kcxgFIAMoCRIVCg1yaWljaGlfc3RpY2tzGAYgASgFEg0KBWhvbmJhGAcgASgFEhEKCXdhbGxfc2VlZBgIIAEoDBIRCglnYW1lX292ZXIYCSABKAgiKgoJR2FtZUVuZGVkEg4KBnNjb3JlcxgBIAMoBRINCgVyYW5rcxgCIAMoBSKVAgoKU2VhdE5vdGljZRIzCgRraW5kGAEgASgOMiUubWFoam9uZy5hdXRob3JpdHkudjEuU2VhdE5vdGljZS5LaW5kEgwKBHNlYXQYAiABKA0SDAoEbmFtZRgDIAEoCSK1AQoES2luZBIUChBLSU5EX1VOU1BFQ0lGSUVEEAASDwoLS0lORF9KT0lORUQQARINCglLSU5EX0xFRlQQAhIWChJLSU5EX0JPVF9UT09LX09WRVIQAxIYChRLSU5EX1BMQVlFUl9SRVRVUk5FRBAEEhIKDktJTkRfVElNRURfT1VUEAUSFgoSS0lORF9UQUJMRV9TVEFSVEVEEAYSGQoUS0lORF9UQUJMRV9BQkFORE9ORUQQyAEq9wIKCkFjdGlvblR5cGUSGwoXQUNUSU9OX1RZUEVfVU5TUEVDSUZJRUQQABIXChNBQ1RJT05fVFlQRV9ESVNDQVJEEAESFgoSQUNUSU9OX1RZUEVfUklJQ0hJEAISEwoPQUNUSU9OX1RZUEVfQ0hJEAMSEwoPQUNUSU9OX1RZUEVfUE9OEAQSGAoUQUNUSU9OX1RZUEVfT1BFTl9LQU4QBRIaChZBQ1RJT05fVFlQRV9DTE9TRURfS0FOEAYSGQoVQUNUSU9OX1RZUEVfQURERURfS0FOEAcSFQoRQUNUSU9OX1RZUEVfVFNVTU8QCBITCg9BQ1RJT05fVFlQRV9ST04QCRIUChBBQ1RJT05fVFlQRV9QQVNTEAoSHgoaQUNUSU9OX1RZUEVfTklORV9URVJNSU5BTFMQCxIgChxBQ1RJT05fVFlQRV9TSUNIVUFOX0VYQ0hBTkdFEGQSHAoYQUNUSU9OX1RZUEVfU0lDSFVBTl9WT0lEEGUqbQoLU2ljaHVhblN1aXQSHAoYU0lDSFVBTl9TVUlUX1VOU1BFQ0lGSUVEEAASFAoQU0lDSFVBTl9TVUlUX01BThABEhQKEFNJQ0hVQU5fU1VJVF9QSU4QAhIUChBTSUNIVUFOX1NVSVRfU09VEAMqlgEKCE1lbGRUeXBlEhkKFU1FTERfVFlQRV9VTlNQRUNJRklFRBAAEhEKDU1FTERfVFlQRV9DSEkQARIRCg1NRUxEX1RZUEVfUE9OEAISFgoSTUVMRF9UWVBFX09QRU5fS0FOEAMSFwoTTUVMRF9UWVBFX0FEREVEX0tBThAEEhgKFE1FTERfVFlQRV9DTE9TRURfS0FOEAUqtAEKBVBoYXNlEhUKEVBIQVNFX1VOU1BFQ0lGSUVEEAASGAoUUEhBU0VfQkVUV0VFTl9ST1VORFMQARIOCgpQSEFTRV9UVVJOEAISFgoSUEhBU0VfQ0xBSU1fV0lORE9XEAMSEwoPUEhBU0VfR0FNRV9PVkVSEAQSHAoYUEhBU0VfU0lDSFVBTl9FWENIQU5HSU5HEGQSHwobUEhBU0VfU0lDSFVBTl9DSE9PU0lOR19WT0lEEGUqWgoEV2luZBIUChBXSU5EX1VOU1BFQ0lGSUVEEAASDQoJV0lORF9FQVNUEAESDgoKV0lORF9TT1VUSBACEg0KCVdJTkRfV0VTVBADEg4KCldJTkRfTk9SVEgQBCqVAQoQU2ljaHVhbkRpcmVjdGlvbhIhCh1TSUNIVUFOX0RJUkVDVElPTl9VTlNQRUNJRklFRBAAEh0KGVNJQ0hVQU5fRElSRUNUSU9OX1RPX05FWFQQARIhCh1TSUNIVUFOX0RJUkVDVElPTl9UT19QUkVWSU9VUxACEhwKGFNJQ0hVQU5fRElSRUNUSU9OX0FDUk9TUxADKoYBChJTaWNodWFuSGFuZEVuZEtpbmQSJQohU0lDSFVBTl9IQU5EX0VORF9LSU5EX1VOU1BFQ0lGSUVEEAASIwofU0lDSFVBTl9IQU5EX0VORF9LSU5EX1RIUkVFX1dPThABEiQKIFNJQ0hVQU5fSEFORF9FTkRfS0lORF9XQUxMX0VNUFRZEAIqoAIKDFJvdW5kRW5kS2luZBIeChpST1VORF9FTkRfS0lORF9VTlNQRUNJRklFRBAAEhYKElJPVU5EX0VORF9LSU5EX1dJThABEh0KGVJPVU5EX0VORF9LSU5EX0VYSEFVU1RJVkUQAhIaChZST1VORF9FTkRfS0lORF9OQUdBU0hJEAMSIQodUk9VTkRfRU5EX0tJTkRfTklORV9URVJNSU5BTFMQBBIdChlST1VORF9FTkRfS0lORF9GT1VSX1dJTkRTEAUSHgoaUk9VTkRfRU5EX0tJTkRfRk9VUl9SSUlDSEkQBhIcChhST1VORF9FTkRfS0lORF9GT1VSX0tBTlMQBxIdChlST1VORF9FTkRfS0lORF9UUklQTEVfUk9OEAhCTVpLZ2l0aHViLmNvbS9tYWhqb25nLWF1dGhvcml0eS9hdXRob3JpdHkvZ2VuL21haGpvbmcvYXV0aG9yaXR5L3YxO2F1dGhvcml0eXYxYgZwcm90bzM");
+  fileDesc("Ch9tYWhqb25nL2F1dGhvcml0eS92MS9nYW1lLnByb3RvEhRtYWhqb25nLmF1dGhvcml0eS52MSKZAQoGQWN0aW9uEi4KBHR5cGUYASABKA4yIC5tYWhqb25nLmF1dGhvcml0eS52MS5BY3Rpb25UeXBlEgwKBHRpbGUYAiABKAkSDQoFdGlsZXMYAyABKAkSEQoJdHN1bW9naXJpGAQgASgIEi8KBHN1aXQYZCABKA4yIS5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuU3VpdCJ/CgRNZWxkEiwKBHR5cGUYASABKA4yHi5tYWhqb25nLmF1dGhvcml0eS52MS5NZWxkVHlwZRINCgV0aWxlcxgCIAEoCRIRCglmcm9tX3NlYXQYAyABKA0SEwoLY2FsbGVkX3RpbGUYBCABKAkSEgoKYWRkZWRfdGlsZRgFIAEoCSJOCgtEaXNjYXJkVmlldxIMCgR0aWxlGAEgASgJEhEKCXRzdW1vZ2lyaRgCIAEoCBIOCgZyaWljaGkYAyABKAgSDgoGY2FsbGVkGAQgASgIIpwBCghTZWF0VmlldxIzCghkaXNjYXJkcxgBIAMoCzIhLm1haGpvbmcuYXV0aG9yaXR5LnYxLkRpc2NhcmRWaWV3EikKBW1lbGRzGAIgAygLMhoubWFoam9uZy5hdXRob3JpdHkudjEuTWVsZBIRCgloYW5kX3NpemUYAyABKAUSDgoGcmlpY2hpGAQgASgIEg0KBXNjb3JlGAUgASgFIt0DCgRWaWV3EgwKBHNlYXQYASABKA0SKgoFcGhhc2UYAiABKA4yGy5tYWhqb25nLmF1dGhvcml0eS52MS5QaGFzZRIuCgpyb3VuZF93aW5kGAMgASgOMhoubWFoam9uZy5hdXRob3JpdHkudjEuV2luZBIOCgZudW1iZXIYBCABKAUSDgoGZGVhbGVyGAUgASgNEg0KBWhvbmJhGAYgASgFEhUKDXJpaWNoaV9zdGlja3MYByABKAUSDgoGc2NvcmVzGAggAygFEgwKBGRvcmEYCSABKAkSEQoJd2FsbF9sZWZ0GAogASgFEg4KBnRvX2FjdBgLIAEoDRIMCgRoYW5kGAwgASgJEg0KBWRyYXduGA0gASgJEi0KBXNlYXRzGA4gAygLMh4ubWFoam9uZy5hdXRob3JpdHkudjEuU2VhdFZpZXcSKwoFbGVnYWwYDyADKAsyHC5tYWhqb25nLmF1dGhvcml0eS52MS5BY3Rpb24SMgoHc2ljaHVhbhhkIAEoCzIhLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5WaWV3EjcKCWNsYXNzaWNhbBiQAyABKAsyIy5tYWhqb25nLmF1dGhvcml0eS52MS5DbGFzc2ljYWxWaWV3IusBCgtTaWNodWFuVmlldxINCgVpbmRleBgBIAEoDRI5CglkaXJlY3Rpb24YAiABKA4yJi5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuRGlyZWN0aW9uEgwKBGdhdmUYAyABKAkSCwoDZ290GAQgASgJEi8KBHZvaWQYBSABKA4yIS5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuU3VpdBIQCghyZXZlYWxlZBgGIAEoCBI0CgVzZWF0cxgHIAMoCzIlLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5TZWF0VmlldyJwCg9TaWNodWFuU2VhdFZpZXcSCwoDd29uGAEgASgJEgwKBGxlZnQYAiABKAgSLwoEdm9pZBgDIAEoDjIhLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5TdWl0EhEKCWthbl9tb25leRgEIAEoBSI0ChVTaWNodWFuRXhjaGFuZ2VDaG9zZW4SDAoEc2VhdBgBIAEoDRINCgV0aWxlcxgCIAEoCSJNChBTaWNodWFuRXhjaGFuZ2VkEjkKCWRpcmVjdGlvbhgBIAEoDjImLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5EaXJlY3Rpb24iVQoXU2ljaHVhbkV4Y2hhbmdlUmVjZWl2ZWQSDAoEc2VhdBgBIAEoDRIMCgRnYXZlGAIgASgJEgsKA2dvdBgDIAEoCRIRCglmcm9tX3NlYXQYBCABKA0iUgoRU2ljaHVhblZvaWRDaG9zZW4SDAoEc2VhdBgBIAEoDRIvCgRzdWl0GAIgASgOMiEubWFoam9uZy5hdXRob3JpdHkudjEuU2ljaHVhblN1aXQiSAoUU2ljaHVhblZvaWRzUmV2ZWFsZWQSMAoFdm9pZHMYASADKA4yIS5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuU3VpdCJsCg5TaWNodWFuS2FuUGFpZBIMCgRzZWF0GAEgASgNEiwKBHR5cGUYAiABKA4yHi5tYWhqb25nLmF1dGhvcml0eS52MS5NZWxkVHlwZRIOCgZkZWx0YXMYAyADKAUSDgoGc2NvcmVzGAQgAygFIlUKFVNpY2h1YW5LYW5UcmFuc2ZlcnJlZBIMCgRzZWF0GAEgASgNEg8KB3RvX3NlYXQYAiABKA0SDQoFdW5pdHMYAyABKAUSDgoGc2NvcmVzGAQgAygFIicKClNpY2h1YW5GYW4SDAoEbmFtZRgBIAEoCRILCgNmYW4YAiABKAUikgIKClNpY2h1YW5Xb24SDAoEc2VhdBgBIAEoDRIRCglmcm9tX3NlYXQYAiABKA0SDQoFdHN1bW8YAyABKAgSDwoHY2hhbmthbhgEIAEoCBIMCgRoYW5kGAUgASgJEikKBW1lbGRzGAYgAygLMhoubWFoam9uZy5hdXRob3JpdHkudjEuTWVsZBIQCgh3aW5fdGlsZRgHIAEoCRILCgNmYW4YCCABKAUSLgoEZmFucxgJIAMoCzIgLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5GYW4SDQoFdmFsdWUYCiABKAUSDgoGZGVsdGFzGAsgAygFEg4KBnNjb3JlcxgMIAMoBRIMCgRsZWZ0GA0gASgIIo4CChBTaWNodWFuSGFuZEVuZGVkEjYKBGtpbmQYASABKA4yKC5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuSGFuZEVuZEtpbmQSDwoHaHVhX3podRgCIAMoCBINCgVyZWFkeRgDIAMoCBITCgtodWFfemh1X3BheRgEIAMoBRIRCglyZWFkeV9wYXkYBSADKAUSDwoHcmVmdW5kcxgGIAMoBRIOCgZkZWx0YXMYByADKAUSDgoGc2NvcmVzGAggAygFEg0KBWhhbmRzGAkgAygJEhEKCXdhbGxfc2VlZBgKIAEoDBITCgtuZXh0X2RlYWxlchgLIAEoDRISCgptYXRjaF9vdmVyGAwgASgIIn4KDUNsYXNzaWNhbFZpZXcSDQoFaW5kZXgYASABKA0SEgoKY2xhaW1fdGlsZRgCIAEoCRISCgpjbGFpbV9mcm9tGAMgASgNEjYKBXNlYXRzGAQgAygLMicubWFoam9uZy5hdXRob3JpdHkudjEuQ2xhc3NpY2FsU2VhdFZpZXciMwoRQ2xhc3NpY2FsU2VhdFZpZXcSDQoFYm9udXMYASABKAkSDwoHZmlzaGluZxgCIAEoCCI0ChZDbGFzc2ljYWxCb251c1NldEFzaWRlEgwKBHNlYXQYASABKA0SDAoEdGlsZRgCIAEoCSI3ChBDbGFzc2ljYWxGaXNoaW5nEgwKBHNlYXQYASABKA0SFQoNb3JpZ2luYWxfY2FsbBgCIAEoCCKjAQoMQ2xhc3NpY2FsV29uEgwKBHNlYXQYASABKA0SEQoJZnJvbV9zZWF0GAIgASgNEhIKCnNlbGZfZHJhd24YAyABKAgSEwoLcm9iYmVkX2tvbmcYBCABKAgSDAoEaGFuZBgFIAEoCRIpCgVtZWxkcxgGIAMoCzIaLm1haGpvbmcuYXV0aG9yaXR5LnYxLk1lbGQSEAoId2luX3RpbGUYByABKAkiZgoSQ2xhc3NpY2FsU2NvcmVMaW5lEg0KBXNjb3JlGAEgASgFEg4KBnBvaW50cxgCIAEoBRIPCgdkb3VibGVzGAMgASgFEg8KB3NwZWNpYWwYBCABKAkSDwoHZmlzaGluZxgFIAEoCCKxAgoSQ2xhc3NpY2FsSGFuZEVuZGVkEjgKBGtpbmQYASABKA4yKi5tYWhqb25nLmF1dGhvcml0eS52MS5DbGFzc2ljYWxIYW5kRW5kS2luZBIOCgZ3aW5uZXIYAiABKA0SNwoFbGluZXMYAyADKAsyKC5tYWhqb25nLmF1dGhvcml0eS52MS5DbGFzc2ljYWxTY29yZUxpbmUSDgoGZGVsdGFzGAQgAygFEg4KBnNjb3JlcxgFIAMoBRINCgVoYW5kcxgGIAMoCRIRCgl3YWxsX3NlZWQYByABKAwSEwoLbmV4dF9kZWFsZXIYCCABKA0SLgoKbmV4dF9yb3VuZBgJIAEoDjIaLm1haGpvbmcuYXV0aG9yaXR5LnYxLldpbmQSEQoJZ2FtZV9vdmVyGAogASgIIiEKBFlha3USDAoEbmFtZRgBIAEoCRILCgNoYW4YAiABKAUi2AEKDFJvdW5kU3RhcnRlZBIuCgpyb3VuZF93aW5kGAEgASgOMhoubWFoam9uZy5hdXRob3JpdHkudjEuV2luZBIOCgZudW1iZXIYAiABKAUSDgoGZGVhbGVyGAMgASgNEg0KBWhvbmJhGAQgASgFEhUKDXJpaWNoaV9zdGlja3MYBSABKAUSDgoGc2NvcmVzGAYgAygFEgwKBGRvcmEYByABKAkSEQoJd2FsbF9sZWZ0GAggASgFEhIKCmNvbW1pdG1lbnQYCSABKAwSDQoFaW5kZXgYCiABKA0iIwoFRGVhbHQSDAoEc2VhdBgBIAEoDRIMCgRoYW5kGAIgASgJIkYKBERyZXcSDAoEc2VhdBgBIAEoDRIMCgR0aWxlGAIgASgJEg8KB3JpbnNoYW4YAyABKAgSEQoJd2FsbF9sZWZ0GAQgASgFIkoKCURpc2NhcmRlZBIMCgRzZWF0GAEgASgNEgwKBHRpbGUYAiABKAkSEQoJdHN1bW9naXJpGAMgASgIEg4KBnJpaWNoaRgEIAEoCCJICgdGaXNoaW5nEgwKBHNlYXQYASABKA0SDwoHc2hhbnRlbhgCIAEoBRINCgV3YWl0cxgDIAEoCRIPCgdmdXJpdGVuGAQgASgIIkkKCkNsYWltT2ZmZXISDAoEc2VhdBgBIAEoDRItCgdvcHRpb25zGAIgAygLMhwubWFoam9uZy5hdXRob3JpdHkudjEuQWN0aW9uIkgKCVR1cm5PZmZlchIMCgRzZWF0GAEgASgNEi0KB29wdGlvbnMYAiADKAsyHC5tYWhqb25nLmF1dGhvcml0eS52MS5BY3Rpb24iRQoOUmlpY2hpQWNjZXB0ZWQSDAoEc2VhdBgBIAEoDRIOCgZzY29yZXMYAiADKAUSFQoNcmlpY2hpX3N0aWNrcxgDIAEoBSJQCgZDYWxsZWQSDAoEc2VhdBgBIAEoDRIoCgRtZWxkGAIgASgLMhoubWFoam9uZy5hdXRob3JpdHkudjEuTWVsZBIOCgZzY29yZXMYAyADKAUiIQoMRG9yYVJldmVhbGVkEhEKCWluZGljYXRvchgBIAEoCSKzAgoDV29uEgwKBHNlYXQYASABKA0SEQoJZnJvbV9zZWF0GAIgASgNEg0KBXRzdW1vGAMgASgIEgwKBGhhbmQYBCABKAkSKQoFbWVsZHMYBSADKAsyGi5tYWhqb25nLmF1dGhvcml0eS52MS5NZWxkEhAKCHdpbl90aWxlGAYgASgJEgsKA3VyYRgHIAEoCRILCgNoYW4YCCABKAUSCgoCZnUYCSABKAUSDwoHeWFrdW1hbhgKIAEoBRIoCgR5YWt1GAsgAygLMhoubWFoam9uZy5hdXRob3JpdHkudjEuWWFrdRINCgVsaW1pdBgMIAEoCRIOCgZwb2ludHMYDSABKAUSDgoGZGVsdGFzGA4gAygFEhAKCHBhb19zZWF0GA8gASgNEg8KB2hhc19wYW8YECABKAgiyQEKClJvdW5kRW5kZWQSMAoEa2luZBgBIAEoDjIiLm1haGpvbmcuYXV0aG9yaXR5LnYxLlJvdW5kRW5kS2luZBIOCgZkZWx0YXMYAiADKAUSDgoGc2NvcmVzGAMgAygFEg4KBnRlbnBhaRgEIAMoCBINCgVoYW5kcxgFIAMoCRIVCg1yaWljaGlfc3RpY2tzGAYgASgFEg0KBWhvbmJhGAcgASgFEhEKCXdhbGxfc2VlZBgIIAEoDBIRCglnYW1lX292ZXIYCSABKAgiKgoJR2FtZUVuZGVkEg4KBnNjb3JlcxgBIAMoBRINCgVyYW5rcxgCIAMoBSKVAgoKU2VhdE5vdGljZRIzCgRraW5kGAEgASgOMiUubWFoam9uZy5hdXRob3JpdHkudjEuU2VhdE5vdGljZS5LaW5kEgwKBHNlYXQYAiABKA0SDAoEbmFtZRgDIAEoCSK1AQoES2luZBIUChBLSU5EX1VOU1BFQ0lGSUVEEAASDwoLS0lORF9KT0lORUQQARINCglLSU5EX0xFRlQQAhIWChJLSU5EX0JPVF9UT09LX09WRVIQAxIYChRLSU5EX1BMQVlFUl9SRVRVUk5FRBAEEhIKDktJTkRfVElNRURfT1VUEAUSFgoSS0lORF9UQUJMRV9TVEFSVEVEEAYSGQoUS0lORF9UQUJMRV9BQkFORE9ORUQQyAEqmAMKCkFjdGlvblR5cGUSGwoXQUNUSU9OX1RZUEVfVU5TUEVDSUZJRUQQABIXChNBQ1RJT05fVFlQRV9ESVNDQVJEEAESFgoSQUNUSU9OX1RZUEVfUklJQ0hJEAISEwoPQUNUSU9OX1RZUEVfQ0hJEAMSEwoPQUNUSU9OX1RZUEVfUE9OEAQSGAoUQUNUSU9OX1RZUEVfT1BFTl9LQU4QBRIaChZBQ1RJT05fVFlQRV9DTE9TRURfS0FOEAYSGQoVQUNUSU9OX1RZUEVfQURERURfS0FOEAcSFQoRQUNUSU9OX1RZUEVfVFNVTU8QCBITCg9BQ1RJT05fVFlQRV9ST04QCRIUChBBQ1RJT05fVFlQRV9QQVNTEAoSHgoaQUNUSU9OX1RZUEVfTklORV9URVJNSU5BTFMQCxIgChxBQ1RJT05fVFlQRV9TSUNIVUFOX0VYQ0hBTkdFEGQSHAoYQUNUSU9OX1RZUEVfU0lDSFVBTl9WT0lEEGUSHwoaQUNUSU9OX1RZUEVfQ0xBU1NJQ0FMX0ZJU0gQkAMqbQoLU2ljaHVhblN1aXQSHAoYU0lDSFVBTl9TVUlUX1VOU1BFQ0lGSUVEEAASFAoQU0lDSFVBTl9TVUlUX01BThABEhQKEFNJQ0hVQU5fU1VJVF9QSU4QAhIUChBTSUNIVUFOX1NVSVRfU09VEAMqlgEKCE1lbGRUeXBlEhkKFU1FTERfVFlQRV9VTlNQRUNJRklFRBAAEhEKDU1FTERfVFlQRV9DSEkQARIRCg1NRUxEX1RZUEVfUE9OEAISFgoSTUVMRF9UWVBFX09QRU5fS0FOEAMSFwoTTUVMRF9UWVBFX0FEREVEX0tBThAEEhgKFE1FTERfVFlQRV9DTE9TRURfS0FOEAUqtAEKBVBoYXNlEhUKEVBIQVNFX1VOU1BFQ0lGSUVEEAASGAoUUEhBU0VfQkVUV0VFTl9ST1VORFMQARIOCgpQSEFTRV9UVVJOEAISFgoSUEhBU0VfQ0xBSU1fV0lORE9XEAMSEwoPUEhBU0VfR0FNRV9PVkVSEAQSHAoYUEhBU0VfU0lDSFVBTl9FWENIQU5HSU5HEGQSHwobUEhBU0VfU0lDSFVBTl9DSE9PU0lOR19WT0lEEGUqWgoEV2luZBIUChBXSU5EX1VOU1BFQ0lGSUVEEAASDQoJV0lORF9FQVNUEAESDgoKV0lORF9TT1VUSBACEg0KCVdJTkRfV0VTVBADEg4KCldJTkRfTk9SVEgQBCqVAQoQU2ljaHVhbkRpcmVjdGlvbhIhCh1TSUNIVUFOX0RJUkVDVElPTl9VTlNQRUNJRklFRBAAEh0KGVNJQ0hVQU5fRElSRUNUSU9OX1RPX05FWFQQARIhCh1TSUNIVUFOX0RJUkVDVElPTl9UT19QUkVWSU9VUxACEhwKGFNJQ0hVQU5fRElSRUNUSU9OX0FDUk9TUxADKoYBChJTaWNodWFuSGFuZEVuZEtpbmQSJQohU0lDSFVBTl9IQU5EX0VORF9LSU5EX1VOU1BFQ0lGSUVEEAASIwofU0lDSFVBTl9IQU5EX0VORF9LSU5EX1RIUkVFX1dPThABEiQKIFNJQ0hVQU5fSEFORF9FTkRfS0lORF9XQUxMX0VNUFRZEAIqhwEKFENsYXNzaWNhbEhhbmRFbmRLaW5kEicKI0NMQVNTSUNBTF9IQU5EX0VORF9LSU5EX1VOU1BFQ0lGSUVEEAASJAogQ0xBU1NJQ0FMX0hBTkRfRU5EX0tJTkRfTUFIX0pPTkcQARIgChxDTEFTU0lDQUxfSEFORF9FTkRfS0lORF9XQVNIEAIqoAIKDFJvdW5kRW5kS2luZBIeChpST1VORF9FTkRfS0lORF9VTlNQRUNJRklFRBAAEhYKElJPVU5EX0VORF9LSU5EX1dJThABEh0KGVJPVU5EX0VORF9LSU5EX0VYSEFVU1RJVkUQAhIaChZST1VORF9FTkRfS0lORF9OQUdBU0hJEAMSIQodUk9VTkRfRU5EX0tJTkRfTklORV9URVJNSU5BTFMQBBIdChlST1VORF9FTkRfS0lORF9GT1VSX1dJTkRTEAUSHgoaUk9VTkRfRU5EX0tJTkRfRk9VUl9SSUlDSEkQBhIcChhST1VORF9FTkRfS0lORF9GT1VSX0tBTlMQBxIdChlST1VORF9FTkRfS0lORF9UUklQTEVfUk9OEAhCTVpLZ2l0aHViLmNvbS9tYWhqb25nLWF1dGhvcml0eS9hdXRob3JpdHkvZ2VuL21haGpvbmcvYXV0aG9yaXR5L3YxO2F1dGhvcml0eXYxYgZwcm90bzM");
 
 /**
  * Action is one move of a seat.
@@ -285,6 +285,13 @@ export type View = Message<"mahjong.authority.v1.View"> & {
    * @generated from field: mahjong.authority.v1.SichuanView sichuan = 100;
    */
   sichuan?: SichuanView | undefined;
+
+  /**
+   * A classical table's own part of the view; unset for other rule sets.
+   *
+   * @generated from field: mahjong.authority.v1.ClassicalView classical = 400;
+   */
+  classical?: ClassicalView | undefined;
 };
 
 /**
@@ -790,6 +797,303 @@ export const SichuanHandEndedSchema: GenMessage<SichuanHandEnded> = /*@__PURE__*
   messageDesc(file_mahjong_authority_v1_game, 16);
 
 /**
+ * ClassicalView is what a classical view says beyond View's common fields.
+ *
+ * @generated from message mahjong.authority.v1.ClassicalView
+ */
+export type ClassicalView = Message<"mahjong.authority.v1.ClassicalView"> & {
+  /**
+   * The hand's index in the game, from 0.
+   *
+   * @generated from field: uint32 index = 1;
+   */
+  index: number;
+
+  /**
+   * The tile of the open claim window (a discard, or an added kong's tile
+   * that may be robbed) and the seat it came from; empty outside one.
+   *
+   * @generated from field: string claim_tile = 2;
+   */
+  claimTile: string;
+
+  /**
+   * @generated from field: uint32 claim_from = 3;
+   */
+  claimFrom: number;
+
+  /**
+   * @generated from field: repeated mahjong.authority.v1.ClassicalSeatView seats = 4;
+   */
+  seats: ClassicalSeatView[];
+};
+
+/**
+ * Describes the message mahjong.authority.v1.ClassicalView.
+ * Use `create(ClassicalViewSchema)` to create a new message.
+ */
+export const ClassicalViewSchema: GenMessage<ClassicalView> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_game, 17);
+
+/**
+ * ClassicalSeatView is the classical part of one seat's public view.
+ *
+ * @generated from message mahjong.authority.v1.ClassicalSeatView
+ */
+export type ClassicalSeatView = Message<"mahjong.authority.v1.ClassicalSeatView"> & {
+  /**
+   * The flowers and seasons it set aside ("1f5f").
+   *
+   * @generated from field: string bonus = 1;
+   */
+  bonus: string;
+
+  /**
+   * It announced fishing this hand.
+   *
+   * @generated from field: bool fishing = 2;
+   */
+  fishing: boolean;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.ClassicalSeatView.
+ * Use `create(ClassicalSeatViewSchema)` to create a new message.
+ */
+export const ClassicalSeatViewSchema: GenMessage<ClassicalSeatView> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_game, 18);
+
+/**
+ * ClassicalBonusSetAside: a seat set a flower or a season aside; its
+ * replacement comes from the back of the wall. Public.
+ *
+ * @generated from message mahjong.authority.v1.ClassicalBonusSetAside
+ */
+export type ClassicalBonusSetAside = Message<"mahjong.authority.v1.ClassicalBonusSetAside"> & {
+  /**
+   * @generated from field: uint32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: string tile = 2;
+   */
+  tile: string;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.ClassicalBonusSetAside.
+ * Use `create(ClassicalBonusSetAsideSchema)` to create a new message.
+ */
+export const ClassicalBonusSetAsideSchema: GenMessage<ClassicalBonusSetAside> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_game, 19);
+
+/**
+ * ClassicalFishing: a seat announced it is one tile from Mah Jong. Public:
+ * every seat is told.
+ *
+ * @generated from message mahjong.authority.v1.ClassicalFishing
+ */
+export type ClassicalFishing = Message<"mahjong.authority.v1.ClassicalFishing"> & {
+  /**
+   * @generated from field: uint32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * Announced on the dealt hand, before the seat's first discard and any
+   * claim: an original call, which doubles.
+   *
+   * @generated from field: bool original_call = 2;
+   */
+  originalCall: boolean;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.ClassicalFishing.
+ * Use `create(ClassicalFishingSchema)` to create a new message.
+ */
+export const ClassicalFishingSchema: GenMessage<ClassicalFishing> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_game, 20);
+
+/**
+ * ClassicalWon: a seat went Mah Jong; its hand is shown. The score lines
+ * follow in ClassicalHandEnded.
+ *
+ * @generated from message mahjong.authority.v1.ClassicalWon
+ */
+export type ClassicalWon = Message<"mahjong.authority.v1.ClassicalWon"> & {
+  /**
+   * @generated from field: uint32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * The discarder or the robbed kong's maker; the winner itself when
+   * self-drawn.
+   *
+   * @generated from field: uint32 from_seat = 2;
+   */
+  fromSeat: number;
+
+  /**
+   * @generated from field: bool self_drawn = 3;
+   */
+  selfDrawn: boolean;
+
+  /**
+   * @generated from field: bool robbed_kong = 4;
+   */
+  robbedKong: boolean;
+
+  /**
+   * Concealed tiles with the winning tile.
+   *
+   * @generated from field: string hand = 5;
+   */
+  hand: string;
+
+  /**
+   * @generated from field: repeated mahjong.authority.v1.Meld melds = 6;
+   */
+  melds: Meld[];
+
+  /**
+   * @generated from field: string win_tile = 7;
+   */
+  winTile: string;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.ClassicalWon.
+ * Use `create(ClassicalWonSchema)` to create a new message.
+ */
+export const ClassicalWonSchema: GenMessage<ClassicalWon> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_game, 21);
+
+/**
+ * ClassicalScoreLine is one seat's score line at the settlement.
+ *
+ * @generated from message mahjong.authority.v1.ClassicalScoreLine
+ */
+export type ClassicalScoreLine = Message<"mahjong.authority.v1.ClassicalScoreLine"> & {
+  /**
+   * What the settlement counts for the seat.
+   *
+   * @generated from field: int32 score = 1;
+   */
+  score: number;
+
+  /**
+   * The points before doubling, and the doubles.
+   *
+   * @generated from field: int32 points = 2;
+   */
+  points: number;
+
+  /**
+   * @generated from field: int32 doubles = 3;
+   */
+  doubles: number;
+
+  /**
+   * The winner's special hand ("wriggly_snake", "unique_wonder",
+   * "gates_of_heaven"), or the one a loser was still fishing for; empty
+   * if none.
+   *
+   * @generated from field: string special = 4;
+   */
+  special: string;
+
+  /**
+   * A loser fishing for `special`: `score` is its fishing value.
+   *
+   * @generated from field: bool fishing = 5;
+   */
+  fishing: boolean;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.ClassicalScoreLine.
+ * Use `create(ClassicalScoreLineSchema)` to create a new message.
+ */
+export const ClassicalScoreLineSchema: GenMessage<ClassicalScoreLine> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_game, 22);
+
+/**
+ * ClassicalHandEnded: the hand is over. Public: every hand is shown with
+ * every seat's score line and the payments (East's doubled).
+ *
+ * @generated from message mahjong.authority.v1.ClassicalHandEnded
+ */
+export type ClassicalHandEnded = Message<"mahjong.authority.v1.ClassicalHandEnded"> & {
+  /**
+   * @generated from field: mahjong.authority.v1.ClassicalHandEndKind kind = 1;
+   */
+  kind: ClassicalHandEndKind;
+
+  /**
+   * The seat that went Mah Jong (kind MAH_JONG).
+   *
+   * @generated from field: uint32 winner = 2;
+   */
+  winner: number;
+
+  /**
+   * @generated from field: repeated mahjong.authority.v1.ClassicalScoreLine lines = 3;
+   */
+  lines: ClassicalScoreLine[];
+
+  /**
+   * @generated from field: repeated int32 deltas = 4;
+   */
+  deltas: number[];
+
+  /**
+   * @generated from field: repeated int32 scores = 5;
+   */
+  scores: number[];
+
+  /**
+   * Every seat's concealed tiles.
+   *
+   * @generated from field: repeated string hands = 6;
+   */
+  hands: string[];
+
+  /**
+   * The seed the wall was shuffled from, revealed now.
+   *
+   * @generated from field: bytes wall_seed = 7;
+   */
+  wallSeed: Uint8Array;
+
+  /**
+   * East and the prevailing wind of the next hand.
+   *
+   * @generated from field: uint32 next_dealer = 8;
+   */
+  nextDealer: number;
+
+  /**
+   * @generated from field: mahjong.authority.v1.Wind next_round = 9;
+   */
+  nextRound: Wind;
+
+  /**
+   * @generated from field: bool game_over = 10;
+   */
+  gameOver: boolean;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.ClassicalHandEnded.
+ * Use `create(ClassicalHandEndedSchema)` to create a new message.
+ */
+export const ClassicalHandEndedSchema: GenMessage<ClassicalHandEnded> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_game, 23);
+
+/**
  * Yaku is one scoring element of a win.
  *
  * @generated from message mahjong.authority.v1.Yaku
@@ -813,7 +1117,7 @@ export type Yaku = Message<"mahjong.authority.v1.Yaku"> & {
  * Use `create(YakuSchema)` to create a new message.
  */
 export const YakuSchema: GenMessage<Yaku> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 17);
+  messageDesc(file_mahjong_authority_v1_game, 24);
 
 /**
  * RoundStarted: a round was dealt. Public.
@@ -885,7 +1189,7 @@ export type RoundStarted = Message<"mahjong.authority.v1.RoundStarted"> & {
  * Use `create(RoundStartedSchema)` to create a new message.
  */
 export const RoundStartedSchema: GenMessage<RoundStarted> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 18);
+  messageDesc(file_mahjong_authority_v1_game, 25);
 
 /**
  * Dealt: the receiving seat's starting hand. Private to that seat.
@@ -909,7 +1213,7 @@ export type Dealt = Message<"mahjong.authority.v1.Dealt"> & {
  * Use `create(DealtSchema)` to create a new message.
  */
 export const DealtSchema: GenMessage<Dealt> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 19);
+  messageDesc(file_mahjong_authority_v1_game, 26);
 
 /**
  * Drew: a seat drew. Only the drawer receives the tile.
@@ -947,7 +1251,7 @@ export type Drew = Message<"mahjong.authority.v1.Drew"> & {
  * Use `create(DrewSchema)` to create a new message.
  */
 export const DrewSchema: GenMessage<Drew> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 20);
+  messageDesc(file_mahjong_authority_v1_game, 27);
 
 /**
  * Discarded: a seat discarded. Public.
@@ -983,7 +1287,7 @@ export type Discarded = Message<"mahjong.authority.v1.Discarded"> & {
  * Use `create(DiscardedSchema)` to create a new message.
  */
 export const DiscardedSchema: GenMessage<Discarded> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 21);
+  messageDesc(file_mahjong_authority_v1_game, 28);
 
 /**
  * Fishing: the discarder's tenpai state after its discard. Private to it.
@@ -1019,7 +1323,7 @@ export type Fishing = Message<"mahjong.authority.v1.Fishing"> & {
  * Use `create(FishingSchema)` to create a new message.
  */
 export const FishingSchema: GenMessage<Fishing> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 22);
+  messageDesc(file_mahjong_authority_v1_game, 29);
 
 /**
  * ClaimOffer: what the receiving seat may do about the discard (or added
@@ -1046,7 +1350,7 @@ export type ClaimOffer = Message<"mahjong.authority.v1.ClaimOffer"> & {
  * Use `create(ClaimOfferSchema)` to create a new message.
  */
 export const ClaimOfferSchema: GenMessage<ClaimOffer> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 23);
+  messageDesc(file_mahjong_authority_v1_game, 30);
 
 /**
  * TurnOffer: what the receiving seat may do in the turn that just started
@@ -1074,7 +1378,7 @@ export type TurnOffer = Message<"mahjong.authority.v1.TurnOffer"> & {
  * Use `create(TurnOfferSchema)` to create a new message.
  */
 export const TurnOfferSchema: GenMessage<TurnOffer> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 24);
+  messageDesc(file_mahjong_authority_v1_game, 31);
 
 /**
  * RiichiAccepted: a riichi stick is on the table. Public.
@@ -1103,7 +1407,7 @@ export type RiichiAccepted = Message<"mahjong.authority.v1.RiichiAccepted"> & {
  * Use `create(RiichiAcceptedSchema)` to create a new message.
  */
 export const RiichiAcceptedSchema: GenMessage<RiichiAccepted> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 25);
+  messageDesc(file_mahjong_authority_v1_game, 32);
 
 /**
  * Called: a seat called a discard or declared a kan. Public.
@@ -1132,7 +1436,7 @@ export type Called = Message<"mahjong.authority.v1.Called"> & {
  * Use `create(CalledSchema)` to create a new message.
  */
 export const CalledSchema: GenMessage<Called> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 26);
+  messageDesc(file_mahjong_authority_v1_game, 33);
 
 /**
  * DoraRevealed: a new dora indicator is face up. Public.
@@ -1151,7 +1455,7 @@ export type DoraRevealed = Message<"mahjong.authority.v1.DoraRevealed"> & {
  * Use `create(DoraRevealedSchema)` to create a new message.
  */
 export const DoraRevealedSchema: GenMessage<DoraRevealed> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 27);
+  messageDesc(file_mahjong_authority_v1_game, 34);
 
 /**
  * Won: a seat won; the hand is shown. Public.
@@ -1257,7 +1561,7 @@ export type Won = Message<"mahjong.authority.v1.Won"> & {
  * Use `create(WonSchema)` to create a new message.
  */
 export const WonSchema: GenMessage<Won> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 28);
+  messageDesc(file_mahjong_authority_v1_game, 35);
 
 /**
  * RoundEnded: the round is over. Public; tenpai hands are shown at a draw.
@@ -1320,7 +1624,7 @@ export type RoundEnded = Message<"mahjong.authority.v1.RoundEnded"> & {
  * Use `create(RoundEndedSchema)` to create a new message.
  */
 export const RoundEndedSchema: GenMessage<RoundEnded> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 29);
+  messageDesc(file_mahjong_authority_v1_game, 36);
 
 /**
  * GameEnded: the game is over. Public.
@@ -1346,7 +1650,7 @@ export type GameEnded = Message<"mahjong.authority.v1.GameEnded"> & {
  * Use `create(GameEndedSchema)` to create a new message.
  */
 export const GameEndedSchema: GenMessage<GameEnded> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 30);
+  messageDesc(file_mahjong_authority_v1_game, 37);
 
 /**
  * SeatNotice: something happened to a seat's player (not to the game):
@@ -1376,7 +1680,7 @@ export type SeatNotice = Message<"mahjong.authority.v1.SeatNotice"> & {
  * Use `create(SeatNoticeSchema)` to create a new message.
  */
 export const SeatNoticeSchema: GenMessage<SeatNotice> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 31);
+  messageDesc(file_mahjong_authority_v1_game, 38);
 
 /**
  * What happened.
@@ -1440,7 +1744,7 @@ export enum SeatNotice_Kind {
  * Describes the enum mahjong.authority.v1.SeatNotice.Kind.
  */
 export const SeatNotice_KindSchema: GenEnum<SeatNotice_Kind> = /*@__PURE__*/
-  enumDesc(file_mahjong_authority_v1_game, 31, 0);
+  enumDesc(file_mahjong_authority_v1_game, 38, 0);
 
 /**
  * ActionType is what an action does.
@@ -1469,6 +1773,7 @@ export enum ActionType {
 
   /**
    * Call the discard with `tiles`: exactly the two own tiles (red fives matter).
+   * Classical: a chow, named by `tile`, the run's lowest tile.
    *
    * @generated from enum value: ACTION_TYPE_CHI = 3;
    */
@@ -1543,6 +1848,13 @@ export enum ActionType {
    * @generated from enum value: ACTION_TYPE_SICHUAN_VOID = 101;
    */
   SICHUAN_VOID = 101,
+
+  /**
+   * Classical: announce fishing (one tile from Mah Jong); the turn goes on.
+   *
+   * @generated from enum value: ACTION_TYPE_CLASSICAL_FISH = 400;
+   */
+  CLASSICAL_FISH = 400,
 }
 
 /**
@@ -1801,6 +2113,38 @@ export const SichuanHandEndKindSchema: GenEnum<SichuanHandEndKind> = /*@__PURE__
   enumDesc(file_mahjong_authority_v1_game, 6);
 
 /**
+ * ClassicalHandEndKind is how a classical hand ended.
+ *
+ * @generated from enum mahjong.authority.v1.ClassicalHandEndKind
+ */
+export enum ClassicalHandEndKind {
+  /**
+   * @generated from enum value: CLASSICAL_HAND_END_KIND_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * A seat went Mah Jong; the settlement ran.
+   *
+   * @generated from enum value: CLASSICAL_HAND_END_KIND_MAH_JONG = 1;
+   */
+  MAH_JONG = 1,
+
+  /**
+   * The live wall ran out; nobody pays.
+   *
+   * @generated from enum value: CLASSICAL_HAND_END_KIND_WASH = 2;
+   */
+  WASH = 2,
+}
+
+/**
+ * Describes the enum mahjong.authority.v1.ClassicalHandEndKind.
+ */
+export const ClassicalHandEndKindSchema: GenEnum<ClassicalHandEndKind> = /*@__PURE__*/
+  enumDesc(file_mahjong_authority_v1_game, 7);
+
+/**
  * RoundEndKind is how a round ended.
  *
  * @generated from enum mahjong.authority.v1.RoundEndKind
@@ -1856,5 +2200,5 @@ export enum RoundEndKind {
  * Describes the enum mahjong.authority.v1.RoundEndKind.
  */
 export const RoundEndKindSchema: GenEnum<RoundEndKind> = /*@__PURE__*/
-  enumDesc(file_mahjong_authority_v1_game, 7);
+  enumDesc(file_mahjong_authority_v1_game, 8);
 

@@ -1,0 +1,130 @@
+package classical
+
+import (
+	"encoding/binary"
+	"testing"
+
+	ct "github.com/mahjong-authority/authority/internal/table/classical"
+	"github.com/mahjong-authority/authority/internal/wall"
+)
+
+// playGame plays a whole game of four bots on walls from seed, with the
+// invariant check after every step, and counts the events of interest.
+func playGame(t *testing.T, rules ct.Rules, seed uint64) (tb *ct.Table, wins, washes, fishing, special int) {
+	tb, err := ct.New(ct.Config{Rules: rules})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hands := 0
+	var v ct.View
+	for steps := 0; tb.Phase() != ct.GameOver; steps++ {
+		if steps > 200_000 {
+			t.Fatal("the game did not end")
+		}
+		var a ct.Action
+		if tb.Phase() == ct.BetweenHands {
+			var ws [32]byte
+			binary.LittleEndian.PutUint64(ws[:], seed)
+			binary.LittleEndian.PutUint64(ws[8:], uint64(hands))
+			hands++
+			w := wall.New144(ws)
+			a = ct.Action{Type: ct.Deal, Wall: &w}
+		} else {
+			for s := range ct.Seat(ct.NumSeats) {
+				if tb.Waiting(s) {
+					tb.ViewInto(s, &v)
+					var ok bool
+					if a, ok = (Efficient{}).Act(&v); !ok {
+						t.Fatalf("seat %d waited for, nothing to do", s)
+					}
+					found := false
+					for _, l := range v.Legal {
+						found = found || l == a
+					}
+					if !found {
+						t.Fatalf("seat %d chose %v, not among %v", s, a, v.Legal)
+					}
+					break
+				}
+			}
+		}
+		evs, err := tb.Step(a)
+		if err != nil {
+			t.Fatalf("%v: %v", a, err)
+		}
+		if err := tb.Verify(); err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range evs {
+			switch b := e.Body.(type) {
+			case ct.Fishing:
+				fishing++
+			case ct.HandEnded:
+				if b.Kind == ct.EndWash {
+					washes++
+				} else {
+					wins++
+				}
+				for _, l := range b.Lines {
+					if l.Special != 0 {
+						special++
+					}
+				}
+			}
+		}
+	}
+	return tb, wins, washes, fishing, special
+}
+
+// TestBotGames plays whole games: each ends, bots announce fishing and
+// go out, the same seeds give the same scores.
+func TestBotGames(t *testing.T) {
+	n := 6
+	if testing.Short() {
+		n = 2
+	}
+	total := [4]int{}
+	for seed := range uint64(n) {
+		rules := ct.Default
+		if seed%2 == 1 {
+			rules.FishingFirst = false
+		}
+		tb, wins, washes, fishing, special := playGame(t, rules, seed)
+		again, _, _, _, _ := playGame(t, rules, seed)
+		if tb.Scores() != again.Scores() {
+			t.Fatalf("seed %d: two runs ended %v and %v", seed, tb.Scores(), again.Scores())
+		}
+		total[0] += wins
+		total[1] += washes
+		total[2] += fishing
+		total[3] += special
+	}
+	t.Logf("%d games: %d wins, %d washes, %d fishing announcements, %d special-hand lines", n, total[0], total[1], total[2], total[3])
+	if total[0] == 0 || total[2] == 0 {
+		t.Errorf("bots never went out (%d) or never announced fishing (%d)", total[0], total[2])
+	}
+}
+
+func BenchmarkPlay(b *testing.B) {
+	rules := ct.Default
+	rules.Rounds = 1
+	hands := 0
+	var bots [ct.NumSeats]Efficient
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		tb, _ := ct.New(ct.Config{Rules: rules})
+		n := 0
+		next := func() wall.Wall144 {
+			var ws [32]byte
+			binary.LittleEndian.PutUint64(ws[:], uint64(i))
+			binary.LittleEndian.PutUint64(ws[8:], uint64(n))
+			n++
+			return wall.New144(ws)
+		}
+		if _, err := Play(tb, &bots, next, 100_000); err != nil {
+			b.Fatal(err)
+		}
+		hands += n
+	}
+	b.ReportMetric(float64(hands)/b.Elapsed().Seconds(), "rounds/s")
+}

@@ -1,0 +1,256 @@
+package classical
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+
+	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/host"
+	rcl "github.com/mahjong-authority/authority/internal/record/classical"
+	"github.com/mahjong-authority/authority/internal/ruleset"
+	ct "github.com/mahjong-authority/authority/internal/table/classical"
+	"github.com/mahjong-authority/authority/internal/tile"
+	"github.com/mahjong-authority/authority/internal/wall"
+	wcl "github.com/mahjong-authority/authority/internal/wire/classical"
+)
+
+func TestCheck(t *testing.T) {
+	// The options say every rule of the engine's but its name.
+	if n := reflect.TypeOf(ct.Rules{}).NumField(); n != 4 {
+		t.Fatalf("ct.Rules has %d fields: teach ClassicalOptions the new one", n)
+	}
+	cl := pb.RuleSet_RULE_SET_CLASSICAL
+	full := func(r ct.Rules) *pb.TableSettings {
+		return &pb.TableSettings{RuleSet: cl, Rules: pb.RulePreset_RULE_PRESET_CLASSICAL_BMJA, Options: &pb.TableSettings_Classical{Classical: PB(r)}}
+	}
+	with := func(f func(*ct.Rules)) *pb.TableSettings {
+		o := Defaults
+		f(&o)
+		return full(o)
+	}
+	opts := func(o *pb.ClassicalOptions) *pb.TableSettings {
+		return &pb.TableSettings{RuleSet: cl, Options: &pb.TableSettings_Classical{Classical: o}}
+	}
+	for _, tc := range []struct {
+		name string
+		in   *pb.TableSettings
+		want *pb.TableSettings
+		err  error
+	}{
+		{"defaults", &pb.TableSettings{RuleSet: cl}, full(Defaults), nil},
+		{"empty options", opts(&pb.ClassicalOptions{}), full(Defaults), nil},
+		{"limit 2000", opts(&pb.ClassicalOptions{Limit: 2000}), with(func(r *ct.Rules) { r.Limit = 2000 }), nil},
+		{"limit 500, no fishing rule, one round", opts(&pb.ClassicalOptions{Limit: 500, FishingBeforeMahJong: proto.Bool(false), Rounds: 1}),
+			with(func(r *ct.Rules) { r.Limit, r.FishingFirst, r.Rounds = 500, false, 1 }), nil},
+		{"limit 700", opts(&pb.ClassicalOptions{Limit: 700}), nil, ruleset.ErrBadOption},
+		{"5 rounds", opts(&pb.ClassicalOptions{Rounds: 5}), nil, ruleset.ErrBadOption},
+		{"sichuan options", &pb.TableSettings{RuleSet: cl, Options: &pb.TableSettings_Sichuan{Sichuan: &pb.SichuanOptions{}}}, nil, ruleset.ErrBadOption},
+		{"riichi preset", &pb.TableSettings{RuleSet: cl, Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU}, nil, ruleset.ErrBadOption},
+		{"undefined preset", &pb.TableSettings{RuleSet: cl, Rules: 77}, nil, ruleset.ErrMalformed},
+		{"riichi table", &pb.TableSettings{}, nil, ruleset.ErrBadOption},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := proto.Clone(tc.in).(*pb.TableSettings)
+			err := Check(got)
+			if !errors.Is(err, tc.err) || (err != nil) != (tc.err != nil) {
+				t.Fatalf("Check = %v, want %v", err, tc.err)
+			}
+			if err != nil {
+				return
+			}
+			if !proto.Equal(got, tc.want) {
+				t.Fatalf("Check = %v, want %v", got, tc.want)
+			}
+			again := proto.Clone(got).(*pb.TableSettings)
+			if err := Check(again); err != nil || !proto.Equal(again, got) {
+				t.Fatalf("Check of completed settings = %v, %v", again, err)
+			}
+		})
+	}
+}
+
+// TestClassify: the engine's refusals carry the error the server maps to
+// their reason, with the engine's error kept in the chain.
+func TestClassify(t *testing.T) {
+	discard := ct.Action{Type: ct.Discard}
+	for _, tc := range []struct {
+		a    ct.Action
+		err  error
+		want error
+	}{
+		{discard, errors.New("engine says no"), ruleset.ErrIllegal},
+		{discard, fmt.Errorf("x: %w", ct.ErrIllegal), ruleset.ErrIllegal},
+		{discard, fmt.Errorf("x: %w", ct.ErrBadAction), ruleset.ErrMalformed},
+		{discard, ct.ErrNotToAct, ruleset.ErrNotYourTurn},
+		{ct.Action{Type: ct.Pung}, ct.ErrPhase, ruleset.ErrClaimClosed},
+		{discard, ct.ErrGameOver, host.ErrGameOver},
+	} {
+		got := classify(tc.a, tc.err)
+		if !errors.Is(got, tc.want) || !errors.Is(got, tc.err) {
+			t.Errorf("classify(%v, %v) = %v, want it to wrap %v and the engine's error", tc.a.Type, tc.err, got, tc.want)
+		}
+	}
+}
+
+func TestActionCodec(t *testing.T) {
+	var c ActionCodec
+	w := wall.New144([32]byte{1, 2, 3})
+	w.Commitment = [32]byte{9, 9}
+	for _, a := range []ct.Action{
+		{Seat: 2, Type: ct.Discard, Tile: tile.Plain(tile.S7)},
+		{Seat: 1, Type: ct.Fish},
+		{Seat: 3, Type: ct.Chow, Tile: tile.Plain(tile.P3)},
+		{Type: ct.Deal, Wall: &w},
+		{Seat: 255, Type: 255, Tile: 255},
+	} {
+		b := c.AppendAction(nil, a)
+		got, err := c.DecodeAction(b)
+		if err != nil || !reflect.DeepEqual(got, a) {
+			t.Errorf("DecodeAction(AppendAction(%+v)) = %+v, %v", a, got, err)
+		}
+		if len(b) > actionSize {
+			if _, err := c.DecodeAction(b[:len(b)-1]); err == nil {
+				t.Errorf("DecodeAction of a short wall succeeded")
+			}
+		}
+	}
+	for _, b := range [][]byte{nil, {1, 2, 3}, {0, 4, 0, 4}, {0, 4, 0, 0, 9}} {
+		if a, err := c.DecodeAction(b); err == nil {
+			t.Errorf("DecodeAction(%x) = %+v, want an error", b, a)
+		}
+	}
+}
+
+func TestActionFromPB(t *testing.T) {
+	for _, tc := range []struct {
+		in   *pb.Action
+		want ct.Action
+		err  error
+	}{
+		{&pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: "3s"}, ct.Action{Seat: 2, Type: ct.Discard, Tile: tile.Plain(tile.S3)}, nil},
+		{&pb.Action{Type: pb.ActionType_ACTION_TYPE_CLASSICAL_FISH}, ct.Action{Seat: 2, Type: ct.Fish}, nil},
+		{&pb.Action{Type: pb.ActionType_ACTION_TYPE_CHI, Tile: "4m"}, ct.Action{Seat: 2, Type: ct.Chow, Tile: tile.Plain(tile.M4)}, nil},
+		{&pb.Action{Type: pb.ActionType_ACTION_TYPE_RON}, ct.Action{Seat: 2, Type: ct.MahJong}, nil},
+		{&pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}, ct.Action{Seat: 2, Type: ct.Pass}, nil},
+		{&pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS, Tile: "1m"}, ct.Action{}, ruleset.ErrMalformed},
+		{&pb.Action{Type: pb.ActionType_ACTION_TYPE_CHI, Tiles: "34m"}, ct.Action{}, ruleset.ErrMalformed},
+		{&pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: "3s", Tsumogiri: true}, ct.Action{}, ruleset.ErrMalformed},
+		{&pb.Action{Type: pb.ActionType_ACTION_TYPE_RIICHI, Tile: "3s"}, ct.Action{}, ruleset.ErrMalformed},
+		{&pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: "1f"}, ct.Action{}, ruleset.ErrBadTile},
+		{nil, ct.Action{}, ruleset.ErrMalformed},
+	} {
+		got, err := actionFromPB(tc.in, 2)
+		if !errors.Is(err, tc.err) || got != tc.want {
+			t.Errorf("actionFromPB(%v) = %+v, %v; want %+v, %v", tc.in, got, err, tc.want, tc.err)
+		}
+	}
+}
+
+// FuzzActionFromPB: what the server accepts survives the trip back to the
+// wire.
+func FuzzActionFromPB(f *testing.F) {
+	f.Add(int32(400), "", "", false)
+	f.Add(int32(3), "7p", "", false)
+	f.Add(int32(1), "9p", "", true)
+	f.Fuzz(func(t *testing.T, typ int32, tl, tls string, tg bool) {
+		in := &pb.Action{Type: pb.ActionType(typ), Tile: tl, Tiles: tls, Tsumogiri: tg}
+		a, err := actionFromPB(in, 1)
+		if err != nil {
+			if a != (ct.Action{}) {
+				t.Fatalf("actionFromPB(%v) = %+v with error %v", in, a, err)
+			}
+			return
+		}
+		back, err := actionFromPB(wcl.ActionToPB(a, in.GetType() == pb.ActionType_ACTION_TYPE_RON), 1)
+		if err != nil || back.Type != a.Type || (a.Type != ct.Fish && a.Type != ct.Pass && back.Tile != a.Tile) {
+			t.Fatalf("round trip of %+v = %+v, %v", a, back, err)
+		}
+	})
+}
+
+// TestGame plays a whole game through the adapter with the host's
+// defaults for every seat: walls come from the table seed with their
+// commitments, the seat to act is told its options, every discard and
+// added kong is marked for the dwell, and the game's record verifies;
+// snapshots at each hand boundary restore a game that goes on
+// identically.
+func TestGame(t *testing.T) {
+	rules := Defaults
+	rules.Rounds = 1
+	set := &pb.TableSettings{RuleSet: pb.RuleSet_RULE_SET_CLASSICAL, Options: &pb.TableSettings_Classical{Classical: PB(rules)}}
+	raw, err := proto.Marshal(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := New(Standard()).Parts()
+	newGame, err := p.Game(ruleset.Meta{Settings: raw, Seed: [32]byte{4, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	entropy := [][]byte{[]byte("e0"), nil, nil, []byte("e3")}
+	hg, _ := newGame()
+	g := hg.(*game)
+	g.Seed("t-9", entropy)
+	steps := 0
+	for !g.Over() {
+		if steps++; steps > 20000 {
+			t.Fatal("the game does not end")
+		}
+		pend := g.Pending()
+		seat := host.System
+		if pend.Kind != host.WaitSystem {
+			seat = pend.Seats[0]
+		}
+		a := g.Default(seat)
+		outs, err := g.Apply(a)
+		if err != nil {
+			t.Fatalf("%v: %v", a, err)
+		}
+		dwell := 0
+		for _, o := range outs {
+			if o.Dwell {
+				dwell++
+			}
+			if _, ok := o.Body.(ct.ClaimOffer); ok != o.Offer && !o.Offer {
+				t.Fatalf("%v: a claim offer not marked as an offer", a)
+			}
+		}
+		if want := a.Type == ct.Discard || a.Type == ct.AddedKong; (dwell == 1) != want || dwell > 1 {
+			t.Fatalf("%v: %d dwell marks", a, dwell)
+		}
+		if g.eng.Phase() == ct.Turn {
+			last := outs[len(outs)-1]
+			if o, ok := last.Body.(ct.TurnOffer); !ok || !last.To.Private || !last.Offer || !g.eng.Waiting(o.Seat) {
+				t.Fatalf("%v: last event %+v, want the turn offer of the seat to act", a, last)
+			}
+		}
+		if g.Boundary() {
+			snap, err := g.AppendSnapshot(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hg2, _ := newGame()
+			g2 := hg2.(*game)
+			g2.Seed("t-9", entropy)
+			if err := g2.Restore(snap); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(g2.View(1), g.View(1)) || g2.hands != g.hands {
+				t.Fatalf("restored game differs")
+			}
+			g = g2
+		}
+	}
+	r, err := g.Record()
+	if err != nil || r.Partial || r.ServerSeed == "" || len(r.Rounds) == 0 {
+		t.Fatalf("Record = %+v, %v", r, err)
+	}
+	rep, err := rcl.Verify(r)
+	if err != nil || rep.Err() != nil || !rep.Chain || !rep.Replayed {
+		t.Fatalf("Verify = %+v, %v, %v", rep, err, rep.Err())
+	}
+}
