@@ -146,7 +146,7 @@ func TestCrashRecovery(t *testing.T) {
 		"--disconnect-grace", "5m", "--seat-rate", "10000", "--seat-burst", "10000", "--conn-rate", "10000", "--conn-burst", "10000"}
 	p := startAuthority(t, bin, addr, args...)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
 	admin, err := client.Dial(addr)
 	if err != nil {
@@ -221,6 +221,7 @@ func TestCrashRecovery(t *testing.T) {
 	}
 
 	ddz := startDoudizhu(ctx, t, addr, &wg, &clients)
+	mc := startMCR(ctx, t, addr, admin, &wg, &clients)
 
 	// Kill the server once every table is well into its game: past its
 	// first round (129 to 143 public events in these four games; a
@@ -240,7 +241,7 @@ func TestCrashRecovery(t *testing.T) {
 				ready++
 			}
 		}
-		if ready == tables+scTables && ddz.ready(ctx, t) {
+		if ready == tables+scTables && ddz.ready(ctx, t) && mc.ready(ctx, t) {
 			break
 		}
 		time.Sleep(5 * time.Millisecond)
@@ -252,6 +253,7 @@ func TestCrashRecovery(t *testing.T) {
 	t.Logf("killed the server")
 
 	p = startAuthority(t, bin, addr, args...)
+	mc.resume()
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
 	select {
@@ -275,10 +277,10 @@ func TestCrashRecovery(t *testing.T) {
 			t.Fatalf("restart: %s", line)
 		}
 	}
-	// Four hosts: riichi, Sichuan, classical (whose own crash test is
-	// TestCrashRecoveryClassical: none here) and Dou Dizhu.
-	if hosts != 4 || fromSnapshots != tables+scTables+ddzTables {
-		t.Fatalf("the restart restored %d tables from snapshots in %d hosts, want %d in 4:\n%s", fromSnapshots, hosts, tables+scTables+ddzTables, p.log())
+	// Five hosts: riichi, Sichuan, MCR, classical (whose own crash test
+	// is TestCrashRecoveryClassical: none here) and Dou Dizhu.
+	if hosts != 5 || fromSnapshots != tables+scTables+ddzTables+mcrTables {
+		t.Fatalf("the restart restored %d tables from snapshots in %d hosts, want %d in 5:\n%s", fromSnapshots, hosts, tables+scTables+ddzTables+mcrTables, p.log())
 	}
 	for i, id := range ids {
 		tb, err := admin.GetTable(ctx, id)
@@ -381,6 +383,7 @@ func TestCrashRecovery(t *testing.T) {
 	}
 	checkSichuanLogs(t, ctx, data, scIDs[:], scRuns[:])
 	ddz.check(ctx, t, data)
+	mc.check(ctx, t, data)
 }
 
 // checkSichuanLogs checks the Sichuan store as the riichi one: every

@@ -1,6 +1,6 @@
 // Command authority is the mahjong table server: it holds the full secret
-// state of the tables of the rule sets it is built with (riichi, Sichuan
-// and classical; see serve) and talks to players, bots and room backends over gRPC
+// state of the tables of the rule sets it is built with (riichi, Sichuan,
+// Chinese Official and classical; see serve) and talks to players, bots and room backends over gRPC
 // (TableService, JudgeService, Dou Dizhu's DoudizhuService, the standard health service and server
 // reflection).
 //
@@ -9,7 +9,8 @@
 //
 // Everything is embedded: without --data tables live in memory; with it
 // every accepted action is in DIR/authority.db (Sichuan's in
-// DIR/sichuan.db, classical tables' in DIR/classical.db, Dou Dizhu's in
+// DIR/sichuan.db, Chinese Official's in DIR/mcr.db, classical tables' in
+// DIR/classical.db, Dou Dizhu's in
 // DIR/doudizhu.db; bbolt) before it is
 // acknowledged, and a restart resumes every table not finished.
 //
@@ -52,12 +53,14 @@ import (
 	"github.com/mahjong-authority/authority/internal/metrics"
 	"github.com/mahjong-authority/authority/internal/ruleset"
 	"github.com/mahjong-authority/authority/internal/ruleset/classical"
+	rsmcr "github.com/mahjong-authority/authority/internal/ruleset/mcr"
 	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
 	"github.com/mahjong-authority/authority/internal/ruleset/sichuan"
 	"github.com/mahjong-authority/authority/internal/server"
 	"github.com/mahjong-authority/authority/internal/store"
 	"github.com/mahjong-authority/authority/internal/table"
 	tclassical "github.com/mahjong-authority/authority/internal/table/classical"
+	tmcr "github.com/mahjong-authority/authority/internal/table/mcr"
 	tsichuan "github.com/mahjong-authority/authority/internal/table/sichuan"
 	"github.com/mahjong-authority/authority/web"
 )
@@ -317,6 +320,12 @@ func openDoudizhuStore(dir string, opts ...store.Option) (*store.Bolt[ddztable.A
 	return store.Open[ddztable.Action](filepath.Join(dir, "doudizhu.db"), hosting.Codec{}, opts...)
 }
 
+// openMCRStore opens the Chinese Official store, mcr.db in dir (created
+// by openStore).
+func openMCRStore(dir string, opts ...store.Option) (*store.Bolt[tmcr.Action], error) {
+	return store.Open[tmcr.Action](filepath.Join(dir, "mcr.db"), rsmcr.ActionCodec{}, opts...)
+}
+
 // maxRequest bounds a request's size: the largest legitimate one is a judge
 // question of a few hundred bytes.
 const maxRequest = 16 << 10
@@ -403,19 +412,26 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 		sq.Store = st
 	}
 	cq := classical.Standard()
+	mc := rsmcr.Config{}
 	if o.data != "" {
-		var copts []store.Option
+		var sopts []store.Option
 		if m != nil {
-			copts = append(copts, store.WithObserver(m.Store()))
+			sopts = append(sopts, store.WithObserver(m.Store()))
 		}
-		st, err := openClassicalStore(o.data, copts...)
+		cst, err := openClassicalStore(o.data, sopts...)
 		if err != nil {
 			return err
 		}
-		defer st.Close()
-		cq.Store = st
+		defer cst.Close()
+		cq.Store = cst
+		mst, err := openMCRStore(o.data, sopts...)
+		if err != nil {
+			return err
+		}
+		defer mst.Close()
+		mc.Store = mst
 	}
-	cfg := server.Config{RuleSets: []ruleset.RuleSet{riichi.New(rc), sichuan.New(sq), classical.New(cq)}}
+	cfg := server.Config{RuleSets: []ruleset.RuleSet{riichi.New(rc), sichuan.New(sq), rsmcr.New(mc), classical.New(cq)}}
 	if err := roomService(ctx, &cfg, lis, log, o); err != nil {
 		return err
 	}

@@ -131,7 +131,7 @@ func TestMetrics(t *testing.T) {
 	commits := value("authority_store_commit_seconds", nil)
 	assert.Equal(t, commits, value("authority_store_commit_batch_size", nil))
 	assert.LessOrEqual(t, commits, appends+10, "a commit carries one request or more (creates and snapshots are not appends)")
-	assert.Equal(t, 4.0, value("authority_recoveries_total", nil), "one per host: riichi's, Sichuan's, classical's and Dou Dizhu's")
+	assert.Equal(t, 5.0, value("authority_recoveries_total", nil), "one per host: riichi's, Sichuan's, MCR's, classical's and Dou Dizhu's")
 	assert.Equal(t, 0.0, value("authority_recovered_tables_total", nil))
 	assert.Equal(t, 0.0, value("authority_tables_set_aside_total", map[string]string{"reason": "panic"}))
 	assert.Equal(t, 0.0, value("authority_rate_limited_total", map[string]string{"scope": "seat"}))

@@ -38,7 +38,8 @@ type botsOptions struct {
 	addr          string
 	tables, games int
 	kind          string // efficient or random
-	rules         string // hanchan, tonpuu, sichuan or classical
+	rules         string // hanchan, tonpuu, sichuan, mcr or classical
+	hands         int    // mcr: hands in a game
 	turn, claim   time.Duration
 	pause         time.Duration
 	seed          string
@@ -165,7 +166,8 @@ func parseBots(args []string, stderr io.Writer) (botsOptions, error) {
 	fs.IntVar(&o.tables, "tables", 1, "tables played at once")
 	fs.IntVar(&o.games, "games", 1, "games each table plays, one after another")
 	fs.StringVar(&o.kind, "bot", "efficient", "the bots: efficient or random")
-	fs.StringVar(&o.rules, "rules", "hanchan", "hanchan (east-south), tonpuu (east only) sichuan (bloody battle, 8 hands) or classical (four wind rounds)")
+	fs.StringVar(&o.rules, "rules", "hanchan", "hanchan (east-south), tonpuu (east only), sichuan (bloody battle, 8 hands), mcr (Chinese Official, with the MCR bot) or classical (four wind rounds)")
+	fs.IntVar(&o.hands, "hands", 16, "mcr: hands in a game, 1 to 16")
 	fs.DurationVar(&o.turn, "turn-time", 10*time.Second, "turn timer of the tables")
 	fs.DurationVar(&o.claim, "claim-time", 5*time.Second, "claim window timer of the tables")
 	fs.DurationVar(&o.pause, "round-pause", 10*time.Millisecond, "pause between rounds (at least 1ns; zero would take the server's default)")
@@ -197,12 +199,16 @@ func parseBots(args []string, stderr io.Writer) (botsOptions, error) {
 		bad = "--tables and --games must be at least 1"
 	case o.kind != "efficient" && o.kind != "random":
 		bad = fmt.Sprintf("--bot %q: want efficient or random", o.kind)
-	case o.rules != "hanchan" && o.rules != "tonpuu" && o.rules != "sichuan" && o.rules != "classical":
-		bad = fmt.Sprintf("--rules %q: want hanchan, tonpuu, sichuan or classical", o.rules)
+	case o.rules != "hanchan" && o.rules != "tonpuu" && o.rules != "sichuan" && o.rules != "mcr" && o.rules != "classical":
+		bad = fmt.Sprintf("--rules %q: want hanchan, tonpuu, sichuan, mcr or classical", o.rules)
 	case (o.rules == "sichuan" || o.rules == "classical") && o.kind != "efficient":
 		bad = fmt.Sprintf("--rules %s plays the efficient bot only", o.rules)
-	case (o.rules == "sichuan" || o.rules == "classical") && o.think.max > 0:
+	case (o.rules == "sichuan" || o.rules == "mcr" || o.rules == "classical") && o.think.max > 0:
 		bad = "--think is for riichi tables only"
+	case o.hands < 1 || o.hands > 16:
+		bad = "--hands must be 1 to 16"
+	case o.rules == "mcr" && o.kind != "efficient":
+		bad = "--rules mcr plays the MCR bot: --bot does not apply"
 	case o.turn <= 0 || o.claim <= 0 || o.pause <= 0 || o.every <= 0:
 		bad = "timers and --progress must be positive"
 	}
@@ -483,7 +489,9 @@ func runTable(ctx, run context.Context, o botsOptions, i int, pool []*client.Cli
 		m.mu.Unlock()
 	}()
 	for g := 0; o.duration > 0 || g < o.games; g++ {
-		if o.duration > 0 && run.Err() != nil {
+		// The time is up by the clock even before run's timer fires; a
+		// game started then would fail at once and count as cut.
+		if end, ok := run.Deadline(); o.duration > 0 && (run.Err() != nil || ok && !time.Now().Before(end)) {
 			return
 		}
 		if ctx.Err() != nil {
@@ -500,6 +508,9 @@ func runTable(ctx, run context.Context, o botsOptions, i int, pool []*client.Cli
 		} else if o.rules == "classical" {
 			// So do classical games.
 			playClassicalGame(ctx, o, i, g, &clients, m)
+		} else if o.rules == "mcr" {
+			// So do MCR games.
+			playMCRGame(ctx, o, i, g, &clients, m)
 		} else {
 			playGame(ctx, run, o, i, g, &clients, m)
 		}
@@ -531,6 +542,9 @@ func (o botsOptions) settings(i, g int) *pb.TableSettings {
 	if o.rules == "classical" {
 		c := classicalSettings()
 		set.RuleSet, set.Rules, set.Options = c.RuleSet, pb.RulePreset_RULE_PRESET_UNSPECIFIED, c.Options
+	}
+	if o.rules == "mcr" {
+		set.RuleSet, set.Rules, set.Options = pb.RuleSet_RULE_SET_MCR, pb.RulePreset_RULE_PRESET_MCR, mcrSettings(o.hands).Options
 	}
 	if o.rules == "sichuan" {
 		set.RuleSet, set.Rules, set.Options = pb.RuleSet_RULE_SET_SICHUAN, pb.RulePreset_RULE_PRESET_UNSPECIFIED, sichuanOptions()

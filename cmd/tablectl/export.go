@@ -15,6 +15,7 @@ import (
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/record"
+	rmcr "github.com/mahjong-authority/authority/internal/record/mcr"
 	"github.com/mahjong-authority/authority/internal/record/mjai"
 	rsc "github.com/mahjong-authority/authority/internal/record/sichuan"
 	"github.com/mahjong-authority/authority/internal/record/tenhou"
@@ -36,7 +37,12 @@ var exportFormats = map[string]struct {
 }
 
 const exportUsage = `usage: tablectl export --table ID [--addr HOST:PORT] [--format tenhou|mjai|native]
-       tablectl export [--format tenhou|mjai|native] [--out DIR] < games.jsonl
+       tablectl export [--format tenhou|mjai|native] [--rules auto|riichi|mcr] [--out DIR] < games.jsonl
+
+Chinese Official (MCR) records are native only: from a server (--table) as
+the server writes them; from stdin (each record's rules.variant, or every
+record with --rules mcr) replayed through the engine first, and refused if
+the replay does not reach them.
 `
 
 // runExport exports one table's game through the API (--table), or every
@@ -48,12 +54,13 @@ func runExport(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	id := fs.String("table", "", "export this table's game from the server at --addr (otherwise read records from stdin)")
 	addr := fs.String("addr", "127.0.0.1:7400", "the server's address")
 	timeout := fs.Duration("timeout", 10*time.Second, "how long to wait for the server")
+	rules := fs.String("rules", "auto", "stdin records' rule set: auto (each record's rules.variant), riichi or mcr")
 	out := fs.String("out", "", "write one file per game into this directory (<id>.jsonl, .json or .mjson) instead of stdout")
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
 	f, ok := exportFormats[*format]
-	if !ok || fs.NArg() > 0 {
+	if !ok || fs.NArg() > 0 || *rules != "auto" && *rules != "riichi" && *rules != "mcr" {
 		fs.Usage()
 		return errUsage
 	}
@@ -72,6 +79,9 @@ func runExport(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return write(*id, b)
 	}
 	return readRecords(stdin, func(line int, b []byte) error {
+		if *rules == "mcr" || *rules == "auto" && rmcr.IsMCR(b) {
+			return exportMCR(line, b, *format, write)
+		}
 		if rsc.IsSichuan(b) {
 			return exportSichuan(line, b, *format, write)
 		}
@@ -151,6 +161,30 @@ func exportSichuan(line int, b []byte, format string, write func(string, []byte)
 	}
 	var buf bytes.Buffer
 	if err := rsc.Write(&buf, g); err != nil {
+		return fmt.Errorf("export: line %d: %w", line, err)
+	}
+	return write(g.ID, buf.Bytes())
+}
+
+// exportMCR writes an MCR record read from stdin, native only, once its
+// replay through the engine (rmcr.Verify) agrees with it.
+func exportMCR(line int, b []byte, format string, write func(string, []byte) error) error {
+	if format != "native" {
+		return fmt.Errorf("export: line %d: an MCR record is written as native only", line)
+	}
+	g, err := rmcr.Decode(b)
+	if err != nil {
+		return fmt.Errorf("export: line %d: %w", line, err)
+	}
+	rep, err := rmcr.Verify(g)
+	if err != nil {
+		return fmt.Errorf("export: line %d: %w", line, err)
+	}
+	if len(rep.Problems) > 0 {
+		return fmt.Errorf("export: line %d: the replay disagrees with the record: %s", line, rep.Problems[0])
+	}
+	var buf bytes.Buffer
+	if err := rmcr.Write(&buf, g); err != nil {
 		return fmt.Errorf("export: line %d: %w", line, err)
 	}
 	return write(g.ID, buf.Bytes())

@@ -28,6 +28,7 @@ type playOptions struct {
 	addr, name, rules, seed, tableID string
 	ticket                           string // a join ticket from a room service
 	turn, claim, pause               time.Duration
+	hands                            int // MCR: hands in the game
 }
 
 const playUsage = `usage: tablectl play --addr HOST:PORT [flags]
@@ -42,6 +43,13 @@ void suit with m, p or s. With --table it joins an existing table instead
 (of whichever rule set), and offers to start it if it has not started.
 Ctrl-C leaves the table at once: a bot plays your seat from then on.
 
+--rules mcr plays Chinese Official: 144 tiles with flowers (set aside and
+replaced by the table), wins of 8 points or more without the flowers; the
+board shows each seat's flowers, and a win every fan with its points and
+the payments. Type h to win when the table offers it. --hands sets the
+game's length (16, the rule book's; 1 for a short game). With --table, give
+--rules mcr to join an MCR table.
+
 Flags:
 `
 
@@ -50,7 +58,8 @@ func parsePlay(args []string, stderr io.Writer) (playOptions, error) {
 	fs := newFlags("play", playUsage, stderr)
 	addrFlag(fs, &o.addr)
 	fs.StringVar(&o.name, "name", "player", "your name at the table")
-	fs.StringVar(&o.rules, "rules", "hanchan", "hanchan (east-south), tonpuu (east only) sichuan (bloody battle) or classical")
+	fs.StringVar(&o.rules, "rules", "hanchan", "hanchan (east-south), tonpuu (east only), sichuan (bloody battle), mcr (Chinese Official) or classical")
+	fs.IntVar(&o.hands, "hands", 16, "mcr: hands in the game, 1 to 16")
 	fs.StringVar(&o.seed, "seed", "", "play the walls of this `string` (the same seed, the same tiles)")
 	fs.StringVar(&o.tableID, "table", "", "join this table instead of creating one")
 	fs.StringVar(&o.ticket, "ticket", "", "join with this `ticket` from a room service (the table is the ticket's unless --table names it)")
@@ -60,7 +69,7 @@ func parsePlay(args []string, stderr io.Writer) (playOptions, error) {
 	if err := fs.Parse(args); err != nil {
 		return o, errUsage
 	}
-	if fs.NArg() > 0 || o.rules != "hanchan" && o.rules != "tonpuu" && o.rules != "sichuan" && o.rules != "classical" || o.turn <= 0 || o.claim <= 0 || o.pause <= 0 {
+	if fs.NArg() > 0 || o.rules != "hanchan" && o.rules != "tonpuu" && o.rules != "sichuan" && o.rules != "mcr" && o.rules != "classical" || o.hands < 1 || o.hands > 16 || o.turn <= 0 || o.claim <= 0 || o.pause <= 0 {
 		fmt.Fprintln(stderr, "tablectl play: bad arguments")
 		fs.Usage()
 		return o, errUsage
@@ -78,6 +87,9 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closing()
+	if o.rules == "mcr" {
+		return runPlayMCR(ctx, c, o, stdin, stdout)
+	}
 	in := newInput(stdin)
 	defer in.close()
 	seat, err := takeSeat(ctx, c, o)

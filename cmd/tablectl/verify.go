@@ -12,6 +12,7 @@ import (
 
 	"github.com/mahjong-authority/authority/internal/record"
 	rcl "github.com/mahjong-authority/authority/internal/record/classical"
+	rmcr "github.com/mahjong-authority/authority/internal/record/mcr"
 	rsc "github.com/mahjong-authority/authority/internal/record/sichuan"
 )
 
@@ -27,12 +28,13 @@ var errVerify = errors.New("verify: not every record verified")
 // record.Verify, or record/sichuan's Verify for a Sichuan record (its
 // rules.variant is "sichuan"), and writes one report per game.
 func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("verify", "usage: tablectl verify [--json] [record.jsonl]   (stdin without a file)\n", stderr)
+	fs := newFlags("verify", "usage: tablectl verify [--json] [--rules auto|riichi|mcr] [record.jsonl]   (stdin without a file)\n", stderr)
 	asJSON := fs.Bool("json", false, "write each report as a JSON object")
+	rules := fs.String("rules", "auto", "the records' rule set: auto (each record's rules.variant), riichi or mcr")
 	if err := fs.Parse(args); err != nil {
 		return errUsage // Parse printed the usage
 	}
-	if fs.NArg() > 1 {
+	if fs.NArg() > 1 || *rules != "auto" && *rules != "riichi" && *rules != "mcr" {
 		fs.Usage()
 		return errUsage
 	}
@@ -53,7 +55,12 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	err = readRecords(in, func(line int, b []byte) error {
 		var rep *record.Report
 		var err error
-		if rcl.IsClassical(b) {
+		if *rules == "mcr" || *rules == "auto" && rmcr.IsMCR(b) {
+			var g *rmcr.Game
+			if g, err = rmcr.Decode(b); err == nil {
+				rep, err = rmcr.Verify(g)
+			}
+		} else if rcl.IsClassical(b) {
 			var g *rcl.Game
 			if g, err = rcl.Decode(b); err == nil {
 				rep, err = rcl.Verify(g)

@@ -8,6 +8,7 @@ import (
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/client"
+	cmcr "github.com/mahjong-authority/authority/internal/client/mcr"
 	"github.com/mahjong-authority/authority/internal/table"
 )
 
@@ -16,8 +17,8 @@ func init() {
 }
 
 type watchOptions struct {
-	addr, tableID string
-	board         bool
+	addr, tableID, rules string
+	board                bool
 }
 
 const watchUsage = `usage: tablectl watch --addr HOST:PORT --table ID [flags]
@@ -26,6 +27,7 @@ end of its game, one line for each thing that changes: a discard, a call, a
 riichi, a new dora indicator, a win and its payment, a round's end. A
 Sichuan table is shown with its exchange, void suits, winners who left
 play and running units.
+A Chinese Official table shows flowers set aside, and every fan of a win.
 
 Flags:
 `
@@ -35,11 +37,12 @@ func parseWatch(args []string, stderr io.Writer) (watchOptions, error) {
 	fs := newFlags("watch", watchUsage, stderr)
 	addrFlag(fs, &o.addr)
 	fs.StringVar(&o.tableID, "table", "", "the table `id` to watch")
+	fs.StringVar(&o.rules, "rules", "auto", "auto (the table's, from the server), riichi or mcr")
 	fs.BoolVar(&o.board, "board", false, "also draw the whole board after every call and at each round's first discard")
 	if err := fs.Parse(args); err != nil {
 		return o, errUsage
 	}
-	if fs.NArg() > 0 || o.tableID == "" {
+	if fs.NArg() > 0 || o.tableID == "" || o.rules != "auto" && o.rules != "riichi" && o.rules != "mcr" {
 		fmt.Fprintln(stderr, "tablectl watch: --table is required")
 		fs.Usage()
 		return o, errUsage
@@ -63,6 +66,11 @@ func runWatch(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	n := tableNames(tb, client.Spectator)
 	fmt.Fprintf(stdout, "Watching table %s (%s, spectator delay %v).\n", o.tableID, tb.GetState(), tb.GetSettings().GetSpectatorDelay().AsDuration())
+	if o.rules == "mcr" || o.rules == "auto" && tb.GetSettings().GetRuleSet() == pb.RuleSet_RULE_SET_MCR {
+		w := cmcr.Watch(c, o.tableID, client.Options{})
+		defer w.Close()
+		return watchMCRLoop(ctx, w, stdout, n, o.board)
+	}
 	if tb.GetSettings().GetRuleSet() == pb.RuleSet_RULE_SET_CLASSICAL {
 		return watchClassical(ctx, c, o.tableID, stdout, n, o.board)
 	}

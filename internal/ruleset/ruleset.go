@@ -188,7 +188,7 @@ func (m Meta) TableSettings() (*pb.TableSettings, error) {
 	return set, nil
 }
 
-// Name is a rule set's name in metas and logs: "riichi", "sichuan".
+// Name is a rule set's name in metas and logs: "riichi", "sichuan", "mcr".
 func Name(id pb.RuleSet) string {
 	if id == pb.RuleSet_RULE_SET_UNSPECIFIED {
 		id = pb.RuleSet_RULE_SET_RIICHI
@@ -198,6 +198,8 @@ func Name(id pb.RuleSet) string {
 		return "riichi"
 	case pb.RuleSet_RULE_SET_SICHUAN:
 		return "sichuan"
+	case pb.RuleSet_RULE_SET_MCR:
+		return "mcr"
 	}
 	return id.String()
 }

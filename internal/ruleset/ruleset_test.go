@@ -42,6 +42,7 @@ func TestName(t *testing.T) {
 		pb.RuleSet_RULE_SET_UNSPECIFIED: "riichi",
 		pb.RuleSet_RULE_SET_RIICHI:      "riichi",
 		pb.RuleSet_RULE_SET_SICHUAN:     "sichuan",
+		pb.RuleSet_RULE_SET_MCR:         "mcr",
 		pb.RuleSet(99):                  "99",
 	} {
 		if got := ruleset.Name(id); got != want {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/mahjong-authority/authority/internal/doudizhu/service"
 	"github.com/mahjong-authority/authority/internal/ruleset"
+	"github.com/mahjong-authority/authority/internal/ruleset/mcr"
 	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
 	"github.com/mahjong-authority/authority/internal/ruleset/sichuan"
 	"github.com/mahjong-authority/authority/internal/server"
@@ -151,8 +152,14 @@ func Riichi() server.Config {
 }
 
 // Standard is the configuration of a server that hosts every rule set the
-// authority binary does, riichi and Sichuan, with the real parts, tables
+// authority binary does, riichi, Sichuan and Chinese Official, with the real parts, tables
 // in memory.
 func Standard() server.Config {
-	return server.Config{RuleSets: []ruleset.RuleSet{riichi.New(riichi.Standard()), sichuan.New(sichuan.Standard())}}
+	return server.Config{RuleSets: []ruleset.RuleSet{riichi.New(riichi.Standard()), sichuan.New(sichuan.Standard()), mcr.New(mcr.Config{})}}
+}
+
+// RiichiAndMCR is the configuration of a server that hosts riichi and
+// Chinese Official tables with the real parts, in memory.
+func RiichiAndMCR() server.Config {
+	return server.Config{RuleSets: []ruleset.RuleSet{riichi.New(riichi.Standard()), mcr.New(mcr.Config{})}}
 }

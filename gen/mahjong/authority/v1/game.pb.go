@@ -656,7 +656,7 @@ func (x SeatNotice_Kind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use SeatNotice_Kind.Descriptor instead.
 func (SeatNotice_Kind) EnumDescriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{38, 0}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{44, 0}
 }
 
 // Action is one move of a seat.
@@ -672,7 +672,10 @@ type Action struct {
 	// the drawn tile; with two copies the seat chooses which one it shows.
 	Tsumogiri bool `protobuf:"varint,4,opt,name=tsumogiri,proto3" json:"tsumogiri,omitempty"`
 	// Sichuan void choice: the suit.
-	Suit          SichuanSuit `protobuf:"varint,100,opt,name=suit,proto3,enum=mahjong.authority.v1.SichuanSuit" json:"suit,omitempty"`
+	Suit SichuanSuit `protobuf:"varint,100,opt,name=suit,proto3,enum=mahjong.authority.v1.SichuanSuit" json:"suit,omitempty"`
+	// Chinese Official (MCR) chi: the lowest tile of the run (3m for
+	// 3m4m5m); the claimed discard is implied. Empty otherwise.
+	Run           string `protobuf:"bytes,150,opt,name=run,proto3" json:"run,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -740,6 +743,13 @@ func (x *Action) GetSuit() SichuanSuit {
 		return x.Suit
 	}
 	return SichuanSuit_SICHUAN_SUIT_UNSPECIFIED
+}
+
+func (x *Action) GetRun() string {
+	if x != nil {
+		return x.Run
+	}
+	return ""
 }
 
 // Meld is a declared meld.
@@ -999,7 +1009,9 @@ type View struct {
 	// A Sichuan table's own part of the view; unset for riichi.
 	Sichuan *SichuanView `protobuf:"bytes,100,opt,name=sichuan,proto3" json:"sichuan,omitempty"`
 	// A classical table's own part of the view; unset for other rule sets.
-	Classical     *ClassicalView `protobuf:"bytes,400,opt,name=classical,proto3" json:"classical,omitempty"`
+	Classical *ClassicalView `protobuf:"bytes,400,opt,name=classical,proto3" json:"classical,omitempty"`
+	// What only Chinese Official (MCR) tables have; unset for other games.
+	Mcr           *McrView `protobuf:"bytes,150,opt,name=mcr,proto3" json:"mcr,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1153,6 +1165,71 @@ func (x *View) GetClassical() *ClassicalView {
 	return nil
 }
 
+func (x *View) GetMcr() *McrView {
+	if x != nil {
+		return x.Mcr
+	}
+	return nil
+}
+
+// McrView is the part of a Chinese Official table's view that riichi's
+// View cannot say. In an MCR view, View.number is the hand's index in the
+// game (0..15) and round_wind the prevalent wind; seats keep their
+// numbers when the seats change, so each seat's wind is given here.
+type McrView struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Each seat's wind this hand, by seat.
+	Winds []Wind `protobuf:"varint,1,rep,packed,name=winds,proto3,enum=mahjong.authority.v1.Wind" json:"winds,omitempty"`
+	// The flowers each seat has set aside, by seat (public).
+	Flowers       []string `protobuf:"bytes,2,rep,name=flowers,proto3" json:"flowers,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *McrView) Reset() {
+	*x = McrView{}
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *McrView) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*McrView) ProtoMessage() {}
+
+func (x *McrView) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use McrView.ProtoReflect.Descriptor instead.
+func (*McrView) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *McrView) GetWinds() []Wind {
+	if x != nil {
+		return x.Winds
+	}
+	return nil
+}
+
+func (x *McrView) GetFlowers() []string {
+	if x != nil {
+		return x.Flowers
+	}
+	return nil
+}
+
 // SichuanView is what a Sichuan view says beyond View's common fields.
 type SichuanView struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1175,7 +1252,7 @@ type SichuanView struct {
 
 func (x *SichuanView) Reset() {
 	*x = SichuanView{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[5]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1187,7 +1264,7 @@ func (x *SichuanView) String() string {
 func (*SichuanView) ProtoMessage() {}
 
 func (x *SichuanView) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[5]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1200,7 +1277,7 @@ func (x *SichuanView) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SichuanView.ProtoReflect.Descriptor instead.
 func (*SichuanView) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{5}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *SichuanView) GetIndex() uint32 {
@@ -1269,7 +1346,7 @@ type SichuanSeatView struct {
 
 func (x *SichuanSeatView) Reset() {
 	*x = SichuanSeatView{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[6]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1281,7 +1358,7 @@ func (x *SichuanSeatView) String() string {
 func (*SichuanSeatView) ProtoMessage() {}
 
 func (x *SichuanSeatView) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[6]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1294,7 +1371,7 @@ func (x *SichuanSeatView) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SichuanSeatView.ProtoReflect.Descriptor instead.
 func (*SichuanSeatView) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{6}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *SichuanSeatView) GetWon() string {
@@ -1337,7 +1414,7 @@ type SichuanExchangeChosen struct {
 
 func (x *SichuanExchangeChosen) Reset() {
 	*x = SichuanExchangeChosen{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[7]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1349,7 +1426,7 @@ func (x *SichuanExchangeChosen) String() string {
 func (*SichuanExchangeChosen) ProtoMessage() {}
 
 func (x *SichuanExchangeChosen) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[7]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1362,7 +1439,7 @@ func (x *SichuanExchangeChosen) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SichuanExchangeChosen.ProtoReflect.Descriptor instead.
 func (*SichuanExchangeChosen) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{7}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *SichuanExchangeChosen) GetSeat() uint32 {
@@ -1389,7 +1466,7 @@ type SichuanExchanged struct {
 
 func (x *SichuanExchanged) Reset() {
 	*x = SichuanExchanged{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[8]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1401,7 +1478,7 @@ func (x *SichuanExchanged) String() string {
 func (*SichuanExchanged) ProtoMessage() {}
 
 func (x *SichuanExchanged) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[8]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1414,7 +1491,7 @@ func (x *SichuanExchanged) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SichuanExchanged.ProtoReflect.Descriptor instead.
 func (*SichuanExchanged) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{8}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *SichuanExchanged) GetDirection() SichuanDirection {
@@ -1438,7 +1515,7 @@ type SichuanExchangeReceived struct {
 
 func (x *SichuanExchangeReceived) Reset() {
 	*x = SichuanExchangeReceived{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[9]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1450,7 +1527,7 @@ func (x *SichuanExchangeReceived) String() string {
 func (*SichuanExchangeReceived) ProtoMessage() {}
 
 func (x *SichuanExchangeReceived) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[9]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1463,7 +1540,7 @@ func (x *SichuanExchangeReceived) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SichuanExchangeReceived.ProtoReflect.Descriptor instead.
 func (*SichuanExchangeReceived) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{9}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *SichuanExchangeReceived) GetSeat() uint32 {
@@ -1506,7 +1583,7 @@ type SichuanVoidChosen struct {
 
 func (x *SichuanVoidChosen) Reset() {
 	*x = SichuanVoidChosen{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[10]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1518,7 +1595,7 @@ func (x *SichuanVoidChosen) String() string {
 func (*SichuanVoidChosen) ProtoMessage() {}
 
 func (x *SichuanVoidChosen) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[10]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1531,7 +1608,7 @@ func (x *SichuanVoidChosen) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SichuanVoidChosen.ProtoReflect.Descriptor instead.
 func (*SichuanVoidChosen) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{10}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *SichuanVoidChosen) GetSeat() uint32 {
@@ -1558,7 +1635,7 @@ type SichuanVoidsRevealed struct {
 
 func (x *SichuanVoidsRevealed) Reset() {
 	*x = SichuanVoidsRevealed{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[11]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1570,7 +1647,7 @@ func (x *SichuanVoidsRevealed) String() string {
 func (*SichuanVoidsRevealed) ProtoMessage() {}
 
 func (x *SichuanVoidsRevealed) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[11]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1583,7 +1660,7 @@ func (x *SichuanVoidsRevealed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SichuanVoidsRevealed.ProtoReflect.Descriptor instead.
 func (*SichuanVoidsRevealed) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{11}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *SichuanVoidsRevealed) GetVoids() []SichuanSuit {
@@ -1607,7 +1684,7 @@ type SichuanKanPaid struct {
 
 func (x *SichuanKanPaid) Reset() {
 	*x = SichuanKanPaid{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[12]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1619,7 +1696,7 @@ func (x *SichuanKanPaid) String() string {
 func (*SichuanKanPaid) ProtoMessage() {}
 
 func (x *SichuanKanPaid) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[12]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1632,7 +1709,7 @@ func (x *SichuanKanPaid) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SichuanKanPaid.ProtoReflect.Descriptor instead.
 func (*SichuanKanPaid) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{12}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *SichuanKanPaid) GetSeat() uint32 {
@@ -1678,7 +1755,7 @@ type SichuanKanTransferred struct {
 
 func (x *SichuanKanTransferred) Reset() {
 	*x = SichuanKanTransferred{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[13]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1690,7 +1767,7 @@ func (x *SichuanKanTransferred) String() string {
 func (*SichuanKanTransferred) ProtoMessage() {}
 
 func (x *SichuanKanTransferred) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[13]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1703,7 +1780,7 @@ func (x *SichuanKanTransferred) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SichuanKanTransferred.ProtoReflect.Descriptor instead.
 func (*SichuanKanTransferred) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{13}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *SichuanKanTransferred) GetSeat() uint32 {
@@ -1745,7 +1822,7 @@ type SichuanFan struct {
 
 func (x *SichuanFan) Reset() {
 	*x = SichuanFan{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[14]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1757,7 +1834,7 @@ func (x *SichuanFan) String() string {
 func (*SichuanFan) ProtoMessage() {}
 
 func (x *SichuanFan) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[14]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1770,7 +1847,7 @@ func (x *SichuanFan) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SichuanFan.ProtoReflect.Descriptor instead.
 func (*SichuanFan) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{14}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *SichuanFan) GetName() string {
@@ -1815,7 +1892,7 @@ type SichuanWon struct {
 
 func (x *SichuanWon) Reset() {
 	*x = SichuanWon{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[15]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1827,7 +1904,7 @@ func (x *SichuanWon) String() string {
 func (*SichuanWon) ProtoMessage() {}
 
 func (x *SichuanWon) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[15]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1840,7 +1917,7 @@ func (x *SichuanWon) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SichuanWon.ProtoReflect.Descriptor instead.
 func (*SichuanWon) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{15}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *SichuanWon) GetSeat() uint32 {
@@ -1960,7 +2037,7 @@ type SichuanHandEnded struct {
 
 func (x *SichuanHandEnded) Reset() {
 	*x = SichuanHandEnded{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[16]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1972,7 +2049,7 @@ func (x *SichuanHandEnded) String() string {
 func (*SichuanHandEnded) ProtoMessage() {}
 
 func (x *SichuanHandEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[16]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1985,7 +2062,7 @@ func (x *SichuanHandEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SichuanHandEnded.ProtoReflect.Descriptor instead.
 func (*SichuanHandEnded) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{16}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *SichuanHandEnded) GetKind() SichuanHandEndKind {
@@ -2088,7 +2165,7 @@ type ClassicalView struct {
 
 func (x *ClassicalView) Reset() {
 	*x = ClassicalView{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[17]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2100,7 +2177,7 @@ func (x *ClassicalView) String() string {
 func (*ClassicalView) ProtoMessage() {}
 
 func (x *ClassicalView) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[17]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2113,7 +2190,7 @@ func (x *ClassicalView) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClassicalView.ProtoReflect.Descriptor instead.
 func (*ClassicalView) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{17}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *ClassicalView) GetIndex() uint32 {
@@ -2157,7 +2234,7 @@ type ClassicalSeatView struct {
 
 func (x *ClassicalSeatView) Reset() {
 	*x = ClassicalSeatView{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[18]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2169,7 +2246,7 @@ func (x *ClassicalSeatView) String() string {
 func (*ClassicalSeatView) ProtoMessage() {}
 
 func (x *ClassicalSeatView) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[18]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2182,7 +2259,7 @@ func (x *ClassicalSeatView) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClassicalSeatView.ProtoReflect.Descriptor instead.
 func (*ClassicalSeatView) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{18}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ClassicalSeatView) GetBonus() string {
@@ -2211,7 +2288,7 @@ type ClassicalBonusSetAside struct {
 
 func (x *ClassicalBonusSetAside) Reset() {
 	*x = ClassicalBonusSetAside{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[19]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2223,7 +2300,7 @@ func (x *ClassicalBonusSetAside) String() string {
 func (*ClassicalBonusSetAside) ProtoMessage() {}
 
 func (x *ClassicalBonusSetAside) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[19]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2236,7 +2313,7 @@ func (x *ClassicalBonusSetAside) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClassicalBonusSetAside.ProtoReflect.Descriptor instead.
 func (*ClassicalBonusSetAside) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{19}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *ClassicalBonusSetAside) GetSeat() uint32 {
@@ -2267,7 +2344,7 @@ type ClassicalFishing struct {
 
 func (x *ClassicalFishing) Reset() {
 	*x = ClassicalFishing{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[20]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2279,7 +2356,7 @@ func (x *ClassicalFishing) String() string {
 func (*ClassicalFishing) ProtoMessage() {}
 
 func (x *ClassicalFishing) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[20]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2292,7 +2369,7 @@ func (x *ClassicalFishing) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClassicalFishing.ProtoReflect.Descriptor instead.
 func (*ClassicalFishing) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{20}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ClassicalFishing) GetSeat() uint32 {
@@ -2329,7 +2406,7 @@ type ClassicalWon struct {
 
 func (x *ClassicalWon) Reset() {
 	*x = ClassicalWon{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[21]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2341,7 +2418,7 @@ func (x *ClassicalWon) String() string {
 func (*ClassicalWon) ProtoMessage() {}
 
 func (x *ClassicalWon) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[21]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2354,7 +2431,7 @@ func (x *ClassicalWon) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClassicalWon.ProtoReflect.Descriptor instead.
 func (*ClassicalWon) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{21}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ClassicalWon) GetSeat() uint32 {
@@ -2426,7 +2503,7 @@ type ClassicalScoreLine struct {
 
 func (x *ClassicalScoreLine) Reset() {
 	*x = ClassicalScoreLine{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[22]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2438,7 +2515,7 @@ func (x *ClassicalScoreLine) String() string {
 func (*ClassicalScoreLine) ProtoMessage() {}
 
 func (x *ClassicalScoreLine) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[22]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2451,7 +2528,7 @@ func (x *ClassicalScoreLine) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClassicalScoreLine.ProtoReflect.Descriptor instead.
 func (*ClassicalScoreLine) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{22}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ClassicalScoreLine) GetScore() int32 {
@@ -2513,7 +2590,7 @@ type ClassicalHandEnded struct {
 
 func (x *ClassicalHandEnded) Reset() {
 	*x = ClassicalHandEnded{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[23]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2525,7 +2602,7 @@ func (x *ClassicalHandEnded) String() string {
 func (*ClassicalHandEnded) ProtoMessage() {}
 
 func (x *ClassicalHandEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[23]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2538,7 +2615,7 @@ func (x *ClassicalHandEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClassicalHandEnded.ProtoReflect.Descriptor instead.
 func (*ClassicalHandEnded) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{23}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ClassicalHandEnded) GetKind() ClassicalHandEndKind {
@@ -2623,7 +2700,7 @@ type Yaku struct {
 
 func (x *Yaku) Reset() {
 	*x = Yaku{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[24]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2635,7 +2712,7 @@ func (x *Yaku) String() string {
 func (*Yaku) ProtoMessage() {}
 
 func (x *Yaku) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[24]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2648,7 +2725,7 @@ func (x *Yaku) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Yaku.ProtoReflect.Descriptor instead.
 func (*Yaku) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{24}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *Yaku) GetName() string {
@@ -2689,7 +2766,7 @@ type RoundStarted struct {
 
 func (x *RoundStarted) Reset() {
 	*x = RoundStarted{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[25]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2701,7 +2778,7 @@ func (x *RoundStarted) String() string {
 func (*RoundStarted) ProtoMessage() {}
 
 func (x *RoundStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[25]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2714,7 +2791,7 @@ func (x *RoundStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundStarted.ProtoReflect.Descriptor instead.
 func (*RoundStarted) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{25}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *RoundStarted) GetRoundWind() Wind {
@@ -2798,7 +2875,7 @@ type Dealt struct {
 
 func (x *Dealt) Reset() {
 	*x = Dealt{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[26]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2810,7 +2887,7 @@ func (x *Dealt) String() string {
 func (*Dealt) ProtoMessage() {}
 
 func (x *Dealt) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[26]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2823,7 +2900,7 @@ func (x *Dealt) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Dealt.ProtoReflect.Descriptor instead.
 func (*Dealt) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{26}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Dealt) GetSeat() uint32 {
@@ -2855,7 +2932,7 @@ type Drew struct {
 
 func (x *Drew) Reset() {
 	*x = Drew{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[27]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2867,7 +2944,7 @@ func (x *Drew) String() string {
 func (*Drew) ProtoMessage() {}
 
 func (x *Drew) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[27]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2880,7 +2957,7 @@ func (x *Drew) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Drew.ProtoReflect.Descriptor instead.
 func (*Drew) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{27}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *Drew) GetSeat() uint32 {
@@ -2925,7 +3002,7 @@ type Discarded struct {
 
 func (x *Discarded) Reset() {
 	*x = Discarded{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[28]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2937,7 +3014,7 @@ func (x *Discarded) String() string {
 func (*Discarded) ProtoMessage() {}
 
 func (x *Discarded) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[28]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2950,7 +3027,7 @@ func (x *Discarded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Discarded.ProtoReflect.Descriptor instead.
 func (*Discarded) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{28}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *Discarded) GetSeat() uint32 {
@@ -2995,7 +3072,7 @@ type Fishing struct {
 
 func (x *Fishing) Reset() {
 	*x = Fishing{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[29]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3007,7 +3084,7 @@ func (x *Fishing) String() string {
 func (*Fishing) ProtoMessage() {}
 
 func (x *Fishing) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[29]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3020,7 +3097,7 @@ func (x *Fishing) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Fishing.ProtoReflect.Descriptor instead.
 func (*Fishing) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{29}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *Fishing) GetSeat() uint32 {
@@ -3065,7 +3142,7 @@ type ClaimOffer struct {
 
 func (x *ClaimOffer) Reset() {
 	*x = ClaimOffer{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[30]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3077,7 +3154,7 @@ func (x *ClaimOffer) String() string {
 func (*ClaimOffer) ProtoMessage() {}
 
 func (x *ClaimOffer) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[30]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3090,7 +3167,7 @@ func (x *ClaimOffer) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClaimOffer.ProtoReflect.Descriptor instead.
 func (*ClaimOffer) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{30}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *ClaimOffer) GetSeat() uint32 {
@@ -3122,7 +3199,7 @@ type TurnOffer struct {
 
 func (x *TurnOffer) Reset() {
 	*x = TurnOffer{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[31]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3134,7 +3211,7 @@ func (x *TurnOffer) String() string {
 func (*TurnOffer) ProtoMessage() {}
 
 func (x *TurnOffer) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[31]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3147,7 +3224,7 @@ func (x *TurnOffer) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TurnOffer.ProtoReflect.Descriptor instead.
 func (*TurnOffer) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{31}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *TurnOffer) GetSeat() uint32 {
@@ -3176,7 +3253,7 @@ type RiichiAccepted struct {
 
 func (x *RiichiAccepted) Reset() {
 	*x = RiichiAccepted{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[32]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3188,7 +3265,7 @@ func (x *RiichiAccepted) String() string {
 func (*RiichiAccepted) ProtoMessage() {}
 
 func (x *RiichiAccepted) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[32]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3201,7 +3278,7 @@ func (x *RiichiAccepted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RiichiAccepted.ProtoReflect.Descriptor instead.
 func (*RiichiAccepted) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{32}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *RiichiAccepted) GetSeat() uint32 {
@@ -3237,7 +3314,7 @@ type Called struct {
 
 func (x *Called) Reset() {
 	*x = Called{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[33]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3249,7 +3326,7 @@ func (x *Called) String() string {
 func (*Called) ProtoMessage() {}
 
 func (x *Called) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[33]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3262,7 +3339,7 @@ func (x *Called) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Called.ProtoReflect.Descriptor instead.
 func (*Called) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{33}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *Called) GetSeat() uint32 {
@@ -3296,7 +3373,7 @@ type DoraRevealed struct {
 
 func (x *DoraRevealed) Reset() {
 	*x = DoraRevealed{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[34]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3308,7 +3385,7 @@ func (x *DoraRevealed) String() string {
 func (*DoraRevealed) ProtoMessage() {}
 
 func (x *DoraRevealed) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[34]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3321,7 +3398,7 @@ func (x *DoraRevealed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DoraRevealed.ProtoReflect.Descriptor instead.
 func (*DoraRevealed) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{34}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *DoraRevealed) GetIndicator() string {
@@ -3362,7 +3439,7 @@ type Won struct {
 
 func (x *Won) Reset() {
 	*x = Won{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[35]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3374,7 +3451,7 @@ func (x *Won) String() string {
 func (*Won) ProtoMessage() {}
 
 func (x *Won) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[35]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3387,7 +3464,7 @@ func (x *Won) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Won.ProtoReflect.Descriptor instead.
 func (*Won) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{35}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *Won) GetSeat() uint32 {
@@ -3522,7 +3599,7 @@ type RoundEnded struct {
 
 func (x *RoundEnded) Reset() {
 	*x = RoundEnded{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[36]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3534,7 +3611,7 @@ func (x *RoundEnded) String() string {
 func (*RoundEnded) ProtoMessage() {}
 
 func (x *RoundEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[36]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3547,7 +3624,7 @@ func (x *RoundEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundEnded.ProtoReflect.Descriptor instead.
 func (*RoundEnded) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{36}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *RoundEnded) GetKind() RoundEndKind {
@@ -3625,7 +3702,7 @@ type GameEnded struct {
 
 func (x *GameEnded) Reset() {
 	*x = GameEnded{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[37]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3637,7 +3714,7 @@ func (x *GameEnded) String() string {
 func (*GameEnded) ProtoMessage() {}
 
 func (x *GameEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[37]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3650,7 +3727,7 @@ func (x *GameEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GameEnded.ProtoReflect.Descriptor instead.
 func (*GameEnded) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{37}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *GameEnded) GetScores() []int32 {
@@ -3663,6 +3740,417 @@ func (x *GameEnded) GetScores() []int32 {
 func (x *GameEnded) GetRanks() []int32 {
 	if x != nil {
 		return x.Ranks
+	}
+	return nil
+}
+
+// McrHandStarted: a Chinese Official hand was dealt. Public.
+type McrHandStarted struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The hand's place in the game, 0..15.
+	Index     uint32 `protobuf:"varint,1,opt,name=index,proto3" json:"index,omitempty"`
+	RoundWind Wind   `protobuf:"varint,2,opt,name=round_wind,json=roundWind,proto3,enum=mahjong.authority.v1.Wind" json:"round_wind,omitempty"`
+	Dealer    uint32 `protobuf:"varint,3,opt,name=dealer,proto3" json:"dealer,omitempty"`
+	// Each seat's wind this hand, by seat: the seats change before hands 5,
+	// 9 and 13.
+	Winds    []Wind  `protobuf:"varint,4,rep,packed,name=winds,proto3,enum=mahjong.authority.v1.Wind" json:"winds,omitempty"`
+	Scores   []int32 `protobuf:"varint,5,rep,packed,name=scores,proto3" json:"scores,omitempty"`
+	WallLeft int32   `protobuf:"varint,6,opt,name=wall_left,json=wallLeft,proto3" json:"wall_left,omitempty"`
+	// The server's commitment to the hand's wall seed.
+	Commitment    []byte `protobuf:"bytes,7,opt,name=commitment,proto3" json:"commitment,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *McrHandStarted) Reset() {
+	*x = McrHandStarted{}
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[39]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *McrHandStarted) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*McrHandStarted) ProtoMessage() {}
+
+func (x *McrHandStarted) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[39]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use McrHandStarted.ProtoReflect.Descriptor instead.
+func (*McrHandStarted) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *McrHandStarted) GetIndex() uint32 {
+	if x != nil {
+		return x.Index
+	}
+	return 0
+}
+
+func (x *McrHandStarted) GetRoundWind() Wind {
+	if x != nil {
+		return x.RoundWind
+	}
+	return Wind_WIND_UNSPECIFIED
+}
+
+func (x *McrHandStarted) GetDealer() uint32 {
+	if x != nil {
+		return x.Dealer
+	}
+	return 0
+}
+
+func (x *McrHandStarted) GetWinds() []Wind {
+	if x != nil {
+		return x.Winds
+	}
+	return nil
+}
+
+func (x *McrHandStarted) GetScores() []int32 {
+	if x != nil {
+		return x.Scores
+	}
+	return nil
+}
+
+func (x *McrHandStarted) GetWallLeft() int32 {
+	if x != nil {
+		return x.WallLeft
+	}
+	return 0
+}
+
+func (x *McrHandStarted) GetCommitment() []byte {
+	if x != nil {
+		return x.Commitment
+	}
+	return nil
+}
+
+// McrFlowerSetAside: a seat set a flower or season (1f..8f) aside. Public;
+// its replacement follows as a Drew from the back of the wall (rinshan
+// set), whose tile only the seat sees.
+type McrFlowerSetAside struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Seat          uint32                 `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	Flower        string                 `protobuf:"bytes,2,opt,name=flower,proto3" json:"flower,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *McrFlowerSetAside) Reset() {
+	*x = McrFlowerSetAside{}
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *McrFlowerSetAside) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*McrFlowerSetAside) ProtoMessage() {}
+
+func (x *McrFlowerSetAside) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use McrFlowerSetAside.ProtoReflect.Descriptor instead.
+func (*McrFlowerSetAside) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{40}
+}
+
+func (x *McrFlowerSetAside) GetSeat() uint32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *McrFlowerSetAside) GetFlower() string {
+	if x != nil {
+		return x.Flower
+	}
+	return ""
+}
+
+// McrFan is one fan of a won Chinese Official hand.
+type McrFan struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The judge's name of the fan (docs/rules/mcr-fans.md).
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// How many times it counts.
+	Count int32 `protobuf:"varint,2,opt,name=count,proto3" json:"count,omitempty"`
+	// Its points, count times its value.
+	Points        int32 `protobuf:"varint,3,opt,name=points,proto3" json:"points,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *McrFan) Reset() {
+	*x = McrFan{}
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *McrFan) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*McrFan) ProtoMessage() {}
+
+func (x *McrFan) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use McrFan.ProtoReflect.Descriptor instead.
+func (*McrFan) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *McrFan) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *McrFan) GetCount() int32 {
+	if x != nil {
+		return x.Count
+	}
+	return 0
+}
+
+func (x *McrFan) GetPoints() int32 {
+	if x != nil {
+		return x.Points
+	}
+	return 0
+}
+
+// McrWon: a seat won a Chinese Official hand, which ends it. Public: the
+// winning hand, every fan with its points and the payments.
+type McrWon struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Seat  uint32                 `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	// The discarder or the robbed kong's maker; the winner for a self-draw.
+	FromSeat uint32 `protobuf:"varint,2,opt,name=from_seat,json=fromSeat,proto3" json:"from_seat,omitempty"`
+	Tsumo    bool   `protobuf:"varint,3,opt,name=tsumo,proto3" json:"tsumo,omitempty"`
+	// The win robbed an added kong.
+	RobbedKong bool    `protobuf:"varint,4,opt,name=robbed_kong,json=robbedKong,proto3" json:"robbed_kong,omitempty"`
+	Hand       string  `protobuf:"bytes,5,opt,name=hand,proto3" json:"hand,omitempty"`
+	Melds      []*Meld `protobuf:"bytes,6,rep,name=melds,proto3" json:"melds,omitempty"`
+	WinTile    string  `protobuf:"bytes,7,opt,name=win_tile,json=winTile,proto3" json:"win_tile,omitempty"`
+	// Flowers the winner set aside, one point each (never toward the
+	// 8-point minimum).
+	Flowers int32     `protobuf:"varint,8,opt,name=flowers,proto3" json:"flowers,omitempty"`
+	Fans    []*McrFan `protobuf:"bytes,9,rep,name=fans,proto3" json:"fans,omitempty"`
+	// The fans' points, flowers included.
+	Total int32 `protobuf:"varint,10,opt,name=total,proto3" json:"total,omitempty"`
+	// What each seat paid (negative) or got.
+	Deltas        []int32 `protobuf:"varint,11,rep,packed,name=deltas,proto3" json:"deltas,omitempty"`
+	Scores        []int32 `protobuf:"varint,12,rep,packed,name=scores,proto3" json:"scores,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *McrWon) Reset() {
+	*x = McrWon{}
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[42]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *McrWon) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*McrWon) ProtoMessage() {}
+
+func (x *McrWon) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[42]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use McrWon.ProtoReflect.Descriptor instead.
+func (*McrWon) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{42}
+}
+
+func (x *McrWon) GetSeat() uint32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *McrWon) GetFromSeat() uint32 {
+	if x != nil {
+		return x.FromSeat
+	}
+	return 0
+}
+
+func (x *McrWon) GetTsumo() bool {
+	if x != nil {
+		return x.Tsumo
+	}
+	return false
+}
+
+func (x *McrWon) GetRobbedKong() bool {
+	if x != nil {
+		return x.RobbedKong
+	}
+	return false
+}
+
+func (x *McrWon) GetHand() string {
+	if x != nil {
+		return x.Hand
+	}
+	return ""
+}
+
+func (x *McrWon) GetMelds() []*Meld {
+	if x != nil {
+		return x.Melds
+	}
+	return nil
+}
+
+func (x *McrWon) GetWinTile() string {
+	if x != nil {
+		return x.WinTile
+	}
+	return ""
+}
+
+func (x *McrWon) GetFlowers() int32 {
+	if x != nil {
+		return x.Flowers
+	}
+	return 0
+}
+
+func (x *McrWon) GetFans() []*McrFan {
+	if x != nil {
+		return x.Fans
+	}
+	return nil
+}
+
+func (x *McrWon) GetTotal() int32 {
+	if x != nil {
+		return x.Total
+	}
+	return 0
+}
+
+func (x *McrWon) GetDeltas() []int32 {
+	if x != nil {
+		return x.Deltas
+	}
+	return nil
+}
+
+func (x *McrWon) GetScores() []int32 {
+	if x != nil {
+		return x.Scores
+	}
+	return nil
+}
+
+// McrGameEnded: a Chinese Official game is over. Public.
+type McrGameEnded struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Scores []int32                `protobuf:"varint,1,rep,packed,name=scores,proto3" json:"scores,omitempty"`
+	// Table points by seat: 4, 2, 1 and 0 by score, seats that tie sharing
+	// the points of their places.
+	TablePoints   []float64 `protobuf:"fixed64,2,rep,packed,name=table_points,json=tablePoints,proto3" json:"table_points,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *McrGameEnded) Reset() {
+	*x = McrGameEnded{}
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *McrGameEnded) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*McrGameEnded) ProtoMessage() {}
+
+func (x *McrGameEnded) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use McrGameEnded.ProtoReflect.Descriptor instead.
+func (*McrGameEnded) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{43}
+}
+
+func (x *McrGameEnded) GetScores() []int32 {
+	if x != nil {
+		return x.Scores
+	}
+	return nil
+}
+
+func (x *McrGameEnded) GetTablePoints() []float64 {
+	if x != nil {
+		return x.TablePoints
 	}
 	return nil
 }
@@ -3680,7 +4168,7 @@ type SeatNotice struct {
 
 func (x *SeatNotice) Reset() {
 	*x = SeatNotice{}
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[38]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3692,7 +4180,7 @@ func (x *SeatNotice) String() string {
 func (*SeatNotice) ProtoMessage() {}
 
 func (x *SeatNotice) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_game_proto_msgTypes[38]
+	mi := &file_mahjong_authority_v1_game_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3705,7 +4193,7 @@ func (x *SeatNotice) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatNotice.ProtoReflect.Descriptor instead.
 func (*SeatNotice) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{38}
+	return file_mahjong_authority_v1_game_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *SeatNotice) GetKind() SeatNotice_Kind {
@@ -3733,13 +4221,14 @@ var File_mahjong_authority_v1_game_proto protoreflect.FileDescriptor
 
 const file_mahjong_authority_v1_game_proto_rawDesc = "" +
 	"\n" +
-	"\x1fmahjong/authority/v1/game.proto\x12\x14mahjong.authority.v1\"\xbd\x01\n" +
+	"\x1fmahjong/authority/v1/game.proto\x12\x14mahjong.authority.v1\"\xd0\x01\n" +
 	"\x06Action\x124\n" +
 	"\x04type\x18\x01 \x01(\x0e2 .mahjong.authority.v1.ActionTypeR\x04type\x12\x12\n" +
 	"\x04tile\x18\x02 \x01(\tR\x04tile\x12\x14\n" +
 	"\x05tiles\x18\x03 \x01(\tR\x05tiles\x12\x1c\n" +
 	"\ttsumogiri\x18\x04 \x01(\bR\ttsumogiri\x125\n" +
-	"\x04suit\x18d \x01(\x0e2!.mahjong.authority.v1.SichuanSuitR\x04suit\"\xad\x01\n" +
+	"\x04suit\x18d \x01(\x0e2!.mahjong.authority.v1.SichuanSuitR\x04suit\x12\x11\n" +
+	"\x03run\x18\x96\x01 \x01(\tR\x03run\"\xad\x01\n" +
 	"\x04Meld\x122\n" +
 	"\x04type\x18\x01 \x01(\x0e2\x1e.mahjong.authority.v1.MeldTypeR\x04type\x12\x14\n" +
 	"\x05tiles\x18\x02 \x01(\tR\x05tiles\x12\x1b\n" +
@@ -3758,7 +4247,7 @@ const file_mahjong_authority_v1_game_proto_rawDesc = "" +
 	"\x05melds\x18\x02 \x03(\v2\x1a.mahjong.authority.v1.MeldR\x05melds\x12\x1b\n" +
 	"\thand_size\x18\x03 \x01(\x05R\bhandSize\x12\x16\n" +
 	"\x06riichi\x18\x04 \x01(\bR\x06riichi\x12\x14\n" +
-	"\x05score\x18\x05 \x01(\x05R\x05score\"\xe8\x04\n" +
+	"\x05score\x18\x05 \x01(\x05R\x05score\"\x9a\x05\n" +
 	"\x04View\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\rR\x04seat\x121\n" +
 	"\x05phase\x18\x02 \x01(\x0e2\x1b.mahjong.authority.v1.PhaseR\x05phase\x129\n" +
@@ -3778,7 +4267,11 @@ const file_mahjong_authority_v1_game_proto_rawDesc = "" +
 	"\x05seats\x18\x0e \x03(\v2\x1e.mahjong.authority.v1.SeatViewR\x05seats\x122\n" +
 	"\x05legal\x18\x0f \x03(\v2\x1c.mahjong.authority.v1.ActionR\x05legal\x12;\n" +
 	"\asichuan\x18d \x01(\v2!.mahjong.authority.v1.SichuanViewR\asichuan\x12B\n" +
-	"\tclassical\x18\x90\x03 \x01(\v2#.mahjong.authority.v1.ClassicalViewR\tclassical\"\x9f\x02\n" +
+	"\tclassical\x18\x90\x03 \x01(\v2#.mahjong.authority.v1.ClassicalViewR\tclassical\x120\n" +
+	"\x03mcr\x18\x96\x01 \x01(\v2\x1d.mahjong.authority.v1.McrViewR\x03mcr\"U\n" +
+	"\aMcrView\x120\n" +
+	"\x05winds\x18\x01 \x03(\x0e2\x1a.mahjong.authority.v1.WindR\x05winds\x12\x18\n" +
+	"\aflowers\x18\x02 \x03(\tR\aflowers\"\x9f\x02\n" +
 	"\vSichuanView\x12\x14\n" +
 	"\x05index\x18\x01 \x01(\rR\x05index\x12D\n" +
 	"\tdirection\x18\x02 \x01(\x0e2&.mahjong.authority.v1.SichuanDirectionR\tdirection\x12\x12\n" +
@@ -3983,7 +4476,43 @@ const file_mahjong_authority_v1_game_proto_rawDesc = "" +
 	"\tgame_over\x18\t \x01(\bR\bgameOver\"9\n" +
 	"\tGameEnded\x12\x16\n" +
 	"\x06scores\x18\x01 \x03(\x05R\x06scores\x12\x14\n" +
-	"\x05ranks\x18\x02 \x03(\x05R\x05ranks\"\xa7\x02\n" +
+	"\x05ranks\x18\x02 \x03(\x05R\x05ranks\"\x80\x02\n" +
+	"\x0eMcrHandStarted\x12\x14\n" +
+	"\x05index\x18\x01 \x01(\rR\x05index\x129\n" +
+	"\n" +
+	"round_wind\x18\x02 \x01(\x0e2\x1a.mahjong.authority.v1.WindR\troundWind\x12\x16\n" +
+	"\x06dealer\x18\x03 \x01(\rR\x06dealer\x120\n" +
+	"\x05winds\x18\x04 \x03(\x0e2\x1a.mahjong.authority.v1.WindR\x05winds\x12\x16\n" +
+	"\x06scores\x18\x05 \x03(\x05R\x06scores\x12\x1b\n" +
+	"\twall_left\x18\x06 \x01(\x05R\bwallLeft\x12\x1e\n" +
+	"\n" +
+	"commitment\x18\a \x01(\fR\n" +
+	"commitment\"?\n" +
+	"\x11McrFlowerSetAside\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\rR\x04seat\x12\x16\n" +
+	"\x06flower\x18\x02 \x01(\tR\x06flower\"J\n" +
+	"\x06McrFan\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
+	"\x05count\x18\x02 \x01(\x05R\x05count\x12\x16\n" +
+	"\x06points\x18\x03 \x01(\x05R\x06points\"\xe3\x02\n" +
+	"\x06McrWon\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\rR\x04seat\x12\x1b\n" +
+	"\tfrom_seat\x18\x02 \x01(\rR\bfromSeat\x12\x14\n" +
+	"\x05tsumo\x18\x03 \x01(\bR\x05tsumo\x12\x1f\n" +
+	"\vrobbed_kong\x18\x04 \x01(\bR\n" +
+	"robbedKong\x12\x12\n" +
+	"\x04hand\x18\x05 \x01(\tR\x04hand\x120\n" +
+	"\x05melds\x18\x06 \x03(\v2\x1a.mahjong.authority.v1.MeldR\x05melds\x12\x19\n" +
+	"\bwin_tile\x18\a \x01(\tR\awinTile\x12\x18\n" +
+	"\aflowers\x18\b \x01(\x05R\aflowers\x120\n" +
+	"\x04fans\x18\t \x03(\v2\x1c.mahjong.authority.v1.McrFanR\x04fans\x12\x14\n" +
+	"\x05total\x18\n" +
+	" \x01(\x05R\x05total\x12\x16\n" +
+	"\x06deltas\x18\v \x03(\x05R\x06deltas\x12\x16\n" +
+	"\x06scores\x18\f \x03(\x05R\x06scores\"I\n" +
+	"\fMcrGameEnded\x12\x16\n" +
+	"\x06scores\x18\x01 \x03(\x05R\x06scores\x12!\n" +
+	"\ftable_points\x18\x02 \x03(\x01R\vtablePoints\"\xa7\x02\n" +
 	"\n" +
 	"SeatNotice\x129\n" +
 	"\x04kind\x18\x01 \x01(\x0e2%.mahjong.authority.v1.SeatNotice.KindR\x04kind\x12\x12\n" +
@@ -4082,7 +4611,7 @@ func file_mahjong_authority_v1_game_proto_rawDescGZIP() []byte {
 }
 
 var file_mahjong_authority_v1_game_proto_enumTypes = make([]protoimpl.EnumInfo, 10)
-var file_mahjong_authority_v1_game_proto_msgTypes = make([]protoimpl.MessageInfo, 39)
+var file_mahjong_authority_v1_game_proto_msgTypes = make([]protoimpl.MessageInfo, 45)
 var file_mahjong_authority_v1_game_proto_goTypes = []any{
 	(ActionType)(0),                 // 0: mahjong.authority.v1.ActionType
 	(SichuanSuit)(0),                // 1: mahjong.authority.v1.SichuanSuit
@@ -4099,40 +4628,46 @@ var file_mahjong_authority_v1_game_proto_goTypes = []any{
 	(*DiscardView)(nil),             // 12: mahjong.authority.v1.DiscardView
 	(*SeatView)(nil),                // 13: mahjong.authority.v1.SeatView
 	(*View)(nil),                    // 14: mahjong.authority.v1.View
-	(*SichuanView)(nil),             // 15: mahjong.authority.v1.SichuanView
-	(*SichuanSeatView)(nil),         // 16: mahjong.authority.v1.SichuanSeatView
-	(*SichuanExchangeChosen)(nil),   // 17: mahjong.authority.v1.SichuanExchangeChosen
-	(*SichuanExchanged)(nil),        // 18: mahjong.authority.v1.SichuanExchanged
-	(*SichuanExchangeReceived)(nil), // 19: mahjong.authority.v1.SichuanExchangeReceived
-	(*SichuanVoidChosen)(nil),       // 20: mahjong.authority.v1.SichuanVoidChosen
-	(*SichuanVoidsRevealed)(nil),    // 21: mahjong.authority.v1.SichuanVoidsRevealed
-	(*SichuanKanPaid)(nil),          // 22: mahjong.authority.v1.SichuanKanPaid
-	(*SichuanKanTransferred)(nil),   // 23: mahjong.authority.v1.SichuanKanTransferred
-	(*SichuanFan)(nil),              // 24: mahjong.authority.v1.SichuanFan
-	(*SichuanWon)(nil),              // 25: mahjong.authority.v1.SichuanWon
-	(*SichuanHandEnded)(nil),        // 26: mahjong.authority.v1.SichuanHandEnded
-	(*ClassicalView)(nil),           // 27: mahjong.authority.v1.ClassicalView
-	(*ClassicalSeatView)(nil),       // 28: mahjong.authority.v1.ClassicalSeatView
-	(*ClassicalBonusSetAside)(nil),  // 29: mahjong.authority.v1.ClassicalBonusSetAside
-	(*ClassicalFishing)(nil),        // 30: mahjong.authority.v1.ClassicalFishing
-	(*ClassicalWon)(nil),            // 31: mahjong.authority.v1.ClassicalWon
-	(*ClassicalScoreLine)(nil),      // 32: mahjong.authority.v1.ClassicalScoreLine
-	(*ClassicalHandEnded)(nil),      // 33: mahjong.authority.v1.ClassicalHandEnded
-	(*Yaku)(nil),                    // 34: mahjong.authority.v1.Yaku
-	(*RoundStarted)(nil),            // 35: mahjong.authority.v1.RoundStarted
-	(*Dealt)(nil),                   // 36: mahjong.authority.v1.Dealt
-	(*Drew)(nil),                    // 37: mahjong.authority.v1.Drew
-	(*Discarded)(nil),               // 38: mahjong.authority.v1.Discarded
-	(*Fishing)(nil),                 // 39: mahjong.authority.v1.Fishing
-	(*ClaimOffer)(nil),              // 40: mahjong.authority.v1.ClaimOffer
-	(*TurnOffer)(nil),               // 41: mahjong.authority.v1.TurnOffer
-	(*RiichiAccepted)(nil),          // 42: mahjong.authority.v1.RiichiAccepted
-	(*Called)(nil),                  // 43: mahjong.authority.v1.Called
-	(*DoraRevealed)(nil),            // 44: mahjong.authority.v1.DoraRevealed
-	(*Won)(nil),                     // 45: mahjong.authority.v1.Won
-	(*RoundEnded)(nil),              // 46: mahjong.authority.v1.RoundEnded
-	(*GameEnded)(nil),               // 47: mahjong.authority.v1.GameEnded
-	(*SeatNotice)(nil),              // 48: mahjong.authority.v1.SeatNotice
+	(*McrView)(nil),                 // 15: mahjong.authority.v1.McrView
+	(*SichuanView)(nil),             // 16: mahjong.authority.v1.SichuanView
+	(*SichuanSeatView)(nil),         // 17: mahjong.authority.v1.SichuanSeatView
+	(*SichuanExchangeChosen)(nil),   // 18: mahjong.authority.v1.SichuanExchangeChosen
+	(*SichuanExchanged)(nil),        // 19: mahjong.authority.v1.SichuanExchanged
+	(*SichuanExchangeReceived)(nil), // 20: mahjong.authority.v1.SichuanExchangeReceived
+	(*SichuanVoidChosen)(nil),       // 21: mahjong.authority.v1.SichuanVoidChosen
+	(*SichuanVoidsRevealed)(nil),    // 22: mahjong.authority.v1.SichuanVoidsRevealed
+	(*SichuanKanPaid)(nil),          // 23: mahjong.authority.v1.SichuanKanPaid
+	(*SichuanKanTransferred)(nil),   // 24: mahjong.authority.v1.SichuanKanTransferred
+	(*SichuanFan)(nil),              // 25: mahjong.authority.v1.SichuanFan
+	(*SichuanWon)(nil),              // 26: mahjong.authority.v1.SichuanWon
+	(*SichuanHandEnded)(nil),        // 27: mahjong.authority.v1.SichuanHandEnded
+	(*ClassicalView)(nil),           // 28: mahjong.authority.v1.ClassicalView
+	(*ClassicalSeatView)(nil),       // 29: mahjong.authority.v1.ClassicalSeatView
+	(*ClassicalBonusSetAside)(nil),  // 30: mahjong.authority.v1.ClassicalBonusSetAside
+	(*ClassicalFishing)(nil),        // 31: mahjong.authority.v1.ClassicalFishing
+	(*ClassicalWon)(nil),            // 32: mahjong.authority.v1.ClassicalWon
+	(*ClassicalScoreLine)(nil),      // 33: mahjong.authority.v1.ClassicalScoreLine
+	(*ClassicalHandEnded)(nil),      // 34: mahjong.authority.v1.ClassicalHandEnded
+	(*Yaku)(nil),                    // 35: mahjong.authority.v1.Yaku
+	(*RoundStarted)(nil),            // 36: mahjong.authority.v1.RoundStarted
+	(*Dealt)(nil),                   // 37: mahjong.authority.v1.Dealt
+	(*Drew)(nil),                    // 38: mahjong.authority.v1.Drew
+	(*Discarded)(nil),               // 39: mahjong.authority.v1.Discarded
+	(*Fishing)(nil),                 // 40: mahjong.authority.v1.Fishing
+	(*ClaimOffer)(nil),              // 41: mahjong.authority.v1.ClaimOffer
+	(*TurnOffer)(nil),               // 42: mahjong.authority.v1.TurnOffer
+	(*RiichiAccepted)(nil),          // 43: mahjong.authority.v1.RiichiAccepted
+	(*Called)(nil),                  // 44: mahjong.authority.v1.Called
+	(*DoraRevealed)(nil),            // 45: mahjong.authority.v1.DoraRevealed
+	(*Won)(nil),                     // 46: mahjong.authority.v1.Won
+	(*RoundEnded)(nil),              // 47: mahjong.authority.v1.RoundEnded
+	(*GameEnded)(nil),               // 48: mahjong.authority.v1.GameEnded
+	(*McrHandStarted)(nil),          // 49: mahjong.authority.v1.McrHandStarted
+	(*McrFlowerSetAside)(nil),       // 50: mahjong.authority.v1.McrFlowerSetAside
+	(*McrFan)(nil),                  // 51: mahjong.authority.v1.McrFan
+	(*McrWon)(nil),                  // 52: mahjong.authority.v1.McrWon
+	(*McrGameEnded)(nil),            // 53: mahjong.authority.v1.McrGameEnded
+	(*SeatNotice)(nil),              // 54: mahjong.authority.v1.SeatNotice
 }
 var file_mahjong_authority_v1_game_proto_depIdxs = []int32{
 	0,  // 0: mahjong.authority.v1.Action.type:type_name -> mahjong.authority.v1.ActionType
@@ -4144,37 +4679,43 @@ var file_mahjong_authority_v1_game_proto_depIdxs = []int32{
 	4,  // 6: mahjong.authority.v1.View.round_wind:type_name -> mahjong.authority.v1.Wind
 	13, // 7: mahjong.authority.v1.View.seats:type_name -> mahjong.authority.v1.SeatView
 	10, // 8: mahjong.authority.v1.View.legal:type_name -> mahjong.authority.v1.Action
-	15, // 9: mahjong.authority.v1.View.sichuan:type_name -> mahjong.authority.v1.SichuanView
-	27, // 10: mahjong.authority.v1.View.classical:type_name -> mahjong.authority.v1.ClassicalView
-	5,  // 11: mahjong.authority.v1.SichuanView.direction:type_name -> mahjong.authority.v1.SichuanDirection
-	1,  // 12: mahjong.authority.v1.SichuanView.void:type_name -> mahjong.authority.v1.SichuanSuit
-	16, // 13: mahjong.authority.v1.SichuanView.seats:type_name -> mahjong.authority.v1.SichuanSeatView
-	1,  // 14: mahjong.authority.v1.SichuanSeatView.void:type_name -> mahjong.authority.v1.SichuanSuit
-	5,  // 15: mahjong.authority.v1.SichuanExchanged.direction:type_name -> mahjong.authority.v1.SichuanDirection
-	1,  // 16: mahjong.authority.v1.SichuanVoidChosen.suit:type_name -> mahjong.authority.v1.SichuanSuit
-	1,  // 17: mahjong.authority.v1.SichuanVoidsRevealed.voids:type_name -> mahjong.authority.v1.SichuanSuit
-	2,  // 18: mahjong.authority.v1.SichuanKanPaid.type:type_name -> mahjong.authority.v1.MeldType
-	11, // 19: mahjong.authority.v1.SichuanWon.melds:type_name -> mahjong.authority.v1.Meld
-	24, // 20: mahjong.authority.v1.SichuanWon.fans:type_name -> mahjong.authority.v1.SichuanFan
-	6,  // 21: mahjong.authority.v1.SichuanHandEnded.kind:type_name -> mahjong.authority.v1.SichuanHandEndKind
-	28, // 22: mahjong.authority.v1.ClassicalView.seats:type_name -> mahjong.authority.v1.ClassicalSeatView
-	11, // 23: mahjong.authority.v1.ClassicalWon.melds:type_name -> mahjong.authority.v1.Meld
-	7,  // 24: mahjong.authority.v1.ClassicalHandEnded.kind:type_name -> mahjong.authority.v1.ClassicalHandEndKind
-	32, // 25: mahjong.authority.v1.ClassicalHandEnded.lines:type_name -> mahjong.authority.v1.ClassicalScoreLine
-	4,  // 26: mahjong.authority.v1.ClassicalHandEnded.next_round:type_name -> mahjong.authority.v1.Wind
-	4,  // 27: mahjong.authority.v1.RoundStarted.round_wind:type_name -> mahjong.authority.v1.Wind
-	10, // 28: mahjong.authority.v1.ClaimOffer.options:type_name -> mahjong.authority.v1.Action
-	10, // 29: mahjong.authority.v1.TurnOffer.options:type_name -> mahjong.authority.v1.Action
-	11, // 30: mahjong.authority.v1.Called.meld:type_name -> mahjong.authority.v1.Meld
-	11, // 31: mahjong.authority.v1.Won.melds:type_name -> mahjong.authority.v1.Meld
-	34, // 32: mahjong.authority.v1.Won.yaku:type_name -> mahjong.authority.v1.Yaku
-	8,  // 33: mahjong.authority.v1.RoundEnded.kind:type_name -> mahjong.authority.v1.RoundEndKind
-	9,  // 34: mahjong.authority.v1.SeatNotice.kind:type_name -> mahjong.authority.v1.SeatNotice.Kind
-	35, // [35:35] is the sub-list for method output_type
-	35, // [35:35] is the sub-list for method input_type
-	35, // [35:35] is the sub-list for extension type_name
-	35, // [35:35] is the sub-list for extension extendee
-	0,  // [0:35] is the sub-list for field type_name
+	16, // 9: mahjong.authority.v1.View.sichuan:type_name -> mahjong.authority.v1.SichuanView
+	28, // 10: mahjong.authority.v1.View.classical:type_name -> mahjong.authority.v1.ClassicalView
+	15, // 11: mahjong.authority.v1.View.mcr:type_name -> mahjong.authority.v1.McrView
+	4,  // 12: mahjong.authority.v1.McrView.winds:type_name -> mahjong.authority.v1.Wind
+	5,  // 13: mahjong.authority.v1.SichuanView.direction:type_name -> mahjong.authority.v1.SichuanDirection
+	1,  // 14: mahjong.authority.v1.SichuanView.void:type_name -> mahjong.authority.v1.SichuanSuit
+	17, // 15: mahjong.authority.v1.SichuanView.seats:type_name -> mahjong.authority.v1.SichuanSeatView
+	1,  // 16: mahjong.authority.v1.SichuanSeatView.void:type_name -> mahjong.authority.v1.SichuanSuit
+	5,  // 17: mahjong.authority.v1.SichuanExchanged.direction:type_name -> mahjong.authority.v1.SichuanDirection
+	1,  // 18: mahjong.authority.v1.SichuanVoidChosen.suit:type_name -> mahjong.authority.v1.SichuanSuit
+	1,  // 19: mahjong.authority.v1.SichuanVoidsRevealed.voids:type_name -> mahjong.authority.v1.SichuanSuit
+	2,  // 20: mahjong.authority.v1.SichuanKanPaid.type:type_name -> mahjong.authority.v1.MeldType
+	11, // 21: mahjong.authority.v1.SichuanWon.melds:type_name -> mahjong.authority.v1.Meld
+	25, // 22: mahjong.authority.v1.SichuanWon.fans:type_name -> mahjong.authority.v1.SichuanFan
+	6,  // 23: mahjong.authority.v1.SichuanHandEnded.kind:type_name -> mahjong.authority.v1.SichuanHandEndKind
+	29, // 24: mahjong.authority.v1.ClassicalView.seats:type_name -> mahjong.authority.v1.ClassicalSeatView
+	11, // 25: mahjong.authority.v1.ClassicalWon.melds:type_name -> mahjong.authority.v1.Meld
+	7,  // 26: mahjong.authority.v1.ClassicalHandEnded.kind:type_name -> mahjong.authority.v1.ClassicalHandEndKind
+	33, // 27: mahjong.authority.v1.ClassicalHandEnded.lines:type_name -> mahjong.authority.v1.ClassicalScoreLine
+	4,  // 28: mahjong.authority.v1.ClassicalHandEnded.next_round:type_name -> mahjong.authority.v1.Wind
+	4,  // 29: mahjong.authority.v1.RoundStarted.round_wind:type_name -> mahjong.authority.v1.Wind
+	10, // 30: mahjong.authority.v1.ClaimOffer.options:type_name -> mahjong.authority.v1.Action
+	10, // 31: mahjong.authority.v1.TurnOffer.options:type_name -> mahjong.authority.v1.Action
+	11, // 32: mahjong.authority.v1.Called.meld:type_name -> mahjong.authority.v1.Meld
+	11, // 33: mahjong.authority.v1.Won.melds:type_name -> mahjong.authority.v1.Meld
+	35, // 34: mahjong.authority.v1.Won.yaku:type_name -> mahjong.authority.v1.Yaku
+	8,  // 35: mahjong.authority.v1.RoundEnded.kind:type_name -> mahjong.authority.v1.RoundEndKind
+	4,  // 36: mahjong.authority.v1.McrHandStarted.round_wind:type_name -> mahjong.authority.v1.Wind
+	4,  // 37: mahjong.authority.v1.McrHandStarted.winds:type_name -> mahjong.authority.v1.Wind
+	11, // 38: mahjong.authority.v1.McrWon.melds:type_name -> mahjong.authority.v1.Meld
+	51, // 39: mahjong.authority.v1.McrWon.fans:type_name -> mahjong.authority.v1.McrFan
+	9,  // 40: mahjong.authority.v1.SeatNotice.kind:type_name -> mahjong.authority.v1.SeatNotice.Kind
+	41, // [41:41] is the sub-list for method output_type
+	41, // [41:41] is the sub-list for method input_type
+	41, // [41:41] is the sub-list for extension type_name
+	41, // [41:41] is the sub-list for extension extendee
+	0,  // [0:41] is the sub-list for field type_name
 }
 
 func init() { file_mahjong_authority_v1_game_proto_init() }
@@ -4188,7 +4729,7 @@ func file_mahjong_authority_v1_game_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mahjong_authority_v1_game_proto_rawDesc), len(file_mahjong_authority_v1_game_proto_rawDesc)),
 			NumEnums:      10,
-			NumMessages:   39,
+			NumMessages:   45,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

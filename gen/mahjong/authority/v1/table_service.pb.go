@@ -40,6 +40,9 @@ const (
 	// Classical: the British Mah-Jong Association's game of four wind
 	// rounds (the default); ClassicalOptions change it.
 	RulePreset_RULE_PRESET_CLASSICAL_BMJA RulePreset = 5
+	// Chinese Official (MCR): the rule book's game of 16 hands, four wind
+	// rounds of four (the default); McrOptions change its length.
+	RulePreset_RULE_PRESET_MCR RulePreset = 4
 )
 
 // Enum value maps for RulePreset.
@@ -50,6 +53,7 @@ var (
 		2: "RULE_PRESET_TENHOU_TONPUU",
 		3: "RULE_PRESET_SICHUAN_BLOODY_BATTLE",
 		5: "RULE_PRESET_CLASSICAL_BMJA",
+		4: "RULE_PRESET_MCR",
 	}
 	RulePreset_value = map[string]int32{
 		"RULE_PRESET_UNSPECIFIED":           0,
@@ -57,6 +61,7 @@ var (
 		"RULE_PRESET_TENHOU_TONPUU":         2,
 		"RULE_PRESET_SICHUAN_BLOODY_BATTLE": 3,
 		"RULE_PRESET_CLASSICAL_BMJA":        5,
+		"RULE_PRESET_MCR":                   4,
 	}
 )
 
@@ -102,6 +107,8 @@ const (
 	// Classical mahjong (British Mah-Jong Association), 144 tiles with
 	// flowers and seasons, fishing and the special hands.
 	RuleSet_RULE_SET_CLASSICAL RuleSet = 4
+	// Chinese Official (MCR), 144 tiles with flowers, 8-fan minimum.
+	RuleSet_RULE_SET_MCR RuleSet = 3
 )
 
 // Enum value maps for RuleSet.
@@ -111,12 +118,14 @@ var (
 		1: "RULE_SET_RIICHI",
 		2: "RULE_SET_SICHUAN",
 		4: "RULE_SET_CLASSICAL",
+		3: "RULE_SET_MCR",
 	}
 	RuleSet_value = map[string]int32{
 		"RULE_SET_UNSPECIFIED": 0,
 		"RULE_SET_RIICHI":      1,
 		"RULE_SET_SICHUAN":     2,
 		"RULE_SET_CLASSICAL":   4,
+		"RULE_SET_MCR":         3,
 	}
 )
 
@@ -725,6 +734,55 @@ func (x *ClassicalOptions) GetRounds() uint32 {
 	return 0
 }
 
+// McrOptions are the options of a Chinese Official table. Unset fields
+// take the preset's defaults, and a Table reports every one of them set.
+type McrOptions struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Hands in the game: 1 to 16, the first hands of the rule book's 16
+	// with their winds and seats; 0 takes the default, 16. One-hand games
+	// are for bots and tests.
+	Hands         uint32 `protobuf:"varint,1,opt,name=hands,proto3" json:"hands,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *McrOptions) Reset() {
+	*x = McrOptions{}
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *McrOptions) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*McrOptions) ProtoMessage() {}
+
+func (x *McrOptions) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use McrOptions.ProtoReflect.Descriptor instead.
+func (*McrOptions) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *McrOptions) GetHands() uint32 {
+	if x != nil {
+		return x.Hands
+	}
+	return 0
+}
+
 // TableSettings are chosen when a table is created. Zero durations take the
 // server's defaults.
 type TableSettings struct {
@@ -764,6 +822,7 @@ type TableSettings struct {
 	//	*TableSettings_Riichi
 	//	*TableSettings_Sichuan
 	//	*TableSettings_Classical
+	//	*TableSettings_Mcr
 	Options       isTableSettings_Options `protobuf_oneof:"options"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -771,7 +830,7 @@ type TableSettings struct {
 
 func (x *TableSettings) Reset() {
 	*x = TableSettings{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[3]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -783,7 +842,7 @@ func (x *TableSettings) String() string {
 func (*TableSettings) ProtoMessage() {}
 
 func (x *TableSettings) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[3]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -796,7 +855,7 @@ func (x *TableSettings) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableSettings.ProtoReflect.Descriptor instead.
 func (*TableSettings) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{3}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *TableSettings) GetRules() RulePreset {
@@ -903,6 +962,15 @@ func (x *TableSettings) GetClassical() *ClassicalOptions {
 	return nil
 }
 
+func (x *TableSettings) GetMcr() *McrOptions {
+	if x != nil {
+		if x, ok := x.Options.(*TableSettings_Mcr); ok {
+			return x.Mcr
+		}
+	}
+	return nil
+}
+
 type isTableSettings_Options interface {
 	isTableSettings_Options()
 }
@@ -919,11 +987,17 @@ type TableSettings_Classical struct {
 	Classical *ClassicalOptions `protobuf:"bytes,400,opt,name=classical,proto3,oneof"`
 }
 
+type TableSettings_Mcr struct {
+	Mcr *McrOptions `protobuf:"bytes,150,opt,name=mcr,proto3,oneof"`
+}
+
 func (*TableSettings_Riichi) isTableSettings_Options() {}
 
 func (*TableSettings_Sichuan) isTableSettings_Options() {}
 
 func (*TableSettings_Classical) isTableSettings_Options() {}
+
+func (*TableSettings_Mcr) isTableSettings_Options() {}
 
 // SeatInfo is the public state of one seat.
 type SeatInfo struct {
@@ -947,7 +1021,7 @@ type SeatInfo struct {
 
 func (x *SeatInfo) Reset() {
 	*x = SeatInfo{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[4]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -959,7 +1033,7 @@ func (x *SeatInfo) String() string {
 func (*SeatInfo) ProtoMessage() {}
 
 func (x *SeatInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[4]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -972,7 +1046,7 @@ func (x *SeatInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatInfo.ProtoReflect.Descriptor instead.
 func (*SeatInfo) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{4}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *SeatInfo) GetSeat() uint32 {
@@ -1047,7 +1121,7 @@ type Table struct {
 
 func (x *Table) Reset() {
 	*x = Table{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[5]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1059,7 +1133,7 @@ func (x *Table) String() string {
 func (*Table) ProtoMessage() {}
 
 func (x *Table) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[5]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1072,7 +1146,7 @@ func (x *Table) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Table.ProtoReflect.Descriptor instead.
 func (*Table) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{5}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Table) GetTableId() string {
@@ -1141,7 +1215,7 @@ type CreateTableRequest struct {
 
 func (x *CreateTableRequest) Reset() {
 	*x = CreateTableRequest{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[6]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1153,7 +1227,7 @@ func (x *CreateTableRequest) String() string {
 func (*CreateTableRequest) ProtoMessage() {}
 
 func (x *CreateTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[6]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1166,7 +1240,7 @@ func (x *CreateTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTableRequest.ProtoReflect.Descriptor instead.
 func (*CreateTableRequest) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{6}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *CreateTableRequest) GetSettings() *TableSettings {
@@ -1187,7 +1261,7 @@ type CreateTableResponse struct {
 
 func (x *CreateTableResponse) Reset() {
 	*x = CreateTableResponse{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[7]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1199,7 +1273,7 @@ func (x *CreateTableResponse) String() string {
 func (*CreateTableResponse) ProtoMessage() {}
 
 func (x *CreateTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[7]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1212,7 +1286,7 @@ func (x *CreateTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTableResponse.ProtoReflect.Descriptor instead.
 func (*CreateTableResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{7}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *CreateTableResponse) GetTable() *Table {
@@ -1252,7 +1326,7 @@ type ListTablesRequest struct {
 
 func (x *ListTablesRequest) Reset() {
 	*x = ListTablesRequest{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[8]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1264,7 +1338,7 @@ func (x *ListTablesRequest) String() string {
 func (*ListTablesRequest) ProtoMessage() {}
 
 func (x *ListTablesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[8]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1277,7 +1351,7 @@ func (x *ListTablesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTablesRequest.ProtoReflect.Descriptor instead.
 func (*ListTablesRequest) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{8}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ListTablesRequest) GetPageSize() int32 {
@@ -1320,7 +1394,7 @@ type ListTablesResponse struct {
 
 func (x *ListTablesResponse) Reset() {
 	*x = ListTablesResponse{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[9]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1332,7 +1406,7 @@ func (x *ListTablesResponse) String() string {
 func (*ListTablesResponse) ProtoMessage() {}
 
 func (x *ListTablesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[9]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1345,7 +1419,7 @@ func (x *ListTablesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTablesResponse.ProtoReflect.Descriptor instead.
 func (*ListTablesResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{9}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ListTablesResponse) GetTables() []*Table {
@@ -1372,7 +1446,7 @@ type GetTableRequest struct {
 
 func (x *GetTableRequest) Reset() {
 	*x = GetTableRequest{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[10]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1384,7 +1458,7 @@ func (x *GetTableRequest) String() string {
 func (*GetTableRequest) ProtoMessage() {}
 
 func (x *GetTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[10]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1397,7 +1471,7 @@ func (x *GetTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTableRequest.ProtoReflect.Descriptor instead.
 func (*GetTableRequest) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{10}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *GetTableRequest) GetTableId() string {
@@ -1417,7 +1491,7 @@ type GetTableResponse struct {
 
 func (x *GetTableResponse) Reset() {
 	*x = GetTableResponse{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[11]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1429,7 +1503,7 @@ func (x *GetTableResponse) String() string {
 func (*GetTableResponse) ProtoMessage() {}
 
 func (x *GetTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[11]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1442,7 +1516,7 @@ func (x *GetTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTableResponse.ProtoReflect.Descriptor instead.
 func (*GetTableResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{11}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *GetTableResponse) GetTable() *Table {
@@ -1471,7 +1545,7 @@ type JoinTableRequest struct {
 
 func (x *JoinTableRequest) Reset() {
 	*x = JoinTableRequest{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[12]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1483,7 +1557,7 @@ func (x *JoinTableRequest) String() string {
 func (*JoinTableRequest) ProtoMessage() {}
 
 func (x *JoinTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[12]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1496,7 +1570,7 @@ func (x *JoinTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JoinTableRequest.ProtoReflect.Descriptor instead.
 func (*JoinTableRequest) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{12}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *JoinTableRequest) GetTableId() string {
@@ -1540,7 +1614,7 @@ type JoinTableResponse struct {
 
 func (x *JoinTableResponse) Reset() {
 	*x = JoinTableResponse{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[13]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1552,7 +1626,7 @@ func (x *JoinTableResponse) String() string {
 func (*JoinTableResponse) ProtoMessage() {}
 
 func (x *JoinTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[13]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1565,7 +1639,7 @@ func (x *JoinTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JoinTableResponse.ProtoReflect.Descriptor instead.
 func (*JoinTableResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{13}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *JoinTableResponse) GetSeat() uint32 {
@@ -1600,7 +1674,7 @@ type LeaveTableRequest struct {
 
 func (x *LeaveTableRequest) Reset() {
 	*x = LeaveTableRequest{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[14]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1612,7 +1686,7 @@ func (x *LeaveTableRequest) String() string {
 func (*LeaveTableRequest) ProtoMessage() {}
 
 func (x *LeaveTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[14]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1625,7 +1699,7 @@ func (x *LeaveTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeaveTableRequest.ProtoReflect.Descriptor instead.
 func (*LeaveTableRequest) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{14}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *LeaveTableRequest) GetTableId() string {
@@ -1651,7 +1725,7 @@ type LeaveTableResponse struct {
 
 func (x *LeaveTableResponse) Reset() {
 	*x = LeaveTableResponse{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[15]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1663,7 +1737,7 @@ func (x *LeaveTableResponse) String() string {
 func (*LeaveTableResponse) ProtoMessage() {}
 
 func (x *LeaveTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[15]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1676,7 +1750,7 @@ func (x *LeaveTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeaveTableResponse.ProtoReflect.Descriptor instead.
 func (*LeaveTableResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{15}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{16}
 }
 
 // StartTableRequest starts a table.
@@ -1691,7 +1765,7 @@ type StartTableRequest struct {
 
 func (x *StartTableRequest) Reset() {
 	*x = StartTableRequest{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[16]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1703,7 +1777,7 @@ func (x *StartTableRequest) String() string {
 func (*StartTableRequest) ProtoMessage() {}
 
 func (x *StartTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[16]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1716,7 +1790,7 @@ func (x *StartTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartTableRequest.ProtoReflect.Descriptor instead.
 func (*StartTableRequest) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{16}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *StartTableRequest) GetTableId() string {
@@ -1743,7 +1817,7 @@ type StartTableResponse struct {
 
 func (x *StartTableResponse) Reset() {
 	*x = StartTableResponse{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[17]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1755,7 +1829,7 @@ func (x *StartTableResponse) String() string {
 func (*StartTableResponse) ProtoMessage() {}
 
 func (x *StartTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[17]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1768,7 +1842,7 @@ func (x *StartTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartTableResponse.ProtoReflect.Descriptor instead.
 func (*StartTableResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{17}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *StartTableResponse) GetTable() *Table {
@@ -1792,7 +1866,7 @@ type StreamEventsRequest struct {
 
 func (x *StreamEventsRequest) Reset() {
 	*x = StreamEventsRequest{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[18]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1804,7 +1878,7 @@ func (x *StreamEventsRequest) String() string {
 func (*StreamEventsRequest) ProtoMessage() {}
 
 func (x *StreamEventsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[18]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1817,7 +1891,7 @@ func (x *StreamEventsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StreamEventsRequest.ProtoReflect.Descriptor instead.
 func (*StreamEventsRequest) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{18}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *StreamEventsRequest) GetTableId() string {
@@ -1860,7 +1934,7 @@ type Snapshot struct {
 
 func (x *Snapshot) Reset() {
 	*x = Snapshot{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[19]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1872,7 +1946,7 @@ func (x *Snapshot) String() string {
 func (*Snapshot) ProtoMessage() {}
 
 func (x *Snapshot) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[19]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1885,7 +1959,7 @@ func (x *Snapshot) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Snapshot.ProtoReflect.Descriptor instead.
 func (*Snapshot) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{19}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Snapshot) GetSeq() uint64 {
@@ -1940,6 +2014,10 @@ type Event struct {
 	//	*Event_ClassicalFishing
 	//	*Event_ClassicalWon
 	//	*Event_ClassicalHandEnded
+	//	*Event_McrHandStarted
+	//	*Event_McrFlowerSetAside
+	//	*Event_McrWon
+	//	*Event_McrGameEnded
 	Body          isEvent_Body `protobuf_oneof:"body"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1947,7 +2025,7 @@ type Event struct {
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[20]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1959,7 +2037,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[20]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1972,7 +2050,7 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{20}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *Event) GetSeq() uint64 {
@@ -2239,6 +2317,42 @@ func (x *Event) GetClassicalHandEnded() *ClassicalHandEnded {
 	return nil
 }
 
+func (x *Event) GetMcrHandStarted() *McrHandStarted {
+	if x != nil {
+		if x, ok := x.Body.(*Event_McrHandStarted); ok {
+			return x.McrHandStarted
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetMcrFlowerSetAside() *McrFlowerSetAside {
+	if x != nil {
+		if x, ok := x.Body.(*Event_McrFlowerSetAside); ok {
+			return x.McrFlowerSetAside
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetMcrWon() *McrWon {
+	if x != nil {
+		if x, ok := x.Body.(*Event_McrWon); ok {
+			return x.McrWon
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetMcrGameEnded() *McrGameEnded {
+	if x != nil {
+		if x, ok := x.Body.(*Event_McrGameEnded); ok {
+			return x.McrGameEnded
+		}
+	}
+	return nil
+}
+
 type isEvent_Body interface {
 	isEvent_Body()
 }
@@ -2357,6 +2471,23 @@ type Event_ClassicalHandEnded struct {
 	ClassicalHandEnded *ClassicalHandEnded `protobuf:"bytes,403,opt,name=classical_hand_ended,json=classicalHandEnded,proto3,oneof"`
 }
 
+type Event_McrHandStarted struct {
+	// Chinese Official (MCR) tables.
+	McrHandStarted *McrHandStarted `protobuf:"bytes,150,opt,name=mcr_hand_started,json=mcrHandStarted,proto3,oneof"`
+}
+
+type Event_McrFlowerSetAside struct {
+	McrFlowerSetAside *McrFlowerSetAside `protobuf:"bytes,151,opt,name=mcr_flower_set_aside,json=mcrFlowerSetAside,proto3,oneof"`
+}
+
+type Event_McrWon struct {
+	McrWon *McrWon `protobuf:"bytes,152,opt,name=mcr_won,json=mcrWon,proto3,oneof"`
+}
+
+type Event_McrGameEnded struct {
+	McrGameEnded *McrGameEnded `protobuf:"bytes,153,opt,name=mcr_game_ended,json=mcrGameEnded,proto3,oneof"`
+}
+
 func (*Event_RoundStarted) isEvent_Body() {}
 
 func (*Event_Dealt) isEvent_Body() {}
@@ -2411,6 +2542,14 @@ func (*Event_ClassicalWon) isEvent_Body() {}
 
 func (*Event_ClassicalHandEnded) isEvent_Body() {}
 
+func (*Event_McrHandStarted) isEvent_Body() {}
+
+func (*Event_McrFlowerSetAside) isEvent_Body() {}
+
+func (*Event_McrWon) isEvent_Body() {}
+
+func (*Event_McrGameEnded) isEvent_Body() {}
+
 // StreamEventsResponse is a snapshot (first, when after_seq was 0) or an
 // event.
 type StreamEventsResponse struct {
@@ -2426,7 +2565,7 @@ type StreamEventsResponse struct {
 
 func (x *StreamEventsResponse) Reset() {
 	*x = StreamEventsResponse{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[21]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2438,7 +2577,7 @@ func (x *StreamEventsResponse) String() string {
 func (*StreamEventsResponse) ProtoMessage() {}
 
 func (x *StreamEventsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[21]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2451,7 +2590,7 @@ func (x *StreamEventsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StreamEventsResponse.ProtoReflect.Descriptor instead.
 func (*StreamEventsResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{21}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *StreamEventsResponse) GetItem() isStreamEventsResponse_Item {
@@ -2511,7 +2650,7 @@ type ActRequest struct {
 
 func (x *ActRequest) Reset() {
 	*x = ActRequest{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[22]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2523,7 +2662,7 @@ func (x *ActRequest) String() string {
 func (*ActRequest) ProtoMessage() {}
 
 func (x *ActRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[22]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2536,7 +2675,7 @@ func (x *ActRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ActRequest.ProtoReflect.Descriptor instead.
 func (*ActRequest) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{22}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ActRequest) GetTableId() string {
@@ -2586,7 +2725,7 @@ type ActResponse struct {
 
 func (x *ActResponse) Reset() {
 	*x = ActResponse{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[23]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2598,7 +2737,7 @@ func (x *ActResponse) String() string {
 func (*ActResponse) ProtoMessage() {}
 
 func (x *ActResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[23]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2611,7 +2750,7 @@ func (x *ActResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ActResponse.ProtoReflect.Descriptor instead.
 func (*ActResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{23}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ActResponse) GetSeq() uint64 {
@@ -2633,7 +2772,7 @@ type SpectateRequest struct {
 
 func (x *SpectateRequest) Reset() {
 	*x = SpectateRequest{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[24]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2645,7 +2784,7 @@ func (x *SpectateRequest) String() string {
 func (*SpectateRequest) ProtoMessage() {}
 
 func (x *SpectateRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[24]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2658,7 +2797,7 @@ func (x *SpectateRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SpectateRequest.ProtoReflect.Descriptor instead.
 func (*SpectateRequest) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{24}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *SpectateRequest) GetTableId() string {
@@ -2685,7 +2824,7 @@ type SpectateResponse struct {
 
 func (x *SpectateResponse) Reset() {
 	*x = SpectateResponse{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[25]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2697,7 +2836,7 @@ func (x *SpectateResponse) String() string {
 func (*SpectateResponse) ProtoMessage() {}
 
 func (x *SpectateResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[25]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2710,7 +2849,7 @@ func (x *SpectateResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SpectateResponse.ProtoReflect.Descriptor instead.
 func (*SpectateResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{25}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *SpectateResponse) GetEvent() *Event {
@@ -2731,7 +2870,7 @@ type ExportGameRequest struct {
 
 func (x *ExportGameRequest) Reset() {
 	*x = ExportGameRequest{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[26]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2743,7 +2882,7 @@ func (x *ExportGameRequest) String() string {
 func (*ExportGameRequest) ProtoMessage() {}
 
 func (x *ExportGameRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[26]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2756,7 +2895,7 @@ func (x *ExportGameRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportGameRequest.ProtoReflect.Descriptor instead.
 func (*ExportGameRequest) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{26}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *ExportGameRequest) GetTableId() string {
@@ -2792,7 +2931,7 @@ type ExportGameResponse struct {
 
 func (x *ExportGameResponse) Reset() {
 	*x = ExportGameResponse{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[27]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2804,7 +2943,7 @@ func (x *ExportGameResponse) String() string {
 func (*ExportGameResponse) ProtoMessage() {}
 
 func (x *ExportGameResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[27]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2817,7 +2956,7 @@ func (x *ExportGameResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportGameResponse.ProtoReflect.Descriptor instead.
 func (*ExportGameResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{27}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *ExportGameResponse) GetFormat() RecordFormat {
@@ -2876,7 +3015,10 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\x05limit\x18\x01 \x01(\rR\x05limit\x12:\n" +
 	"\x17fishing_before_mah_jong\x18\x02 \x01(\bH\x00R\x14fishingBeforeMahJong\x88\x01\x01\x12\x16\n" +
 	"\x06rounds\x18\x03 \x01(\rR\x06roundsB\x1a\n" +
-	"\x18_fishing_before_mah_jong\"\x84\x06\n" +
+	"\x18_fishing_before_mah_jong\"\"\n" +
+	"\n" +
+	"McrOptions\x12\x14\n" +
+	"\x05hands\x18\x01 \x01(\rR\x05hands\"\xbb\x06\n" +
 	"\rTableSettings\x126\n" +
 	"\x05rules\x18\x01 \x01(\x0e2 .mahjong.authority.v1.RulePresetR\x05rules\x126\n" +
 	"\tturn_time\x18\x02 \x01(\v2\x19.google.protobuf.DurationR\bturnTime\x128\n" +
@@ -2894,7 +3036,8 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	" \x01(\x0e2\x1d.mahjong.authority.v1.RuleSetR\aruleSet\x12=\n" +
 	"\x06riichi\x18\v \x01(\v2#.mahjong.authority.v1.RiichiOptionsH\x00R\x06riichi\x12@\n" +
 	"\asichuan\x18\f \x01(\v2$.mahjong.authority.v1.SichuanOptionsH\x00R\asichuan\x12G\n" +
-	"\tclassical\x18\x90\x03 \x01(\v2&.mahjong.authority.v1.ClassicalOptionsH\x00R\tclassicalB\t\n" +
+	"\tclassical\x18\x90\x03 \x01(\v2&.mahjong.authority.v1.ClassicalOptionsH\x00R\tclassical\x125\n" +
+	"\x03mcr\x18\x96\x01 \x01(\v2 .mahjong.authority.v1.McrOptionsH\x00R\x03mcrB\t\n" +
 	"\aoptions\"\xb3\x01\n" +
 	"\bSeatInfo\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\rR\x04seat\x12\x14\n" +
@@ -2960,7 +3103,7 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\tafter_seq\x18\x03 \x01(\x04R\bafterSeq\"L\n" +
 	"\bSnapshot\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x12.\n" +
-	"\x04view\x18\x02 \x01(\v2\x1a.mahjong.authority.v1.ViewR\x04view\"\x84\x11\n" +
+	"\x04view\x18\x02 \x01(\v2\x1a.mahjong.authority.v1.ViewR\x04view\"\xbb\x13\n" +
 	"\x05Event\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x12.\n" +
 	"\x04time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x04time\x12I\n" +
@@ -2997,7 +3140,11 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\x19classical_bonus_set_aside\x18\x90\x03 \x01(\v2,.mahjong.authority.v1.ClassicalBonusSetAsideH\x00R\x16classicalBonusSetAside\x12V\n" +
 	"\x11classical_fishing\x18\x91\x03 \x01(\v2&.mahjong.authority.v1.ClassicalFishingH\x00R\x10classicalFishing\x12J\n" +
 	"\rclassical_won\x18\x92\x03 \x01(\v2\".mahjong.authority.v1.ClassicalWonH\x00R\fclassicalWon\x12]\n" +
-	"\x14classical_hand_ended\x18\x93\x03 \x01(\v2(.mahjong.authority.v1.ClassicalHandEndedH\x00R\x12classicalHandEndedB\x06\n" +
+	"\x14classical_hand_ended\x18\x93\x03 \x01(\v2(.mahjong.authority.v1.ClassicalHandEndedH\x00R\x12classicalHandEnded\x12Q\n" +
+	"\x10mcr_hand_started\x18\x96\x01 \x01(\v2$.mahjong.authority.v1.McrHandStartedH\x00R\x0emcrHandStarted\x12[\n" +
+	"\x14mcr_flower_set_aside\x18\x97\x01 \x01(\v2'.mahjong.authority.v1.McrFlowerSetAsideH\x00R\x11mcrFlowerSetAside\x128\n" +
+	"\amcr_won\x18\x98\x01 \x01(\v2\x1c.mahjong.authority.v1.McrWonH\x00R\x06mcrWon\x12K\n" +
+	"\x0emcr_game_ended\x18\x99\x01 \x01(\v2\".mahjong.authority.v1.McrGameEndedH\x00R\fmcrGameEndedB\x06\n" +
 	"\x04body\"\x91\x01\n" +
 	"\x14StreamEventsResponse\x12<\n" +
 	"\bsnapshot\x18\x01 \x01(\v2\x1e.mahjong.authority.v1.SnapshotH\x00R\bsnapshot\x123\n" +
@@ -3028,19 +3175,21 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\apartial\x18\x03 \x01(\bR\apartial\x12\x16\n" +
 	"\x06rounds\x18\x04 \x01(\x05R\x06rounds\x12\x1e\n" +
 	"\n" +
-	"player_ids\x18\xc8\x01 \x03(\tR\tplayerIds*\xaf\x01\n" +
+	"player_ids\x18\xc8\x01 \x03(\tR\tplayerIds*\xc4\x01\n" +
 	"\n" +
 	"RulePreset\x12\x1b\n" +
 	"\x17RULE_PRESET_UNSPECIFIED\x10\x00\x12\x1e\n" +
 	"\x1aRULE_PRESET_TENHOU_HANCHAN\x10\x01\x12\x1d\n" +
 	"\x19RULE_PRESET_TENHOU_TONPUU\x10\x02\x12%\n" +
 	"!RULE_PRESET_SICHUAN_BLOODY_BATTLE\x10\x03\x12\x1e\n" +
-	"\x1aRULE_PRESET_CLASSICAL_BMJA\x10\x05*f\n" +
+	"\x1aRULE_PRESET_CLASSICAL_BMJA\x10\x05\x12\x13\n" +
+	"\x0fRULE_PRESET_MCR\x10\x04*x\n" +
 	"\aRuleSet\x12\x18\n" +
 	"\x14RULE_SET_UNSPECIFIED\x10\x00\x12\x13\n" +
 	"\x0fRULE_SET_RIICHI\x10\x01\x12\x14\n" +
 	"\x10RULE_SET_SICHUAN\x10\x02\x12\x16\n" +
-	"\x12RULE_SET_CLASSICAL\x10\x04*u\n" +
+	"\x12RULE_SET_CLASSICAL\x10\x04\x12\x10\n" +
+	"\fRULE_SET_MCR\x10\x03*u\n" +
 	"\n" +
 	"TableState\x12\x1b\n" +
 	"\x17TABLE_STATE_UNSPECIFIED\x10\x00\x12\x17\n" +
@@ -3124,7 +3273,7 @@ func file_mahjong_authority_v1_table_service_proto_rawDescGZIP() []byte {
 }
 
 var file_mahjong_authority_v1_table_service_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
-var file_mahjong_authority_v1_table_service_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
+var file_mahjong_authority_v1_table_service_proto_msgTypes = make([]protoimpl.MessageInfo, 29)
 var file_mahjong_authority_v1_table_service_proto_goTypes = []any{
 	(RulePreset)(0),                 // 0: mahjong.authority.v1.RulePreset
 	(RuleSet)(0),                    // 1: mahjong.authority.v1.RuleSet
@@ -3135,147 +3284,157 @@ var file_mahjong_authority_v1_table_service_proto_goTypes = []any{
 	(*RiichiOptions)(nil),           // 6: mahjong.authority.v1.RiichiOptions
 	(*SichuanOptions)(nil),          // 7: mahjong.authority.v1.SichuanOptions
 	(*ClassicalOptions)(nil),        // 8: mahjong.authority.v1.ClassicalOptions
-	(*TableSettings)(nil),           // 9: mahjong.authority.v1.TableSettings
-	(*SeatInfo)(nil),                // 10: mahjong.authority.v1.SeatInfo
-	(*Table)(nil),                   // 11: mahjong.authority.v1.Table
-	(*CreateTableRequest)(nil),      // 12: mahjong.authority.v1.CreateTableRequest
-	(*CreateTableResponse)(nil),     // 13: mahjong.authority.v1.CreateTableResponse
-	(*ListTablesRequest)(nil),       // 14: mahjong.authority.v1.ListTablesRequest
-	(*ListTablesResponse)(nil),      // 15: mahjong.authority.v1.ListTablesResponse
-	(*GetTableRequest)(nil),         // 16: mahjong.authority.v1.GetTableRequest
-	(*GetTableResponse)(nil),        // 17: mahjong.authority.v1.GetTableResponse
-	(*JoinTableRequest)(nil),        // 18: mahjong.authority.v1.JoinTableRequest
-	(*JoinTableResponse)(nil),       // 19: mahjong.authority.v1.JoinTableResponse
-	(*LeaveTableRequest)(nil),       // 20: mahjong.authority.v1.LeaveTableRequest
-	(*LeaveTableResponse)(nil),      // 21: mahjong.authority.v1.LeaveTableResponse
-	(*StartTableRequest)(nil),       // 22: mahjong.authority.v1.StartTableRequest
-	(*StartTableResponse)(nil),      // 23: mahjong.authority.v1.StartTableResponse
-	(*StreamEventsRequest)(nil),     // 24: mahjong.authority.v1.StreamEventsRequest
-	(*Snapshot)(nil),                // 25: mahjong.authority.v1.Snapshot
-	(*Event)(nil),                   // 26: mahjong.authority.v1.Event
-	(*StreamEventsResponse)(nil),    // 27: mahjong.authority.v1.StreamEventsResponse
-	(*ActRequest)(nil),              // 28: mahjong.authority.v1.ActRequest
-	(*ActResponse)(nil),             // 29: mahjong.authority.v1.ActResponse
-	(*SpectateRequest)(nil),         // 30: mahjong.authority.v1.SpectateRequest
-	(*SpectateResponse)(nil),        // 31: mahjong.authority.v1.SpectateResponse
-	(*ExportGameRequest)(nil),       // 32: mahjong.authority.v1.ExportGameRequest
-	(*ExportGameResponse)(nil),      // 33: mahjong.authority.v1.ExportGameResponse
-	(*durationpb.Duration)(nil),     // 34: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil),   // 35: google.protobuf.Timestamp
-	(*View)(nil),                    // 36: mahjong.authority.v1.View
-	(*RoundStarted)(nil),            // 37: mahjong.authority.v1.RoundStarted
-	(*Dealt)(nil),                   // 38: mahjong.authority.v1.Dealt
-	(*Drew)(nil),                    // 39: mahjong.authority.v1.Drew
-	(*Discarded)(nil),               // 40: mahjong.authority.v1.Discarded
-	(*Fishing)(nil),                 // 41: mahjong.authority.v1.Fishing
-	(*ClaimOffer)(nil),              // 42: mahjong.authority.v1.ClaimOffer
-	(*RiichiAccepted)(nil),          // 43: mahjong.authority.v1.RiichiAccepted
-	(*Called)(nil),                  // 44: mahjong.authority.v1.Called
-	(*DoraRevealed)(nil),            // 45: mahjong.authority.v1.DoraRevealed
-	(*Won)(nil),                     // 46: mahjong.authority.v1.Won
-	(*RoundEnded)(nil),              // 47: mahjong.authority.v1.RoundEnded
-	(*GameEnded)(nil),               // 48: mahjong.authority.v1.GameEnded
-	(*SeatNotice)(nil),              // 49: mahjong.authority.v1.SeatNotice
-	(*TurnOffer)(nil),               // 50: mahjong.authority.v1.TurnOffer
-	(*SichuanExchangeChosen)(nil),   // 51: mahjong.authority.v1.SichuanExchangeChosen
-	(*SichuanExchanged)(nil),        // 52: mahjong.authority.v1.SichuanExchanged
-	(*SichuanExchangeReceived)(nil), // 53: mahjong.authority.v1.SichuanExchangeReceived
-	(*SichuanVoidChosen)(nil),       // 54: mahjong.authority.v1.SichuanVoidChosen
-	(*SichuanVoidsRevealed)(nil),    // 55: mahjong.authority.v1.SichuanVoidsRevealed
-	(*SichuanKanPaid)(nil),          // 56: mahjong.authority.v1.SichuanKanPaid
-	(*SichuanKanTransferred)(nil),   // 57: mahjong.authority.v1.SichuanKanTransferred
-	(*SichuanWon)(nil),              // 58: mahjong.authority.v1.SichuanWon
-	(*SichuanHandEnded)(nil),        // 59: mahjong.authority.v1.SichuanHandEnded
-	(*ClassicalBonusSetAside)(nil),  // 60: mahjong.authority.v1.ClassicalBonusSetAside
-	(*ClassicalFishing)(nil),        // 61: mahjong.authority.v1.ClassicalFishing
-	(*ClassicalWon)(nil),            // 62: mahjong.authority.v1.ClassicalWon
-	(*ClassicalHandEnded)(nil),      // 63: mahjong.authority.v1.ClassicalHandEnded
-	(*Action)(nil),                  // 64: mahjong.authority.v1.Action
+	(*McrOptions)(nil),              // 9: mahjong.authority.v1.McrOptions
+	(*TableSettings)(nil),           // 10: mahjong.authority.v1.TableSettings
+	(*SeatInfo)(nil),                // 11: mahjong.authority.v1.SeatInfo
+	(*Table)(nil),                   // 12: mahjong.authority.v1.Table
+	(*CreateTableRequest)(nil),      // 13: mahjong.authority.v1.CreateTableRequest
+	(*CreateTableResponse)(nil),     // 14: mahjong.authority.v1.CreateTableResponse
+	(*ListTablesRequest)(nil),       // 15: mahjong.authority.v1.ListTablesRequest
+	(*ListTablesResponse)(nil),      // 16: mahjong.authority.v1.ListTablesResponse
+	(*GetTableRequest)(nil),         // 17: mahjong.authority.v1.GetTableRequest
+	(*GetTableResponse)(nil),        // 18: mahjong.authority.v1.GetTableResponse
+	(*JoinTableRequest)(nil),        // 19: mahjong.authority.v1.JoinTableRequest
+	(*JoinTableResponse)(nil),       // 20: mahjong.authority.v1.JoinTableResponse
+	(*LeaveTableRequest)(nil),       // 21: mahjong.authority.v1.LeaveTableRequest
+	(*LeaveTableResponse)(nil),      // 22: mahjong.authority.v1.LeaveTableResponse
+	(*StartTableRequest)(nil),       // 23: mahjong.authority.v1.StartTableRequest
+	(*StartTableResponse)(nil),      // 24: mahjong.authority.v1.StartTableResponse
+	(*StreamEventsRequest)(nil),     // 25: mahjong.authority.v1.StreamEventsRequest
+	(*Snapshot)(nil),                // 26: mahjong.authority.v1.Snapshot
+	(*Event)(nil),                   // 27: mahjong.authority.v1.Event
+	(*StreamEventsResponse)(nil),    // 28: mahjong.authority.v1.StreamEventsResponse
+	(*ActRequest)(nil),              // 29: mahjong.authority.v1.ActRequest
+	(*ActResponse)(nil),             // 30: mahjong.authority.v1.ActResponse
+	(*SpectateRequest)(nil),         // 31: mahjong.authority.v1.SpectateRequest
+	(*SpectateResponse)(nil),        // 32: mahjong.authority.v1.SpectateResponse
+	(*ExportGameRequest)(nil),       // 33: mahjong.authority.v1.ExportGameRequest
+	(*ExportGameResponse)(nil),      // 34: mahjong.authority.v1.ExportGameResponse
+	(*durationpb.Duration)(nil),     // 35: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil),   // 36: google.protobuf.Timestamp
+	(*View)(nil),                    // 37: mahjong.authority.v1.View
+	(*RoundStarted)(nil),            // 38: mahjong.authority.v1.RoundStarted
+	(*Dealt)(nil),                   // 39: mahjong.authority.v1.Dealt
+	(*Drew)(nil),                    // 40: mahjong.authority.v1.Drew
+	(*Discarded)(nil),               // 41: mahjong.authority.v1.Discarded
+	(*Fishing)(nil),                 // 42: mahjong.authority.v1.Fishing
+	(*ClaimOffer)(nil),              // 43: mahjong.authority.v1.ClaimOffer
+	(*RiichiAccepted)(nil),          // 44: mahjong.authority.v1.RiichiAccepted
+	(*Called)(nil),                  // 45: mahjong.authority.v1.Called
+	(*DoraRevealed)(nil),            // 46: mahjong.authority.v1.DoraRevealed
+	(*Won)(nil),                     // 47: mahjong.authority.v1.Won
+	(*RoundEnded)(nil),              // 48: mahjong.authority.v1.RoundEnded
+	(*GameEnded)(nil),               // 49: mahjong.authority.v1.GameEnded
+	(*SeatNotice)(nil),              // 50: mahjong.authority.v1.SeatNotice
+	(*TurnOffer)(nil),               // 51: mahjong.authority.v1.TurnOffer
+	(*SichuanExchangeChosen)(nil),   // 52: mahjong.authority.v1.SichuanExchangeChosen
+	(*SichuanExchanged)(nil),        // 53: mahjong.authority.v1.SichuanExchanged
+	(*SichuanExchangeReceived)(nil), // 54: mahjong.authority.v1.SichuanExchangeReceived
+	(*SichuanVoidChosen)(nil),       // 55: mahjong.authority.v1.SichuanVoidChosen
+	(*SichuanVoidsRevealed)(nil),    // 56: mahjong.authority.v1.SichuanVoidsRevealed
+	(*SichuanKanPaid)(nil),          // 57: mahjong.authority.v1.SichuanKanPaid
+	(*SichuanKanTransferred)(nil),   // 58: mahjong.authority.v1.SichuanKanTransferred
+	(*SichuanWon)(nil),              // 59: mahjong.authority.v1.SichuanWon
+	(*SichuanHandEnded)(nil),        // 60: mahjong.authority.v1.SichuanHandEnded
+	(*ClassicalBonusSetAside)(nil),  // 61: mahjong.authority.v1.ClassicalBonusSetAside
+	(*ClassicalFishing)(nil),        // 62: mahjong.authority.v1.ClassicalFishing
+	(*ClassicalWon)(nil),            // 63: mahjong.authority.v1.ClassicalWon
+	(*ClassicalHandEnded)(nil),      // 64: mahjong.authority.v1.ClassicalHandEnded
+	(*McrHandStarted)(nil),          // 65: mahjong.authority.v1.McrHandStarted
+	(*McrFlowerSetAside)(nil),       // 66: mahjong.authority.v1.McrFlowerSetAside
+	(*McrWon)(nil),                  // 67: mahjong.authority.v1.McrWon
+	(*McrGameEnded)(nil),            // 68: mahjong.authority.v1.McrGameEnded
+	(*Action)(nil),                  // 69: mahjong.authority.v1.Action
 }
 var file_mahjong_authority_v1_table_service_proto_depIdxs = []int32{
 	0,  // 0: mahjong.authority.v1.TableSettings.rules:type_name -> mahjong.authority.v1.RulePreset
-	34, // 1: mahjong.authority.v1.TableSettings.turn_time:type_name -> google.protobuf.Duration
-	34, // 2: mahjong.authority.v1.TableSettings.claim_time:type_name -> google.protobuf.Duration
-	34, // 3: mahjong.authority.v1.TableSettings.spectator_delay:type_name -> google.protobuf.Duration
-	34, // 4: mahjong.authority.v1.TableSettings.disconnect_grace:type_name -> google.protobuf.Duration
-	34, // 5: mahjong.authority.v1.TableSettings.round_pause:type_name -> google.protobuf.Duration
-	34, // 6: mahjong.authority.v1.TableSettings.claim_dwell:type_name -> google.protobuf.Duration
+	35, // 1: mahjong.authority.v1.TableSettings.turn_time:type_name -> google.protobuf.Duration
+	35, // 2: mahjong.authority.v1.TableSettings.claim_time:type_name -> google.protobuf.Duration
+	35, // 3: mahjong.authority.v1.TableSettings.spectator_delay:type_name -> google.protobuf.Duration
+	35, // 4: mahjong.authority.v1.TableSettings.disconnect_grace:type_name -> google.protobuf.Duration
+	35, // 5: mahjong.authority.v1.TableSettings.round_pause:type_name -> google.protobuf.Duration
+	35, // 6: mahjong.authority.v1.TableSettings.claim_dwell:type_name -> google.protobuf.Duration
 	1,  // 7: mahjong.authority.v1.TableSettings.rule_set:type_name -> mahjong.authority.v1.RuleSet
 	6,  // 8: mahjong.authority.v1.TableSettings.riichi:type_name -> mahjong.authority.v1.RiichiOptions
 	7,  // 9: mahjong.authority.v1.TableSettings.sichuan:type_name -> mahjong.authority.v1.SichuanOptions
 	8,  // 10: mahjong.authority.v1.TableSettings.classical:type_name -> mahjong.authority.v1.ClassicalOptions
-	9,  // 11: mahjong.authority.v1.Table.settings:type_name -> mahjong.authority.v1.TableSettings
-	2,  // 12: mahjong.authority.v1.Table.state:type_name -> mahjong.authority.v1.TableState
-	10, // 13: mahjong.authority.v1.Table.seats:type_name -> mahjong.authority.v1.SeatInfo
-	35, // 14: mahjong.authority.v1.Table.create_time:type_name -> google.protobuf.Timestamp
-	9,  // 15: mahjong.authority.v1.CreateTableRequest.settings:type_name -> mahjong.authority.v1.TableSettings
-	11, // 16: mahjong.authority.v1.CreateTableResponse.table:type_name -> mahjong.authority.v1.Table
-	2,  // 17: mahjong.authority.v1.ListTablesRequest.states:type_name -> mahjong.authority.v1.TableState
-	3,  // 18: mahjong.authority.v1.ListTablesRequest.order:type_name -> mahjong.authority.v1.TableOrder
-	11, // 19: mahjong.authority.v1.ListTablesResponse.tables:type_name -> mahjong.authority.v1.Table
-	11, // 20: mahjong.authority.v1.GetTableResponse.table:type_name -> mahjong.authority.v1.Table
-	11, // 21: mahjong.authority.v1.JoinTableResponse.table:type_name -> mahjong.authority.v1.Table
-	11, // 22: mahjong.authority.v1.StartTableResponse.table:type_name -> mahjong.authority.v1.Table
-	36, // 23: mahjong.authority.v1.Snapshot.view:type_name -> mahjong.authority.v1.View
-	35, // 24: mahjong.authority.v1.Event.time:type_name -> google.protobuf.Timestamp
-	37, // 25: mahjong.authority.v1.Event.round_started:type_name -> mahjong.authority.v1.RoundStarted
-	38, // 26: mahjong.authority.v1.Event.dealt:type_name -> mahjong.authority.v1.Dealt
-	39, // 27: mahjong.authority.v1.Event.drew:type_name -> mahjong.authority.v1.Drew
-	40, // 28: mahjong.authority.v1.Event.discarded:type_name -> mahjong.authority.v1.Discarded
-	41, // 29: mahjong.authority.v1.Event.fishing:type_name -> mahjong.authority.v1.Fishing
-	42, // 30: mahjong.authority.v1.Event.claim_offer:type_name -> mahjong.authority.v1.ClaimOffer
-	43, // 31: mahjong.authority.v1.Event.riichi_accepted:type_name -> mahjong.authority.v1.RiichiAccepted
-	44, // 32: mahjong.authority.v1.Event.called:type_name -> mahjong.authority.v1.Called
-	45, // 33: mahjong.authority.v1.Event.dora_revealed:type_name -> mahjong.authority.v1.DoraRevealed
-	46, // 34: mahjong.authority.v1.Event.won:type_name -> mahjong.authority.v1.Won
-	47, // 35: mahjong.authority.v1.Event.round_ended:type_name -> mahjong.authority.v1.RoundEnded
-	48, // 36: mahjong.authority.v1.Event.game_ended:type_name -> mahjong.authority.v1.GameEnded
-	49, // 37: mahjong.authority.v1.Event.seat_notice:type_name -> mahjong.authority.v1.SeatNotice
-	50, // 38: mahjong.authority.v1.Event.turn_offer:type_name -> mahjong.authority.v1.TurnOffer
-	51, // 39: mahjong.authority.v1.Event.sichuan_exchange_chosen:type_name -> mahjong.authority.v1.SichuanExchangeChosen
-	52, // 40: mahjong.authority.v1.Event.sichuan_exchanged:type_name -> mahjong.authority.v1.SichuanExchanged
-	53, // 41: mahjong.authority.v1.Event.sichuan_exchange_received:type_name -> mahjong.authority.v1.SichuanExchangeReceived
-	54, // 42: mahjong.authority.v1.Event.sichuan_void_chosen:type_name -> mahjong.authority.v1.SichuanVoidChosen
-	55, // 43: mahjong.authority.v1.Event.sichuan_voids_revealed:type_name -> mahjong.authority.v1.SichuanVoidsRevealed
-	56, // 44: mahjong.authority.v1.Event.sichuan_kan_paid:type_name -> mahjong.authority.v1.SichuanKanPaid
-	57, // 45: mahjong.authority.v1.Event.sichuan_kan_transferred:type_name -> mahjong.authority.v1.SichuanKanTransferred
-	58, // 46: mahjong.authority.v1.Event.sichuan_won:type_name -> mahjong.authority.v1.SichuanWon
-	59, // 47: mahjong.authority.v1.Event.sichuan_hand_ended:type_name -> mahjong.authority.v1.SichuanHandEnded
-	60, // 48: mahjong.authority.v1.Event.classical_bonus_set_aside:type_name -> mahjong.authority.v1.ClassicalBonusSetAside
-	61, // 49: mahjong.authority.v1.Event.classical_fishing:type_name -> mahjong.authority.v1.ClassicalFishing
-	62, // 50: mahjong.authority.v1.Event.classical_won:type_name -> mahjong.authority.v1.ClassicalWon
-	63, // 51: mahjong.authority.v1.Event.classical_hand_ended:type_name -> mahjong.authority.v1.ClassicalHandEnded
-	25, // 52: mahjong.authority.v1.StreamEventsResponse.snapshot:type_name -> mahjong.authority.v1.Snapshot
-	26, // 53: mahjong.authority.v1.StreamEventsResponse.event:type_name -> mahjong.authority.v1.Event
-	64, // 54: mahjong.authority.v1.ActRequest.action:type_name -> mahjong.authority.v1.Action
-	26, // 55: mahjong.authority.v1.SpectateResponse.event:type_name -> mahjong.authority.v1.Event
-	4,  // 56: mahjong.authority.v1.ExportGameRequest.format:type_name -> mahjong.authority.v1.RecordFormat
-	4,  // 57: mahjong.authority.v1.ExportGameResponse.format:type_name -> mahjong.authority.v1.RecordFormat
-	12, // 58: mahjong.authority.v1.TableService.CreateTable:input_type -> mahjong.authority.v1.CreateTableRequest
-	14, // 59: mahjong.authority.v1.TableService.ListTables:input_type -> mahjong.authority.v1.ListTablesRequest
-	16, // 60: mahjong.authority.v1.TableService.GetTable:input_type -> mahjong.authority.v1.GetTableRequest
-	18, // 61: mahjong.authority.v1.TableService.JoinTable:input_type -> mahjong.authority.v1.JoinTableRequest
-	20, // 62: mahjong.authority.v1.TableService.LeaveTable:input_type -> mahjong.authority.v1.LeaveTableRequest
-	22, // 63: mahjong.authority.v1.TableService.StartTable:input_type -> mahjong.authority.v1.StartTableRequest
-	24, // 64: mahjong.authority.v1.TableService.StreamEvents:input_type -> mahjong.authority.v1.StreamEventsRequest
-	28, // 65: mahjong.authority.v1.TableService.Act:input_type -> mahjong.authority.v1.ActRequest
-	30, // 66: mahjong.authority.v1.TableService.Spectate:input_type -> mahjong.authority.v1.SpectateRequest
-	32, // 67: mahjong.authority.v1.TableService.ExportGame:input_type -> mahjong.authority.v1.ExportGameRequest
-	13, // 68: mahjong.authority.v1.TableService.CreateTable:output_type -> mahjong.authority.v1.CreateTableResponse
-	15, // 69: mahjong.authority.v1.TableService.ListTables:output_type -> mahjong.authority.v1.ListTablesResponse
-	17, // 70: mahjong.authority.v1.TableService.GetTable:output_type -> mahjong.authority.v1.GetTableResponse
-	19, // 71: mahjong.authority.v1.TableService.JoinTable:output_type -> mahjong.authority.v1.JoinTableResponse
-	21, // 72: mahjong.authority.v1.TableService.LeaveTable:output_type -> mahjong.authority.v1.LeaveTableResponse
-	23, // 73: mahjong.authority.v1.TableService.StartTable:output_type -> mahjong.authority.v1.StartTableResponse
-	27, // 74: mahjong.authority.v1.TableService.StreamEvents:output_type -> mahjong.authority.v1.StreamEventsResponse
-	29, // 75: mahjong.authority.v1.TableService.Act:output_type -> mahjong.authority.v1.ActResponse
-	31, // 76: mahjong.authority.v1.TableService.Spectate:output_type -> mahjong.authority.v1.SpectateResponse
-	33, // 77: mahjong.authority.v1.TableService.ExportGame:output_type -> mahjong.authority.v1.ExportGameResponse
-	68, // [68:78] is the sub-list for method output_type
-	58, // [58:68] is the sub-list for method input_type
-	58, // [58:58] is the sub-list for extension type_name
-	58, // [58:58] is the sub-list for extension extendee
-	0,  // [0:58] is the sub-list for field type_name
+	9,  // 11: mahjong.authority.v1.TableSettings.mcr:type_name -> mahjong.authority.v1.McrOptions
+	10, // 12: mahjong.authority.v1.Table.settings:type_name -> mahjong.authority.v1.TableSettings
+	2,  // 13: mahjong.authority.v1.Table.state:type_name -> mahjong.authority.v1.TableState
+	11, // 14: mahjong.authority.v1.Table.seats:type_name -> mahjong.authority.v1.SeatInfo
+	36, // 15: mahjong.authority.v1.Table.create_time:type_name -> google.protobuf.Timestamp
+	10, // 16: mahjong.authority.v1.CreateTableRequest.settings:type_name -> mahjong.authority.v1.TableSettings
+	12, // 17: mahjong.authority.v1.CreateTableResponse.table:type_name -> mahjong.authority.v1.Table
+	2,  // 18: mahjong.authority.v1.ListTablesRequest.states:type_name -> mahjong.authority.v1.TableState
+	3,  // 19: mahjong.authority.v1.ListTablesRequest.order:type_name -> mahjong.authority.v1.TableOrder
+	12, // 20: mahjong.authority.v1.ListTablesResponse.tables:type_name -> mahjong.authority.v1.Table
+	12, // 21: mahjong.authority.v1.GetTableResponse.table:type_name -> mahjong.authority.v1.Table
+	12, // 22: mahjong.authority.v1.JoinTableResponse.table:type_name -> mahjong.authority.v1.Table
+	12, // 23: mahjong.authority.v1.StartTableResponse.table:type_name -> mahjong.authority.v1.Table
+	37, // 24: mahjong.authority.v1.Snapshot.view:type_name -> mahjong.authority.v1.View
+	36, // 25: mahjong.authority.v1.Event.time:type_name -> google.protobuf.Timestamp
+	38, // 26: mahjong.authority.v1.Event.round_started:type_name -> mahjong.authority.v1.RoundStarted
+	39, // 27: mahjong.authority.v1.Event.dealt:type_name -> mahjong.authority.v1.Dealt
+	40, // 28: mahjong.authority.v1.Event.drew:type_name -> mahjong.authority.v1.Drew
+	41, // 29: mahjong.authority.v1.Event.discarded:type_name -> mahjong.authority.v1.Discarded
+	42, // 30: mahjong.authority.v1.Event.fishing:type_name -> mahjong.authority.v1.Fishing
+	43, // 31: mahjong.authority.v1.Event.claim_offer:type_name -> mahjong.authority.v1.ClaimOffer
+	44, // 32: mahjong.authority.v1.Event.riichi_accepted:type_name -> mahjong.authority.v1.RiichiAccepted
+	45, // 33: mahjong.authority.v1.Event.called:type_name -> mahjong.authority.v1.Called
+	46, // 34: mahjong.authority.v1.Event.dora_revealed:type_name -> mahjong.authority.v1.DoraRevealed
+	47, // 35: mahjong.authority.v1.Event.won:type_name -> mahjong.authority.v1.Won
+	48, // 36: mahjong.authority.v1.Event.round_ended:type_name -> mahjong.authority.v1.RoundEnded
+	49, // 37: mahjong.authority.v1.Event.game_ended:type_name -> mahjong.authority.v1.GameEnded
+	50, // 38: mahjong.authority.v1.Event.seat_notice:type_name -> mahjong.authority.v1.SeatNotice
+	51, // 39: mahjong.authority.v1.Event.turn_offer:type_name -> mahjong.authority.v1.TurnOffer
+	52, // 40: mahjong.authority.v1.Event.sichuan_exchange_chosen:type_name -> mahjong.authority.v1.SichuanExchangeChosen
+	53, // 41: mahjong.authority.v1.Event.sichuan_exchanged:type_name -> mahjong.authority.v1.SichuanExchanged
+	54, // 42: mahjong.authority.v1.Event.sichuan_exchange_received:type_name -> mahjong.authority.v1.SichuanExchangeReceived
+	55, // 43: mahjong.authority.v1.Event.sichuan_void_chosen:type_name -> mahjong.authority.v1.SichuanVoidChosen
+	56, // 44: mahjong.authority.v1.Event.sichuan_voids_revealed:type_name -> mahjong.authority.v1.SichuanVoidsRevealed
+	57, // 45: mahjong.authority.v1.Event.sichuan_kan_paid:type_name -> mahjong.authority.v1.SichuanKanPaid
+	58, // 46: mahjong.authority.v1.Event.sichuan_kan_transferred:type_name -> mahjong.authority.v1.SichuanKanTransferred
+	59, // 47: mahjong.authority.v1.Event.sichuan_won:type_name -> mahjong.authority.v1.SichuanWon
+	60, // 48: mahjong.authority.v1.Event.sichuan_hand_ended:type_name -> mahjong.authority.v1.SichuanHandEnded
+	61, // 49: mahjong.authority.v1.Event.classical_bonus_set_aside:type_name -> mahjong.authority.v1.ClassicalBonusSetAside
+	62, // 50: mahjong.authority.v1.Event.classical_fishing:type_name -> mahjong.authority.v1.ClassicalFishing
+	63, // 51: mahjong.authority.v1.Event.classical_won:type_name -> mahjong.authority.v1.ClassicalWon
+	64, // 52: mahjong.authority.v1.Event.classical_hand_ended:type_name -> mahjong.authority.v1.ClassicalHandEnded
+	65, // 53: mahjong.authority.v1.Event.mcr_hand_started:type_name -> mahjong.authority.v1.McrHandStarted
+	66, // 54: mahjong.authority.v1.Event.mcr_flower_set_aside:type_name -> mahjong.authority.v1.McrFlowerSetAside
+	67, // 55: mahjong.authority.v1.Event.mcr_won:type_name -> mahjong.authority.v1.McrWon
+	68, // 56: mahjong.authority.v1.Event.mcr_game_ended:type_name -> mahjong.authority.v1.McrGameEnded
+	26, // 57: mahjong.authority.v1.StreamEventsResponse.snapshot:type_name -> mahjong.authority.v1.Snapshot
+	27, // 58: mahjong.authority.v1.StreamEventsResponse.event:type_name -> mahjong.authority.v1.Event
+	69, // 59: mahjong.authority.v1.ActRequest.action:type_name -> mahjong.authority.v1.Action
+	27, // 60: mahjong.authority.v1.SpectateResponse.event:type_name -> mahjong.authority.v1.Event
+	4,  // 61: mahjong.authority.v1.ExportGameRequest.format:type_name -> mahjong.authority.v1.RecordFormat
+	4,  // 62: mahjong.authority.v1.ExportGameResponse.format:type_name -> mahjong.authority.v1.RecordFormat
+	13, // 63: mahjong.authority.v1.TableService.CreateTable:input_type -> mahjong.authority.v1.CreateTableRequest
+	15, // 64: mahjong.authority.v1.TableService.ListTables:input_type -> mahjong.authority.v1.ListTablesRequest
+	17, // 65: mahjong.authority.v1.TableService.GetTable:input_type -> mahjong.authority.v1.GetTableRequest
+	19, // 66: mahjong.authority.v1.TableService.JoinTable:input_type -> mahjong.authority.v1.JoinTableRequest
+	21, // 67: mahjong.authority.v1.TableService.LeaveTable:input_type -> mahjong.authority.v1.LeaveTableRequest
+	23, // 68: mahjong.authority.v1.TableService.StartTable:input_type -> mahjong.authority.v1.StartTableRequest
+	25, // 69: mahjong.authority.v1.TableService.StreamEvents:input_type -> mahjong.authority.v1.StreamEventsRequest
+	29, // 70: mahjong.authority.v1.TableService.Act:input_type -> mahjong.authority.v1.ActRequest
+	31, // 71: mahjong.authority.v1.TableService.Spectate:input_type -> mahjong.authority.v1.SpectateRequest
+	33, // 72: mahjong.authority.v1.TableService.ExportGame:input_type -> mahjong.authority.v1.ExportGameRequest
+	14, // 73: mahjong.authority.v1.TableService.CreateTable:output_type -> mahjong.authority.v1.CreateTableResponse
+	16, // 74: mahjong.authority.v1.TableService.ListTables:output_type -> mahjong.authority.v1.ListTablesResponse
+	18, // 75: mahjong.authority.v1.TableService.GetTable:output_type -> mahjong.authority.v1.GetTableResponse
+	20, // 76: mahjong.authority.v1.TableService.JoinTable:output_type -> mahjong.authority.v1.JoinTableResponse
+	22, // 77: mahjong.authority.v1.TableService.LeaveTable:output_type -> mahjong.authority.v1.LeaveTableResponse
+	24, // 78: mahjong.authority.v1.TableService.StartTable:output_type -> mahjong.authority.v1.StartTableResponse
+	28, // 79: mahjong.authority.v1.TableService.StreamEvents:output_type -> mahjong.authority.v1.StreamEventsResponse
+	30, // 80: mahjong.authority.v1.TableService.Act:output_type -> mahjong.authority.v1.ActResponse
+	32, // 81: mahjong.authority.v1.TableService.Spectate:output_type -> mahjong.authority.v1.SpectateResponse
+	34, // 82: mahjong.authority.v1.TableService.ExportGame:output_type -> mahjong.authority.v1.ExportGameResponse
+	73, // [73:83] is the sub-list for method output_type
+	63, // [63:73] is the sub-list for method input_type
+	63, // [63:63] is the sub-list for extension type_name
+	63, // [63:63] is the sub-list for extension extendee
+	0,  // [0:63] is the sub-list for field type_name
 }
 
 func init() { file_mahjong_authority_v1_table_service_proto_init() }
@@ -3286,12 +3445,13 @@ func file_mahjong_authority_v1_table_service_proto_init() {
 	file_mahjong_authority_v1_game_proto_init()
 	file_mahjong_authority_v1_table_service_proto_msgTypes[1].OneofWrappers = []any{}
 	file_mahjong_authority_v1_table_service_proto_msgTypes[2].OneofWrappers = []any{}
-	file_mahjong_authority_v1_table_service_proto_msgTypes[3].OneofWrappers = []any{
+	file_mahjong_authority_v1_table_service_proto_msgTypes[4].OneofWrappers = []any{
 		(*TableSettings_Riichi)(nil),
 		(*TableSettings_Sichuan)(nil),
 		(*TableSettings_Classical)(nil),
+		(*TableSettings_Mcr)(nil),
 	}
-	file_mahjong_authority_v1_table_service_proto_msgTypes[20].OneofWrappers = []any{
+	file_mahjong_authority_v1_table_service_proto_msgTypes[21].OneofWrappers = []any{
 		(*Event_RoundStarted)(nil),
 		(*Event_Dealt)(nil),
 		(*Event_Drew)(nil),
@@ -3319,8 +3479,12 @@ func file_mahjong_authority_v1_table_service_proto_init() {
 		(*Event_ClassicalFishing)(nil),
 		(*Event_ClassicalWon)(nil),
 		(*Event_ClassicalHandEnded)(nil),
+		(*Event_McrHandStarted)(nil),
+		(*Event_McrFlowerSetAside)(nil),
+		(*Event_McrWon)(nil),
+		(*Event_McrGameEnded)(nil),
 	}
-	file_mahjong_authority_v1_table_service_proto_msgTypes[21].OneofWrappers = []any{
+	file_mahjong_authority_v1_table_service_proto_msgTypes[22].OneofWrappers = []any{
 		(*StreamEventsResponse_Snapshot)(nil),
 		(*StreamEventsResponse_Event)(nil),
 	}
@@ -3330,7 +3494,7 @@ func file_mahjong_authority_v1_table_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mahjong_authority_v1_table_service_proto_rawDesc), len(file_mahjong_authority_v1_table_service_proto_rawDesc)),
 			NumEnums:      6,
-			NumMessages:   28,
+			NumMessages:   29,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file mahjong/authority/v1/game.proto.
  */
 export const file_mahjong_authority_v1_game: GenFile = /*@__PURE__*/
-  fileDesc("Ch9tYWhqb25nL2F1dGhvcml0eS92MS9nYW1lLnByb3RvEhRtYWhqb25nLmF1dGhvcml0eS52MSKZAQoGQWN0aW9uEi4KBHR5cGUYASABKA4yIC5tYWhqb25nLmF1dGhvcml0eS52MS5BY3Rpb25UeXBlEgwKBHRpbGUYAiABKAkSDQoFdGlsZXMYAyABKAkSEQoJdHN1bW9naXJpGAQgASgIEi8KBHN1aXQYZCABKA4yIS5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuU3VpdCJ/CgRNZWxkEiwKBHR5cGUYASABKA4yHi5tYWhqb25nLmF1dGhvcml0eS52MS5NZWxkVHlwZRINCgV0aWxlcxgCIAEoCRIRCglmcm9tX3NlYXQYAyABKA0SEwoLY2FsbGVkX3RpbGUYBCABKAkSEgoKYWRkZWRfdGlsZRgFIAEoCSJOCgtEaXNjYXJkVmlldxIMCgR0aWxlGAEgASgJEhEKCXRzdW1vZ2lyaRgCIAEoCBIOCgZyaWljaGkYAyABKAgSDgoGY2FsbGVkGAQgASgIIpwBCghTZWF0VmlldxIzCghkaXNjYXJkcxgBIAMoCzIhLm1haGpvbmcuYXV0aG9yaXR5LnYxLkRpc2NhcmRWaWV3EikKBW1lbGRzGAIgAygLMhoubWFoam9uZy5hdXRob3JpdHkudjEuTWVsZBIRCgloYW5kX3NpemUYAyABKAUSDgoGcmlpY2hpGAQgASgIEg0KBXNjb3JlGAUgASgFIt0DCgRWaWV3EgwKBHNlYXQYASABKA0SKgoFcGhhc2UYAiABKA4yGy5tYWhqb25nLmF1dGhvcml0eS52MS5QaGFzZRIuCgpyb3VuZF93aW5kGAMgASgOMhoubWFoam9uZy5hdXRob3JpdHkudjEuV2luZBIOCgZudW1iZXIYBCABKAUSDgoGZGVhbGVyGAUgASgNEg0KBWhvbmJhGAYgASgFEhUKDXJpaWNoaV9zdGlja3MYByABKAUSDgoGc2NvcmVzGAggAygFEgwKBGRvcmEYCSABKAkSEQoJd2FsbF9sZWZ0GAogASgFEg4KBnRvX2FjdBgLIAEoDRIMCgRoYW5kGAwgASgJEg0KBWRyYXduGA0gASgJEi0KBXNlYXRzGA4gAygLMh4ubWFoam9uZy5hdXRob3JpdHkudjEuU2VhdFZpZXcSKwoFbGVnYWwYDyADKAsyHC5tYWhqb25nLmF1dGhvcml0eS52MS5BY3Rpb24SMgoHc2ljaHVhbhhkIAEoCzIhLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5WaWV3EjcKCWNsYXNzaWNhbBiQAyABKAsyIy5tYWhqb25nLmF1dGhvcml0eS52MS5DbGFzc2ljYWxWaWV3IusBCgtTaWNodWFuVmlldxINCgVpbmRleBgBIAEoDRI5CglkaXJlY3Rpb24YAiABKA4yJi5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuRGlyZWN0aW9uEgwKBGdhdmUYAyABKAkSCwoDZ290GAQgASgJEi8KBHZvaWQYBSABKA4yIS5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuU3VpdBIQCghyZXZlYWxlZBgGIAEoCBI0CgVzZWF0cxgHIAMoCzIlLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5TZWF0VmlldyJwCg9TaWNodWFuU2VhdFZpZXcSCwoDd29uGAEgASgJEgwKBGxlZnQYAiABKAgSLwoEdm9pZBgDIAEoDjIhLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5TdWl0EhEKCWthbl9tb25leRgEIAEoBSI0ChVTaWNodWFuRXhjaGFuZ2VDaG9zZW4SDAoEc2VhdBgBIAEoDRINCgV0aWxlcxgCIAEoCSJNChBTaWNodWFuRXhjaGFuZ2VkEjkKCWRpcmVjdGlvbhgBIAEoDjImLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5EaXJlY3Rpb24iVQoXU2ljaHVhbkV4Y2hhbmdlUmVjZWl2ZWQSDAoEc2VhdBgBIAEoDRIMCgRnYXZlGAIgASgJEgsKA2dvdBgDIAEoCRIRCglmcm9tX3NlYXQYBCABKA0iUgoRU2ljaHVhblZvaWRDaG9zZW4SDAoEc2VhdBgBIAEoDRIvCgRzdWl0GAIgASgOMiEubWFoam9uZy5hdXRob3JpdHkudjEuU2ljaHVhblN1aXQiSAoUU2ljaHVhblZvaWRzUmV2ZWFsZWQSMAoFdm9pZHMYASADKA4yIS5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuU3VpdCJsCg5TaWNodWFuS2FuUGFpZBIMCgRzZWF0GAEgASgNEiwKBHR5cGUYAiABKA4yHi5tYWhqb25nLmF1dGhvcml0eS52MS5NZWxkVHlwZRIOCgZkZWx0YXMYAyADKAUSDgoGc2NvcmVzGAQgAygFIlUKFVNpY2h1YW5LYW5UcmFuc2ZlcnJlZBIMCgRzZWF0GAEgASgNEg8KB3RvX3NlYXQYAiABKA0SDQoFdW5pdHMYAyABKAUSDgoGc2NvcmVzGAQgAygFIicKClNpY2h1YW5GYW4SDAoEbmFtZRgBIAEoCRILCgNmYW4YAiABKAUikgIKClNpY2h1YW5Xb24SDAoEc2VhdBgBIAEoDRIRCglmcm9tX3NlYXQYAiABKA0SDQoFdHN1bW8YAyABKAgSDwoHY2hhbmthbhgEIAEoCBIMCgRoYW5kGAUgASgJEikKBW1lbGRzGAYgAygLMhoubWFoam9uZy5hdXRob3JpdHkudjEuTWVsZBIQCgh3aW5fdGlsZRgHIAEoCRILCgNmYW4YCCABKAUSLgoEZmFucxgJIAMoCzIgLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5GYW4SDQoFdmFsdWUYCiABKAUSDgoGZGVsdGFzGAsgAygFEg4KBnNjb3JlcxgMIAMoBRIMCgRsZWZ0GA0gASgIIo4CChBTaWNodWFuSGFuZEVuZGVkEjYKBGtpbmQYASABKA4yKC5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuSGFuZEVuZEtpbmQSDwoHaHVhX3podRgCIAMoCBINCgVyZWFkeRgDIAMoCBITCgtodWFfemh1X3BheRgEIAMoBRIRCglyZWFkeV9wYXkYBSADKAUSDwoHcmVmdW5kcxgGIAMoBRIOCgZkZWx0YXMYByADKAUSDgoGc2NvcmVzGAggAygFEg0KBWhhbmRzGAkgAygJEhEKCXdhbGxfc2VlZBgKIAEoDBITCgtuZXh0X2RlYWxlchgLIAEoDRISCgptYXRjaF9vdmVyGAwgASgIIn4KDUNsYXNzaWNhbFZpZXcSDQoFaW5kZXgYASABKA0SEgoKY2xhaW1fdGlsZRgCIAEoCRISCgpjbGFpbV9mcm9tGAMgASgNEjYKBXNlYXRzGAQgAygLMicubWFoam9uZy5hdXRob3JpdHkudjEuQ2xhc3NpY2FsU2VhdFZpZXciMwoRQ2xhc3NpY2FsU2VhdFZpZXcSDQoFYm9udXMYASABKAkSDwoHZmlzaGluZxgCIAEoCCI0ChZDbGFzc2ljYWxCb251c1NldEFzaWRlEgwKBHNlYXQYASABKA0SDAoEdGlsZRgCIAEoCSI3ChBDbGFzc2ljYWxGaXNoaW5nEgwKBHNlYXQYASABKA0SFQoNb3JpZ2luYWxfY2FsbBgCIAEoCCKjAQoMQ2xhc3NpY2FsV29uEgwKBHNlYXQYASABKA0SEQoJZnJvbV9zZWF0GAIgASgNEhIKCnNlbGZfZHJhd24YAyABKAgSEwoLcm9iYmVkX2tvbmcYBCABKAgSDAoEaGFuZBgFIAEoCRIpCgVtZWxkcxgGIAMoCzIaLm1haGpvbmcuYXV0aG9yaXR5LnYxLk1lbGQSEAoId2luX3RpbGUYByABKAkiZgoSQ2xhc3NpY2FsU2NvcmVMaW5lEg0KBXNjb3JlGAEgASgFEg4KBnBvaW50cxgCIAEoBRIPCgdkb3VibGVzGAMgASgFEg8KB3NwZWNpYWwYBCABKAkSDwoHZmlzaGluZxgFIAEoCCKxAgoSQ2xhc3NpY2FsSGFuZEVuZGVkEjgKBGtpbmQYASABKA4yKi5tYWhqb25nLmF1dGhvcml0eS52MS5DbGFzc2ljYWxIYW5kRW5kS2luZBIOCgZ3aW5uZXIYAiABKA0SNwoFbGluZXMYAyADKAsyKC5tYWhqb25nLmF1dGhvcml0eS52MS5DbGFzc2ljYWxTY29yZUxpbmUSDgoGZGVsdGFzGAQgAygFEg4KBnNjb3JlcxgFIAMoBRINCgVoYW5kcxgGIAMoCRIRCgl3YWxsX3NlZWQYByABKAwSEwoLbmV4dF9kZWFsZXIYCCABKA0SLgoKbmV4dF9yb3VuZBgJIAEoDjIaLm1haGpvbmcuYXV0aG9yaXR5LnYxLldpbmQSEQoJZ2FtZV9vdmVyGAogASgIIiEKBFlha3USDAoEbmFtZRgBIAEoCRILCgNoYW4YAiABKAUi2AEKDFJvdW5kU3RhcnRlZBIuCgpyb3VuZF93aW5kGAEgASgOMhoubWFoam9uZy5hdXRob3JpdHkudjEuV2luZBIOCgZudW1iZXIYAiABKAUSDgoGZGVhbGVyGAMgASgNEg0KBWhvbmJhGAQgASgFEhUKDXJpaWNoaV9zdGlja3MYBSABKAUSDgoGc2NvcmVzGAYgAygFEgwKBGRvcmEYByABKAkSEQoJd2FsbF9sZWZ0GAggASgFEhIKCmNvbW1pdG1lbnQYCSABKAwSDQoFaW5kZXgYCiABKA0iIwoFRGVhbHQSDAoEc2VhdBgBIAEoDRIMCgRoYW5kGAIgASgJIkYKBERyZXcSDAoEc2VhdBgBIAEoDRIMCgR0aWxlGAIgASgJEg8KB3JpbnNoYW4YAyABKAgSEQoJd2FsbF9sZWZ0GAQgASgFIkoKCURpc2NhcmRlZBIMCgRzZWF0GAEgASgNEgwKBHRpbGUYAiABKAkSEQoJdHN1bW9naXJpGAMgASgIEg4KBnJpaWNoaRgEIAEoCCJICgdGaXNoaW5nEgwKBHNlYXQYASABKA0SDwoHc2hhbnRlbhgCIAEoBRINCgV3YWl0cxgDIAEoCRIPCgdmdXJpdGVuGAQgASgIIkkKCkNsYWltT2ZmZXISDAoEc2VhdBgBIAEoDRItCgdvcHRpb25zGAIgAygLMhwubWFoam9uZy5hdXRob3JpdHkudjEuQWN0aW9uIkgKCVR1cm5PZmZlchIMCgRzZWF0GAEgASgNEi0KB29wdGlvbnMYAiADKAsyHC5tYWhqb25nLmF1dGhvcml0eS52MS5BY3Rpb24iRQoOUmlpY2hpQWNjZXB0ZWQSDAoEc2VhdBgBIAEoDRIOCgZzY29yZXMYAiADKAUSFQoNcmlpY2hpX3N0aWNrcxgDIAEoBSJQCgZDYWxsZWQSDAoEc2VhdBgBIAEoDRIoCgRtZWxkGAIgASgLMhoubWFoam9uZy5hdXRob3JpdHkudjEuTWVsZBIOCgZzY29yZXMYAyADKAUiIQoMRG9yYVJldmVhbGVkEhEKCWluZGljYXRvchgBIAEoCSKzAgoDV29uEgwKBHNlYXQYASABKA0SEQoJZnJvbV9zZWF0GAIgASgNEg0KBXRzdW1vGAMgASgIEgwKBGhhbmQYBCABKAkSKQoFbWVsZHMYBSADKAsyGi5tYWhqb25nLmF1dGhvcml0eS52MS5NZWxkEhAKCHdpbl90aWxlGAYgASgJEgsKA3VyYRgHIAEoCRILCgNoYW4YCCABKAUSCgoCZnUYCSABKAUSDwoHeWFrdW1hbhgKIAEoBRIoCgR5YWt1GAsgAygLMhoubWFoam9uZy5hdXRob3JpdHkudjEuWWFrdRINCgVsaW1pdBgMIAEoCRIOCgZwb2ludHMYDSABKAUSDgoGZGVsdGFzGA4gAygFEhAKCHBhb19zZWF0GA8gASgNEg8KB2hhc19wYW8YECABKAgiyQEKClJvdW5kRW5kZWQSMAoEa2luZBgBIAEoDjIiLm1haGpvbmcuYXV0aG9yaXR5LnYxLlJvdW5kRW5kS2luZBIOCgZkZWx0YXMYAiADKAUSDgoGc2NvcmVzGAMgAygFEg4KBnRlbnBhaRgEIAMoCBINCgVoYW5kcxgFIAMoCRIVCg1yaWljaGlfc3RpY2tzGAYgASgFEg0KBWhvbmJhGAcgASgFEhEKCXdhbGxfc2VlZBgIIAEoDBIRCglnYW1lX292ZXIYCSABKAgiKgoJR2FtZUVuZGVkEg4KBnNjb3JlcxgBIAMoBRINCgVyYW5rcxgCIAMoBSKVAgoKU2VhdE5vdGljZRIzCgRraW5kGAEgASgOMiUubWFoam9uZy5hdXRob3JpdHkudjEuU2VhdE5vdGljZS5LaW5kEgwKBHNlYXQYAiABKA0SDAoEbmFtZRgDIAEoCSK1AQoES2luZBIUChBLSU5EX1VOU1BFQ0lGSUVEEAASDwoLS0lORF9KT0lORUQQARINCglLSU5EX0xFRlQQAhIWChJLSU5EX0JPVF9UT09LX09WRVIQAxIYChRLSU5EX1BMQVlFUl9SRVRVUk5FRBAEEhIKDktJTkRfVElNRURfT1VUEAUSFgoSS0lORF9UQUJMRV9TVEFSVEVEEAYSGQoUS0lORF9UQUJMRV9BQkFORE9ORUQQyAEqmAMKCkFjdGlvblR5cGUSGwoXQUNUSU9OX1RZUEVfVU5TUEVDSUZJRUQQABIXChNBQ1RJT05fVFlQRV9ESVNDQVJEEAESFgoSQUNUSU9OX1RZUEVfUklJQ0hJEAISEwoPQUNUSU9OX1RZUEVfQ0hJEAMSEwoPQUNUSU9OX1RZUEVfUE9OEAQSGAoUQUNUSU9OX1RZUEVfT1BFTl9LQU4QBRIaChZBQ1RJT05fVFlQRV9DTE9TRURfS0FOEAYSGQoVQUNUSU9OX1RZUEVfQURERURfS0FOEAcSFQoRQUNUSU9OX1RZUEVfVFNVTU8QCBITCg9BQ1RJT05fVFlQRV9ST04QCRIUChBBQ1RJT05fVFlQRV9QQVNTEAoSHgoaQUNUSU9OX1RZUEVfTklORV9URVJNSU5BTFMQCxIgChxBQ1RJT05fVFlQRV9TSUNIVUFOX0VYQ0hBTkdFEGQSHAoYQUNUSU9OX1RZUEVfU0lDSFVBTl9WT0lEEGUSHwoaQUNUSU9OX1RZUEVfQ0xBU1NJQ0FMX0ZJU0gQkAMqbQoLU2ljaHVhblN1aXQSHAoYU0lDSFVBTl9TVUlUX1VOU1BFQ0lGSUVEEAASFAoQU0lDSFVBTl9TVUlUX01BThABEhQKEFNJQ0hVQU5fU1VJVF9QSU4QAhIUChBTSUNIVUFOX1NVSVRfU09VEAMqlgEKCE1lbGRUeXBlEhkKFU1FTERfVFlQRV9VTlNQRUNJRklFRBAAEhEKDU1FTERfVFlQRV9DSEkQARIRCg1NRUxEX1RZUEVfUE9OEAISFgoSTUVMRF9UWVBFX09QRU5fS0FOEAMSFwoTTUVMRF9UWVBFX0FEREVEX0tBThAEEhgKFE1FTERfVFlQRV9DTE9TRURfS0FOEAUqtAEKBVBoYXNlEhUKEVBIQVNFX1VOU1BFQ0lGSUVEEAASGAoUUEhBU0VfQkVUV0VFTl9ST1VORFMQARIOCgpQSEFTRV9UVVJOEAISFgoSUEhBU0VfQ0xBSU1fV0lORE9XEAMSEwoPUEhBU0VfR0FNRV9PVkVSEAQSHAoYUEhBU0VfU0lDSFVBTl9FWENIQU5HSU5HEGQSHwobUEhBU0VfU0lDSFVBTl9DSE9PU0lOR19WT0lEEGUqWgoEV2luZBIUChBXSU5EX1VOU1BFQ0lGSUVEEAASDQoJV0lORF9FQVNUEAESDgoKV0lORF9TT1VUSBACEg0KCVdJTkRfV0VTVBADEg4KCldJTkRfTk9SVEgQBCqVAQoQU2ljaHVhbkRpcmVjdGlvbhIhCh1TSUNIVUFOX0RJUkVDVElPTl9VTlNQRUNJRklFRBAAEh0KGVNJQ0hVQU5fRElSRUNUSU9OX1RPX05FWFQQARIhCh1TSUNIVUFOX0RJUkVDVElPTl9UT19QUkVWSU9VUxACEhwKGFNJQ0hVQU5fRElSRUNUSU9OX0FDUk9TUxADKoYBChJTaWNodWFuSGFuZEVuZEtpbmQSJQohU0lDSFVBTl9IQU5EX0VORF9LSU5EX1VOU1BFQ0lGSUVEEAASIwofU0lDSFVBTl9IQU5EX0VORF9LSU5EX1RIUkVFX1dPThABEiQKIFNJQ0hVQU5fSEFORF9FTkRfS0lORF9XQUxMX0VNUFRZEAIqhwEKFENsYXNzaWNhbEhhbmRFbmRLaW5kEicKI0NMQVNTSUNBTF9IQU5EX0VORF9LSU5EX1VOU1BFQ0lGSUVEEAASJAogQ0xBU1NJQ0FMX0hBTkRfRU5EX0tJTkRfTUFIX0pPTkcQARIgChxDTEFTU0lDQUxfSEFORF9FTkRfS0lORF9XQVNIEAIqoAIKDFJvdW5kRW5kS2luZBIeChpST1VORF9FTkRfS0lORF9VTlNQRUNJRklFRBAAEhYKElJPVU5EX0VORF9LSU5EX1dJThABEh0KGVJPVU5EX0VORF9LSU5EX0VYSEFVU1RJVkUQAhIaChZST1VORF9FTkRfS0lORF9OQUdBU0hJEAMSIQodUk9VTkRfRU5EX0tJTkRfTklORV9URVJNSU5BTFMQBBIdChlST1VORF9FTkRfS0lORF9GT1VSX1dJTkRTEAUSHgoaUk9VTkRfRU5EX0tJTkRfRk9VUl9SSUlDSEkQBhIcChhST1VORF9FTkRfS0lORF9GT1VSX0tBTlMQBxIdChlST1VORF9FTkRfS0lORF9UUklQTEVfUk9OEAhCTVpLZ2l0aHViLmNvbS9tYWhqb25nLWF1dGhvcml0eS9hdXRob3JpdHkvZ2VuL21haGpvbmcvYXV0aG9yaXR5L3YxO2F1dGhvcml0eXYxYgZwcm90bzM");
+  fileDesc("Ch9tYWhqb25nL2F1dGhvcml0eS92MS9nYW1lLnByb3RvEhRtYWhqb25nLmF1dGhvcml0eS52MSKnAQoGQWN0aW9uEi4KBHR5cGUYASABKA4yIC5tYWhqb25nLmF1dGhvcml0eS52MS5BY3Rpb25UeXBlEgwKBHRpbGUYAiABKAkSDQoFdGlsZXMYAyABKAkSEQoJdHN1bW9naXJpGAQgASgIEi8KBHN1aXQYZCABKA4yIS5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuU3VpdBIMCgNydW4YlgEgASgJIn8KBE1lbGQSLAoEdHlwZRgBIAEoDjIeLm1haGpvbmcuYXV0aG9yaXR5LnYxLk1lbGRUeXBlEg0KBXRpbGVzGAIgASgJEhEKCWZyb21fc2VhdBgDIAEoDRITCgtjYWxsZWRfdGlsZRgEIAEoCRISCgphZGRlZF90aWxlGAUgASgJIk4KC0Rpc2NhcmRWaWV3EgwKBHRpbGUYASABKAkSEQoJdHN1bW9naXJpGAIgASgIEg4KBnJpaWNoaRgDIAEoCBIOCgZjYWxsZWQYBCABKAginAEKCFNlYXRWaWV3EjMKCGRpc2NhcmRzGAEgAygLMiEubWFoam9uZy5hdXRob3JpdHkudjEuRGlzY2FyZFZpZXcSKQoFbWVsZHMYAiADKAsyGi5tYWhqb25nLmF1dGhvcml0eS52MS5NZWxkEhEKCWhhbmRfc2l6ZRgDIAEoBRIOCgZyaWljaGkYBCABKAgSDQoFc2NvcmUYBSABKAUiigQKBFZpZXcSDAoEc2VhdBgBIAEoDRIqCgVwaGFzZRgCIAEoDjIbLm1haGpvbmcuYXV0aG9yaXR5LnYxLlBoYXNlEi4KCnJvdW5kX3dpbmQYAyABKA4yGi5tYWhqb25nLmF1dGhvcml0eS52MS5XaW5kEg4KBm51bWJlchgEIAEoBRIOCgZkZWFsZXIYBSABKA0SDQoFaG9uYmEYBiABKAUSFQoNcmlpY2hpX3N0aWNrcxgHIAEoBRIOCgZzY29yZXMYCCADKAUSDAoEZG9yYRgJIAEoCRIRCgl3YWxsX2xlZnQYCiABKAUSDgoGdG9fYWN0GAsgASgNEgwKBGhhbmQYDCABKAkSDQoFZHJhd24YDSABKAkSLQoFc2VhdHMYDiADKAsyHi5tYWhqb25nLmF1dGhvcml0eS52MS5TZWF0VmlldxIrCgVsZWdhbBgPIAMoCzIcLm1haGpvbmcuYXV0aG9yaXR5LnYxLkFjdGlvbhIyCgdzaWNodWFuGGQgASgLMiEubWFoam9uZy5hdXRob3JpdHkudjEuU2ljaHVhblZpZXcSNwoJY2xhc3NpY2FsGJADIAEoCzIjLm1haGpvbmcuYXV0aG9yaXR5LnYxLkNsYXNzaWNhbFZpZXcSKwoDbWNyGJYBIAEoCzIdLm1haGpvbmcuYXV0aG9yaXR5LnYxLk1jclZpZXciRQoHTWNyVmlldxIpCgV3aW5kcxgBIAMoDjIaLm1haGpvbmcuYXV0aG9yaXR5LnYxLldpbmQSDwoHZmxvd2VycxgCIAMoCSLrAQoLU2ljaHVhblZpZXcSDQoFaW5kZXgYASABKA0SOQoJZGlyZWN0aW9uGAIgASgOMiYubWFoam9uZy5hdXRob3JpdHkudjEuU2ljaHVhbkRpcmVjdGlvbhIMCgRnYXZlGAMgASgJEgsKA2dvdBgEIAEoCRIvCgR2b2lkGAUgASgOMiEubWFoam9uZy5hdXRob3JpdHkudjEuU2ljaHVhblN1aXQSEAoIcmV2ZWFsZWQYBiABKAgSNAoFc2VhdHMYByADKAsyJS5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuU2VhdFZpZXcicAoPU2ljaHVhblNlYXRWaWV3EgsKA3dvbhgBIAEoCRIMCgRsZWZ0GAIgASgIEi8KBHZvaWQYAyABKA4yIS5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuU3VpdBIRCglrYW5fbW9uZXkYBCABKAUiNAoVU2ljaHVhbkV4Y2hhbmdlQ2hvc2VuEgwKBHNlYXQYASABKA0SDQoFdGlsZXMYAiABKAkiTQoQU2ljaHVhbkV4Y2hhbmdlZBI5CglkaXJlY3Rpb24YASABKA4yJi5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuRGlyZWN0aW9uIlUKF1NpY2h1YW5FeGNoYW5nZVJlY2VpdmVkEgwKBHNlYXQYASABKA0SDAoEZ2F2ZRgCIAEoCRILCgNnb3QYAyABKAkSEQoJZnJvbV9zZWF0GAQgASgNIlIKEVNpY2h1YW5Wb2lkQ2hvc2VuEgwKBHNlYXQYASABKA0SLwoEc3VpdBgCIAEoDjIhLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5TdWl0IkgKFFNpY2h1YW5Wb2lkc1JldmVhbGVkEjAKBXZvaWRzGAEgAygOMiEubWFoam9uZy5hdXRob3JpdHkudjEuU2ljaHVhblN1aXQibAoOU2ljaHVhbkthblBhaWQSDAoEc2VhdBgBIAEoDRIsCgR0eXBlGAIgASgOMh4ubWFoam9uZy5hdXRob3JpdHkudjEuTWVsZFR5cGUSDgoGZGVsdGFzGAMgAygFEg4KBnNjb3JlcxgEIAMoBSJVChVTaWNodWFuS2FuVHJhbnNmZXJyZWQSDAoEc2VhdBgBIAEoDRIPCgd0b19zZWF0GAIgASgNEg0KBXVuaXRzGAMgASgFEg4KBnNjb3JlcxgEIAMoBSInCgpTaWNodWFuRmFuEgwKBG5hbWUYASABKAkSCwoDZmFuGAIgASgFIpICCgpTaWNodWFuV29uEgwKBHNlYXQYASABKA0SEQoJZnJvbV9zZWF0GAIgASgNEg0KBXRzdW1vGAMgASgIEg8KB2NoYW5rYW4YBCABKAgSDAoEaGFuZBgFIAEoCRIpCgVtZWxkcxgGIAMoCzIaLm1haGpvbmcuYXV0aG9yaXR5LnYxLk1lbGQSEAoId2luX3RpbGUYByABKAkSCwoDZmFuGAggASgFEi4KBGZhbnMYCSADKAsyIC5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuRmFuEg0KBXZhbHVlGAogASgFEg4KBmRlbHRhcxgLIAMoBRIOCgZzY29yZXMYDCADKAUSDAoEbGVmdBgNIAEoCCKOAgoQU2ljaHVhbkhhbmRFbmRlZBI2CgRraW5kGAEgASgOMigubWFoam9uZy5hdXRob3JpdHkudjEuU2ljaHVhbkhhbmRFbmRLaW5kEg8KB2h1YV96aHUYAiADKAgSDQoFcmVhZHkYAyADKAgSEwoLaHVhX3podV9wYXkYBCADKAUSEQoJcmVhZHlfcGF5GAUgAygFEg8KB3JlZnVuZHMYBiADKAUSDgoGZGVsdGFzGAcgAygFEg4KBnNjb3JlcxgIIAMoBRINCgVoYW5kcxgJIAMoCRIRCgl3YWxsX3NlZWQYCiABKAwSEwoLbmV4dF9kZWFsZXIYCyABKA0SEgoKbWF0Y2hfb3ZlchgMIAEoCCJ+Cg1DbGFzc2ljYWxWaWV3Eg0KBWluZGV4GAEgASgNEhIKCmNsYWltX3RpbGUYAiABKAkSEgoKY2xhaW1fZnJvbRgDIAEoDRI2CgVzZWF0cxgEIAMoCzInLm1haGpvbmcuYXV0aG9yaXR5LnYxLkNsYXNzaWNhbFNlYXRWaWV3IjMKEUNsYXNzaWNhbFNlYXRWaWV3Eg0KBWJvbnVzGAEgASgJEg8KB2Zpc2hpbmcYAiABKAgiNAoWQ2xhc3NpY2FsQm9udXNTZXRBc2lkZRIMCgRzZWF0GAEgASgNEgwKBHRpbGUYAiABKAkiNwoQQ2xhc3NpY2FsRmlzaGluZxIMCgRzZWF0GAEgASgNEhUKDW9yaWdpbmFsX2NhbGwYAiABKAgiowEKDENsYXNzaWNhbFdvbhIMCgRzZWF0GAEgASgNEhEKCWZyb21fc2VhdBgCIAEoDRISCgpzZWxmX2RyYXduGAMgASgIEhMKC3JvYmJlZF9rb25nGAQgASgIEgwKBGhhbmQYBSABKAkSKQoFbWVsZHMYBiADKAsyGi5tYWhqb25nLmF1dGhvcml0eS52MS5NZWxkEhAKCHdpbl90aWxlGAcgASgJImYKEkNsYXNzaWNhbFNjb3JlTGluZRINCgVzY29yZRgBIAEoBRIOCgZwb2ludHMYAiABKAUSDwoHZG91YmxlcxgDIAEoBRIPCgdzcGVjaWFsGAQgASgJEg8KB2Zpc2hpbmcYBSABKAgisQIKEkNsYXNzaWNhbEhhbmRFbmRlZBI4CgRraW5kGAEgASgOMioubWFoam9uZy5hdXRob3JpdHkudjEuQ2xhc3NpY2FsSGFuZEVuZEtpbmQSDgoGd2lubmVyGAIgASgNEjcKBWxpbmVzGAMgAygLMigubWFoam9uZy5hdXRob3JpdHkudjEuQ2xhc3NpY2FsU2NvcmVMaW5lEg4KBmRlbHRhcxgEIAMoBRIOCgZzY29yZXMYBSADKAUSDQoFaGFuZHMYBiADKAkSEQoJd2FsbF9zZWVkGAcgASgMEhMKC25leHRfZGVhbGVyGAggASgNEi4KCm5leHRfcm91bmQYCSABKA4yGi5tYWhqb25nLmF1dGhvcml0eS52MS5XaW5kEhEKCWdhbWVfb3ZlchgKIAEoCCIhCgRZYWt1EgwKBG5hbWUYASABKAkSCwoDaGFuGAIgASgFItgBCgxSb3VuZFN0YXJ0ZWQSLgoKcm91bmRfd2luZBgBIAEoDjIaLm1haGpvbmcuYXV0aG9yaXR5LnYxLldpbmQSDgoGbnVtYmVyGAIgASgFEg4KBmRlYWxlchgDIAEoDRINCgVob25iYRgEIAEoBRIVCg1yaWljaGlfc3RpY2tzGAUgASgFEg4KBnNjb3JlcxgGIAMoBRIMCgRkb3JhGAcgASgJEhEKCXdhbGxfbGVmdBgIIAEoBRISCgpjb21taXRtZW50GAkgASgMEg0KBWluZGV4GAogASgNIiMKBURlYWx0EgwKBHNlYXQYASABKA0SDAoEaGFuZBgCIAEoCSJGCgREcmV3EgwKBHNlYXQYASABKA0SDAoEdGlsZRgCIAEoCRIPCgdyaW5zaGFuGAMgASgIEhEKCXdhbGxfbGVmdBgEIAEoBSJKCglEaXNjYXJkZWQSDAoEc2VhdBgBIAEoDRIMCgR0aWxlGAIgASgJEhEKCXRzdW1vZ2lyaRgDIAEoCBIOCgZyaWljaGkYBCABKAgiSAoHRmlzaGluZxIMCgRzZWF0GAEgASgNEg8KB3NoYW50ZW4YAiABKAUSDQoFd2FpdHMYAyABKAkSDwoHZnVyaXRlbhgEIAEoCCJJCgpDbGFpbU9mZmVyEgwKBHNlYXQYASABKA0SLQoHb3B0aW9ucxgCIAMoCzIcLm1haGpvbmcuYXV0aG9yaXR5LnYxLkFjdGlvbiJICglUdXJuT2ZmZXISDAoEc2VhdBgBIAEoDRItCgdvcHRpb25zGAIgAygLMhwubWFoam9uZy5hdXRob3JpdHkudjEuQWN0aW9uIkUKDlJpaWNoaUFjY2VwdGVkEgwKBHNlYXQYASABKA0SDgoGc2NvcmVzGAIgAygFEhUKDXJpaWNoaV9zdGlja3MYAyABKAUiUAoGQ2FsbGVkEgwKBHNlYXQYASABKA0SKAoEbWVsZBgCIAEoCzIaLm1haGpvbmcuYXV0aG9yaXR5LnYxLk1lbGQSDgoGc2NvcmVzGAMgAygFIiEKDERvcmFSZXZlYWxlZBIRCglpbmRpY2F0b3IYASABKAkiswIKA1dvbhIMCgRzZWF0GAEgASgNEhEKCWZyb21fc2VhdBgCIAEoDRINCgV0c3VtbxgDIAEoCBIMCgRoYW5kGAQgASgJEikKBW1lbGRzGAUgAygLMhoubWFoam9uZy5hdXRob3JpdHkudjEuTWVsZBIQCgh3aW5fdGlsZRgGIAEoCRILCgN1cmEYByABKAkSCwoDaGFuGAggASgFEgoKAmZ1GAkgASgFEg8KB3lha3VtYW4YCiABKAUSKAoEeWFrdRgLIAMoCzIaLm1haGpvbmcuYXV0aG9yaXR5LnYxLllha3USDQoFbGltaXQYDCABKAkSDgoGcG9pbnRzGA0gASgFEg4KBmRlbHRhcxgOIAMoBRIQCghwYW9fc2VhdBgPIAEoDRIPCgdoYXNfcGFvGBAgASgIIskBCgpSb3VuZEVuZGVkEjAKBGtpbmQYASABKA4yIi5tYWhqb25nLmF1dGhvcml0eS52MS5Sb3VuZEVuZEtpbmQSDgoGZGVsdGFzGAIgAygFEg4KBnNjb3JlcxgDIAMoBRIOCgZ0ZW5wYWkYBCADKAgSDQoFaGFuZHMYBSADKAkSFQoNcmlpY2hpX3N0aWNrcxgGIAEoBRINCgVob25iYRgHIAEoBRIRCgl3YWxsX3NlZWQYCCABKAwSEQoJZ2FtZV9vdmVyGAkgASgIIioKCUdhbWVFbmRlZBIOCgZzY29yZXMYASADKAUSDQoFcmFua3MYAiADKAUiwQEKDk1jckhhbmRTdGFydGVkEg0KBWluZGV4GAEgASgNEi4KCnJvdW5kX3dpbmQYAiABKA4yGi5tYWhqb25nLmF1dGhvcml0eS52MS5XaW5kEg4KBmRlYWxlchgDIAEoDRIpCgV3aW5kcxgEIAMoDjIaLm1haGpvbmcuYXV0aG9yaXR5LnYxLldpbmQSDgoGc2NvcmVzGAUgAygFEhEKCXdhbGxfbGVmdBgGIAEoBRISCgpjb21taXRtZW50GAcgASgMIjEKEU1jckZsb3dlclNldEFzaWRlEgwKBHNlYXQYASABKA0SDgoGZmxvd2VyGAIgASgJIjUKBk1jckZhbhIMCgRuYW1lGAEgASgJEg0KBWNvdW50GAIgASgFEg4KBnBvaW50cxgDIAEoBSKEAgoGTWNyV29uEgwKBHNlYXQYASABKA0SEQoJZnJvbV9zZWF0GAIgASgNEg0KBXRzdW1vGAMgASgIEhMKC3JvYmJlZF9rb25nGAQgASgIEgwKBGhhbmQYBSABKAkSKQoFbWVsZHMYBiADKAsyGi5tYWhqb25nLmF1dGhvcml0eS52MS5NZWxkEhAKCHdpbl90aWxlGAcgASgJEg8KB2Zsb3dlcnMYCCABKAUSKgoEZmFucxgJIAMoCzIcLm1haGpvbmcuYXV0aG9yaXR5LnYxLk1jckZhbhINCgV0b3RhbBgKIAEoBRIOCgZkZWx0YXMYCyADKAUSDgoGc2NvcmVzGAwgAygFIjQKDE1jckdhbWVFbmRlZBIOCgZzY29yZXMYASADKAUSFAoMdGFibGVfcG9pbnRzGAIgAygBIpUCCgpTZWF0Tm90aWNlEjMKBGtpbmQYASABKA4yJS5tYWhqb25nLmF1dGhvcml0eS52MS5TZWF0Tm90aWNlLktpbmQSDAoEc2VhdBgCIAEoDRIMCgRuYW1lGAMgASgJIrUBCgRLaW5kEhQKEEtJTkRfVU5TUEVDSUZJRUQQABIPCgtLSU5EX0pPSU5FRBABEg0KCUtJTkRfTEVGVBACEhYKEktJTkRfQk9UX1RPT0tfT1ZFUhADEhgKFEtJTkRfUExBWUVSX1JFVFVSTkVEEAQSEgoOS0lORF9USU1FRF9PVVQQBRIWChJLSU5EX1RBQkxFX1NUQVJURUQQBhIZChRLSU5EX1RBQkxFX0FCQU5ET05FRBDIASqYAwoKQWN0aW9uVHlwZRIbChdBQ1RJT05fVFlQRV9VTlNQRUNJRklFRBAAEhcKE0FDVElPTl9UWVBFX0RJU0NBUkQQARIWChJBQ1RJT05fVFlQRV9SSUlDSEkQAhITCg9BQ1RJT05fVFlQRV9DSEkQAxITCg9BQ1RJT05fVFlQRV9QT04QBBIYChRBQ1RJT05fVFlQRV9PUEVOX0tBThAFEhoKFkFDVElPTl9UWVBFX0NMT1NFRF9LQU4QBhIZChVBQ1RJT05fVFlQRV9BRERFRF9LQU4QBxIVChFBQ1RJT05fVFlQRV9UU1VNTxAIEhMKD0FDVElPTl9UWVBFX1JPThAJEhQKEEFDVElPTl9UWVBFX1BBU1MQChIeChpBQ1RJT05fVFlQRV9OSU5FX1RFUk1JTkFMUxALEiAKHEFDVElPTl9UWVBFX1NJQ0hVQU5fRVhDSEFOR0UQZBIcChhBQ1RJT05fVFlQRV9TSUNIVUFOX1ZPSUQQZRIfChpBQ1RJT05fVFlQRV9DTEFTU0lDQUxfRklTSBCQAyptCgtTaWNodWFuU3VpdBIcChhTSUNIVUFOX1NVSVRfVU5TUEVDSUZJRUQQABIUChBTSUNIVUFOX1NVSVRfTUFOEAESFAoQU0lDSFVBTl9TVUlUX1BJThACEhQKEFNJQ0hVQU5fU1VJVF9TT1UQAyqWAQoITWVsZFR5cGUSGQoVTUVMRF9UWVBFX1VOU1BFQ0lGSUVEEAASEQoNTUVMRF9UWVBFX0NISRABEhEKDU1FTERfVFlQRV9QT04QAhIWChJNRUxEX1RZUEVfT1BFTl9LQU4QAxIXChNNRUxEX1RZUEVfQURERURfS0FOEAQSGAoUTUVMRF9UWVBFX0NMT1NFRF9LQU4QBSq0AQoFUGhhc2USFQoRUEhBU0VfVU5TUEVDSUZJRUQQABIYChRQSEFTRV9CRVRXRUVOX1JPVU5EUxABEg4KClBIQVNFX1RVUk4QAhIWChJQSEFTRV9DTEFJTV9XSU5ET1cQAxITCg9QSEFTRV9HQU1FX09WRVIQBBIcChhQSEFTRV9TSUNIVUFOX0VYQ0hBTkdJTkcQZBIfChtQSEFTRV9TSUNIVUFOX0NIT09TSU5HX1ZPSUQQZSpaCgRXaW5kEhQKEFdJTkRfVU5TUEVDSUZJRUQQABINCglXSU5EX0VBU1QQARIOCgpXSU5EX1NPVVRIEAISDQoJV0lORF9XRVNUEAMSDgoKV0lORF9OT1JUSBAEKpUBChBTaWNodWFuRGlyZWN0aW9uEiEKHVNJQ0hVQU5fRElSRUNUSU9OX1VOU1BFQ0lGSUVEEAASHQoZU0lDSFVBTl9ESVJFQ1RJT05fVE9fTkVYVBABEiEKHVNJQ0hVQU5fRElSRUNUSU9OX1RPX1BSRVZJT1VTEAISHAoYU0lDSFVBTl9ESVJFQ1RJT05fQUNST1NTEAMqhgEKElNpY2h1YW5IYW5kRW5kS2luZBIlCiFTSUNIVUFOX0hBTkRfRU5EX0tJTkRfVU5TUEVDSUZJRUQQABIjCh9TSUNIVUFOX0hBTkRfRU5EX0tJTkRfVEhSRUVfV09OEAESJAogU0lDSFVBTl9IQU5EX0VORF9LSU5EX1dBTExfRU1QVFkQAiqHAQoUQ2xhc3NpY2FsSGFuZEVuZEtpbmQSJwojQ0xBU1NJQ0FMX0hBTkRfRU5EX0tJTkRfVU5TUEVDSUZJRUQQABIkCiBDTEFTU0lDQUxfSEFORF9FTkRfS0lORF9NQUhfSk9ORxABEiAKHENMQVNTSUNBTF9IQU5EX0VORF9LSU5EX1dBU0gQAiqgAgoMUm91bmRFbmRLaW5kEh4KGlJPVU5EX0VORF9LSU5EX1VOU1BFQ0lGSUVEEAASFgoSUk9VTkRfRU5EX0tJTkRfV0lOEAESHQoZUk9VTkRfRU5EX0tJTkRfRVhIQVVTVElWRRACEhoKFlJPVU5EX0VORF9LSU5EX05BR0FTSEkQAxIhCh1ST1VORF9FTkRfS0lORF9OSU5FX1RFUk1JTkFMUxAEEh0KGVJPVU5EX0VORF9LSU5EX0ZPVVJfV0lORFMQBRIeChpST1VORF9FTkRfS0lORF9GT1VSX1JJSUNISRAGEhwKGFJPVU5EX0VORF9LSU5EX0ZPVVJfS0FOUxAHEh0KGVJPVU5EX0VORF9LSU5EX1RSSVBMRV9ST04QCEJNWktnaXRodWIuY29tL21haGpvbmctYXV0aG9yaXR5L2F1dGhvcml0eS9nZW4vbWFoam9uZy9hdXRob3JpdHkvdjE7YXV0aG9yaXR5djFiBnByb3RvMw");
 
 /**
  * Action is one move of a seat.
@@ -52,6 +52,14 @@ export type Action = Message<"mahjong.authority.v1.Action"> & {
    * @generated from field: mahjong.authority.v1.SichuanSuit suit = 100;
    */
   suit: SichuanSuit;
+
+  /**
+   * Chinese Official (MCR) chi: the lowest tile of the run (3m for
+   * 3m4m5m); the claimed discard is implied. Empty otherwise.
+   *
+   * @generated from field: string run = 150;
+   */
+  run: string;
 };
 
 /**
@@ -292,6 +300,13 @@ export type View = Message<"mahjong.authority.v1.View"> & {
    * @generated from field: mahjong.authority.v1.ClassicalView classical = 400;
    */
   classical?: ClassicalView | undefined;
+
+  /**
+   * What only Chinese Official (MCR) tables have; unset for other games.
+   *
+   * @generated from field: mahjong.authority.v1.McrView mcr = 150;
+   */
+  mcr?: McrView | undefined;
 };
 
 /**
@@ -300,6 +315,37 @@ export type View = Message<"mahjong.authority.v1.View"> & {
  */
 export const ViewSchema: GenMessage<View> = /*@__PURE__*/
   messageDesc(file_mahjong_authority_v1_game, 4);
+
+/**
+ * McrView is the part of a Chinese Official table's view that riichi's
+ * View cannot say. In an MCR view, View.number is the hand's index in the
+ * game (0..15) and round_wind the prevalent wind; seats keep their
+ * numbers when the seats change, so each seat's wind is given here.
+ *
+ * @generated from message mahjong.authority.v1.McrView
+ */
+export type McrView = Message<"mahjong.authority.v1.McrView"> & {
+  /**
+   * Each seat's wind this hand, by seat.
+   *
+   * @generated from field: repeated mahjong.authority.v1.Wind winds = 1;
+   */
+  winds: Wind[];
+
+  /**
+   * The flowers each seat has set aside, by seat (public).
+   *
+   * @generated from field: repeated string flowers = 2;
+   */
+  flowers: string[];
+};
+
+/**
+ * Describes the message mahjong.authority.v1.McrView.
+ * Use `create(McrViewSchema)` to create a new message.
+ */
+export const McrViewSchema: GenMessage<McrView> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_game, 5);
 
 /**
  * SichuanView is what a Sichuan view says beyond View's common fields.
@@ -359,7 +405,7 @@ export type SichuanView = Message<"mahjong.authority.v1.SichuanView"> & {
  * Use `create(SichuanViewSchema)` to create a new message.
  */
 export const SichuanViewSchema: GenMessage<SichuanView> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 5);
+  messageDesc(file_mahjong_authority_v1_game, 6);
 
 /**
  * SichuanSeatView is the Sichuan part of one seat's public view.
@@ -401,7 +447,7 @@ export type SichuanSeatView = Message<"mahjong.authority.v1.SichuanSeatView"> & 
  * Use `create(SichuanSeatViewSchema)` to create a new message.
  */
 export const SichuanSeatViewSchema: GenMessage<SichuanSeatView> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 6);
+  messageDesc(file_mahjong_authority_v1_game, 7);
 
 /**
  * SichuanExchangeChosen: a seat chose its three tiles. Others see only
@@ -426,7 +472,7 @@ export type SichuanExchangeChosen = Message<"mahjong.authority.v1.SichuanExchang
  * Use `create(SichuanExchangeChosenSchema)` to create a new message.
  */
 export const SichuanExchangeChosenSchema: GenMessage<SichuanExchangeChosen> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 7);
+  messageDesc(file_mahjong_authority_v1_game, 8);
 
 /**
  * SichuanExchanged: every seat chose; the tiles went `direction`. Public.
@@ -445,7 +491,7 @@ export type SichuanExchanged = Message<"mahjong.authority.v1.SichuanExchanged"> 
  * Use `create(SichuanExchangedSchema)` to create a new message.
  */
 export const SichuanExchangedSchema: GenMessage<SichuanExchanged> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 8);
+  messageDesc(file_mahjong_authority_v1_game, 9);
 
 /**
  * SichuanExchangeReceived: what a seat gave and got, and from whom.
@@ -480,7 +526,7 @@ export type SichuanExchangeReceived = Message<"mahjong.authority.v1.SichuanExcha
  * Use `create(SichuanExchangeReceivedSchema)` to create a new message.
  */
 export const SichuanExchangeReceivedSchema: GenMessage<SichuanExchangeReceived> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 9);
+  messageDesc(file_mahjong_authority_v1_game, 10);
 
 /**
  * SichuanVoidChosen: a seat chose its void suit. Others see only that it
@@ -505,7 +551,7 @@ export type SichuanVoidChosen = Message<"mahjong.authority.v1.SichuanVoidChosen"
  * Use `create(SichuanVoidChosenSchema)` to create a new message.
  */
 export const SichuanVoidChosenSchema: GenMessage<SichuanVoidChosen> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 10);
+  messageDesc(file_mahjong_authority_v1_game, 11);
 
 /**
  * SichuanVoidsRevealed: every seat's void suit, revealed together. Public.
@@ -524,7 +570,7 @@ export type SichuanVoidsRevealed = Message<"mahjong.authority.v1.SichuanVoidsRev
  * Use `create(SichuanVoidsRevealedSchema)` to create a new message.
  */
 export const SichuanVoidsRevealedSchema: GenMessage<SichuanVoidsRevealed> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 11);
+  messageDesc(file_mahjong_authority_v1_game, 12);
 
 /**
  * SichuanKanPaid: the money of a kan, paid at once by the seats in play.
@@ -560,7 +606,7 @@ export type SichuanKanPaid = Message<"mahjong.authority.v1.SichuanKanPaid"> & {
  * Use `create(SichuanKanPaidSchema)` to create a new message.
  */
 export const SichuanKanPaidSchema: GenMessage<SichuanKanPaid> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 12);
+  messageDesc(file_mahjong_authority_v1_game, 13);
 
 /**
  * SichuanKanTransferred: the discard right after a seat's kan was won;
@@ -597,7 +643,7 @@ export type SichuanKanTransferred = Message<"mahjong.authority.v1.SichuanKanTran
  * Use `create(SichuanKanTransferredSchema)` to create a new message.
  */
 export const SichuanKanTransferredSchema: GenMessage<SichuanKanTransferred> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 13);
+  messageDesc(file_mahjong_authority_v1_game, 14);
 
 /**
  * SichuanFan is one fan of a won Sichuan hand.
@@ -621,7 +667,7 @@ export type SichuanFan = Message<"mahjong.authority.v1.SichuanFan"> & {
  * Use `create(SichuanFanSchema)` to create a new message.
  */
 export const SichuanFanSchema: GenMessage<SichuanFan> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 14);
+  messageDesc(file_mahjong_authority_v1_game, 15);
 
 /**
  * SichuanWon: a seat won; its hand is shown.
@@ -712,7 +758,7 @@ export type SichuanWon = Message<"mahjong.authority.v1.SichuanWon"> & {
  * Use `create(SichuanWonSchema)` to create a new message.
  */
 export const SichuanWonSchema: GenMessage<SichuanWon> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 15);
+  messageDesc(file_mahjong_authority_v1_game, 16);
 
 /**
  * SichuanHandEnded: the hand is over, with the settlement of an empty
@@ -794,7 +840,7 @@ export type SichuanHandEnded = Message<"mahjong.authority.v1.SichuanHandEnded"> 
  * Use `create(SichuanHandEndedSchema)` to create a new message.
  */
 export const SichuanHandEndedSchema: GenMessage<SichuanHandEnded> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 16);
+  messageDesc(file_mahjong_authority_v1_game, 17);
 
 /**
  * ClassicalView is what a classical view says beyond View's common fields.
@@ -833,7 +879,7 @@ export type ClassicalView = Message<"mahjong.authority.v1.ClassicalView"> & {
  * Use `create(ClassicalViewSchema)` to create a new message.
  */
 export const ClassicalViewSchema: GenMessage<ClassicalView> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 17);
+  messageDesc(file_mahjong_authority_v1_game, 18);
 
 /**
  * ClassicalSeatView is the classical part of one seat's public view.
@@ -861,7 +907,7 @@ export type ClassicalSeatView = Message<"mahjong.authority.v1.ClassicalSeatView"
  * Use `create(ClassicalSeatViewSchema)` to create a new message.
  */
 export const ClassicalSeatViewSchema: GenMessage<ClassicalSeatView> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 18);
+  messageDesc(file_mahjong_authority_v1_game, 19);
 
 /**
  * ClassicalBonusSetAside: a seat set a flower or a season aside; its
@@ -886,7 +932,7 @@ export type ClassicalBonusSetAside = Message<"mahjong.authority.v1.ClassicalBonu
  * Use `create(ClassicalBonusSetAsideSchema)` to create a new message.
  */
 export const ClassicalBonusSetAsideSchema: GenMessage<ClassicalBonusSetAside> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 19);
+  messageDesc(file_mahjong_authority_v1_game, 20);
 
 /**
  * ClassicalFishing: a seat announced it is one tile from Mah Jong. Public:
@@ -914,7 +960,7 @@ export type ClassicalFishing = Message<"mahjong.authority.v1.ClassicalFishing"> 
  * Use `create(ClassicalFishingSchema)` to create a new message.
  */
 export const ClassicalFishingSchema: GenMessage<ClassicalFishing> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 20);
+  messageDesc(file_mahjong_authority_v1_game, 21);
 
 /**
  * ClassicalWon: a seat went Mah Jong; its hand is shown. The score lines
@@ -969,7 +1015,7 @@ export type ClassicalWon = Message<"mahjong.authority.v1.ClassicalWon"> & {
  * Use `create(ClassicalWonSchema)` to create a new message.
  */
 export const ClassicalWonSchema: GenMessage<ClassicalWon> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 21);
+  messageDesc(file_mahjong_authority_v1_game, 22);
 
 /**
  * ClassicalScoreLine is one seat's score line at the settlement.
@@ -1018,7 +1064,7 @@ export type ClassicalScoreLine = Message<"mahjong.authority.v1.ClassicalScoreLin
  * Use `create(ClassicalScoreLineSchema)` to create a new message.
  */
 export const ClassicalScoreLineSchema: GenMessage<ClassicalScoreLine> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 22);
+  messageDesc(file_mahjong_authority_v1_game, 23);
 
 /**
  * ClassicalHandEnded: the hand is over. Public: every hand is shown with
@@ -1091,7 +1137,7 @@ export type ClassicalHandEnded = Message<"mahjong.authority.v1.ClassicalHandEnde
  * Use `create(ClassicalHandEndedSchema)` to create a new message.
  */
 export const ClassicalHandEndedSchema: GenMessage<ClassicalHandEnded> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 23);
+  messageDesc(file_mahjong_authority_v1_game, 24);
 
 /**
  * Yaku is one scoring element of a win.
@@ -1117,7 +1163,7 @@ export type Yaku = Message<"mahjong.authority.v1.Yaku"> & {
  * Use `create(YakuSchema)` to create a new message.
  */
 export const YakuSchema: GenMessage<Yaku> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 24);
+  messageDesc(file_mahjong_authority_v1_game, 25);
 
 /**
  * RoundStarted: a round was dealt. Public.
@@ -1189,7 +1235,7 @@ export type RoundStarted = Message<"mahjong.authority.v1.RoundStarted"> & {
  * Use `create(RoundStartedSchema)` to create a new message.
  */
 export const RoundStartedSchema: GenMessage<RoundStarted> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 25);
+  messageDesc(file_mahjong_authority_v1_game, 26);
 
 /**
  * Dealt: the receiving seat's starting hand. Private to that seat.
@@ -1213,7 +1259,7 @@ export type Dealt = Message<"mahjong.authority.v1.Dealt"> & {
  * Use `create(DealtSchema)` to create a new message.
  */
 export const DealtSchema: GenMessage<Dealt> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 26);
+  messageDesc(file_mahjong_authority_v1_game, 27);
 
 /**
  * Drew: a seat drew. Only the drawer receives the tile.
@@ -1251,7 +1297,7 @@ export type Drew = Message<"mahjong.authority.v1.Drew"> & {
  * Use `create(DrewSchema)` to create a new message.
  */
 export const DrewSchema: GenMessage<Drew> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 27);
+  messageDesc(file_mahjong_authority_v1_game, 28);
 
 /**
  * Discarded: a seat discarded. Public.
@@ -1287,7 +1333,7 @@ export type Discarded = Message<"mahjong.authority.v1.Discarded"> & {
  * Use `create(DiscardedSchema)` to create a new message.
  */
 export const DiscardedSchema: GenMessage<Discarded> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 28);
+  messageDesc(file_mahjong_authority_v1_game, 29);
 
 /**
  * Fishing: the discarder's tenpai state after its discard. Private to it.
@@ -1323,7 +1369,7 @@ export type Fishing = Message<"mahjong.authority.v1.Fishing"> & {
  * Use `create(FishingSchema)` to create a new message.
  */
 export const FishingSchema: GenMessage<Fishing> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 29);
+  messageDesc(file_mahjong_authority_v1_game, 30);
 
 /**
  * ClaimOffer: what the receiving seat may do about the discard (or added
@@ -1350,7 +1396,7 @@ export type ClaimOffer = Message<"mahjong.authority.v1.ClaimOffer"> & {
  * Use `create(ClaimOfferSchema)` to create a new message.
  */
 export const ClaimOfferSchema: GenMessage<ClaimOffer> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 30);
+  messageDesc(file_mahjong_authority_v1_game, 31);
 
 /**
  * TurnOffer: what the receiving seat may do in the turn that just started
@@ -1378,7 +1424,7 @@ export type TurnOffer = Message<"mahjong.authority.v1.TurnOffer"> & {
  * Use `create(TurnOfferSchema)` to create a new message.
  */
 export const TurnOfferSchema: GenMessage<TurnOffer> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 31);
+  messageDesc(file_mahjong_authority_v1_game, 32);
 
 /**
  * RiichiAccepted: a riichi stick is on the table. Public.
@@ -1407,7 +1453,7 @@ export type RiichiAccepted = Message<"mahjong.authority.v1.RiichiAccepted"> & {
  * Use `create(RiichiAcceptedSchema)` to create a new message.
  */
 export const RiichiAcceptedSchema: GenMessage<RiichiAccepted> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 32);
+  messageDesc(file_mahjong_authority_v1_game, 33);
 
 /**
  * Called: a seat called a discard or declared a kan. Public.
@@ -1436,7 +1482,7 @@ export type Called = Message<"mahjong.authority.v1.Called"> & {
  * Use `create(CalledSchema)` to create a new message.
  */
 export const CalledSchema: GenMessage<Called> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 33);
+  messageDesc(file_mahjong_authority_v1_game, 34);
 
 /**
  * DoraRevealed: a new dora indicator is face up. Public.
@@ -1455,7 +1501,7 @@ export type DoraRevealed = Message<"mahjong.authority.v1.DoraRevealed"> & {
  * Use `create(DoraRevealedSchema)` to create a new message.
  */
 export const DoraRevealedSchema: GenMessage<DoraRevealed> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 34);
+  messageDesc(file_mahjong_authority_v1_game, 35);
 
 /**
  * Won: a seat won; the hand is shown. Public.
@@ -1561,7 +1607,7 @@ export type Won = Message<"mahjong.authority.v1.Won"> & {
  * Use `create(WonSchema)` to create a new message.
  */
 export const WonSchema: GenMessage<Won> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 35);
+  messageDesc(file_mahjong_authority_v1_game, 36);
 
 /**
  * RoundEnded: the round is over. Public; tenpai hands are shown at a draw.
@@ -1624,7 +1670,7 @@ export type RoundEnded = Message<"mahjong.authority.v1.RoundEnded"> & {
  * Use `create(RoundEndedSchema)` to create a new message.
  */
 export const RoundEndedSchema: GenMessage<RoundEnded> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 36);
+  messageDesc(file_mahjong_authority_v1_game, 37);
 
 /**
  * GameEnded: the game is over. Public.
@@ -1650,7 +1696,237 @@ export type GameEnded = Message<"mahjong.authority.v1.GameEnded"> & {
  * Use `create(GameEndedSchema)` to create a new message.
  */
 export const GameEndedSchema: GenMessage<GameEnded> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 37);
+  messageDesc(file_mahjong_authority_v1_game, 38);
+
+/**
+ * McrHandStarted: a Chinese Official hand was dealt. Public.
+ *
+ * @generated from message mahjong.authority.v1.McrHandStarted
+ */
+export type McrHandStarted = Message<"mahjong.authority.v1.McrHandStarted"> & {
+  /**
+   * The hand's place in the game, 0..15.
+   *
+   * @generated from field: uint32 index = 1;
+   */
+  index: number;
+
+  /**
+   * @generated from field: mahjong.authority.v1.Wind round_wind = 2;
+   */
+  roundWind: Wind;
+
+  /**
+   * @generated from field: uint32 dealer = 3;
+   */
+  dealer: number;
+
+  /**
+   * Each seat's wind this hand, by seat: the seats change before hands 5,
+   * 9 and 13.
+   *
+   * @generated from field: repeated mahjong.authority.v1.Wind winds = 4;
+   */
+  winds: Wind[];
+
+  /**
+   * @generated from field: repeated int32 scores = 5;
+   */
+  scores: number[];
+
+  /**
+   * @generated from field: int32 wall_left = 6;
+   */
+  wallLeft: number;
+
+  /**
+   * The server's commitment to the hand's wall seed.
+   *
+   * @generated from field: bytes commitment = 7;
+   */
+  commitment: Uint8Array;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.McrHandStarted.
+ * Use `create(McrHandStartedSchema)` to create a new message.
+ */
+export const McrHandStartedSchema: GenMessage<McrHandStarted> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_game, 39);
+
+/**
+ * McrFlowerSetAside: a seat set a flower or season (1f..8f) aside. Public;
+ * its replacement follows as a Drew from the back of the wall (rinshan
+ * set), whose tile only the seat sees.
+ *
+ * @generated from message mahjong.authority.v1.McrFlowerSetAside
+ */
+export type McrFlowerSetAside = Message<"mahjong.authority.v1.McrFlowerSetAside"> & {
+  /**
+   * @generated from field: uint32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: string flower = 2;
+   */
+  flower: string;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.McrFlowerSetAside.
+ * Use `create(McrFlowerSetAsideSchema)` to create a new message.
+ */
+export const McrFlowerSetAsideSchema: GenMessage<McrFlowerSetAside> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_game, 40);
+
+/**
+ * McrFan is one fan of a won Chinese Official hand.
+ *
+ * @generated from message mahjong.authority.v1.McrFan
+ */
+export type McrFan = Message<"mahjong.authority.v1.McrFan"> & {
+  /**
+   * The judge's name of the fan (docs/rules/mcr-fans.md).
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * How many times it counts.
+   *
+   * @generated from field: int32 count = 2;
+   */
+  count: number;
+
+  /**
+   * Its points, count times its value.
+   *
+   * @generated from field: int32 points = 3;
+   */
+  points: number;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.McrFan.
+ * Use `create(McrFanSchema)` to create a new message.
+ */
+export const McrFanSchema: GenMessage<McrFan> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_game, 41);
+
+/**
+ * McrWon: a seat won a Chinese Official hand, which ends it. Public: the
+ * winning hand, every fan with its points and the payments.
+ *
+ * @generated from message mahjong.authority.v1.McrWon
+ */
+export type McrWon = Message<"mahjong.authority.v1.McrWon"> & {
+  /**
+   * @generated from field: uint32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * The discarder or the robbed kong's maker; the winner for a self-draw.
+   *
+   * @generated from field: uint32 from_seat = 2;
+   */
+  fromSeat: number;
+
+  /**
+   * @generated from field: bool tsumo = 3;
+   */
+  tsumo: boolean;
+
+  /**
+   * The win robbed an added kong.
+   *
+   * @generated from field: bool robbed_kong = 4;
+   */
+  robbedKong: boolean;
+
+  /**
+   * @generated from field: string hand = 5;
+   */
+  hand: string;
+
+  /**
+   * @generated from field: repeated mahjong.authority.v1.Meld melds = 6;
+   */
+  melds: Meld[];
+
+  /**
+   * @generated from field: string win_tile = 7;
+   */
+  winTile: string;
+
+  /**
+   * Flowers the winner set aside, one point each (never toward the
+   * 8-point minimum).
+   *
+   * @generated from field: int32 flowers = 8;
+   */
+  flowers: number;
+
+  /**
+   * @generated from field: repeated mahjong.authority.v1.McrFan fans = 9;
+   */
+  fans: McrFan[];
+
+  /**
+   * The fans' points, flowers included.
+   *
+   * @generated from field: int32 total = 10;
+   */
+  total: number;
+
+  /**
+   * What each seat paid (negative) or got.
+   *
+   * @generated from field: repeated int32 deltas = 11;
+   */
+  deltas: number[];
+
+  /**
+   * @generated from field: repeated int32 scores = 12;
+   */
+  scores: number[];
+};
+
+/**
+ * Describes the message mahjong.authority.v1.McrWon.
+ * Use `create(McrWonSchema)` to create a new message.
+ */
+export const McrWonSchema: GenMessage<McrWon> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_game, 42);
+
+/**
+ * McrGameEnded: a Chinese Official game is over. Public.
+ *
+ * @generated from message mahjong.authority.v1.McrGameEnded
+ */
+export type McrGameEnded = Message<"mahjong.authority.v1.McrGameEnded"> & {
+  /**
+   * @generated from field: repeated int32 scores = 1;
+   */
+  scores: number[];
+
+  /**
+   * Table points by seat: 4, 2, 1 and 0 by score, seats that tie sharing
+   * the points of their places.
+   *
+   * @generated from field: repeated double table_points = 2;
+   */
+  tablePoints: number[];
+};
+
+/**
+ * Describes the message mahjong.authority.v1.McrGameEnded.
+ * Use `create(McrGameEndedSchema)` to create a new message.
+ */
+export const McrGameEndedSchema: GenMessage<McrGameEnded> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_game, 43);
 
 /**
  * SeatNotice: something happened to a seat's player (not to the game):
@@ -1680,7 +1956,7 @@ export type SeatNotice = Message<"mahjong.authority.v1.SeatNotice"> & {
  * Use `create(SeatNoticeSchema)` to create a new message.
  */
 export const SeatNoticeSchema: GenMessage<SeatNotice> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_game, 38);
+  messageDesc(file_mahjong_authority_v1_game, 44);
 
 /**
  * What happened.
@@ -1744,7 +2020,7 @@ export enum SeatNotice_Kind {
  * Describes the enum mahjong.authority.v1.SeatNotice.Kind.
  */
 export const SeatNotice_KindSchema: GenEnum<SeatNotice_Kind> = /*@__PURE__*/
-  enumDesc(file_mahjong_authority_v1_game, 38, 0);
+  enumDesc(file_mahjong_authority_v1_game, 44, 0);
 
 /**
  * ActionType is what an action does.

@@ -6,7 +6,7 @@ import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobu
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Duration, Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_duration, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
-import type { Action, Called, ClaimOffer, ClassicalBonusSetAside, ClassicalFishing, ClassicalHandEnded, ClassicalWon, Dealt, Discarded, DoraRevealed, Drew, Fishing, GameEnded, RiichiAccepted, RoundEnded, RoundStarted, SeatNotice, SichuanExchangeChosen, SichuanExchanged, SichuanExchangeReceived, SichuanHandEnded, SichuanKanPaid, SichuanKanTransferred, SichuanVoidChosen, SichuanVoidsRevealed, SichuanWon, TurnOffer, View, Won } from "./game_pb.js";
+import type { Action, Called, ClaimOffer, ClassicalBonusSetAside, ClassicalFishing, ClassicalHandEnded, ClassicalWon, Dealt, Discarded, DoraRevealed, Drew, Fishing, GameEnded, McrFlowerSetAside, McrGameEnded, McrHandStarted, McrWon, RiichiAccepted, RoundEnded, RoundStarted, SeatNotice, SichuanExchangeChosen, SichuanExchanged, SichuanExchangeReceived, SichuanHandEnded, SichuanKanPaid, SichuanKanTransferred, SichuanVoidChosen, SichuanVoidsRevealed, SichuanWon, TurnOffer, View, Won } from "./game_pb.js";
 import { file_mahjong_authority_v1_game } from "./game_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file mahjong/authority/v1/table_service.proto.
  */
 export const file_mahjong_authority_v1_table_service: GenFile = /*@__PURE__*/
-  fileDesc("CihtYWhqb25nL2F1dGhvcml0eS92MS90YWJsZV9zZXJ2aWNlLnByb3RvEhRtYWhqb25nLmF1dGhvcml0eS52MSIPCg1SaWljaGlPcHRpb25zIvYBCg5TaWNodWFuT3B0aW9ucxIbCg5leGNoYW5nZV90aHJlZRgBIAEoCEgAiAEBEh8KEnZvaWRfZmlyc3RfZGlzY2FyZBgCIAEoCEgBiAEBEhwKD3Bhc3NlZF93aW5fbG9jaxgDIAEoCEgCiAEBEhkKDGJsb29keV9yaXZlchgEIAEoCEgDiAEBEg8KB2Zhbl9jYXAYBSABKA0SDQoFaGFuZHMYBiABKA1CEQoPX2V4Y2hhbmdlX3RocmVlQhUKE192b2lkX2ZpcnN0X2Rpc2NhcmRCEgoQX3Bhc3NlZF93aW5fbG9ja0IPCg1fYmxvb2R5X3JpdmVyInMKEENsYXNzaWNhbE9wdGlvbnMSDQoFbGltaXQYASABKA0SJAoXZmlzaGluZ19iZWZvcmVfbWFoX2pvbmcYAiABKAhIAIgBARIOCgZyb3VuZHMYAyABKA1CGgoYX2Zpc2hpbmdfYmVmb3JlX21haF9qb25nIvYECg1UYWJsZVNldHRpbmdzEi8KBXJ1bGVzGAEgASgOMiAubWFoam9uZy5hdXRob3JpdHkudjEuUnVsZVByZXNldBIsCgl0dXJuX3RpbWUYAiABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SLQoKY2xhaW1fdGltZRgDIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIMCgRzZWVkGAQgASgMEhYKDmZpbGxfd2l0aF9ib3RzGAUgASgIEjIKD3NwZWN0YXRvcl9kZWxheRgGIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIzChBkaXNjb25uZWN0X2dyYWNlGAcgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEi4KC3JvdW5kX3BhdXNlGAggASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEi4KC2NsYWltX2R3ZWxsGAkgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEi8KCHJ1bGVfc2V0GAogASgOMh0ubWFoam9uZy5hdXRob3JpdHkudjEuUnVsZVNldBI1CgZyaWljaGkYCyABKAsyIy5tYWhqb25nLmF1dGhvcml0eS52MS5SaWljaGlPcHRpb25zSAASNwoHc2ljaHVhbhgMIAEoCzIkLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5PcHRpb25zSAASPAoJY2xhc3NpY2FsGJADIAEoCzImLm1haGpvbmcuYXV0aG9yaXR5LnYxLkNsYXNzaWNhbE9wdGlvbnNIAEIJCgdvcHRpb25zInwKCFNlYXRJbmZvEgwKBHNlYXQYASABKA0SDQoFdGFrZW4YAiABKAgSDAoEbmFtZRgDIAEoCRILCgNib3QYBCABKAgSEQoJY29ubmVjdGVkGAUgASgIEhIKCXBsYXllcl9pZBjIASABKAkSEQoIcmVzZXJ2ZWQYyQEgASgIIpwCCgVUYWJsZRIQCgh0YWJsZV9pZBgBIAEoCRI1CghzZXR0aW5ncxgCIAEoCzIjLm1haGpvbmcuYXV0aG9yaXR5LnYxLlRhYmxlU2V0dGluZ3MSLwoFc3RhdGUYAyABKA4yIC5tYWhqb25nLmF1dGhvcml0eS52MS5UYWJsZVN0YXRlEi0KBXNlYXRzGAQgAygLMh4ubWFoam9uZy5hdXRob3JpdHkudjEuU2VhdEluZm8SEAoIbGFzdF9zZXEYBSABKAQSLwoLY3JlYXRlX3RpbWUYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBnNlZWRlZBgHIAEoCBIXCg9zZWVkX2NvbW1pdG1lbnQYCCABKAwiSwoSQ3JlYXRlVGFibGVSZXF1ZXN0EjUKCHNldHRpbmdzGAEgASgLMiMubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGVTZXR0aW5ncyJWChNDcmVhdGVUYWJsZVJlc3BvbnNlEioKBXRhYmxlGAEgASgLMhsubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGUSEwoLb3duZXJfdG9rZW4YAiABKAkinQEKEUxpc3RUYWJsZXNSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJEjAKBnN0YXRlcxgDIAMoDjIgLm1haGpvbmcuYXV0aG9yaXR5LnYxLlRhYmxlU3RhdGUSLwoFb3JkZXIYBCABKA4yIC5tYWhqb25nLmF1dGhvcml0eS52MS5UYWJsZU9yZGVyIloKEkxpc3RUYWJsZXNSZXNwb25zZRIrCgZ0YWJsZXMYASADKAsyGy5tYWhqb25nLmF1dGhvcml0eS52MS5UYWJsZRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiIwoPR2V0VGFibGVSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJIj4KEEdldFRhYmxlUmVzcG9uc2USKgoFdGFibGUYASABKAsyGy5tYWhqb25nLmF1dGhvcml0eS52MS5UYWJsZSJUChBKb2luVGFibGVSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSDwoHZW50cm9weRgDIAEoDBIPCgZ0aWNrZXQYyAEgASgJImEKEUpvaW5UYWJsZVJlc3BvbnNlEgwKBHNlYXQYASABKA0SEgoKc2VhdF90b2tlbhgCIAEoCRIqCgV0YWJsZRgDIAEoCzIbLm1haGpvbmcuYXV0aG9yaXR5LnYxLlRhYmxlIjkKEUxlYXZlVGFibGVSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEhIKCnNlYXRfdG9rZW4YAiABKAkiFAoSTGVhdmVUYWJsZVJlc3BvbnNlIjQKEVN0YXJ0VGFibGVSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEg0KBXRva2VuGAIgASgJIkAKElN0YXJ0VGFibGVSZXNwb25zZRIqCgV0YWJsZRgBIAEoCzIbLm1haGpvbmcuYXV0aG9yaXR5LnYxLlRhYmxlIk4KE1N0cmVhbUV2ZW50c1JlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSEgoKc2VhdF90b2tlbhgCIAEoCRIRCglhZnRlcl9zZXEYAyABKAQiQQoIU25hcHNob3QSCwoDc2VxGAEgASgEEigKBHZpZXcYAiABKAsyGi5tYWhqb25nLmF1dGhvcml0eS52MS5WaWV3IukNCgVFdmVudBILCgNzZXEYASABKAQSKAoEdGltZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASOwoNcm91bmRfc3RhcnRlZBgDIAEoCzIiLm1haGpvbmcuYXV0aG9yaXR5LnYxLlJvdW5kU3RhcnRlZEgAEiwKBWRlYWx0GAQgASgLMhsubWFoam9uZy5hdXRob3JpdHkudjEuRGVhbHRIABIqCgRkcmV3GAUgASgLMhoubWFoam9uZy5hdXRob3JpdHkudjEuRHJld0gAEjQKCWRpc2NhcmRlZBgGIAEoCzIfLm1haGpvbmcuYXV0aG9yaXR5LnYxLkRpc2NhcmRlZEgAEjAKB2Zpc2hpbmcYByABKAsyHS5tYWhqb25nLmF1dGhvcml0eS52MS5GaXNoaW5nSAASNwoLY2xhaW1fb2ZmZXIYCCABKAsyIC5tYWhqb25nLmF1dGhvcml0eS52MS5DbGFpbU9mZmVySAASPwoPcmlpY2hpX2FjY2VwdGVkGAkgASgLMiQubWFoam9uZy5hdXRob3JpdHkudjEuUmlpY2hpQWNjZXB0ZWRIABIuCgZjYWxsZWQYCiABKAsyHC5tYWhqb25nLmF1dGhvcml0eS52MS5DYWxsZWRIABI7Cg1kb3JhX3JldmVhbGVkGAsgASgLMiIubWFoam9uZy5hdXRob3JpdHkudjEuRG9yYVJldmVhbGVkSAASKAoDd29uGAwgASgLMhkubWFoam9uZy5hdXRob3JpdHkudjEuV29uSAASNwoLcm91bmRfZW5kZWQYDSABKAsyIC5tYWhqb25nLmF1dGhvcml0eS52MS5Sb3VuZEVuZGVkSAASNQoKZ2FtZV9lbmRlZBgOIAEoCzIfLm1haGpvbmcuYXV0aG9yaXR5LnYxLkdhbWVFbmRlZEgAEjcKC3NlYXRfbm90aWNlGA8gASgLMiAubWFoam9uZy5hdXRob3JpdHkudjEuU2VhdE5vdGljZUgAEjUKCnR1cm5fb2ZmZXIYECABKAsyHy5tYWhqb25nLmF1dGhvcml0eS52MS5UdXJuT2ZmZXJIABJOChdzaWNodWFuX2V4Y2hhbmdlX2Nob3NlbhhkIAEoCzIrLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5FeGNoYW5nZUNob3NlbkgAEkMKEXNpY2h1YW5fZXhjaGFuZ2VkGGUgASgLMiYubWFoam9uZy5hdXRob3JpdHkudjEuU2ljaHVhbkV4Y2hhbmdlZEgAElIKGXNpY2h1YW5fZXhjaGFuZ2VfcmVjZWl2ZWQYZiABKAsyLS5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuRXhjaGFuZ2VSZWNlaXZlZEgAEkYKE3NpY2h1YW5fdm9pZF9jaG9zZW4YZyABKAsyJy5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuVm9pZENob3NlbkgAEkwKFnNpY2h1YW5fdm9pZHNfcmV2ZWFsZWQYaCABKAsyKi5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuVm9pZHNSZXZlYWxlZEgAEkAKEHNpY2h1YW5fa2FuX3BhaWQYaSABKAsyJC5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuS2FuUGFpZEgAEk4KF3NpY2h1YW5fa2FuX3RyYW5zZmVycmVkGGogASgLMisubWFoam9uZy5hdXRob3JpdHkudjEuU2ljaHVhbkthblRyYW5zZmVycmVkSAASNwoLc2ljaHVhbl93b24YayABKAsyIC5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuV29uSAASRAoSc2ljaHVhbl9oYW5kX2VuZGVkGGwgASgLMiYubWFoam9uZy5hdXRob3JpdHkudjEuU2ljaHVhbkhhbmRFbmRlZEgAElIKGWNsYXNzaWNhbF9ib251c19zZXRfYXNpZGUYkAMgASgLMiwubWFoam9uZy5hdXRob3JpdHkudjEuQ2xhc3NpY2FsQm9udXNTZXRBc2lkZUgAEkQKEWNsYXNzaWNhbF9maXNoaW5nGJEDIAEoCzImLm1haGpvbmcuYXV0aG9yaXR5LnYxLkNsYXNzaWNhbEZpc2hpbmdIABI8Cg1jbGFzc2ljYWxfd29uGJIDIAEoCzIiLm1haGpvbmcuYXV0aG9yaXR5LnYxLkNsYXNzaWNhbFdvbkgAEkkKFGNsYXNzaWNhbF9oYW5kX2VuZGVkGJMDIAEoCzIoLm1haGpvbmcuYXV0aG9yaXR5LnYxLkNsYXNzaWNhbEhhbmRFbmRlZEgAQgYKBGJvZHkigAEKFFN0cmVhbUV2ZW50c1Jlc3BvbnNlEjIKCHNuYXBzaG90GAEgASgLMh4ubWFoam9uZy5hdXRob3JpdHkudjEuU25hcHNob3RIABIsCgVldmVudBgCIAEoCzIbLm1haGpvbmcuYXV0aG9yaXR5LnYxLkV2ZW50SABCBgoEaXRlbSKGAQoKQWN0UmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRISCgpzZWF0X3Rva2VuGAIgASgJEhAKCGxhc3Rfc2VxGAMgASgEEhIKCnJlcXVlc3RfaWQYBCABKAkSLAoGYWN0aW9uGAUgASgLMhwubWFoam9uZy5hdXRob3JpdHkudjEuQWN0aW9uIhoKC0FjdFJlc3BvbnNlEgsKA3NlcRgBIAEoBCI2Cg9TcGVjdGF0ZVJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSEQoJYWZ0ZXJfc2VxGAIgASgEIj4KEFNwZWN0YXRlUmVzcG9uc2USKgoFZXZlbnQYASABKAsyGy5tYWhqb25nLmF1dGhvcml0eS52MS5FdmVudCJZChFFeHBvcnRHYW1lUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIyCgZmb3JtYXQYAiABKA4yIi5tYWhqb25nLmF1dGhvcml0eS52MS5SZWNvcmRGb3JtYXQijgEKEkV4cG9ydEdhbWVSZXNwb25zZRIyCgZmb3JtYXQYASABKA4yIi5tYWhqb25nLmF1dGhvcml0eS52MS5SZWNvcmRGb3JtYXQSDgoGcmVjb3JkGAIgASgJEg8KB3BhcnRpYWwYAyABKAgSDgoGcm91bmRzGAQgASgFEhMKCnBsYXllcl9pZHMYyAEgAygJKq8BCgpSdWxlUHJlc2V0EhsKF1JVTEVfUFJFU0VUX1VOU1BFQ0lGSUVEEAASHgoaUlVMRV9QUkVTRVRfVEVOSE9VX0hBTkNIQU4QARIdChlSVUxFX1BSRVNFVF9URU5IT1VfVE9OUFVVEAISJQohUlVMRV9QUkVTRVRfU0lDSFVBTl9CTE9PRFlfQkFUVExFEAMSHgoaUlVMRV9QUkVTRVRfQ0xBU1NJQ0FMX0JNSkEQBSpmCgdSdWxlU2V0EhgKFFJVTEVfU0VUX1VOU1BFQ0lGSUVEEAASEwoPUlVMRV9TRVRfUklJQ0hJEAESFAoQUlVMRV9TRVRfU0lDSFVBThACEhYKElJVTEVfU0VUX0NMQVNTSUNBTBAEKnUKClRhYmxlU3RhdGUSGwoXVEFCTEVfU1RBVEVfVU5TUEVDSUZJRUQQABIXChNUQUJMRV9TVEFURV9XQUlUSU5HEAESFwoTVEFCTEVfU1RBVEVfUExBWUlORxACEhgKFFRBQkxFX1NUQVRFX0ZJTklTSEVEEAMqZQoKVGFibGVPcmRlchIbChdUQUJMRV9PUkRFUl9VTlNQRUNJRklFRBAAEhwKGFRBQkxFX09SREVSX05FV0VTVF9GSVJTVBABEhwKGFRBQkxFX09SREVSX09MREVTVF9GSVJTVBACKnkKDFJlY29yZEZvcm1hdBIdChlSRUNPUkRfRk9STUFUX1VOU1BFQ0lGSUVEEAASGAoUUkVDT1JEX0ZPUk1BVF9OQVRJVkUQARIYChRSRUNPUkRfRk9STUFUX1RFTkhPVRACEhYKElJFQ09SRF9GT1JNQVRfTUpBSRADKpoJCgtFcnJvclJlYXNvbhIcChhFUlJPUl9SRUFTT05fVU5TUEVDSUZJRUQQABIiCh5FUlJPUl9SRUFTT05fTUFMRk9STUVEX1JFUVVFU1QQARIZChVFUlJPUl9SRUFTT05fQkFEX1RJTEUQAhIgChxFUlJPUl9SRUFTT05fVEFCTEVfTk9UX0ZPVU5EEAMSHgoaRVJST1JfUkVBU09OX01JU1NJTkdfVE9LRU4QBBIcChhFUlJPUl9SRUFTT05fV1JPTkdfVE9LRU4QBRIeChpFUlJPUl9SRUFTT05fTk9UX1lPVVJfVFVSThAGEiQKIEVSUk9SX1JFQVNPTl9DTEFJTV9XSU5ET1dfQ0xPU0VEEAcSHwobRVJST1JfUkVBU09OX0lMTEVHQUxfQUNUSU9OEAgSGgoWRVJST1JfUkVBU09OX1NUQUxFX1NFURAJEh0KGUVSUk9SX1JFQVNPTl9SQVRFX0xJTUlURUQQChIbChdFUlJPUl9SRUFTT05fVEFCTEVfRlVMTBALEhwKGEVSUk9SX1JFQVNPTl9OT1RfU1RBUlRFRBAMEiAKHEVSUk9SX1JFQVNPTl9BTFJFQURZX1NUQVJURUQQDRIaChZFUlJPUl9SRUFTT05fR0FNRV9PVkVSEA4SIgoeRVJST1JfUkVBU09OX1JFUVVFU1RfSURfUkVVU0VEEA8SGgoWRVJST1JfUkVBU09OX1NFUV9BSEVBRBAQEhwKGEVSUk9SX1JFQVNPTl9VTkFWQUlMQUJMRRAREhwKGEVSUk9SX1JFQVNPTl9TRUFUU19FTVBUWRASEiQKIEVSUk9SX1JFQVNPTl9TVE9SQUdFX1VOQVZBSUxBQkxFEBMSIQodRVJST1JfUkVBU09OX1RPT19NQU5ZX1NUUkVBTVMQFBIgChxFUlJPUl9SRUFTT05fVE9PX01BTllfVEFCTEVTEBUSHgoaRVJST1JfUkVBU09OX1RBQkxFX0VWSUNURUQQFhIeChpFUlJPUl9SRUFTT05fVEFCTEVfREFNQUdFRBAXEiEKHUVSUk9SX1JFQVNPTl9VTktOT1dOX1JVTEVfU0VUEBgSIAocRVJST1JfUkVBU09OX0JBRF9SVUxFX09QVElPThAZEiAKHEVSUk9SX1JFQVNPTl9NSVNTSU5HX0FQSV9LRVkQKBIeChpFUlJPUl9SRUFTT05fV1JPTkdfQVBJX0tFWRApEiEKHUVSUk9SX1JFQVNPTl9OT1RfUk9PTV9TRVJWSUNFECoSHgoaRVJST1JfUkVBU09OX1NFQVRfUkVTRVJWRUQQKxIcChhFUlJPUl9SRUFTT05fVElDS0VUX1VTRUQQLBIfChtFUlJPUl9SRUFTT05fVElDS0VUX0VYUElSRUQQLRIjCh9FUlJPUl9SRUFTT05fVElDS0VUX1dST05HX1RBQkxFEC4SHwobRVJST1JfUkVBU09OX1RJQ0tFVF9JTlZBTElEEC8SGwoXRVJST1JfUkVBU09OX1NFQVRfVEFLRU4QMBIgChxFUlJPUl9SRUFTT05fS0VZX1RBQkxFX0xJTUlUEDEywQcKDFRhYmxlU2VydmljZRJiCgtDcmVhdGVUYWJsZRIoLm1haGpvbmcuYXV0aG9yaXR5LnYxLkNyZWF0ZVRhYmxlUmVxdWVzdBopLm1haGpvbmcuYXV0aG9yaXR5LnYxLkNyZWF0ZVRhYmxlUmVzcG9uc2USXwoKTGlzdFRhYmxlcxInLm1haGpvbmcuYXV0aG9yaXR5LnYxLkxpc3RUYWJsZXNSZXF1ZXN0GigubWFoam9uZy5hdXRob3JpdHkudjEuTGlzdFRhYmxlc1Jlc3BvbnNlElkKCEdldFRhYmxlEiUubWFoam9uZy5hdXRob3JpdHkudjEuR2V0VGFibGVSZXF1ZXN0GiYubWFoam9uZy5hdXRob3JpdHkudjEuR2V0VGFibGVSZXNwb25zZRJcCglKb2luVGFibGUSJi5tYWhqb25nLmF1dGhvcml0eS52MS5Kb2luVGFibGVSZXF1ZXN0GicubWFoam9uZy5hdXRob3JpdHkudjEuSm9pblRhYmxlUmVzcG9uc2USXwoKTGVhdmVUYWJsZRInLm1haGpvbmcuYXV0aG9yaXR5LnYxLkxlYXZlVGFibGVSZXF1ZXN0GigubWFoam9uZy5hdXRob3JpdHkudjEuTGVhdmVUYWJsZVJlc3BvbnNlEl8KClN0YXJ0VGFibGUSJy5tYWhqb25nLmF1dGhvcml0eS52MS5TdGFydFRhYmxlUmVxdWVzdBooLm1haGpvbmcuYXV0aG9yaXR5LnYxLlN0YXJ0VGFibGVSZXNwb25zZRJnCgxTdHJlYW1FdmVudHMSKS5tYWhqb25nLmF1dGhvcml0eS52MS5TdHJlYW1FdmVudHNSZXF1ZXN0GioubWFoam9uZy5hdXRob3JpdHkudjEuU3RyZWFtRXZlbnRzUmVzcG9uc2UwARJKCgNBY3QSIC5tYWhqb25nLmF1dGhvcml0eS52MS5BY3RSZXF1ZXN0GiEubWFoam9uZy5hdXRob3JpdHkudjEuQWN0UmVzcG9uc2USWwoIU3BlY3RhdGUSJS5tYWhqb25nLmF1dGhvcml0eS52MS5TcGVjdGF0ZVJlcXVlc3QaJi5tYWhqb25nLmF1dGhvcml0eS52MS5TcGVjdGF0ZVJlc3BvbnNlMAESXwoKRXhwb3J0R2FtZRInLm1haGpvbmcuYXV0aG9yaXR5LnYxLkV4cG9ydEdhbWVSZXF1ZXN0GigubWFoam9uZy5hdXRob3JpdHkudjEuRXhwb3J0R2FtZVJlc3BvbnNlQk1aS2dpdGh1Yi5jb20vbWFoam9uZy1hdXRob3JpdHkvYXV0aG9yaXR5L2dlbi9tYWhqb25nL2F1dGhvcml0eS92MTthdXRob3JpdHl2MWIGcHJvdG8z", [file_google_protobuf_duration, file_google_protobuf_timestamp, file_mahjong_authority_v1_game]);
+  fileDesc("CihtYWhqb25nL2F1dGhvcml0eS92MS90YWJsZV9zZXJ2aWNlLnByb3RvEhRtYWhqb25nLmF1dGhvcml0eS52MSIPCg1SaWljaGlPcHRpb25zIvYBCg5TaWNodWFuT3B0aW9ucxIbCg5leGNoYW5nZV90aHJlZRgBIAEoCEgAiAEBEh8KEnZvaWRfZmlyc3RfZGlzY2FyZBgCIAEoCEgBiAEBEhwKD3Bhc3NlZF93aW5fbG9jaxgDIAEoCEgCiAEBEhkKDGJsb29keV9yaXZlchgEIAEoCEgDiAEBEg8KB2Zhbl9jYXAYBSABKA0SDQoFaGFuZHMYBiABKA1CEQoPX2V4Y2hhbmdlX3RocmVlQhUKE192b2lkX2ZpcnN0X2Rpc2NhcmRCEgoQX3Bhc3NlZF93aW5fbG9ja0IPCg1fYmxvb2R5X3JpdmVyInMKEENsYXNzaWNhbE9wdGlvbnMSDQoFbGltaXQYASABKA0SJAoXZmlzaGluZ19iZWZvcmVfbWFoX2pvbmcYAiABKAhIAIgBARIOCgZyb3VuZHMYAyABKA1CGgoYX2Zpc2hpbmdfYmVmb3JlX21haF9qb25nIhsKCk1jck9wdGlvbnMSDQoFaGFuZHMYASABKA0iqAUKDVRhYmxlU2V0dGluZ3MSLwoFcnVsZXMYASABKA4yIC5tYWhqb25nLmF1dGhvcml0eS52MS5SdWxlUHJlc2V0EiwKCXR1cm5fdGltZRgCIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhItCgpjbGFpbV90aW1lGAMgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEgwKBHNlZWQYBCABKAwSFgoOZmlsbF93aXRoX2JvdHMYBSABKAgSMgoPc3BlY3RhdG9yX2RlbGF5GAYgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEjMKEGRpc2Nvbm5lY3RfZ3JhY2UYByABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SLgoLcm91bmRfcGF1c2UYCCABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SLgoLY2xhaW1fZHdlbGwYCSABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SLwoIcnVsZV9zZXQYCiABKA4yHS5tYWhqb25nLmF1dGhvcml0eS52MS5SdWxlU2V0EjUKBnJpaWNoaRgLIAEoCzIjLm1haGpvbmcuYXV0aG9yaXR5LnYxLlJpaWNoaU9wdGlvbnNIABI3CgdzaWNodWFuGAwgASgLMiQubWFoam9uZy5hdXRob3JpdHkudjEuU2ljaHVhbk9wdGlvbnNIABI8CgljbGFzc2ljYWwYkAMgASgLMiYubWFoam9uZy5hdXRob3JpdHkudjEuQ2xhc3NpY2FsT3B0aW9uc0gAEjAKA21jchiWASABKAsyIC5tYWhqb25nLmF1dGhvcml0eS52MS5NY3JPcHRpb25zSABCCQoHb3B0aW9ucyJ8CghTZWF0SW5mbxIMCgRzZWF0GAEgASgNEg0KBXRha2VuGAIgASgIEgwKBG5hbWUYAyABKAkSCwoDYm90GAQgASgIEhEKCWNvbm5lY3RlZBgFIAEoCBISCglwbGF5ZXJfaWQYyAEgASgJEhEKCHJlc2VydmVkGMkBIAEoCCKcAgoFVGFibGUSEAoIdGFibGVfaWQYASABKAkSNQoIc2V0dGluZ3MYAiABKAsyIy5tYWhqb25nLmF1dGhvcml0eS52MS5UYWJsZVNldHRpbmdzEi8KBXN0YXRlGAMgASgOMiAubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGVTdGF0ZRItCgVzZWF0cxgEIAMoCzIeLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNlYXRJbmZvEhAKCGxhc3Rfc2VxGAUgASgEEi8KC2NyZWF0ZV90aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZzZWVkZWQYByABKAgSFwoPc2VlZF9jb21taXRtZW50GAggASgMIksKEkNyZWF0ZVRhYmxlUmVxdWVzdBI1CghzZXR0aW5ncxgBIAEoCzIjLm1haGpvbmcuYXV0aG9yaXR5LnYxLlRhYmxlU2V0dGluZ3MiVgoTQ3JlYXRlVGFibGVSZXNwb25zZRIqCgV0YWJsZRgBIAEoCzIbLm1haGpvbmcuYXV0aG9yaXR5LnYxLlRhYmxlEhMKC293bmVyX3Rva2VuGAIgASgJIp0BChFMaXN0VGFibGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIwCgZzdGF0ZXMYAyADKA4yIC5tYWhqb25nLmF1dGhvcml0eS52MS5UYWJsZVN0YXRlEi8KBW9yZGVyGAQgASgOMiAubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGVPcmRlciJaChJMaXN0VGFibGVzUmVzcG9uc2USKwoGdGFibGVzGAEgAygLMhsubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGUSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIiMKD0dldFRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCSI+ChBHZXRUYWJsZVJlc3BvbnNlEioKBXRhYmxlGAEgASgLMhsubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGUiVAoQSm9pblRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg8KB2VudHJvcHkYAyABKAwSDwoGdGlja2V0GMgBIAEoCSJhChFKb2luVGFibGVSZXNwb25zZRIMCgRzZWF0GAEgASgNEhIKCnNlYXRfdG9rZW4YAiABKAkSKgoFdGFibGUYAyABKAsyGy5tYWhqb25nLmF1dGhvcml0eS52MS5UYWJsZSI5ChFMZWF2ZVRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRISCgpzZWF0X3Rva2VuGAIgASgJIhQKEkxlYXZlVGFibGVSZXNwb25zZSI0ChFTdGFydFRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRINCgV0b2tlbhgCIAEoCSJAChJTdGFydFRhYmxlUmVzcG9uc2USKgoFdGFibGUYASABKAsyGy5tYWhqb25nLmF1dGhvcml0eS52MS5UYWJsZSJOChNTdHJlYW1FdmVudHNSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEhIKCnNlYXRfdG9rZW4YAiABKAkSEQoJYWZ0ZXJfc2VxGAMgASgEIkEKCFNuYXBzaG90EgsKA3NlcRgBIAEoBBIoCgR2aWV3GAIgASgLMhoubWFoam9uZy5hdXRob3JpdHkudjEuVmlldyLnDwoFRXZlbnQSCwoDc2VxGAEgASgEEigKBHRpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjsKDXJvdW5kX3N0YXJ0ZWQYAyABKAsyIi5tYWhqb25nLmF1dGhvcml0eS52MS5Sb3VuZFN0YXJ0ZWRIABIsCgVkZWFsdBgEIAEoCzIbLm1haGpvbmcuYXV0aG9yaXR5LnYxLkRlYWx0SAASKgoEZHJldxgFIAEoCzIaLm1haGpvbmcuYXV0aG9yaXR5LnYxLkRyZXdIABI0CglkaXNjYXJkZWQYBiABKAsyHy5tYWhqb25nLmF1dGhvcml0eS52MS5EaXNjYXJkZWRIABIwCgdmaXNoaW5nGAcgASgLMh0ubWFoam9uZy5hdXRob3JpdHkudjEuRmlzaGluZ0gAEjcKC2NsYWltX29mZmVyGAggASgLMiAubWFoam9uZy5hdXRob3JpdHkudjEuQ2xhaW1PZmZlckgAEj8KD3JpaWNoaV9hY2NlcHRlZBgJIAEoCzIkLm1haGpvbmcuYXV0aG9yaXR5LnYxLlJpaWNoaUFjY2VwdGVkSAASLgoGY2FsbGVkGAogASgLMhwubWFoam9uZy5hdXRob3JpdHkudjEuQ2FsbGVkSAASOwoNZG9yYV9yZXZlYWxlZBgLIAEoCzIiLm1haGpvbmcuYXV0aG9yaXR5LnYxLkRvcmFSZXZlYWxlZEgAEigKA3dvbhgMIAEoCzIZLm1haGpvbmcuYXV0aG9yaXR5LnYxLldvbkgAEjcKC3JvdW5kX2VuZGVkGA0gASgLMiAubWFoam9uZy5hdXRob3JpdHkudjEuUm91bmRFbmRlZEgAEjUKCmdhbWVfZW5kZWQYDiABKAsyHy5tYWhqb25nLmF1dGhvcml0eS52MS5HYW1lRW5kZWRIABI3CgtzZWF0X25vdGljZRgPIAEoCzIgLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNlYXROb3RpY2VIABI1Cgp0dXJuX29mZmVyGBAgASgLMh8ubWFoam9uZy5hdXRob3JpdHkudjEuVHVybk9mZmVySAASTgoXc2ljaHVhbl9leGNoYW5nZV9jaG9zZW4YZCABKAsyKy5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuRXhjaGFuZ2VDaG9zZW5IABJDChFzaWNodWFuX2V4Y2hhbmdlZBhlIAEoCzImLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5FeGNoYW5nZWRIABJSChlzaWNodWFuX2V4Y2hhbmdlX3JlY2VpdmVkGGYgASgLMi0ubWFoam9uZy5hdXRob3JpdHkudjEuU2ljaHVhbkV4Y2hhbmdlUmVjZWl2ZWRIABJGChNzaWNodWFuX3ZvaWRfY2hvc2VuGGcgASgLMicubWFoam9uZy5hdXRob3JpdHkudjEuU2ljaHVhblZvaWRDaG9zZW5IABJMChZzaWNodWFuX3ZvaWRzX3JldmVhbGVkGGggASgLMioubWFoam9uZy5hdXRob3JpdHkudjEuU2ljaHVhblZvaWRzUmV2ZWFsZWRIABJAChBzaWNodWFuX2thbl9wYWlkGGkgASgLMiQubWFoam9uZy5hdXRob3JpdHkudjEuU2ljaHVhbkthblBhaWRIABJOChdzaWNodWFuX2thbl90cmFuc2ZlcnJlZBhqIAEoCzIrLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5LYW5UcmFuc2ZlcnJlZEgAEjcKC3NpY2h1YW5fd29uGGsgASgLMiAubWFoam9uZy5hdXRob3JpdHkudjEuU2ljaHVhbldvbkgAEkQKEnNpY2h1YW5faGFuZF9lbmRlZBhsIAEoCzImLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5IYW5kRW5kZWRIABJSChljbGFzc2ljYWxfYm9udXNfc2V0X2FzaWRlGJADIAEoCzIsLm1haGpvbmcuYXV0aG9yaXR5LnYxLkNsYXNzaWNhbEJvbnVzU2V0QXNpZGVIABJEChFjbGFzc2ljYWxfZmlzaGluZxiRAyABKAsyJi5tYWhqb25nLmF1dGhvcml0eS52MS5DbGFzc2ljYWxGaXNoaW5nSAASPAoNY2xhc3NpY2FsX3dvbhiSAyABKAsyIi5tYWhqb25nLmF1dGhvcml0eS52MS5DbGFzc2ljYWxXb25IABJJChRjbGFzc2ljYWxfaGFuZF9lbmRlZBiTAyABKAsyKC5tYWhqb25nLmF1dGhvcml0eS52MS5DbGFzc2ljYWxIYW5kRW5kZWRIABJBChBtY3JfaGFuZF9zdGFydGVkGJYBIAEoCzIkLm1haGpvbmcuYXV0aG9yaXR5LnYxLk1jckhhbmRTdGFydGVkSAASSAoUbWNyX2Zsb3dlcl9zZXRfYXNpZGUYlwEgASgLMicubWFoam9uZy5hdXRob3JpdHkudjEuTWNyRmxvd2VyU2V0QXNpZGVIABIwCgdtY3Jfd29uGJgBIAEoCzIcLm1haGpvbmcuYXV0aG9yaXR5LnYxLk1jcldvbkgAEj0KDm1jcl9nYW1lX2VuZGVkGJkBIAEoCzIiLm1haGpvbmcuYXV0aG9yaXR5LnYxLk1jckdhbWVFbmRlZEgAQgYKBGJvZHkigAEKFFN0cmVhbUV2ZW50c1Jlc3BvbnNlEjIKCHNuYXBzaG90GAEgASgLMh4ubWFoam9uZy5hdXRob3JpdHkudjEuU25hcHNob3RIABIsCgVldmVudBgCIAEoCzIbLm1haGpvbmcuYXV0aG9yaXR5LnYxLkV2ZW50SABCBgoEaXRlbSKGAQoKQWN0UmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRISCgpzZWF0X3Rva2VuGAIgASgJEhAKCGxhc3Rfc2VxGAMgASgEEhIKCnJlcXVlc3RfaWQYBCABKAkSLAoGYWN0aW9uGAUgASgLMhwubWFoam9uZy5hdXRob3JpdHkudjEuQWN0aW9uIhoKC0FjdFJlc3BvbnNlEgsKA3NlcRgBIAEoBCI2Cg9TcGVjdGF0ZVJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSEQoJYWZ0ZXJfc2VxGAIgASgEIj4KEFNwZWN0YXRlUmVzcG9uc2USKgoFZXZlbnQYASABKAsyGy5tYWhqb25nLmF1dGhvcml0eS52MS5FdmVudCJZChFFeHBvcnRHYW1lUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIyCgZmb3JtYXQYAiABKA4yIi5tYWhqb25nLmF1dGhvcml0eS52MS5SZWNvcmRGb3JtYXQijgEKEkV4cG9ydEdhbWVSZXNwb25zZRIyCgZmb3JtYXQYASABKA4yIi5tYWhqb25nLmF1dGhvcml0eS52MS5SZWNvcmRGb3JtYXQSDgoGcmVjb3JkGAIgASgJEg8KB3BhcnRpYWwYAyABKAgSDgoGcm91bmRzGAQgASgFEhMKCnBsYXllcl9pZHMYyAEgAygJKsQBCgpSdWxlUHJlc2V0EhsKF1JVTEVfUFJFU0VUX1VOU1BFQ0lGSUVEEAASHgoaUlVMRV9QUkVTRVRfVEVOSE9VX0hBTkNIQU4QARIdChlSVUxFX1BSRVNFVF9URU5IT1VfVE9OUFVVEAISJQohUlVMRV9QUkVTRVRfU0lDSFVBTl9CTE9PRFlfQkFUVExFEAMSHgoaUlVMRV9QUkVTRVRfQ0xBU1NJQ0FMX0JNSkEQBRITCg9SVUxFX1BSRVNFVF9NQ1IQBCp4CgdSdWxlU2V0EhgKFFJVTEVfU0VUX1VOU1BFQ0lGSUVEEAASEwoPUlVMRV9TRVRfUklJQ0hJEAESFAoQUlVMRV9TRVRfU0lDSFVBThACEhYKElJVTEVfU0VUX0NMQVNTSUNBTBAEEhAKDFJVTEVfU0VUX01DUhADKnUKClRhYmxlU3RhdGUSGwoXVEFCTEVfU1RBVEVfVU5TUEVDSUZJRUQQABIXChNUQUJMRV9TVEFURV9XQUlUSU5HEAESFwoTVEFCTEVfU1RBVEVfUExBWUlORxACEhgKFFRBQkxFX1NUQVRFX0ZJTklTSEVEEAMqZQoKVGFibGVPcmRlchIbChdUQUJMRV9PUkRFUl9VTlNQRUNJRklFRBAAEhwKGFRBQkxFX09SREVSX05FV0VTVF9GSVJTVBABEhwKGFRBQkxFX09SREVSX09MREVTVF9GSVJTVBACKnkKDFJlY29yZEZvcm1hdBIdChlSRUNPUkRfRk9STUFUX1VOU1BFQ0lGSUVEEAASGAoUUkVDT1JEX0ZPUk1BVF9OQVRJVkUQARIYChRSRUNPUkRfRk9STUFUX1RFTkhPVRACEhYKElJFQ09SRF9GT1JNQVRfTUpBSRADKpoJCgtFcnJvclJlYXNvbhIcChhFUlJPUl9SRUFTT05fVU5TUEVDSUZJRUQQABIiCh5FUlJPUl9SRUFTT05fTUFMRk9STUVEX1JFUVVFU1QQARIZChVFUlJPUl9SRUFTT05fQkFEX1RJTEUQAhIgChxFUlJPUl9SRUFTT05fVEFCTEVfTk9UX0ZPVU5EEAMSHgoaRVJST1JfUkVBU09OX01JU1NJTkdfVE9LRU4QBBIcChhFUlJPUl9SRUFTT05fV1JPTkdfVE9LRU4QBRIeChpFUlJPUl9SRUFTT05fTk9UX1lPVVJfVFVSThAGEiQKIEVSUk9SX1JFQVNPTl9DTEFJTV9XSU5ET1dfQ0xPU0VEEAcSHwobRVJST1JfUkVBU09OX0lMTEVHQUxfQUNUSU9OEAgSGgoWRVJST1JfUkVBU09OX1NUQUxFX1NFURAJEh0KGUVSUk9SX1JFQVNPTl9SQVRFX0xJTUlURUQQChIbChdFUlJPUl9SRUFTT05fVEFCTEVfRlVMTBALEhwKGEVSUk9SX1JFQVNPTl9OT1RfU1RBUlRFRBAMEiAKHEVSUk9SX1JFQVNPTl9BTFJFQURZX1NUQVJURUQQDRIaChZFUlJPUl9SRUFTT05fR0FNRV9PVkVSEA4SIgoeRVJST1JfUkVBU09OX1JFUVVFU1RfSURfUkVVU0VEEA8SGgoWRVJST1JfUkVBU09OX1NFUV9BSEVBRBAQEhwKGEVSUk9SX1JFQVNPTl9VTkFWQUlMQUJMRRAREhwKGEVSUk9SX1JFQVNPTl9TRUFUU19FTVBUWRASEiQKIEVSUk9SX1JFQVNPTl9TVE9SQUdFX1VOQVZBSUxBQkxFEBMSIQodRVJST1JfUkVBU09OX1RPT19NQU5ZX1NUUkVBTVMQFBIgChxFUlJPUl9SRUFTT05fVE9PX01BTllfVEFCTEVTEBUSHgoaRVJST1JfUkVBU09OX1RBQkxFX0VWSUNURUQQFhIeChpFUlJPUl9SRUFTT05fVEFCTEVfREFNQUdFRBAXEiEKHUVSUk9SX1JFQVNPTl9VTktOT1dOX1JVTEVfU0VUEBgSIAocRVJST1JfUkVBU09OX0JBRF9SVUxFX09QVElPThAZEiAKHEVSUk9SX1JFQVNPTl9NSVNTSU5HX0FQSV9LRVkQKBIeChpFUlJPUl9SRUFTT05fV1JPTkdfQVBJX0tFWRApEiEKHUVSUk9SX1JFQVNPTl9OT1RfUk9PTV9TRVJWSUNFECoSHgoaRVJST1JfUkVBU09OX1NFQVRfUkVTRVJWRUQQKxIcChhFUlJPUl9SRUFTT05fVElDS0VUX1VTRUQQLBIfChtFUlJPUl9SRUFTT05fVElDS0VUX0VYUElSRUQQLRIjCh9FUlJPUl9SRUFTT05fVElDS0VUX1dST05HX1RBQkxFEC4SHwobRVJST1JfUkVBU09OX1RJQ0tFVF9JTlZBTElEEC8SGwoXRVJST1JfUkVBU09OX1NFQVRfVEFLRU4QMBIgChxFUlJPUl9SRUFTT05fS0VZX1RBQkxFX0xJTUlUEDEywQcKDFRhYmxlU2VydmljZRJiCgtDcmVhdGVUYWJsZRIoLm1haGpvbmcuYXV0aG9yaXR5LnYxLkNyZWF0ZVRhYmxlUmVxdWVzdBopLm1haGpvbmcuYXV0aG9yaXR5LnYxLkNyZWF0ZVRhYmxlUmVzcG9uc2USXwoKTGlzdFRhYmxlcxInLm1haGpvbmcuYXV0aG9yaXR5LnYxLkxpc3RUYWJsZXNSZXF1ZXN0GigubWFoam9uZy5hdXRob3JpdHkudjEuTGlzdFRhYmxlc1Jlc3BvbnNlElkKCEdldFRhYmxlEiUubWFoam9uZy5hdXRob3JpdHkudjEuR2V0VGFibGVSZXF1ZXN0GiYubWFoam9uZy5hdXRob3JpdHkudjEuR2V0VGFibGVSZXNwb25zZRJcCglKb2luVGFibGUSJi5tYWhqb25nLmF1dGhvcml0eS52MS5Kb2luVGFibGVSZXF1ZXN0GicubWFoam9uZy5hdXRob3JpdHkudjEuSm9pblRhYmxlUmVzcG9uc2USXwoKTGVhdmVUYWJsZRInLm1haGpvbmcuYXV0aG9yaXR5LnYxLkxlYXZlVGFibGVSZXF1ZXN0GigubWFoam9uZy5hdXRob3JpdHkudjEuTGVhdmVUYWJsZVJlc3BvbnNlEl8KClN0YXJ0VGFibGUSJy5tYWhqb25nLmF1dGhvcml0eS52MS5TdGFydFRhYmxlUmVxdWVzdBooLm1haGpvbmcuYXV0aG9yaXR5LnYxLlN0YXJ0VGFibGVSZXNwb25zZRJnCgxTdHJlYW1FdmVudHMSKS5tYWhqb25nLmF1dGhvcml0eS52MS5TdHJlYW1FdmVudHNSZXF1ZXN0GioubWFoam9uZy5hdXRob3JpdHkudjEuU3RyZWFtRXZlbnRzUmVzcG9uc2UwARJKCgNBY3QSIC5tYWhqb25nLmF1dGhvcml0eS52MS5BY3RSZXF1ZXN0GiEubWFoam9uZy5hdXRob3JpdHkudjEuQWN0UmVzcG9uc2USWwoIU3BlY3RhdGUSJS5tYWhqb25nLmF1dGhvcml0eS52MS5TcGVjdGF0ZVJlcXVlc3QaJi5tYWhqb25nLmF1dGhvcml0eS52MS5TcGVjdGF0ZVJlc3BvbnNlMAESXwoKRXhwb3J0R2FtZRInLm1haGpvbmcuYXV0aG9yaXR5LnYxLkV4cG9ydEdhbWVSZXF1ZXN0GigubWFoam9uZy5hdXRob3JpdHkudjEuRXhwb3J0R2FtZVJlc3BvbnNlQk1aS2dpdGh1Yi5jb20vbWFoam9uZy1hdXRob3JpdHkvYXV0aG9yaXR5L2dlbi9tYWhqb25nL2F1dGhvcml0eS92MTthdXRob3JpdHl2MWIGcHJvdG8z", [file_google_protobuf_duration, file_google_protobuf_timestamp, file_mahjong_authority_v1_game]);
 
 /**
  * RiichiOptions are the options of a riichi table. Riichi is chosen by
@@ -135,6 +135,30 @@ export const ClassicalOptionsSchema: GenMessage<ClassicalOptions> = /*@__PURE__*
   messageDesc(file_mahjong_authority_v1_table_service, 2);
 
 /**
+ * McrOptions are the options of a Chinese Official table. Unset fields
+ * take the preset's defaults, and a Table reports every one of them set.
+ *
+ * @generated from message mahjong.authority.v1.McrOptions
+ */
+export type McrOptions = Message<"mahjong.authority.v1.McrOptions"> & {
+  /**
+   * Hands in the game: 1 to 16, the first hands of the rule book's 16
+   * with their winds and seats; 0 takes the default, 16. One-hand games
+   * are for bots and tests.
+   *
+   * @generated from field: uint32 hands = 1;
+   */
+  hands: number;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.McrOptions.
+ * Use `create(McrOptionsSchema)` to create a new message.
+ */
+export const McrOptionsSchema: GenMessage<McrOptions> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_table_service, 3);
+
+/**
  * TableSettings are chosen when a table is created. Zero durations take the
  * server's defaults.
  *
@@ -241,6 +265,12 @@ export type TableSettings = Message<"mahjong.authority.v1.TableSettings"> & {
      */
     value: ClassicalOptions;
     case: "classical";
+  } | {
+    /**
+     * @generated from field: mahjong.authority.v1.McrOptions mcr = 150;
+     */
+    value: McrOptions;
+    case: "mcr";
   } | { case: undefined; value?: undefined };
 };
 
@@ -249,7 +279,7 @@ export type TableSettings = Message<"mahjong.authority.v1.TableSettings"> & {
  * Use `create(TableSettingsSchema)` to create a new message.
  */
 export const TableSettingsSchema: GenMessage<TableSettings> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 3);
+  messageDesc(file_mahjong_authority_v1_table_service, 4);
 
 /**
  * SeatInfo is the public state of one seat.
@@ -309,7 +339,7 @@ export type SeatInfo = Message<"mahjong.authority.v1.SeatInfo"> & {
  * Use `create(SeatInfoSchema)` to create a new message.
  */
 export const SeatInfoSchema: GenMessage<SeatInfo> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 4);
+  messageDesc(file_mahjong_authority_v1_table_service, 5);
 
 /**
  * Table describes a table. The seed is never shown.
@@ -372,7 +402,7 @@ export type Table = Message<"mahjong.authority.v1.Table"> & {
  * Use `create(TableSchema)` to create a new message.
  */
 export const TableSchema: GenMessage<Table> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 5);
+  messageDesc(file_mahjong_authority_v1_table_service, 6);
 
 /**
  * CreateTableRequest asks for a new table.
@@ -391,7 +421,7 @@ export type CreateTableRequest = Message<"mahjong.authority.v1.CreateTableReques
  * Use `create(CreateTableRequestSchema)` to create a new message.
  */
 export const CreateTableRequestSchema: GenMessage<CreateTableRequest> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 6);
+  messageDesc(file_mahjong_authority_v1_table_service, 7);
 
 /**
  * CreateTableResponse is the new table and the token that may start it.
@@ -415,7 +445,7 @@ export type CreateTableResponse = Message<"mahjong.authority.v1.CreateTableRespo
  * Use `create(CreateTableResponseSchema)` to create a new message.
  */
 export const CreateTableResponseSchema: GenMessage<CreateTableResponse> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 7);
+  messageDesc(file_mahjong_authority_v1_table_service, 8);
 
 /**
  * ListTablesRequest asks for a page of tables.
@@ -462,7 +492,7 @@ export type ListTablesRequest = Message<"mahjong.authority.v1.ListTablesRequest"
  * Use `create(ListTablesRequestSchema)` to create a new message.
  */
 export const ListTablesRequestSchema: GenMessage<ListTablesRequest> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 8);
+  messageDesc(file_mahjong_authority_v1_table_service, 9);
 
 /**
  * ListTablesResponse is a page of tables.
@@ -488,7 +518,7 @@ export type ListTablesResponse = Message<"mahjong.authority.v1.ListTablesRespons
  * Use `create(ListTablesResponseSchema)` to create a new message.
  */
 export const ListTablesResponseSchema: GenMessage<ListTablesResponse> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 9);
+  messageDesc(file_mahjong_authority_v1_table_service, 10);
 
 /**
  * GetTableRequest asks for one table.
@@ -507,7 +537,7 @@ export type GetTableRequest = Message<"mahjong.authority.v1.GetTableRequest"> & 
  * Use `create(GetTableRequestSchema)` to create a new message.
  */
 export const GetTableRequestSchema: GenMessage<GetTableRequest> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 10);
+  messageDesc(file_mahjong_authority_v1_table_service, 11);
 
 /**
  * GetTableResponse describes one table.
@@ -526,7 +556,7 @@ export type GetTableResponse = Message<"mahjong.authority.v1.GetTableResponse"> 
  * Use `create(GetTableResponseSchema)` to create a new message.
  */
 export const GetTableResponseSchema: GenMessage<GetTableResponse> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 11);
+  messageDesc(file_mahjong_authority_v1_table_service, 12);
 
 /**
  * JoinTableRequest takes a seat.
@@ -569,7 +599,7 @@ export type JoinTableRequest = Message<"mahjong.authority.v1.JoinTableRequest"> 
  * Use `create(JoinTableRequestSchema)` to create a new message.
  */
 export const JoinTableRequestSchema: GenMessage<JoinTableRequest> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 12);
+  messageDesc(file_mahjong_authority_v1_table_service, 13);
 
 /**
  * JoinTableResponse is the seat taken and its secret token.
@@ -600,7 +630,7 @@ export type JoinTableResponse = Message<"mahjong.authority.v1.JoinTableResponse"
  * Use `create(JoinTableResponseSchema)` to create a new message.
  */
 export const JoinTableResponseSchema: GenMessage<JoinTableResponse> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 13);
+  messageDesc(file_mahjong_authority_v1_table_service, 14);
 
 /**
  * LeaveTableRequest gives a seat up.
@@ -624,7 +654,7 @@ export type LeaveTableRequest = Message<"mahjong.authority.v1.LeaveTableRequest"
  * Use `create(LeaveTableRequestSchema)` to create a new message.
  */
 export const LeaveTableRequestSchema: GenMessage<LeaveTableRequest> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 14);
+  messageDesc(file_mahjong_authority_v1_table_service, 15);
 
 /**
  * LeaveTableResponse confirms a seat was given up.
@@ -639,7 +669,7 @@ export type LeaveTableResponse = Message<"mahjong.authority.v1.LeaveTableRespons
  * Use `create(LeaveTableResponseSchema)` to create a new message.
  */
 export const LeaveTableResponseSchema: GenMessage<LeaveTableResponse> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 15);
+  messageDesc(file_mahjong_authority_v1_table_service, 16);
 
 /**
  * StartTableRequest starts a table.
@@ -665,7 +695,7 @@ export type StartTableRequest = Message<"mahjong.authority.v1.StartTableRequest"
  * Use `create(StartTableRequestSchema)` to create a new message.
  */
 export const StartTableRequestSchema: GenMessage<StartTableRequest> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 16);
+  messageDesc(file_mahjong_authority_v1_table_service, 17);
 
 /**
  * StartTableResponse is the started table.
@@ -684,7 +714,7 @@ export type StartTableResponse = Message<"mahjong.authority.v1.StartTableRespons
  * Use `create(StartTableResponseSchema)` to create a new message.
  */
 export const StartTableResponseSchema: GenMessage<StartTableResponse> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 17);
+  messageDesc(file_mahjong_authority_v1_table_service, 18);
 
 /**
  * StreamEventsRequest follows a seat.
@@ -716,7 +746,7 @@ export type StreamEventsRequest = Message<"mahjong.authority.v1.StreamEventsRequ
  * Use `create(StreamEventsRequestSchema)` to create a new message.
  */
 export const StreamEventsRequestSchema: GenMessage<StreamEventsRequest> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 18);
+  messageDesc(file_mahjong_authority_v1_table_service, 19);
 
 /**
  * Snapshot is a seat's view as of its event seq. When the seat has
@@ -748,7 +778,7 @@ export type Snapshot = Message<"mahjong.authority.v1.Snapshot"> & {
  * Use `create(SnapshotSchema)` to create a new message.
  */
 export const SnapshotSchema: GenMessage<Snapshot> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 19);
+  messageDesc(file_mahjong_authority_v1_table_service, 20);
 
 /**
  * Event is one entry of a table's event log.
@@ -944,6 +974,32 @@ export type Event = Message<"mahjong.authority.v1.Event"> & {
      */
     value: ClassicalHandEnded;
     case: "classicalHandEnded";
+  } | {
+    /**
+     * Chinese Official (MCR) tables.
+     *
+     * @generated from field: mahjong.authority.v1.McrHandStarted mcr_hand_started = 150;
+     */
+    value: McrHandStarted;
+    case: "mcrHandStarted";
+  } | {
+    /**
+     * @generated from field: mahjong.authority.v1.McrFlowerSetAside mcr_flower_set_aside = 151;
+     */
+    value: McrFlowerSetAside;
+    case: "mcrFlowerSetAside";
+  } | {
+    /**
+     * @generated from field: mahjong.authority.v1.McrWon mcr_won = 152;
+     */
+    value: McrWon;
+    case: "mcrWon";
+  } | {
+    /**
+     * @generated from field: mahjong.authority.v1.McrGameEnded mcr_game_ended = 153;
+     */
+    value: McrGameEnded;
+    case: "mcrGameEnded";
   } | { case: undefined; value?: undefined };
 };
 
@@ -952,7 +1008,7 @@ export type Event = Message<"mahjong.authority.v1.Event"> & {
  * Use `create(EventSchema)` to create a new message.
  */
 export const EventSchema: GenMessage<Event> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 20);
+  messageDesc(file_mahjong_authority_v1_table_service, 21);
 
 /**
  * StreamEventsResponse is a snapshot (first, when after_seq was 0) or an
@@ -984,7 +1040,7 @@ export type StreamEventsResponse = Message<"mahjong.authority.v1.StreamEventsRes
  * Use `create(StreamEventsResponseSchema)` to create a new message.
  */
 export const StreamEventsResponseSchema: GenMessage<StreamEventsResponse> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 21);
+  messageDesc(file_mahjong_authority_v1_table_service, 22);
 
 /**
  * ActRequest plays an action.
@@ -1027,7 +1083,7 @@ export type ActRequest = Message<"mahjong.authority.v1.ActRequest"> & {
  * Use `create(ActRequestSchema)` to create a new message.
  */
 export const ActRequestSchema: GenMessage<ActRequest> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 22);
+  messageDesc(file_mahjong_authority_v1_table_service, 23);
 
 /**
  * ActResponse confirms an action.
@@ -1049,7 +1105,7 @@ export type ActResponse = Message<"mahjong.authority.v1.ActResponse"> & {
  * Use `create(ActResponseSchema)` to create a new message.
  */
 export const ActResponseSchema: GenMessage<ActResponse> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 23);
+  messageDesc(file_mahjong_authority_v1_table_service, 24);
 
 /**
  * SpectateRequest follows a table's public events.
@@ -1075,7 +1131,7 @@ export type SpectateRequest = Message<"mahjong.authority.v1.SpectateRequest"> & 
  * Use `create(SpectateRequestSchema)` to create a new message.
  */
 export const SpectateRequestSchema: GenMessage<SpectateRequest> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 24);
+  messageDesc(file_mahjong_authority_v1_table_service, 25);
 
 /**
  * SpectateResponse is one public event.
@@ -1094,7 +1150,7 @@ export type SpectateResponse = Message<"mahjong.authority.v1.SpectateResponse"> 
  * Use `create(SpectateResponseSchema)` to create a new message.
  */
 export const SpectateResponseSchema: GenMessage<SpectateResponse> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 25);
+  messageDesc(file_mahjong_authority_v1_table_service, 26);
 
 /**
  * ExportGameRequest asks for a table's game record.
@@ -1118,7 +1174,7 @@ export type ExportGameRequest = Message<"mahjong.authority.v1.ExportGameRequest"
  * Use `create(ExportGameRequestSchema)` to create a new message.
  */
 export const ExportGameRequestSchema: GenMessage<ExportGameRequest> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 26);
+  messageDesc(file_mahjong_authority_v1_table_service, 27);
 
 /**
  * ExportGameResponse is a game record.
@@ -1166,7 +1222,7 @@ export type ExportGameResponse = Message<"mahjong.authority.v1.ExportGameRespons
  * Use `create(ExportGameResponseSchema)` to create a new message.
  */
 export const ExportGameResponseSchema: GenMessage<ExportGameResponse> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 27);
+  messageDesc(file_mahjong_authority_v1_table_service, 28);
 
 /**
  * RulePreset names a preset of a rule set: each preset belongs to one
@@ -1211,6 +1267,14 @@ export enum RulePreset {
    * @generated from enum value: RULE_PRESET_CLASSICAL_BMJA = 5;
    */
   CLASSICAL_BMJA = 5,
+
+  /**
+   * Chinese Official (MCR): the rule book's game of 16 hands, four wind
+   * rounds of four (the default); McrOptions change its length.
+   *
+   * @generated from enum value: RULE_PRESET_MCR = 4;
+   */
+  MCR = 4,
 }
 
 /**
@@ -1255,6 +1319,13 @@ export enum RuleSet {
    * @generated from enum value: RULE_SET_CLASSICAL = 4;
    */
   CLASSICAL = 4,
+
+  /**
+   * Chinese Official (MCR), 144 tiles with flowers, 8-fan minimum.
+   *
+   * @generated from enum value: RULE_SET_MCR = 3;
+   */
+  MCR = 3,
 }
 
 /**

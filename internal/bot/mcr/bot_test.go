@@ -1,0 +1,81 @@
+package mcr
+
+import (
+	"testing"
+
+	tm "github.com/mahjong-authority/authority/internal/table/mcr"
+	"github.com/mahjong-authority/authority/internal/wall"
+)
+
+func seedOf(n uint64) [32]byte {
+	var s [32]byte
+	for i := range 8 {
+		s[i] = byte(n >> (8 * i))
+	}
+	s[31] = 0xb0
+	return s
+}
+
+// playGame plays a whole game of four bots from seed, checking the
+// table's invariants after every step when check is set. It returns the
+// table and the number of hands won.
+func playGame(tb testing.TB, rules tm.Rules, seed uint64, check bool) (*tm.Table, int) {
+	t, err := tm.New(tm.Config{Rules: rules})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var ps [tm.NumSeats]Player
+	var evs []tm.Event
+	wins := 0
+	for hand := uint64(0); t.Phase() != tm.GameOver; {
+		var a tm.Action
+		if t.Phase() == tm.BetweenHands {
+			w := wall.New144(seedOf(seed*64 + hand))
+			hand++
+			a = tm.Action{Type: tm.Deal, Wall: &w}
+		} else {
+			found := false
+			for s := range tm.Seat(tm.NumSeats) {
+				if a, found = ps[s].Decide(t, s); found {
+					break
+				}
+			}
+			if !found {
+				tb.Fatalf("phase %v: no bot has anything to do", t.Phase())
+			}
+		}
+		evs, err = t.StepInto(evs[:0], a)
+		if err != nil {
+			tb.Fatalf("bot played %v: %v", a, err)
+		}
+		for _, e := range evs {
+			if _, ok := e.Body.(tm.Won); ok {
+				wins++
+			}
+		}
+		if check {
+			if err := t.Verify(); err != nil {
+				tb.Fatalf("after %v: %v", a, err)
+			}
+		}
+	}
+	return t, wins
+}
+
+// TestBotGames plays whole 16-hand games of bots: every action legal,
+// invariants after every step, and the bots win hands.
+func TestBotGames(t *testing.T) {
+	total, wins := 0, 0
+	for seed := range uint64(4) {
+		tb, w := playGame(t, tm.Default, seed, true)
+		if tb.Hands() != 16 {
+			t.Fatalf("seed %d: %d hands", seed, tb.Hands())
+		}
+		total += tb.Hands()
+		wins += w
+	}
+	t.Logf("%d wins in %d hands", wins, total)
+	if wins < total/4 {
+		t.Errorf("bots won %d of %d hands, want at least a quarter", wins, total)
+	}
+}
