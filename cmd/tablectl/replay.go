@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	rmcr "github.com/mahjong-authority/authority/internal/record/mcr"
 	rsc "github.com/mahjong-authority/authority/internal/record/sichuan"
 	"github.com/mahjong-authority/authority/internal/replay"
 )
@@ -16,14 +17,15 @@ func init() {
 
 // runReplay is docs/replay.md: one game per input line, one outcome per
 // output line. With --rules sichuan the games are Sichuan native records
-// (docs/records.md) and the outcomes the same shape (record/sichuan Play).
+// (docs/records.md) and the outcomes the same shape (record/sichuan Play);
+// with --rules mcr, MCR native records (record/mcr Play).
 func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("replay", "usage: tablectl replay [--rules riichi|sichuan] < games.jsonl\n", stderr)
-	rules := fs.String("rules", "riichi", "the games' rule set: riichi (the replay contract's games) or sichuan (Sichuan native records)")
+	fs := newFlags("replay", "usage: tablectl replay [--rules riichi|sichuan|mcr] < games.jsonl\n", stderr)
+	rules := fs.String("rules", "riichi", "the games' rule set: riichi (the replay contract's games), sichuan (Sichuan native records) or mcr (MCR native records)")
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
-	if *rules != "riichi" && *rules != "sichuan" {
+	if *rules != "riichi" && *rules != "sichuan" && *rules != "mcr" {
 		fs.Usage()
 		return errUsage
 	}
@@ -50,6 +52,12 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 				o = replay.Outcome{ID: gameID(b, line), Round: &zero, Step: &zero, Error: err.Error()}
 			} else {
 				o = rsc.Play(g)
+			}
+		case *rules == "mcr":
+			if g, err := rmcr.Decode(b); err != nil {
+				o = replay.Outcome{ID: gameID(b, line), Round: &zero, Step: &zero, Error: err.Error()}
+			} else {
+				o = rmcr.Play(g)
 			}
 		default:
 			if g, err := replay.Decode(b); err != nil {

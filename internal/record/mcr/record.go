@@ -5,7 +5,9 @@
 // Recorder builds it from the engine's steps; Read and Write move it as
 // JSON lines (rules.variant "mcr"); Verify checks one: each wall against
 // its revealed seed and commitment over the 144 tiles, the seed chain
-// when the server seed is revealed, and a replay through the engine.
+// when the server seed is revealed, and a replay through the engine; Play
+// replays one through the engine in the replay contract's shape (package
+// replay, tablectl replay --rules mcr).
 //
 // Like package record for riichi, a partial record (a game not over)
 // holds only finished hands and never the server seed or the entropy.

@@ -29,8 +29,8 @@ import (
 // error only for a record it cannot read (bad hex).
 func Verify(g *Game) (*record.Report, error) {
 	rep := &record.Report{ID: g.ID, Rounds: len(g.Hands)}
-	if g.Rules.Variant != Variant || g.Rules.Hands < 1 || g.Rules.Hands > tbl.MaxHands {
-		add(rep, -1, "rules", -1, "variant %q with %d hands is not an MCR game", g.Rules.Variant, g.Rules.Hands)
+	if err := checkRules(g); err != nil {
+		add(rep, -1, "rules", -1, "%v", err)
 		return rep, nil
 	}
 	if g.Partial && (g.ServerSeed != "" || len(g.Entropy) != 0) {
@@ -39,17 +39,15 @@ func Verify(g *Game) (*record.Report, error) {
 	walls := make([]*wall.Wall144, len(g.Hands))
 	for i := range g.Hands {
 		h := &g.Hands[i]
-		if h.WallSeed == "" {
-			rep.Unverifiable = append(rep.Unverifiable, i)
-			continue
-		}
-		seed, err := hex32(h.WallSeed)
+		w, err := seedWall(g, i)
 		if err != nil {
 			return nil, fmt.Errorf("record/mcr: hand %d: wall_seed: %w", i, err)
 		}
-		w := wall.New144(seed)
-		w.Commitment = fair.Commit(seed, g.TableID, uint32(i))
-		walls[i] = &w
+		if w == nil {
+			rep.Unverifiable = append(rep.Unverifiable, i)
+			continue
+		}
+		walls[i] = w
 		before := len(rep.Problems)
 		switch {
 		case g.TableID == "":
@@ -66,6 +64,30 @@ func Verify(g *Game) (*record.Report, error) {
 	checkChain(rep, g)
 	replayGame(rep, g, walls)
 	return rep, nil
+}
+
+// checkRules says why g's rules are not an MCR game's the engine plays.
+func checkRules(g *Game) error {
+	if g.Rules.Variant != Variant || g.Rules.Hands < 1 || g.Rules.Hands > tbl.MaxHands {
+		return fmt.Errorf("variant %q with %d hands is not an MCR game", g.Rules.Variant, g.Rules.Hands)
+	}
+	return nil
+}
+
+// seedWall is hand i's wall, wall.New144 of its seed, with the commitment
+// the seats received (fair.Commit of the seed, the table id and the hand
+// index); nil for a hand without a seed, whose wall is unknown.
+func seedWall(g *Game, i int) (*wall.Wall144, error) {
+	if g.Hands[i].WallSeed == "" {
+		return nil, nil
+	}
+	seed, err := hex32(g.Hands[i].WallSeed)
+	if err != nil {
+		return nil, err
+	}
+	w := wall.New144(seed)
+	w.Commitment = fair.Commit(seed, g.TableID, uint32(i))
+	return &w, nil
 }
 
 func add(rep *record.Report, hand int, field string, pos int, format string, args ...any) {
@@ -130,48 +152,16 @@ func checkChain(rep *record.Report, g *Game) {
 // replayGame plays the record's actions on the seeds' walls and compares
 // what the engine records with the record.
 func replayGame(rep *record.Report, g *Game, walls []*wall.Wall144) {
-	rules := tbl.Rules{Name: "mcr", Hands: g.Rules.Hands}
-	t, err := tbl.New(tbl.Config{Rules: rules})
-	if err != nil {
-		add(rep, -1, "rules", -1, "%v", err)
+	t, rec, stop := replayHands(g, walls, func(i int, got *Hand) *replayStop {
+		compareHand(rep, i, got, &g.Hands[i])
+		return nil
+	})
+	if stop != nil {
+		add(rep, stop.hand, stop.field, stop.pos, "%s", stop.msg)
 		return
 	}
-	rec := NewRecorder(rules)
-	rec.SetTable(g.TableID)
-	for i := range g.Hands {
-		h := &g.Hands[i]
-		if walls[i] == nil {
-			return // unverifiable from here on: reported already
-		}
-		if t.Phase() != tbl.BetweenHands {
-			add(rep, i, "hands", i, "the game was over after %d hands", i)
-			return
-		}
-		evs, err := t.Step(tbl.Action{Type: tbl.Deal, Wall: walls[i]})
-		if err != nil {
-			add(rep, i, "wall_seed", -1, "the engine refuses the wall: %v", err)
-			return
-		}
-		rec.Step(tbl.Action{Type: tbl.Deal}, evs)
-		for j, s := range h.Actions {
-			a, err := ParseAction(s)
-			if err != nil {
-				add(rep, i, "actions", j, "%v", err)
-				return
-			}
-			evs, err := t.Step(a)
-			if err != nil {
-				add(rep, i, "actions", j, "the engine refuses %q: %v", s, err)
-				return
-			}
-			rec.Step(a, evs)
-		}
-		if rec.Hands() != i+1 {
-			add(rep, i, "actions", len(h.Actions), "the hand does not end after its %d actions", len(h.Actions))
-			return
-		}
-		got := rec.st.Game.Hands[i]
-		compareHand(rep, i, &got, h)
+	if rec.Hands() < len(g.Hands) {
+		return // unverifiable from here on: reported already
 	}
 	over := t.Phase() == tbl.GameOver
 	switch {
@@ -191,6 +181,69 @@ func replayGame(rep *record.Report, g *Game, walls []*wall.Wall144) {
 	if len(rep.Unverifiable) == 0 && len(rep.Problems) == 0 {
 		rep.Replayed = true
 	}
+}
+
+// replayStop is where a replay parted from its record: the hand, the
+// record's field at fault, the position in it (an action's index, or the
+// number of actions for a hand that does not end with its last one; -1
+// for none) and why.
+type replayStop struct {
+	hand  int
+	field string
+	pos   int
+	msg   string
+}
+
+// replayHands plays g's hands through the engine, hand i on walls[i], with
+// the record's actions, and a Recorder of what the engine did: the replay
+// Verify and Play share. Once a hand ends with its last action, done gets
+// the replay's record of it; a stop it returns ends the replay there. The
+// replay also stops, with no stop, at the first hand without a wall (nil).
+// It returns the table and the recorder as it left them, and the stop
+// where the engine and the record parted (the rules must pass checkRules).
+func replayHands(g *Game, walls []*wall.Wall144, done func(i int, got *Hand) *replayStop) (*tbl.Table, *Recorder, *replayStop) {
+	rules := tbl.Rules{Name: "mcr", Hands: g.Rules.Hands}
+	rec := NewRecorder(rules)
+	rec.SetTable(g.TableID)
+	t, err := tbl.New(tbl.Config{Rules: rules})
+	if err != nil {
+		return t, rec, &replayStop{-1, "rules", -1, err.Error()}
+	}
+	for i := range g.Hands {
+		h := &g.Hands[i]
+		if walls[i] == nil {
+			return t, rec, nil
+		}
+		if t.Phase() != tbl.BetweenHands {
+			return t, rec, &replayStop{i, "hands", i, fmt.Sprintf("the game was over after %d hands", i)}
+		}
+		evs, err := t.Step(tbl.Action{Type: tbl.Deal, Wall: walls[i]})
+		if err != nil {
+			return t, rec, &replayStop{i, "wall_seed", -1, fmt.Sprintf("the engine refuses the wall: %v", err)}
+		}
+		rec.Step(tbl.Action{Type: tbl.Deal}, evs)
+		for j, s := range h.Actions {
+			if rec.Hands() == i+1 {
+				return t, rec, &replayStop{i, "actions", j, fmt.Sprintf("the hand ended before action %d of its %d", j, len(h.Actions))}
+			}
+			a, err := ParseAction(s)
+			if err != nil {
+				return t, rec, &replayStop{i, "actions", j, err.Error()}
+			}
+			evs, err := t.Step(a)
+			if err != nil {
+				return t, rec, &replayStop{i, "actions", j, fmt.Sprintf("the engine refuses %q: %v", s, err)}
+			}
+			rec.Step(a, evs)
+		}
+		if rec.Hands() != i+1 {
+			return t, rec, &replayStop{i, "actions", len(h.Actions), fmt.Sprintf("the hand does not end after its %d actions", len(h.Actions))}
+		}
+		if stop := done(i, &rec.st.Game.Hands[i]); stop != nil {
+			return t, rec, stop
+		}
+	}
+	return t, rec, nil
 }
 
 func compareHand(rep *record.Report, i int, got, want *Hand) {
