@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	rcl "github.com/mahjong-authority/authority/internal/record/classical"
 	rsc "github.com/mahjong-authority/authority/internal/record/sichuan"
 	"github.com/mahjong-authority/authority/internal/replay"
 )
@@ -15,15 +16,16 @@ func init() {
 }
 
 // runReplay is docs/replay.md: one game per input line, one outcome per
-// output line. With --rules sichuan the games are Sichuan native records
-// (docs/records.md) and the outcomes the same shape (record/sichuan Play).
+// output line. With --rules sichuan or classical the games are that rule
+// set's native records (docs/records.md) and the outcomes the same shape
+// (record/sichuan and record/classical Play).
 func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("replay", "usage: tablectl replay [--rules riichi|sichuan] < games.jsonl\n", stderr)
-	rules := fs.String("rules", "riichi", "the games' rule set: riichi (the replay contract's games) or sichuan (Sichuan native records)")
+	fs := newFlags("replay", "usage: tablectl replay [--rules riichi|sichuan|classical] < games.jsonl\n", stderr)
+	rules := fs.String("rules", "riichi", "the games' rule set: riichi (the replay contract's games), sichuan or classical (their native records)")
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
-	if *rules != "riichi" && *rules != "sichuan" {
+	if *rules != "riichi" && *rules != "sichuan" && *rules != "classical" {
 		fs.Usage()
 		return errUsage
 	}
@@ -50,6 +52,12 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 				o = replay.Outcome{ID: gameID(b, line), Round: &zero, Step: &zero, Error: err.Error()}
 			} else {
 				o = rsc.Play(g)
+			}
+		case *rules == "classical":
+			if g, err := rcl.Decode(b); err != nil {
+				o = replay.Outcome{ID: gameID(b, line), Round: &zero, Step: &zero, Error: err.Error()}
+			} else {
+				o = rcl.Play(g)
 			}
 		default:
 			if g, err := replay.Decode(b); err != nil {
