@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	rcl "github.com/mahjong-authority/authority/internal/record/classical"
 	rmcr "github.com/mahjong-authority/authority/internal/record/mcr"
 	rsc "github.com/mahjong-authority/authority/internal/record/sichuan"
 	"github.com/mahjong-authority/authority/internal/replay"
@@ -16,16 +17,16 @@ func init() {
 }
 
 // runReplay is docs/replay.md: one game per input line, one outcome per
-// output line. With --rules sichuan the games are Sichuan native records
-// (docs/records.md) and the outcomes the same shape (record/sichuan Play);
-// with --rules mcr, MCR native records (record/mcr Play).
+// output line. With --rules sichuan, mcr or classical the games are that
+// rule set's native records (docs/records.md) and the outcomes the same
+// shape (the Play of record/sichuan, record/mcr and record/classical).
 func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("replay", "usage: tablectl replay [--rules riichi|sichuan|mcr] < games.jsonl\n", stderr)
-	rules := fs.String("rules", "riichi", "the games' rule set: riichi (the replay contract's games), sichuan (Sichuan native records) or mcr (MCR native records)")
+	fs := newFlags("replay", "usage: tablectl replay [--rules riichi|sichuan|mcr|classical] < games.jsonl\n", stderr)
+	rules := fs.String("rules", "riichi", "the games' rule set: riichi (the replay contract's games), sichuan, mcr or classical (their native records)")
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
-	if *rules != "riichi" && *rules != "sichuan" && *rules != "mcr" {
+	if *rules != "riichi" && *rules != "sichuan" && *rules != "mcr" && *rules != "classical" {
 		fs.Usage()
 		return errUsage
 	}
@@ -58,6 +59,12 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 				o = replay.Outcome{ID: gameID(b, line), Round: &zero, Step: &zero, Error: err.Error()}
 			} else {
 				o = rmcr.Play(g)
+			}
+		case *rules == "classical":
+			if g, err := rcl.Decode(b); err != nil {
+				o = replay.Outcome{ID: gameID(b, line), Round: &zero, Step: &zero, Error: err.Error()}
+			} else {
+				o = rcl.Play(g)
 			}
 		default:
 			if g, err := replay.Decode(b); err != nil {

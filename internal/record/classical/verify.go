@@ -48,8 +48,7 @@ func Verify(g *Game) (*record.Report, error) {
 		if err != nil {
 			return nil, fmt.Errorf("record: round %d: wall_seed: %w", i, err)
 		}
-		sw := wall.New144(seed)
-		sw.Commitment = fair.Commit(seed, g.TableID, uint32(i))
+		sw := seedWall(g, i, seed)
 		walls[i] = sw
 		before := len(rep.Problems)
 		if rd.Commitment == "" {
@@ -73,6 +72,14 @@ func Verify(g *Game) (*record.Report, error) {
 	}
 	replayed(rep, g, rules, walls)
 	return rep, nil
+}
+
+// seedWall is hand i's wall of its seed, with the commitment its seats
+// received.
+func seedWall(g *Game, i int, seed [32]byte) wall.Wall144 {
+	w := wall.New144(seed)
+	w.Commitment = fair.Commit(seed, g.TableID, uint32(i))
+	return w
 }
 
 func add(rep *record.Report, round int, field string, pos int, format string, args ...any) {
@@ -139,52 +146,22 @@ func checkChain(rep *record.Report, g *Game) {
 // replayed replays the record through the engine, recording the replay,
 // and compares the two records hand by hand.
 func replayed(rep *record.Report, g *Game, rules ct.Rules, walls []wall.Wall144) {
-	t, err := ct.New(ct.Config{Rules: rules})
-	if err != nil {
-		add(rep, -1, "rules", -1, "%v", err)
-		return
-	}
-	rec := NewRecorder(g.ID, rules)
 	before := len(rep.Problems)
-	for i := range g.Rounds {
-		rd := &g.Rounds[i]
-		w := walls[i]
-		if t.Phase() != ct.BetweenHands {
-			add(rep, i, "rounds", -1, "the engine is %v, not between hands", t.Phase())
-			return
-		}
-		a := ct.Action{Type: ct.Deal, Wall: &w}
-		evs, err := t.Step(a)
-		if err != nil {
-			add(rep, i, "wall", -1, "the engine refused the deal: %v", err)
-			return
-		}
-		rec.Step(a, evs)
-		for j, ra := range rd.Actions {
-			a, err := ra.Engine()
-			if err != nil {
-				add(rep, i, "actions", j, "%v", err)
-				return
-			}
-			evs, err := t.Step(a)
-			if err != nil {
-				add(rep, i, "actions", j, "the engine refused it: %v", err)
-				return
-			}
-			rec.Step(a, evs)
-		}
-		if rec.Rounds() != i+1 {
-			add(rep, i, "actions", len(rd.Actions), "the hand does not end with its last action")
-			return
-		}
-		got := rec.g.Rounds[i]
-		if rd.WallSeed == "" {
+	rec, m := replayHands(g, rules, walls, func(i int, want, got *Round) error {
+		if want.WallSeed == "" {
 			got.WallSeed, got.Commitment = "", ""
 		}
-		if rd.Commitment == "" {
+		if want.Commitment == "" {
 			got.Commitment = ""
 		}
-		compareRound(rep, i, rd, &got)
+		for _, d := range roundDiffs(want, got) {
+			add(rep, i, d.field, -1, "%s", d.msg)
+		}
+		return nil
+	})
+	if m != nil {
+		add(rep, m.round, m.field, m.pos, "%s", m.msg)
+		return
 	}
 	switch {
 	case g.Partial && rec.Over():
@@ -202,17 +179,81 @@ func replayed(rep *record.Report, g *Game, rules ct.Rules, walls []wall.Wall144)
 	rep.Replayed = len(rep.Problems) == before
 }
 
-// compareRound compares a recorded hand with its replay, field by field.
-func compareRound(rep *record.Report, i int, want, got *Round) {
+// mismatch is where a replay stopped: the hand (-1 for the game), the
+// record's field and the position in it (the action's index, -1 for
+// none).
+type mismatch struct {
+	round int
+	field string
+	pos   int
+	msg   string
+}
+
+// replayHands deals every hand of g its wall in walls and feeds the
+// engine the hand's recorded actions, recording the replay; after each
+// hand it calls hand with the recorded hand and the replay's (a copy),
+// stopping at its error. It returns the replay's recorder and, when the
+// replay stopped before the end of the record, where and why. Verify and
+// Play share it.
+func replayHands(g *Game, rules ct.Rules, walls []wall.Wall144, hand func(i int, want, got *Round) error) (*Recorder, *mismatch) {
+	t, err := ct.New(ct.Config{Rules: rules})
+	if err != nil {
+		return nil, &mismatch{-1, "rules", -1, err.Error()}
+	}
+	rec := NewRecorder(g.ID, rules)
+	for i := range g.Rounds {
+		rd := &g.Rounds[i]
+		w := walls[i]
+		if t.Phase() != ct.BetweenHands {
+			return rec, &mismatch{i, "rounds", -1, fmt.Sprintf("the engine is %v, not between hands", t.Phase())}
+		}
+		a := ct.Action{Type: ct.Deal, Wall: &w}
+		evs, err := t.Step(a)
+		if err != nil {
+			return rec, &mismatch{i, "wall", -1, fmt.Sprintf("the engine refused the deal: %v", err)}
+		}
+		rec.Step(a, evs)
+		for j, ra := range rd.Actions {
+			if rec.Rounds() == i+1 {
+				return rec, &mismatch{i, "actions", j, "the hand ended before this action"}
+			}
+			a, err := ra.Engine()
+			if err != nil {
+				return rec, &mismatch{i, "actions", j, err.Error()}
+			}
+			evs, err := t.Step(a)
+			if err != nil {
+				return rec, &mismatch{i, "actions", j, fmt.Sprintf("the engine refused it: %v", err)}
+			}
+			rec.Step(a, evs)
+		}
+		if rec.Rounds() != i+1 {
+			return rec, &mismatch{i, "actions", len(rd.Actions), "the hand does not end with its last action"}
+		}
+		got := rec.g.Rounds[i]
+		if err := hand(i, rd, &got); err != nil {
+			return rec, &mismatch{i, "result", len(rd.Actions), err.Error()}
+		}
+	}
+	return rec, nil
+}
+
+// diff is one field in which a recorded hand and its replay differ.
+type diff struct{ field, msg string }
+
+// roundDiffs compares a recorded hand with its replay, field by field.
+func roundDiffs(want, got *Round) []diff {
+	var out []diff
 	eq := func(field string, a, b any) {
 		ja, _ := json.Marshal(a)
 		jb, _ := json.Marshal(b)
 		if string(ja) != string(jb) {
-			add(rep, i, field, -1, "%s, but the replay makes %s", ja, jb)
+			out = append(out, diff{field, fmt.Sprintf("%s, but the replay makes %s", ja, jb)})
 		}
 	}
 	eq("dealer", want.Dealer, got.Dealer)
 	eq("round", want.Round, got.Round)
 	eq("scores", want.Scores, got.Scores)
 	eq("result", want.Result, got.Result)
+	return out
 }
