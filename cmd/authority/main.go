@@ -22,6 +22,8 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"flag"
 	"fmt"
@@ -111,6 +113,7 @@ type webhook struct {
 type webOptions struct {
 	corsOrigins []string
 	cert, key   string // TLS, both or neither
+	clientCA    string // mutual TLS: client certificates of the room service (with cert and key)
 }
 
 // lifetimes say how long tables stay in memory and games in the store.
@@ -138,6 +141,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	})
 	fs.StringVar(&o.web.cert, "tls-cert", "", "TLS certificate `file` (PEM; with --tls-key)")
 	fs.StringVar(&o.web.key, "tls-key", "", "TLS private key `file` (PEM; with --tls-cert)")
+	fs.StringVar(&o.web.clientCA, "client-ca", "", "CA certificates `file` (PEM; with --tls-cert): a client certificate they sign is a room-service credential (mutual TLS), the alternative to an API key")
 	fs.StringVar(&o.metrics, "metrics", "", "`address` to serve Prometheus metrics (/metrics) and pprof (/debug/pprof/) on (default: off)")
 	fs.StringVar(&o.data, "data", "", "`directory` that keeps tables durable (default: in memory)")
 	fs.BoolVar(&o.devLog, "log-dev", false, "human-readable logs instead of JSON")
@@ -172,6 +176,9 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	}
 	if (o.web.cert == "") != (o.web.key == "") {
 		return o, errors.New("--tls-cert and --tls-key go together")
+	}
+	if o.web.clientCA != "" && o.web.cert == "" {
+		return o, errors.New("--client-ca needs --tls-cert and --tls-key")
 	}
 	if err := checkNotNegative(o); err != nil {
 		return o, err
@@ -517,6 +524,12 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 		return err
 	}
 	hsrv := gateway.Server(h, gateway.Config{ConnContext: srv.ConnContext})
+	if o.web.clientCA != "" {
+		if hsrv.TLSConfig, err = clientCATLS(o.web.clientCA); err != nil {
+			srv.Close()
+			return err
+		}
+	}
 	hsrv.ErrorLog = zap.NewStdLog(log)
 	served := make(chan error, 1)
 	go func() {
@@ -550,4 +563,20 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 	<-served
 	log.Info("stopped")
 	return nil
+}
+
+// clientCATLS is the TLS configuration of mutual TLS: a client may show a
+// certificate (players do not), and one it shows must be signed by a CA of
+// file; the room service's calls accept a verified one (server.Config
+// ClientCerts).
+func clientCATLS(file string) (*tls.Config, error) {
+	pem, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("--client-ca: %w", err)
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("--client-ca %s: no PEM certificate in it", file)
+	}
+	return &tls.Config{ClientCAs: pool, ClientAuth: tls.VerifyClientCertIfGiven, MinVersion: tls.VersionTLS12}, nil
 }

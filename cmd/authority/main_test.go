@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"path/filepath"
 	"net"
 	"slices"
 	"strings"
@@ -247,4 +248,24 @@ func TestParseRefusesNegativeSettings(t *testing.T) {
 		check(f, "-1", "0")
 	}
 	check("--seat-rate", "NaN", "0.5")
+}
+
+// TestTLSFlags: the TLS files go together, and mutual TLS needs TLS.
+func TestTLSFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"--tls-cert", "c.pem"},
+		{"--tls-key", "k.pem"},
+		{"--client-ca", "ca.pem"},
+	} {
+		if _, err := parse(args, io.Discard); err == nil {
+			t.Errorf("parse(%q) accepted", args)
+		}
+	}
+	o, err := parse([]string{"--tls-cert", "c.pem", "--tls-key", "k.pem", "--client-ca", "ca.pem"}, io.Discard)
+	if err != nil || o.web.clientCA != "ca.pem" {
+		t.Errorf("parse(TLS with a client CA) = %+v, %v", o.web, err)
+	}
+	if _, err := clientCATLS(filepath.Join(t.TempDir(), "none.pem")); err == nil {
+		t.Error("clientCATLS of a missing file succeeded")
+	}
 }

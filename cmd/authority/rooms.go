@@ -24,6 +24,7 @@ import (
 // stores (server.Close closes it). Without keys it warns when the server
 // listens beyond the loopback: anyone who reaches it may create tables.
 func roomService(ctx context.Context, cfg *server.Config, lis net.Listener, log *zap.Logger, o options) error {
+	cfg.ClientCerts = o.web.clientCA != ""
 	if o.keys != "" {
 		keys, err := backend.Load(o.keys)
 		if err != nil {
@@ -48,7 +49,7 @@ func roomService(ctx context.Context, cfg *server.Config, lis net.Listener, log 
 			}
 		}()
 		log.Info("room service needs an API key", zap.String("keys", o.keys))
-	} else if !loopback(lis.Addr()) {
+	} else if !loopback(lis.Addr()) && !cfg.ClientCerts {
 		log.Warn("listening beyond the loopback without --backend-keys: anyone who reaches the server may create, reserve and close tables and read the results feed",
 			zap.String("addr", lis.Addr().String()))
 	}

@@ -15,7 +15,9 @@ import (
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/auth"
 	"go.uber.org/zap"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
 	grpcmd "google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/peer"
 	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
@@ -74,19 +76,44 @@ func needsKey(method string) bool {
 // logged or sent back.
 func (s *Server) authenticate(ctx context.Context) (context.Context, error) {
 	method, _ := grpc.Method(ctx)
-	if !s.cfg.Keys.Enabled() || !needsKey(method) {
+	if !s.cfg.Keys.Enabled() && !s.cfg.ClientCerts || !needsKey(method) {
 		return ctx, nil
 	}
 	var key string
 	if v := grpcmd.ValueFromIncomingContext(ctx, APIKeyHeader); len(v) > 0 {
 		key = v[0]
 	}
-	c, err := s.cfg.Keys.Check(key)
+	if c, ok := certCaller(ctx); ok && s.cfg.ClientCerts && key == "" {
+		return context.WithValue(ctx, callerKey{}, c), nil
+	}
+	c, err := backend.Caller{}, error(backend.ErrMissingKey)
+	switch {
+	case s.cfg.Keys.Enabled():
+		c, err = s.cfg.Keys.Check(key)
+	case key != "":
+		err = backend.ErrWrongKey // client certificates only: no key is right
+	}
 	if err != nil {
 		s.cfg.Log.Info("room-service call refused", zap.String("method", method), zap.String("why", err.Error()))
 		return nil, toStatus(fmt.Errorf("%s: %w", method, err))
 	}
 	return context.WithValue(ctx, callerKey{}, c), nil
+}
+
+// certCaller is the room service of a verified client certificate: the
+// TLS layer checked it against --client-ca (tls.VerifyClientCertIfGiven),
+// so a chain is there only when it verified. The certificate's subject
+// names the caller (logs, limits); such a caller has no table limit.
+func certCaller(ctx context.Context) (backend.Caller, bool) {
+	p, ok := peer.FromContext(ctx)
+	if !ok {
+		return backend.Caller{}, false
+	}
+	ti, ok := p.AuthInfo.(credentials.TLSInfo)
+	if !ok || len(ti.State.VerifiedChains) == 0 || len(ti.State.VerifiedChains[0]) == 0 {
+		return backend.Caller{}, false
+	}
+	return backend.Caller{Name: "cert:" + ti.State.VerifiedChains[0][0].Subject.CommonName}, true
 }
 
 // authOptions are the interceptors of authentication.

@@ -78,6 +78,11 @@ type Config struct {
 	// Keys, when they hold a key file, make the room service's calls
 	// need an API key (docs/rooms.md); nil leaves the server open.
 	Keys *backend.Keys
+	// ClientCerts: a client certificate that the TLS layer verified
+	// (authority --client-ca) is a room-service credential too, the
+	// alternative to an API key; with it room-service calls need one or
+	// the other even without keys.
+	ClientCerts bool
 	// Feed is the results feed (default: one in memory). The server
 	// closes it.
 	Feed *feed.Feed
