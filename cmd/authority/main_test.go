@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 	"io"
-	"path/filepath"
 	"net"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
