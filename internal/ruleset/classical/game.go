@@ -6,7 +6,6 @@ import (
 
 	"github.com/mahjong-authority/authority/internal/fair"
 	"github.com/mahjong-authority/authority/internal/host"
-	"github.com/mahjong-authority/authority/internal/pack"
 	rcl "github.com/mahjong-authority/authority/internal/record/classical"
 	"github.com/mahjong-authority/authority/internal/ruleset"
 	ct "github.com/mahjong-authority/authority/internal/table/classical"
@@ -206,10 +205,6 @@ func (g *game) Over() bool { return g.eng.Phase() == ct.GameOver }
 // The game's snapshots (host.Snapshotter): between hands, the engine's
 // snapshot and the recorder's state.
 
-const gameSnapshotVersion = 1
-
-const maxSnapshotPart = 1 << 24
-
 // Boundary reports whether the game is between hands (after the first) or
 // over, with an engine that snapshots itself.
 func (g *game) Boundary() bool {
@@ -235,12 +230,7 @@ func (g *game) AppendSnapshot(dst []byte) ([]byte, error) {
 	if err != nil {
 		return dst, fmt.Errorf("game snapshot: %w", err)
 	}
-	dst = append(dst, gameSnapshotVersion)
-	dst = pack.AppendBytes(dst, eng)
-	if dst, err = g.rec.AppendBinary(dst); err != nil {
-		return dst, fmt.Errorf("game snapshot: %w", err)
-	}
-	return dst, nil
+	return ruleset.AppendGameSnapshot(dst, eng, g.rec.AppendBinary)
 }
 
 // Restore sets a new game, seeded, to a snapshot AppendSnapshot wrote.
@@ -248,14 +238,9 @@ func (g *game) Restore(state []byte) error {
 	if g.restore == nil {
 		return errors.New("game snapshot: the server restores no engines")
 	}
-	r := pack.NewReader(state)
-	if v := r.Byte("version"); r.Err() == nil && v != gameSnapshotVersion {
-		return fmt.Errorf("game snapshot: version %d", v)
-	}
-	engRaw := r.Bytes("engine", maxSnapshotPart)
-	recRaw := r.Fixed("record", r.Len())
-	if err := r.Done(); err != nil {
-		return fmt.Errorf("game snapshot: %w", err)
+	engRaw, recRaw, err := ruleset.SplitGameSnapshot(state)
+	if err != nil {
+		return err
 	}
 	var s ct.Snapshot
 	if err := s.UnmarshalBinary(engRaw); err != nil {

@@ -6,7 +6,6 @@ import (
 
 	"github.com/mahjong-authority/authority/internal/fair"
 	"github.com/mahjong-authority/authority/internal/host"
-	"github.com/mahjong-authority/authority/internal/pack"
 	rmcr "github.com/mahjong-authority/authority/internal/record/mcr"
 	"github.com/mahjong-authority/authority/internal/ruleset"
 	tbl "github.com/mahjong-authority/authority/internal/table/mcr"
@@ -207,10 +206,6 @@ func (g *game) Over() bool { return g.eng.Phase() == tbl.GameOver }
 // The game's snapshots (host.Snapshotter): between hands, the engine's
 // snapshot and the record so far; the seeds come back through Seed.
 
-const gameSnapshotVersion = 1
-
-const maxSnapshotPart = 1 << 24
-
 // Boundary reports whether the game is between hands (after the first)
 // or over.
 func (g *game) Boundary() bool {
@@ -232,24 +227,14 @@ func (g *game) AppendSnapshot(dst []byte) ([]byte, error) {
 	if err != nil {
 		return dst, fmt.Errorf("game snapshot: %w", err)
 	}
-	dst = append(dst, gameSnapshotVersion)
-	dst = pack.AppendBytes(dst, eng)
-	if dst, err = g.rec.AppendBinary(dst); err != nil {
-		return dst, fmt.Errorf("game snapshot: %w", err)
-	}
-	return dst, nil
+	return ruleset.AppendGameSnapshot(dst, eng, g.rec.AppendBinary)
 }
 
 // Restore sets a new, seeded game to a snapshot AppendSnapshot wrote.
 func (g *game) Restore(state []byte) error {
-	r := pack.NewReader(state)
-	if v := r.Byte("version"); r.Err() == nil && v != gameSnapshotVersion {
-		return fmt.Errorf("game snapshot: version %d", v)
-	}
-	engRaw := r.Bytes("engine", maxSnapshotPart)
-	recRaw := r.Fixed("record", r.Len())
-	if err := r.Done(); err != nil {
-		return fmt.Errorf("game snapshot: %w", err)
+	engRaw, recRaw, err := ruleset.SplitGameSnapshot(state)
+	if err != nil {
+		return err
 	}
 	var s tbl.Snapshot
 	if err := s.UnmarshalBinary(engRaw); err != nil {

@@ -10,7 +10,6 @@ import (
 	"github.com/mahjong-authority/authority/internal/fair"
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/judge"
-	"github.com/mahjong-authority/authority/internal/pack"
 	"github.com/mahjong-authority/authority/internal/record"
 	"github.com/mahjong-authority/authority/internal/ruleset"
 	"github.com/mahjong-authority/authority/internal/table"
@@ -301,10 +300,6 @@ func (g *game) Over() bool { return g.eng.Phase() == table.GameOver }
 // through Seed, which the host calls before Restore.
 
 // gameSnapshotVersion is the first byte of a game's snapshot.
-const gameSnapshotVersion = 1
-
-// maxSnapshotPart bounds each part of a game's snapshot.
-const maxSnapshotPart = 1 << 24
 
 // Boundary reports whether the game is between rounds (after the first)
 // or over, with an engine that snapshots itself.
@@ -331,12 +326,7 @@ func (g *game) AppendSnapshot(dst []byte) ([]byte, error) {
 	if err != nil {
 		return dst, fmt.Errorf("game snapshot: %w", err)
 	}
-	dst = append(dst, gameSnapshotVersion)
-	dst = pack.AppendBytes(dst, eng)
-	if dst, err = g.rec.AppendBinary(dst); err != nil {
-		return dst, fmt.Errorf("game snapshot: %w", err)
-	}
-	return dst, nil
+	return ruleset.AppendGameSnapshot(dst, eng, g.rec.AppendBinary)
 }
 
 // Restore sets a new game, seeded, to a snapshot AppendSnapshot wrote.
@@ -344,14 +334,9 @@ func (g *game) Restore(state []byte) error {
 	if g.restore == nil {
 		return errors.New("game snapshot: the server restores no engines")
 	}
-	r := pack.NewReader(state)
-	if v := r.Byte("version"); r.Err() == nil && v != gameSnapshotVersion {
-		return fmt.Errorf("game snapshot: version %d", v)
-	}
-	engRaw := r.Bytes("engine", maxSnapshotPart)
-	recRaw := r.Fixed("record", r.Len())
-	if err := r.Done(); err != nil {
-		return fmt.Errorf("game snapshot: %w", err)
+	engRaw, recRaw, err := ruleset.SplitGameSnapshot(state)
+	if err != nil {
+		return err
 	}
 	var s table.Snapshot
 	if err := s.UnmarshalBinary(engRaw); err != nil {
