@@ -92,6 +92,11 @@ type Config[A comparable, V, B any] struct {
 	// from the store, read-only, for each request. Recover uses it when
 	// given none.
 	GameFor GameFor[A, V, B]
+	// Owner, when set, makes the host one node of a cluster that shares
+	// its store (cluster.go): it takes a table's lease before it creates
+	// the table, Recover resumes only the tables whose lease it wins, and
+	// a table whose game is over, or that was deleted, gives its lease up.
+	Owner Owner
 }
 
 // State is where a table is in its life.
@@ -242,7 +247,21 @@ func (h *Host[A, V, B]) create(ctx context.Context, s Settings, meta []byte, new
 		return Info{}, "", fmt.Errorf("create table: %w", err)
 	}
 	rec := TableRecord{ID: uuid.NewString(), Settings: s, Meta: slices.Clone(meta), Created: h.cfg.Clock.Now(), OwnerHash: ownerHash}
+	if o := h.cfg.Owner; o != nil {
+		// The lease first: no other node may take the table over while
+		// it is being created.
+		won, err := o.Acquire(ctx, rec.ID)
+		if err == nil && !won {
+			err = errors.New("a new table's id is leased already")
+		}
+		if err != nil {
+			return Info{}, "", fmt.Errorf("create table: lease: %w: %v", ErrUnavailable, err)
+		}
+	}
 	if err := h.cfg.Store.Create(ctx, rec); err != nil {
+		if o := h.cfg.Owner; o != nil {
+			o.Drop(rec.ID)
+		}
 		return Info{}, "", fmt.Errorf("create table: %w: %v", ErrUnavailable, err)
 	}
 	t := newTable(h, rec, g, newGame)
@@ -256,6 +275,7 @@ func (h *Host[A, V, B]) create(ctx context.Context, s Settings, meta []byte, new
 			t.stopEvict()
 			t.cancel()
 			_ = h.cfg.Store.Delete(ctx, rec.ID) // nothing of it was seen
+			t.dropLease()
 			return Info{}, "", fmt.Errorf("create table: reserve seat %d: %w", r.Seat, err)
 		}
 	}
@@ -326,13 +346,17 @@ type GameFor[A comparable, V, B any] func(rec TableRecord) (NewGame[A, V, B], er
 // previous process resume with after_seq. The finished tables stay in the
 // store, not read: the host reads one back when a request names it
 // (Config.GameFor). Call it once, before serving. It returns how many
-// tables it resumed. A nil gameFor means Config.GameFor.
+// tables it resumed. A nil gameFor means Config.GameFor. With an Owner it
+// resumes only the tables whose lease it wins (cluster.go).
 func (h *Host[A, V, B]) Recover(ctx context.Context, gameFor GameFor[A, V, B]) (int, error) {
 	if gameFor == nil {
 		gameFor = h.cfg.GameFor
 	}
 	if gameFor == nil {
 		return 0, fmt.Errorf("recover: no GameFor: %w", ErrBadRequest)
+	}
+	if h.cfg.Owner != nil {
+		return h.recoverOwned(ctx, gameFor)
 	}
 	start := time.Now() // the real time it took, whatever the host's clock
 	var st recoveryStats

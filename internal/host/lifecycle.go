@@ -182,6 +182,7 @@ func (t *table[A, V, B]) mark() {
 		return
 	}
 	t.marked = true
+	t.dropLease()
 }
 
 // evict takes the table out of memory once the store agrees; the run loop
@@ -218,6 +219,9 @@ func (t *table[A, V, B]) evict(gen uint64) {
 	}
 	if t.state == Waiting {
 		t.life(LifeClosed)
+	}
+	if forget {
+		t.dropLease()
 	}
 	held := t.h.remove(t, e)
 	t.exit, t.stopErr = true, e

@@ -339,6 +339,12 @@ func (t *table[A, V, B]) commit(entries ...Entry[A]) error {
 		return fmt.Errorf("%w: the table is read back from the store", ErrGameOver)
 	}
 	if err := t.store.Append(t.ctx, t.rec.ID, entries...); err != nil {
+		if errors.Is(err, ErrFenced) {
+			// Another node took the table over: nothing more of it is
+			// this node's to change.
+			t.giveUp(err)
+			return &ReleasedError{ID: t.rec.ID, Err: err}
+		}
 		return fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
 	t.logged += uint64(len(entries))

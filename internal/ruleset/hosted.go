@@ -82,9 +82,18 @@ func NewHosted[A comparable, V, B any](name string, p Parts[A, V, B], hs Hosting
 	if k, ok := p.(interface{ ActionKind(A) string }); ok {
 		cfg.ActionKind = k.ActionKind
 	}
+	if hs.Owner != nil {
+		cfg.Owner = hs.Owner(name, t)
+	}
 	t.h = host.New(cfg)
 	return t
 }
+
+// Adopt takes a table over from the store (host.Host.Adopt).
+func (t *Hosted[A, V, B]) Adopt(ctx context.Context, id string) error { return t.h.Adopt(ctx, id) }
+
+// Release gives a table up to another node (host.Host.Release).
+func (t *Hosted[A, V, B]) Release(id string, why error) bool { return t.h.Release(id, why) }
 
 // Host returns the rule set's host, for in-process tools and tests.
 func (t *Hosted[A, V, B]) Host() *host.Host[A, V, B] { return t.h }

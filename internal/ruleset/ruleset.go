@@ -65,6 +65,18 @@ type Hosting struct {
 	// Lifecycle, when set, hears of each step of every table's life
 	// (host.Config.Lifecycle), with the game's last event converted.
 	Lifecycle func(Life)
+	// Owner, in a cluster (package cluster), returns the lease keeper of
+	// a rule set's host (host.Config.Owner), named by the rule set's
+	// name, and learns the Adopter that takes the rule set's tables over
+	// on this node. Nil outside a cluster.
+	Owner func(ruleSet string, a Adopter) host.Owner
+}
+
+// Adopter is a host as a cluster sees it: it takes a table over from the
+// shared store (host.Host.Adopt) and gives one up (host.Host.Release).
+type Adopter interface {
+	Adopt(ctx context.Context, id string) error
+	Release(id string, why error) bool
 }
 
 // Life is a step of a table's life (host.Life) in the API's terms: Final

@@ -97,6 +97,8 @@ var mappings = []mapping{
 	{host.ErrTooManyStreams, codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_TOO_MANY_STREAMS},
 	{ErrTooManyStreams, codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_TOO_MANY_STREAMS},
 	{host.ErrTooManyTables, codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_TOO_MANY_TABLES},
+	{ErrElsewhere, codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_TABLE_ELSEWHERE},
+	{host.ErrReleased, codes.Unavailable, pb.ErrorReason_ERROR_REASON_UNAVAILABLE},
 	{host.ErrUnavailable, codes.Unavailable, pb.ErrorReason_ERROR_REASON_STORAGE_UNAVAILABLE},
 	{host.ErrClosed, codes.Unavailable, pb.ErrorReason_ERROR_REASON_UNAVAILABLE},
 	{host.ErrCorruptLog, codes.DataLoss, pb.ErrorReason_ERROR_REASON_TABLE_DAMAGED},
@@ -140,6 +142,9 @@ const (
 	// whole milliseconds rounded up, on RATE_LIMITED; google.rpc.RetryInfo
 	// carries it exactly.
 	MetaRetryAfterMS = "retry_after_ms"
+	// MetaOwnerAddr is the address of the node that owns the table, on
+	// TABLE_ELSEWHERE: call it there.
+	MetaOwnerAddr = "owner_addr"
 )
 
 func withReason(code codes.Code, reason pb.ErrorReason, err error) error {
@@ -169,6 +174,10 @@ func metadata(err error) map[string]string {
 	var state *host.StateError
 	if errors.As(err, &state) {
 		md[MetaTableState] = pb.TableState(state.State).String()
+	}
+	var away *ElsewhereError
+	if errors.As(err, &away) {
+		md[MetaOwnerAddr] = away.Addr
 	}
 	if wait, ok := retryDelay(err); ok {
 		md[MetaRetryAfterMS] = strconv.FormatInt(int64((wait+time.Millisecond-1)/time.Millisecond), 10)
@@ -232,3 +241,27 @@ func Reason(err error) pb.ErrorReason {
 	}
 	return pb.ErrorReason_ERROR_REASON_UNSPECIFIED
 }
+
+// ErrElsewhere is what every ElsewhereError matches.
+var ErrElsewhere = errors.New("another node owns the table")
+
+// ElsewhereError is a call for a table that another node of the cluster
+// owns, which this node did not forward: forwarding is off, or the owner
+// did not answer (Cause).
+type ElsewhereError struct {
+	Addr  string
+	Cause error
+}
+
+func (e *ElsewhereError) Error() string {
+	if e.Cause != nil {
+		return fmt.Sprintf("the node at %s owns the table and did not answer: call it there, or again", e.Addr)
+	}
+	return fmt.Sprintf("the node at %s owns the table: call it there", e.Addr)
+}
+
+// Is makes errors.Is(err, ErrElsewhere) hold.
+func (e *ElsewhereError) Is(target error) bool { return target == ErrElsewhere }
+
+// elsewhere is the status of a call the cluster did not forward.
+func elsewhere(addr string, cause error) error { return toStatus(&ElsewhereError{Addr: addr, Cause: cause}) }

@@ -27,6 +27,7 @@ import (
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/backend"
 	"github.com/mahjong-authority/authority/internal/clock"
+	"github.com/mahjong-authority/authority/internal/cluster"
 	"github.com/mahjong-authority/authority/internal/feed"
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/ruleset"
@@ -89,6 +90,14 @@ type Config struct {
 	// Observer is told what the server does, for metrics (package
 	// metrics); default nothing.
 	Observer Observer
+	// Cluster, when set, makes the server one node of a cluster that
+	// shares its stores (package cluster, docs/cluster.md): its hosts
+	// lease their tables, and calls for a table another node owns are
+	// forwarded there (or refused with TABLE_ELSEWHERE when NoForward).
+	Cluster *cluster.Node
+	// NoForward refuses the calls for another node's table with the
+	// owner's address instead of forwarding them.
+	NoForward bool
 }
 
 // Observer is told what the server does, for an operator's metrics: the
@@ -150,6 +159,9 @@ func New(cfg Config) (*Server, error) {
 		MaxTables: cfg.MaxTables, Count: &host.Count{}, MaxSeatStreams: cfg.MaxSeatStreams,
 		Observer:    cfg.Observer,
 		FinishedTTL: cfg.FinishedTTL, IdleTTL: cfg.IdleTTL, KeepGames: cfg.KeepGames,
+	}
+	if c := cfg.Cluster; c != nil {
+		s.hs.Owner = func(ruleSet string, a ruleset.Adopter) host.Owner { return c.Own(ruleSet, a) }
 	}
 	seen := map[pb.RuleSet]bool{}
 	for _, rs := range cfg.RuleSets {
@@ -262,10 +274,20 @@ func (s *Server) Register(g grpc.ServiceRegistrar) {
 func (s *Server) Options() []grpc.ServerOption {
 	lim := connLimits{rate: s.cfg.ConnRate, clk: s.cfg.Clock, streams: s.cfg.MaxConnStreams, obs: s.cfg.Observer}
 	rec := recovery.WithRecoveryHandlerContext(s.recovered)
+	unary := []grpc.UnaryServerInterceptor{recovery.UnaryServerInterceptor(rec), lim.unary}
+	stream := []grpc.StreamServerInterceptor{recovery.StreamServerInterceptor(rec), lim.stream}
+	if c := s.cfg.Cluster; c != nil {
+		// After the limits, so that a forwarded call counts on the
+		// connection it came in on; before authentication, which the
+		// owner does (the credentials travel with the call).
+		r := cluster.Routing{NoForward: s.cfg.NoForward, Elsewhere: elsewhere, Methods: servicePrefixes}
+		unary = append(unary, c.UnaryInterceptor(r))
+		stream = append(stream, c.StreamInterceptor(r))
+	}
 	return append([]grpc.ServerOption{
 		grpc.StatsHandler(lim),
-		grpc.ChainUnaryInterceptor(recovery.UnaryServerInterceptor(rec), lim.unary),
-		grpc.ChainStreamInterceptor(recovery.StreamServerInterceptor(rec), lim.stream),
+		grpc.ChainUnaryInterceptor(unary...),
+		grpc.ChainStreamInterceptor(stream...),
 	}, s.authOptions()...)
 }
 
@@ -342,7 +364,8 @@ func limited(method string) bool {
 }
 
 func (l connLimits) allow(ctx context.Context, method string) error {
-	if !limited(method) {
+	if !limited(method) || cluster.Forwarded(ctx) {
+		// A forwarded call was counted on the node it came in on.
 		return nil
 	}
 	cb, ok := ctx.Value(connKey{}).(*connBucket)
@@ -386,7 +409,7 @@ func (l connLimits) stream(srv any, ss grpc.ServerStream, info *grpc.StreamServe
 		return err
 	}
 	cb, ok := ss.Context().Value(connKey{}).(*connBucket)
-	if !ok || !limited(info.FullMethod) {
+	if !ok || !limited(info.FullMethod) || cluster.Forwarded(ss.Context()) {
 		return next(srv, ss)
 	}
 	cb.mu.Lock()

@@ -71,9 +71,18 @@ func New(cfg Config) *Service {
 	if hs.Observer != nil {
 		hc.Observer = hs.Observer
 	}
+	if hs.Owner != nil {
+		hc.Owner = hs.Owner(Name, s)
+	}
 	s.h = host.New(hc)
 	return s
 }
+
+// Adopt takes a table over from the store (host.Host.Adopt), in a cluster.
+func (s *Service) Adopt(ctx context.Context, id string) error { return s.h.Adopt(ctx, id) }
+
+// Release gives a table up to another node (host.Host.Release).
+func (s *Service) Release(id string, why error) bool { return s.h.Release(id, why) }
 
 // Host is the service's host, for in-process tools and tests.
 func (s *Service) Host() *hosting.Host { return s.h }

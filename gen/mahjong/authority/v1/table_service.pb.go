@@ -327,7 +327,7 @@ func (RecordFormat) EnumDescriptor() ([]byte, []int) {
 // ErrorInfo's metadata holds the numbers a client needs to go on:
 // "newest_seq" (STALE_SEQ, SEQ_AHEAD), "table_state" (a TableState name,
 // on every FAILED_PRECONDITION and on the other refusals a table gives),
-// "retry_after_ms" (RATE_LIMITED). The google.rpc protos are under
+// "retry_after_ms" (RATE_LIMITED), "owner_addr" (TABLE_ELSEWHERE). The google.rpc protos are under
 // proto/google/rpc.
 type ErrorReason int32
 
@@ -398,6 +398,10 @@ const (
 	// INVALID_ARGUMENT: the settings' preset or options are not those of
 	// their rule set, or an option is out of its range.
 	ErrorReason_ERROR_REASON_BAD_RULE_OPTION ErrorReason = 25
+	// FAILED_PRECONDITION: in a cluster (docs/cluster.md), another node
+	// owns the table and this one could not forward the call to it:
+	// metadata "owner_addr" is the owner's address; call it there.
+	ErrorReason_ERROR_REASON_TABLE_ELSEWHERE ErrorReason = 26
 	// UNAUTHENTICATED: a room-service call without an API key
 	// (docs/rooms.md).
 	ErrorReason_ERROR_REASON_MISSING_API_KEY ErrorReason = 40
@@ -452,6 +456,7 @@ var (
 		23: "ERROR_REASON_TABLE_DAMAGED",
 		24: "ERROR_REASON_UNKNOWN_RULE_SET",
 		25: "ERROR_REASON_BAD_RULE_OPTION",
+		26: "ERROR_REASON_TABLE_ELSEWHERE",
 		40: "ERROR_REASON_MISSING_API_KEY",
 		41: "ERROR_REASON_WRONG_API_KEY",
 		42: "ERROR_REASON_NOT_ROOM_SERVICE",
@@ -490,6 +495,7 @@ var (
 		"ERROR_REASON_TABLE_DAMAGED":       23,
 		"ERROR_REASON_UNKNOWN_RULE_SET":    24,
 		"ERROR_REASON_BAD_RULE_OPTION":     25,
+		"ERROR_REASON_TABLE_ELSEWHERE":     26,
 		"ERROR_REASON_MISSING_API_KEY":     40,
 		"ERROR_REASON_WRONG_API_KEY":       41,
 		"ERROR_REASON_NOT_ROOM_SERVICE":    42,
@@ -3205,7 +3211,7 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\x19RECORD_FORMAT_UNSPECIFIED\x10\x00\x12\x18\n" +
 	"\x14RECORD_FORMAT_NATIVE\x10\x01\x12\x18\n" +
 	"\x14RECORD_FORMAT_TENHOU\x10\x02\x12\x16\n" +
-	"\x12RECORD_FORMAT_MJAI\x10\x03*\x9a\t\n" +
+	"\x12RECORD_FORMAT_MJAI\x10\x03*\xbc\t\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\"\n" +
 	"\x1eERROR_REASON_MALFORMED_REQUEST\x10\x01\x12\x19\n" +
@@ -3234,6 +3240,7 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\x1aERROR_REASON_TABLE_DAMAGED\x10\x17\x12!\n" +
 	"\x1dERROR_REASON_UNKNOWN_RULE_SET\x10\x18\x12 \n" +
 	"\x1cERROR_REASON_BAD_RULE_OPTION\x10\x19\x12 \n" +
+	"\x1cERROR_REASON_TABLE_ELSEWHERE\x10\x1a\x12 \n" +
 	"\x1cERROR_REASON_MISSING_API_KEY\x10(\x12\x1e\n" +
 	"\x1aERROR_REASON_WRONG_API_KEY\x10)\x12!\n" +
 	"\x1dERROR_REASON_NOT_ROOM_SERVICE\x10*\x12\x1e\n" +
