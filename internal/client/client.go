@@ -96,7 +96,8 @@ func Dial(addr string, opts ...grpc.DialOption) (*Client, error) {
 }
 
 // DialConn is the connection Dial makes, for the clients of the other
-// games served on the same port.
+// games served on the same port. It follows a cluster's TABLE_ELSEWHERE
+// to the table's owner (redirect.go).
 func DialConn(addr string, opts ...grpc.DialOption) (*grpc.ClientConn, error) {
 	opts = append([]grpc.DialOption{
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
@@ -105,6 +106,9 @@ func DialConn(addr string, opts ...grpc.DialOption) (*grpc.ClientConn, error) {
 			MinConnectTimeout: 2 * time.Second,
 		}),
 	}, opts...)
+	// Following a cluster's redirects (redirect.go) with the same options.
+	r := redirects{opts: opts}
+	opts = append(opts, grpc.WithChainUnaryInterceptor(r.unary), grpc.WithChainStreamInterceptor(r.stream))
 	conn, err := grpc.NewClient(addr, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("dial %s: %w", addr, err)

@@ -332,31 +332,44 @@ func (n *Node) Owned() int {
 
 // Lookup returns table id's lease as this node knows it: from its watch,
 // else read from the bucket. ok is false when no node holds it.
-func (n *Node) Lookup(ctx context.Context, id string) (Lease, bool) {
+func (n *Node) Lookup(ctx context.Context, id string) (l Lease, ok bool) {
+	l, st := n.lookup(ctx, id)
+	return l, st == leased
+}
+
+// The states of a table's lease.
+const (
+	unleased = iota // none: a table of no node (finished, or unknown)
+	leased          // a node holds it
+	orphaned        // it expired and no node took the table over yet
+)
+
+func (n *Node) lookup(ctx context.Context, id string) (Lease, int) {
 	if !validKey(id) {
-		return Lease{}, false
+		return Lease{}, unleased
 	}
 	n.mu.Lock()
 	s := n.leases[id]
 	var l Lease
-	fresh := s != nil && !s.gone && time.Since(s.at) < n.cfg.TTL
+	known := s != nil
+	fresh := known && !s.gone && time.Since(s.at) < n.cfg.TTL
 	if fresh {
 		l = s.lease
 	}
 	n.mu.Unlock()
 	if fresh {
-		return l, true
+		return l, leased
 	}
 	// Not seen yet (a table created a moment ago on another node), or
 	// not renewed lately: ask the bucket.
-	e, err := n.owners.Get(ctx, id)
-	if err != nil {
-		return Lease{}, false
+	if e, err := n.owners.Get(ctx, id); err == nil && json.Unmarshal(e.Value(), &l) == nil {
+		return l, leased
 	}
-	if err := json.Unmarshal(e.Value(), &l); err != nil {
-		return Lease{}, false
+	if known {
+		// Its owner stopped renewing it: the table waits for another.
+		return Lease{}, orphaned
 	}
-	return l, true
+	return Lease{}, unleased
 }
 
 // Nodes returns the live nodes, this one included, by id.

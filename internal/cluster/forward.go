@@ -58,7 +58,10 @@ func (n *Node) UnaryInterceptor(r Routing) grpc.UnaryServerInterceptor {
 		if !r.selects(info.FullMethod) {
 			return next(ctx, req)
 		}
-		addr, ok := n.elsewhere(ctx, req)
+		addr, ok, err := n.elsewhere(ctx, req)
+		if err != nil {
+			return nil, err
+		}
 		if !ok {
 			return next(ctx, req)
 		}
@@ -109,7 +112,10 @@ func (n *Node) StreamInterceptor(r Routing) grpc.StreamServerInterceptor {
 			return err
 		}
 		ctx := ss.Context()
-		addr, ok := n.elsewhere(ctx, req)
+		addr, ok, err := n.elsewhere(ctx, req)
+		if err != nil {
+			return err
+		}
 		if !ok {
 			return next(srv, &replayed{ServerStream: ss, first: req})
 		}
@@ -168,22 +174,30 @@ func (r Routing) selects(method string) bool {
 	return false
 }
 
+// errOrphaned is the error of a call for a table whose owner stopped
+// renewing its lease and that no node took over yet: it will be, about a
+// lease's TTL after its owner stopped.
+var errOrphaned = status.Error(codes.Unavailable, "the table's node stopped; another takes it over: retry")
+
 // elsewhere returns the address of the node that owns the table req
 // names, when that is another node and the call was not forwarded
-// already.
-func (n *Node) elsewhere(ctx context.Context, req any) (string, bool) {
+// already; an error for a table between two owners.
+func (n *Node) elsewhere(ctx context.Context, req any) (string, bool, error) {
 	if Forwarded(ctx) {
-		return "", false
+		return "", false, nil
 	}
 	id := TableID(req)
 	if id == "" {
-		return "", false
+		return "", false, nil
 	}
-	l, ok := n.Lookup(ctx, id)
-	if !ok || l.Node == n.cfg.NodeID || l.Addr == "" {
-		return "", false
+	l, st := n.lookup(ctx, id)
+	switch {
+	case st == orphaned:
+		return "", false, errOrphaned
+	case st != leased || l.Node == n.cfg.NodeID || l.Addr == "":
+		return "", false, nil
 	}
-	return l.Addr, true
+	return l.Addr, true, nil
 }
 
 // TableID returns the table_id string field of a request message ("" if

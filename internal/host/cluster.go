@@ -53,7 +53,9 @@ func (e *ReleasedError) Error() string {
 // Is makes errors.Is(err, ErrReleased) and errors.Is(err, ErrUnavailable)
 // hold: nothing changed, and the same request may be sent again (where
 // the table is now).
-func (e *ReleasedError) Is(target error) bool { return target == ErrReleased || target == ErrUnavailable }
+func (e *ReleasedError) Is(target error) bool {
+	return target == ErrReleased || target == ErrUnavailable
+}
 
 func (e *ReleasedError) Unwrap() error { return e.Err }
 

@@ -264,4 +264,6 @@ func (e *ElsewhereError) Error() string {
 func (e *ElsewhereError) Is(target error) bool { return target == ErrElsewhere }
 
 // elsewhere is the status of a call the cluster did not forward.
-func elsewhere(addr string, cause error) error { return toStatus(&ElsewhereError{Addr: addr, Cause: cause}) }
+func elsewhere(addr string, cause error) error {
+	return toStatus(&ElsewhereError{Addr: addr, Cause: cause})
+}

@@ -1,0 +1,310 @@
+package cluster_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/durationpb"
+
+	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/bot"
+	"github.com/mahjong-authority/authority/internal/client"
+	"github.com/mahjong-authority/authority/internal/cluster"
+	"github.com/mahjong-authority/authority/internal/host"
+	"github.com/mahjong-authority/authority/internal/ruleset"
+	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
+	"github.com/mahjong-authority/authority/internal/server"
+	"github.com/mahjong-authority/authority/internal/table"
+)
+
+// The tables' lease TTL in the tests of whole nodes: short, so that a
+// takeover is quick, long enough for the race detector's pace.
+const nodeTTL = time.Second
+
+// node is one authority of an in-process cluster: a cluster.Node, a
+// server.Server on the shared store, served on a loopback port.
+type node struct {
+	id   string
+	addr string
+	cn   *cluster.Node
+	srv  *server.Server
+	g    *grpc.Server
+	done chan error
+	once sync.Once
+}
+
+// startNode starts a node on the shared store st, as cmd/authority does
+// with --cluster: leases first, then the server, its recovery of the
+// tables it wins, takeovers, then serving.
+func startNode(t *testing.T, js jetstream.JetStream, id string, st *host.MemoryStore[table.Action], noForward bool) *node {
+	t.Helper()
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	cn, err := cluster.Open(ctx, js, cluster.Config{NodeID: id, Addr: lis.Addr().String(), TTL: nodeTTL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := riichi.Standard()
+	rc.Store = st
+	srv, err := server.New(server.Config{RuleSets: []ruleset.RuleSet{riichi.New(rc)}, Cluster: cn, NoForward: noForward})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.Recover(ctx); err != nil {
+		t.Fatal(err)
+	}
+	cn.Start()
+	n := &node{id: id, addr: lis.Addr().String(), cn: cn, srv: srv, g: grpc.NewServer(srv.Options()...), done: make(chan error, 1)}
+	srv.Register(n.g)
+	go func() { n.done <- n.g.Serve(lis) }()
+	t.Cleanup(n.kill)
+	return n
+}
+
+// kill stops the node at once, as kill -9 would: connections drop, the
+// tables stop where they are, and the leases are not given up (they
+// expire).
+func (n *node) kill() {
+	n.once.Do(func() {
+		n.g.Stop()
+		<-n.done
+		n.cn.Close()
+		n.srv.Close()
+	})
+}
+
+func dial(t *testing.T, addr string) *client.Client {
+	t.Helper()
+	c, err := client.Dial(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+type seatRun struct {
+	acked []table.Action
+	final []int
+	ended bool
+	stats client.Stats
+	err   error
+}
+
+// playBot plays a seat with the efficient bot until its game ends,
+// recording what the server acknowledged.
+func playBot(ctx context.Context, s *client.Session, r *seatRun) {
+	defer s.Close()
+	defer func() { r.stats = s.Stats() }()
+	var b bot.Efficient
+	for {
+		u, err := s.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			r.ended = true
+			return
+		}
+		if err != nil {
+			r.err = err
+			return
+		}
+		if g, ok := u.Event.Body.(table.GameEnded); ok {
+			r.final = g.Scores[:]
+		}
+		a, ok := b.Act(s.View())
+		if !ok {
+			continue
+		}
+		if _, err := s.Act(ctx, a); err == nil {
+			r.acked = append(r.acked, a)
+		}
+	}
+}
+
+// TestClusterFailover: three nodes on one shared store. Each creates a
+// table; the seats of every table play through another node than its
+// owner (joins, actions and streams forwarded). The owner of the first
+// table is killed mid-game: another node adopts it about a lease's TTL
+// later, its clients resume with after_seq through the node they are on,
+// and every game ends with every seat's stream contiguous, the log
+// holding exactly the actions the clients had acknowledged, and the same
+// final scores for every seat.
+func TestClusterFailover(t *testing.T) {
+	ns := startNATS(t)
+	_, js := jetStream(t, ns)
+	st := host.NewMemoryStore[table.Action]()
+	nodes := []*node{
+		startNode(t, js, "n0", st, false),
+		startNode(t, js, "n1", st, false),
+		startNode(t, js, "n2", st, false),
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	// Table i is created on node i; its players are on node via[i],
+	// never node 0, which dies.
+	via := []int{1, 2, 1}
+	var ids []string
+	for i, n := range nodes {
+		tb, _, err := dial(t, n.addr).CreateTable(ctx, &pb.TableSettings{
+			Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU, Seed: seedOf(i), ClaimDwell: durationpb.New(time.Millisecond),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, tb.GetTableId())
+		if !n.cn.Holds(tb.GetTableId()) {
+			t.Fatalf("node %s created table %d without its lease", n.id, i)
+		}
+	}
+	runs := make([][4]seatRun, len(ids))
+	var wg sync.WaitGroup
+	for i, id := range ids {
+		c := dial(t, nodes[via[i]].addr)
+		for s := range 4 {
+			seat, err := c.JoinTable(ctx, id, "bot", client.Entropy())
+			if err != nil {
+				t.Fatalf("table %d: join through node %d: %v", i, via[i], err)
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				playBot(ctx, c.Follow(seat, client.Options{}), &runs[i][s])
+			}()
+		}
+	}
+	// Kill table 0's owner mid-game.
+	for len(st.Entries(ids[0])) < 60 {
+		if ctx.Err() != nil {
+			t.Fatal("table 0 does not progress")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	nodes[0].kill()
+	killed := time.Now()
+	logged := len(st.Entries(ids[0]))
+	wg.Wait()
+	// The failover time: from the kill to the first entry the new owner
+	// stored.
+	es := st.Entries(ids[0])
+	if len(es) <= logged {
+		t.Fatal("table 0 went on nowhere after its owner died")
+	}
+	t.Logf("failover: the new owner stored its first entry %v after the kill (lease TTL %v)", es[logged].At.Sub(killed).Round(time.Millisecond), nodeTTL)
+	for i, id := range ids {
+		checkGame(t, i, st.Entries(id), runs[i])
+	}
+	reconnects := 0
+	for _, r := range runs[0] {
+		reconnects += r.stats.Reconnects
+	}
+	if reconnects == 0 {
+		t.Error("no client of table 0 reconnected")
+	}
+	owners := 0
+	for _, n := range nodes[1:] {
+		if n.srv.Tables(pb.RuleSet_RULE_SET_RIICHI).Holds(ids[0]) {
+			owners++
+		}
+	}
+	if owners != 1 {
+		t.Errorf("table 0 is held by %d live nodes", owners)
+	}
+}
+
+// checkGame compares a table's stored log with what its four clients saw.
+func checkGame(t *testing.T, i int, es []host.Entry[table.Action], runs [4]seatRun) {
+	t.Helper()
+	var logged [4][]table.Action
+	for _, e := range es {
+		if e.Kind == host.EntryAction && e.Actor >= 0 && e.RequestID != "" {
+			logged[e.Actor] = append(logged[e.Actor], e.Action)
+		}
+	}
+	for s, r := range runs {
+		switch {
+		case r.err != nil:
+			t.Errorf("table %d seat %d: %v", i, s, r.err)
+		case !r.ended || r.final == nil:
+			t.Errorf("table %d seat %d: the game did not end for it", i, s)
+		case r.stats.Faults > 0:
+			t.Errorf("table %d seat %d: %d faults (sequence gaps or events that do not fit)", i, s, r.stats.Faults)
+		case !slices.Equal(logged[s], r.acked):
+			t.Errorf("table %d seat %d: the log holds %d actions, the client had %d acknowledged", i, s, len(logged[s]), len(r.acked))
+		case !slices.Equal(r.final, runs[0].final):
+			t.Errorf("table %d seat %d: final scores %v, seat 0 saw %v", i, s, r.final, runs[0].final)
+		}
+	}
+}
+
+func seedOf(i int) []byte {
+	s := make([]byte, 32)
+	s[0], s[1] = byte(i), 0xc1
+	return s
+}
+
+// TestElsewhere: a node that does not forward answers a call for another
+// node's table with TABLE_ELSEWHERE and the owner's address; the Go
+// client follows it, for calls and streams.
+func TestElsewhere(t *testing.T) {
+	ns := startNATS(t)
+	_, js := jetStream(t, ns)
+	st := host.NewMemoryStore[table.Action]()
+	owner := startNode(t, js, "owner", st, false)
+	other := startNode(t, js, "other", st, true)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	tb, _, err := dial(t, owner.addr).CreateTable(ctx, &pb.TableSettings{Seed: seedOf(9)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := tb.GetTableId()
+	// A plain gRPC connection sees the redirect itself.
+	cc, err := grpc.NewClient(other.addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cc.Close()
+	_, err = pb.NewTableServiceClient(cc).GetTable(ctx, &pb.GetTableRequest{TableId: id})
+	if status.Code(err) != codes.FailedPrecondition || server.Reason(err) != pb.ErrorReason_ERROR_REASON_TABLE_ELSEWHERE {
+		t.Fatalf("GetTable on the other node: %v", err)
+	}
+	if addr, ok := client.OwnerAddr(err); !ok || addr != owner.addr {
+		t.Fatalf("owner_addr %q, want %q", addr, owner.addr)
+	}
+	// The Go client follows it.
+	c := dial(t, other.addr)
+	got, err := c.GetTable(ctx, id)
+	if err != nil || got.GetTableId() != id {
+		t.Fatalf("GetTable through the client: %v %v", got, err)
+	}
+	seat, err := c.JoinTable(ctx, id, "p", client.Entropy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st2, err := c.Tables.StreamEvents(ctx, &pb.StreamEventsRequest{TableId: id, SeatToken: seat.Token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := st2.Recv()
+	if err != nil || m.GetSnapshot() == nil {
+		t.Fatalf("stream through the client: %v %v", m, err)
+	}
+	// A table nobody owns is served where the call lands: unknown here.
+	_, err = c.GetTable(ctx, "00000000-0000-0000-0000-000000000000")
+	if server.Reason(err) != pb.ErrorReason_ERROR_REASON_TABLE_NOT_FOUND {
+		t.Fatalf("unknown table: %v", err)
+	}
+}
