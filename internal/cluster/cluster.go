@@ -417,15 +417,15 @@ func (n *Node) renewLoop() {
 		if err := n.register(ctx); err != nil && n.ctx.Err() == nil {
 			n.log.Warn("registry entry not renewed", zap.Error(err))
 		}
-		n.renew(ctx)
 		cancel()
+		n.renew()
 	}
 }
 
 // renew renews every lease this node holds; a lease it cannot renew is
 // lost (another node holds it, or it may have expired) and its table is
 // released.
-func (n *Node) renew(ctx context.Context) {
+func (n *Node) renew() {
 	n.mu.Lock()
 	ids := make([]string, 0, len(n.mine))
 	for id := range n.mine {
@@ -439,7 +439,10 @@ func (n *Node) renew(ctx context.Context) {
 		if h == nil {
 			continue
 		}
+		// Each its own time: one slow answer must not cost the others.
+		ctx, cancel := context.WithTimeout(n.ctx, n.cfg.TTL/3)
 		rev, err := n.owners.Update(ctx, id, h.value, h.rev)
+		cancel()
 		now := time.Now()
 		n.mu.Lock()
 		if n.mine[id] != h {
@@ -592,6 +595,13 @@ func (n *Node) sweepLoop() {
 			}
 		}
 	}
+}
+
+// adopting reports whether this node is taking table id over.
+func (n *Node) adopting(id string) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.trying[id]
 }
 
 // ownerOf is the node that held table id's lease as last seen.

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
@@ -54,13 +56,17 @@ func startNode(t *testing.T, js jetstream.JetStream, id string, st *host.MemoryS
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	cn, err := cluster.Open(ctx, js, cluster.Config{NodeID: id, Addr: lis.Addr().String(), TTL: nodeTTL})
+	log := zap.NewNop()
+	if testing.Verbose() {
+		log = zaptest.NewLogger(t, zaptest.Level(zap.InfoLevel)).With(zap.String("node", id))
+	}
+	cn, err := cluster.Open(ctx, js, cluster.Config{NodeID: id, Addr: lis.Addr().String(), TTL: nodeTTL, Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}
 	rc := riichi.Standard()
 	rc.Store = st
-	srv, err := server.New(server.Config{RuleSets: []ruleset.RuleSet{riichi.New(rc)}, Cluster: cn, NoForward: noForward})
+	srv, err := server.New(server.Config{RuleSets: []ruleset.RuleSet{riichi.New(rc)}, Cluster: cn, NoForward: noForward, Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -183,16 +183,22 @@ var errOrphaned = status.Error(codes.Unavailable, "the table's node stopped; ano
 // names, when that is another node and the call was not forwarded
 // already; an error for a table between two owners.
 func (n *Node) elsewhere(ctx context.Context, req any) (string, bool, error) {
-	if Forwarded(ctx) {
-		return "", false, nil
-	}
 	id := TableID(req)
 	if id == "" {
 		return "", false, nil
 	}
+	if n.adopting(id) {
+		// Leased here, not running yet: the host would not know it.
+		return "", false, errOrphaned
+	}
+	if Forwarded(ctx) {
+		return "", false, nil
+	}
 	l, st := n.lookup(ctx, id)
 	switch {
-	case st == orphaned:
+	case st == orphaned, st == leased && l.Node == n.cfg.NodeID && !n.Holds(id):
+		// Expired, or this node lost it (it could not renew it in
+		// time) and it will expire.
 		return "", false, errOrphaned
 	case st != leased || l.Node == n.cfg.NodeID || l.Addr == "":
 		return "", false, nil
