@@ -144,7 +144,9 @@ const raceRounds = 4
 func newRaceHost(clk clock.Clock, st host.Store[raceAction]) *raceHost {
 	return host.New(host.Config[raceAction, raceView, string]{
 		Clock: clk, Store: st, Codec: raceCodec{},
-		GameFor: func(host.TableRecord) (host.NewGame[raceAction, raceView, string], error) { return newRace(raceRounds), nil },
+		GameFor: func(host.TableRecord) (host.NewGame[raceAction, raceView, string], error) {
+			return newRace(raceRounds), nil
+		},
 	})
 }
 
