@@ -175,6 +175,26 @@ func TestClusterFailover(t *testing.T) {
 			t.Fatalf("node %s created table %d without its lease", n.id, i)
 		}
 	}
+	// Every node lists every node's tables, a page at a time.
+	for _, n := range nodes {
+		var listed []string
+		tok := ""
+		for {
+			r, err := dial(t, n.addr).Tables.ListTables(ctx, &pb.ListTablesRequest{PageSize: 2, PageToken: tok, Order: pb.TableOrder_TABLE_ORDER_OLDEST_FIRST})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tb := range r.GetTables() {
+				listed = append(listed, tb.GetTableId())
+			}
+			if tok = r.GetNextPageToken(); tok == "" {
+				break
+			}
+		}
+		if !slices.Equal(listed, ids) {
+			t.Fatalf("node %s lists %v, want %v", n.id, listed, ids)
+		}
+	}
 	runs := make([][4]seatRun, len(ids))
 	var wg sync.WaitGroup
 	for i, id := range ids {

@@ -349,3 +349,39 @@ func (p *pool) close() {
 	}
 	p.conns = nil
 }
+
+// Answer is one node's reply to Ask.
+type Answer struct {
+	Node  NodeInfo
+	Reply any
+	Err   error
+}
+
+// Ask calls f on every other live node, at once, as a forwarded call
+// (the metadata of the incoming call in ctx, and the forwarding mark), and
+// returns their answers: what a listing of every node's tables needs.
+func (n *Node) Ask(ctx context.Context, f func(ctx context.Context, cc grpc.ClientConnInterface) (any, error)) []Answer {
+	var others []NodeInfo
+	for _, info := range n.Nodes() {
+		if info.ID != n.cfg.NodeID {
+			others = append(others, info)
+		}
+	}
+	out := make([]Answer, len(others))
+	var wg sync.WaitGroup
+	for i, info := range others {
+		out[i].Node = info
+		cc, err := n.pool.conn(info.Addr)
+		if err != nil {
+			out[i].Err = err
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i].Reply, out[i].Err = f(n.outgoing(ctx), cc)
+		}()
+	}
+	wg.Wait()
+	return out
+}

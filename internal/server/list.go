@@ -10,7 +10,11 @@ import (
 	"slices"
 	"time"
 
+	"go.uber.org/zap"
+	"google.golang.org/grpc"
+
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/cluster"
 	"github.com/mahjong-authority/authority/internal/host"
 )
 
@@ -20,9 +24,67 @@ const (
 	MaxPageSize     = 1000
 )
 
-func (t *tableService) ListTables(_ context.Context, req *pb.ListTablesRequest) (*pb.ListTablesResponse, error) {
+func (t *tableService) ListTables(ctx context.Context, req *pb.ListTablesRequest) (*pb.ListTablesResponse, error) {
+	if c := t.s.cfg.Cluster; c != nil && !cluster.Forwarded(ctx) {
+		r, err := t.listCluster(ctx, c, req)
+		return r, toStatus(err)
+	}
 	r, err := t.list(req)
 	return r, toStatus(err)
+}
+
+// listCluster lists the tables of every node of a cluster: each node's
+// page after the same key (a page token is a place in the order, valid on
+// every node), merged and cut as list merges the rule sets' pages. A node
+// that does not answer is left out of the page: its tables are being
+// taken over by the others.
+func (t *tableService) listCluster(ctx context.Context, c *cluster.Node, req *pb.ListTablesRequest) (*pb.ListTablesResponse, error) {
+	hq, page, err := ParseList(req.GetPageSize(), req.GetPageToken(), req.GetOrder(), req.GetStates())
+	if err != nil {
+		return nil, err
+	}
+	infos, more := t.s.list(hq)
+	all := make([]*pb.Table, 0, len(infos))
+	seen := map[string]bool{}
+	for _, in := range infos {
+		all = append(all, t.s.tableToPB(in))
+		seen[in.ID] = true
+	}
+	for _, r := range c.Ask(ctx, func(ctx context.Context, cc grpc.ClientConnInterface) (any, error) {
+		return pb.NewTableServiceClient(cc).ListTables(ctx, req)
+	}) {
+		if r.Err != nil {
+			t.s.cfg.Log.Warn("list tables: a node did not answer", zap.String("node", r.Node.ID), zap.Error(r.Err))
+			continue
+		}
+		page := r.Reply.(*pb.ListTablesResponse)
+		more = more || page.GetNextPageToken() != ""
+		for _, tb := range page.GetTables() {
+			// A table moving between nodes may be listed by both.
+			if !seen[tb.GetTableId()] {
+				seen[tb.GetTableId()] = true
+				all = append(all, tb)
+			}
+		}
+	}
+	key := func(tb *pb.Table) host.ListKey {
+		return host.ListKey{Created: tb.GetCreateTime().AsTime(), ID: tb.GetTableId()}
+	}
+	slices.SortFunc(all, func(a, b *pb.Table) int {
+		if hq.NewestFirst {
+			return key(b).Compare(key(a))
+		}
+		return key(a).Compare(key(b))
+	})
+	if hq.Limit > 0 && len(all) > hq.Limit {
+		all, more = all[:hq.Limit], true
+	}
+	out := &pb.ListTablesResponse{Tables: all}
+	if len(all) > 0 {
+		last := key(all[len(all)-1])
+		out.NextPageToken = page([]host.Info{{ID: last.ID, Created: last.Created}}, more)
+	}
+	return out, nil
 }
 
 func (t *tableService) list(req *pb.ListTablesRequest) (*pb.ListTablesResponse, error) {
