@@ -340,43 +340,7 @@ func TestCrashRecovery(t *testing.T) {
 	}
 	reconnects := 0
 	for i, id := range ids {
-		es := logs[id]
-		var logged [table.NumSeats][]table.Action
-		eng, err := table.New(table.Config{Rules: table.TenhouTonpuu})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var final []int
-		for _, e := range es {
-			if e.Kind != host.EntryAction {
-				continue
-			}
-			if e.Actor >= 0 {
-				if e.RequestID == "" {
-					t.Fatalf("table %d: seat %d was played by the server (%v): a timeout or a bot", i, e.Actor, e.Action)
-				}
-				logged[e.Actor] = append(logged[e.Actor], e.Action)
-			}
-			evs, err := eng.Step(e.Action)
-			if err != nil {
-				t.Fatalf("table %d: replay of %v: %v", i, e.Action, err)
-			}
-			for _, ev := range evs {
-				if g, ok := ev.Body.(table.GameEnded); ok {
-					final = g.Scores[:]
-				}
-			}
-		}
-		for s, r := range runs[i] {
-			reconnects += r.stats.Reconnects
-			if !slices.Equal(logged[s], r.acked) {
-				t.Fatalf("table %d seat %d: the log holds %d actions, the client had %d acknowledged:\nlog  %v\nacks %v", i, s, len(logged[s]), len(r.acked), logged[s], r.acked)
-			}
-			if !slices.Equal(r.final, final) {
-				t.Fatalf("table %d seat %d: final scores %v, the replayed log gives %v", i, s, r.final, final)
-			}
-		}
-		t.Logf("table %d: %d entries, final %v", i, len(es), final)
+		reconnects += checkRiichiLog(t, i, logs[id], runs[i])
 	}
 	if reconnects == 0 {
 		t.Fatal("no client reconnected: the crash happened after the games")
@@ -384,6 +348,53 @@ func TestCrashRecovery(t *testing.T) {
 	checkSichuanLogs(t, ctx, data, scIDs[:], scRuns[:])
 	ddz.check(ctx, t, data)
 	mc.check(ctx, t, data)
+}
+
+// checkRiichiLog checks the log of riichi table i (an east-only game)
+// against its four clients: every acknowledged action logged once, no
+// other action of a seat (no timeout, no bot), and the final scores each
+// client saw those of a replay of the log through the engine. It returns
+// how often the clients reconnected.
+func checkRiichiLog(t *testing.T, i int, es []host.Entry[table.Action], runs [table.NumSeats]*seatRun) int {
+	t.Helper()
+	var logged [table.NumSeats][]table.Action
+	eng, err := table.New(table.Config{Rules: table.TenhouTonpuu})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var final []int
+	for _, e := range es {
+		if e.Kind != host.EntryAction {
+			continue
+		}
+		if e.Actor >= 0 {
+			if e.RequestID == "" {
+				t.Fatalf("table %d: seat %d was played by the server (%v): a timeout or a bot", i, e.Actor, e.Action)
+			}
+			logged[e.Actor] = append(logged[e.Actor], e.Action)
+		}
+		evs, err := eng.Step(e.Action)
+		if err != nil {
+			t.Fatalf("table %d: replay of %v: %v", i, e.Action, err)
+		}
+		for _, ev := range evs {
+			if g, ok := ev.Body.(table.GameEnded); ok {
+				final = g.Scores[:]
+			}
+		}
+	}
+	reconnects := 0
+	for s, r := range runs {
+		reconnects += r.stats.Reconnects
+		if !slices.Equal(logged[s], r.acked) {
+			t.Fatalf("table %d seat %d: the log holds %d actions, the client had %d acknowledged:\nlog  %v\nacks %v", i, s, len(logged[s]), len(r.acked), logged[s], r.acked)
+		}
+		if !slices.Equal(r.final, final) {
+			t.Fatalf("table %d seat %d: final scores %v, the replayed log gives %v", i, s, r.final, final)
+		}
+	}
+	t.Logf("table %d: %d entries, final %v", i, len(es), final)
+	return reconnects
 }
 
 // checkSichuanLogs checks the Sichuan store as the riichi one: every

@@ -102,6 +102,16 @@ type options struct {
 	life     lifetimes
 	keys     string // --backend-keys
 	webhook  webhook
+	cluster  clusterOptions
+}
+
+// clusterOptions make the server one node of a cluster (docs/cluster.md).
+type clusterOptions struct {
+	node      string        // --cluster: this node's id; empty: no cluster
+	nats      string        // --nats: the JetStream servers' URLs, comma-separated
+	advertise string        // --advertise: where other nodes and clients reach this node
+	ttl       time.Duration // --lease-ttl
+	replicas  int           // --replicas
 }
 
 // webhook is where the results feed is posted (--webhook).
@@ -164,6 +174,11 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.DurationVar(&o.life.keepGames, "keep-games", 0, "with --data, how long the store keeps a finished game (0: for ever)")
 	fs.StringVar(&o.webhook.url, "webhook", "", "also POST every results-feed event to this `URL`, signed with HMAC-SHA-256 (docs/rooms.md)")
 	fs.StringVar(&o.webhook.secretFile, "webhook-secret-file", "", "`file` holding the webhook's HMAC secret (with --webhook)")
+	fs.StringVar(&o.cluster.node, "cluster", "", "run as the node `NODE_ID` of a cluster that shares its tables through NATS JetStream (with --nats; docs/cluster.md)")
+	fs.StringVar(&o.cluster.nats, "nats", "", "the NATS JetStream servers' `URL`s, comma-separated (with --cluster)")
+	fs.StringVar(&o.cluster.advertise, "advertise", "", "the `HOST:PORT` other nodes and clients reach this node at (with --cluster; default --listen)")
+	fs.DurationVar(&o.cluster.ttl, "lease-ttl", 5*time.Second, "with --cluster, how long a table's lease lives unrenewed: a dead node's tables are taken over about this long after it died")
+	fs.IntVar(&o.cluster.replicas, "replicas", 3, "with --cluster, how many JetStream servers keep each table's log and the leases (1 for a single server)")
 	fs.StringVar(&o.keys, "backend-keys", "", "JSON `file` of the room service's hashed API keys and ticket keys (docs/rooms.md); read again on SIGHUP. Without it the room service's calls are open to anyone")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -186,7 +201,38 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	if (o.webhook.url == "") != (o.webhook.secretFile == "") {
 		return o, errors.New("--webhook and --webhook-secret-file go together")
 	}
+	if err := checkCluster(&o); err != nil {
+		return o, err
+	}
 	return o, nil
+}
+
+// checkCluster checks the cluster flags: all or none.
+func checkCluster(o *options) error {
+	c := &o.cluster
+	if c.node == "" {
+		if c.nats != "" || c.advertise != "" {
+			return errors.New("--nats and --advertise need --cluster")
+		}
+		return nil
+	}
+	switch {
+	case c.nats == "":
+		return errors.New("--cluster needs --nats")
+	case o.data != "":
+		return errors.New("--cluster keeps the tables in JetStream: no --data")
+	case c.ttl < 300*time.Millisecond:
+		return fmt.Errorf("--lease-ttl %v: at least 300ms", c.ttl)
+	case c.replicas < 1:
+		return fmt.Errorf("--replicas %d: at least 1", c.replicas)
+	}
+	if c.advertise == "" {
+		c.advertise = o.listen
+	}
+	if host, _, err := net.SplitHostPort(c.advertise); err != nil || host == "" || net.ParseIP(host).IsUnspecified() {
+		return fmt.Errorf("--advertise %q: a HOST:PORT others can reach (set it when --listen is a wildcard)", c.advertise)
+	}
+	return nil
 }
 
 // checkNotNegative refuses negative timers, rates and limits: the server
@@ -391,8 +437,25 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 		stopMetrics := serveMetrics(mlis, m, log)
 		defer stopMetrics()
 	}
+	// In a cluster every rule set's store is JetStream's, shared by the
+	// nodes, and the node holds the leases of the tables it runs.
+	var cl *clusterNode
+	if o.cluster.node != "" {
+		var err error
+		if cl, err = joinCluster(ctx, o.cluster, log, m); err != nil {
+			return err
+		}
+		defer cl.close()
+	}
 	// The rule sets this binary hosts, each with its store.
 	rc := riichi.Standard()
+	if cl != nil {
+		st, err := clusterStore(ctx, cl, "riichi", riichi.ActionCodec{})
+		if err != nil {
+			return err
+		}
+		rc.Store = st
+	}
 	if o.data != "" {
 		var sopts []store.Option
 		if m != nil {
@@ -406,6 +469,20 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 		rc.Store = st
 	}
 	sq := sichuan.Standard()
+	cq := classical.Standard()
+	mc := rsmcr.Config{}
+	if cl != nil {
+		var err error
+		if sq.Store, err = clusterStore(ctx, cl, "sichuan", sichuan.ActionCodec{}); err != nil {
+			return err
+		}
+		if cq.Store, err = clusterStore(ctx, cl, "classical", classical.ActionCodec{}); err != nil {
+			return err
+		}
+		if mc.Store, err = clusterStore(ctx, cl, "mcr", rsmcr.ActionCodec{}); err != nil {
+			return err
+		}
+	}
 	if o.data != "" {
 		var sopts []store.Option
 		if m != nil {
@@ -418,8 +495,6 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 		defer st.Close()
 		sq.Store = st
 	}
-	cq := classical.Standard()
-	mc := rsmcr.Config{}
 	if o.data != "" {
 		var sopts []store.Option
 		if m != nil {
@@ -450,6 +525,9 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 	if m != nil {
 		cfg.Observer = m
 	}
+	if cl != nil {
+		cfg.Cluster = cl.node
+	}
 	srv, err := server.New(cfg)
 	if err != nil {
 		return err
@@ -459,6 +537,14 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 	// own types that shares the server's hosting (its count of open
 	// tables too), with a store of its own.
 	dc := service.Config{Hosting: srv.Hosting(), Defaults: o.defaults}
+	if cl != nil {
+		st, err := clusterStore(ctx, cl, service.Name, hosting.Codec{})
+		if err != nil {
+			srv.Close()
+			return err
+		}
+		dc.Store = st
+	}
 	if o.data != "" {
 		var sopts []store.Option
 		if m != nil {
@@ -485,6 +571,12 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 		ddz.Close()
 		srv.Close()
 		return err
+	}
+	if cl != nil {
+		// Only now: the hosts that adopt tables exist and hold theirs.
+		cl.node.Start()
+		log.Info("recovered the tables this node won", zap.String("node", o.cluster.node), zap.Int("tables", n),
+			zap.Duration("took", time.Since(start)))
 	}
 	if o.data != "" {
 		log.Info("recovered", zap.String("data", o.data), zap.Int("tables", n), zap.Duration("took", time.Since(start)),
