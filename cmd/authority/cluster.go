@@ -63,9 +63,20 @@ func clusterStore[A any](ctx context.Context, c *clusterNode, ruleSet string, co
 	if c.metrics != nil {
 		opts = append(opts, jsstore.WithObserver(c.metrics.Store()))
 	}
-	st, err := jsstore.Open[A](ctx, c.js, ruleSet, codec, opts...)
-	if err != nil {
-		return nil, fmt.Errorf("%s store: %w", ruleSet, err)
+	// A JetStream cluster that is starting places no stream until it
+	// has a leader: tried again for a while.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		st, err := jsstore.Open[A](ctx, c.js, ruleSet, codec, opts...)
+		if err == nil {
+			return st, nil
+		}
+		if ctx.Err() != nil || time.Now().After(deadline) {
+			return nil, fmt.Errorf("%s store: %w", ruleSet, err)
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
 	}
-	return st, nil
 }

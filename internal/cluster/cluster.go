@@ -41,6 +41,9 @@ const (
 	NodesBucket  = "nodes"
 )
 
+// openRetry is how long Open tries to create the buckets.
+const openRetry = 30 * time.Second
+
 // DefaultTTL is a lease's time to live when Config.TTL is zero.
 const DefaultTTL = 5 * time.Second
 
@@ -147,16 +150,32 @@ func Open(ctx context.Context, js jetstream.JetStream, cfg Config) (*Node, error
 		cfg.Log = zap.NewNop()
 	}
 	bucket := func(name, what string) (jetstream.KeyValue, error) {
-		kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+		kcfg := jetstream.KeyValueConfig{
 			Bucket: name, Description: what, History: 1, TTL: cfg.TTL,
 			// A marker when a key expires: every watch hears of it.
 			LimitMarkerTTL: max(cfg.TTL, time.Second), // the least JetStream takes
 			Replicas:       cfg.Replicas, Storage: jetstream.FileStorage,
-		})
-		if err != nil {
-			return nil, fmt.Errorf("cluster: bucket %s: %w", name, err)
 		}
-		return kv, nil
+		// A cluster that is starting has no JetStream leader for a few
+		// seconds, and nodes that start together create the bucket at
+		// once: tried again for a while.
+		deadline := time.Now().Add(openRetry)
+		for wait := 100 * time.Millisecond; ; wait = min(2*wait, 2*time.Second) {
+			actx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			kv, err := js.CreateOrUpdateKeyValue(actx, kcfg)
+			cancel()
+			if err == nil {
+				return kv, nil
+			}
+			if ctx.Err() != nil || time.Now().After(deadline) {
+				return nil, fmt.Errorf("cluster: bucket %s: %w", name, err)
+			}
+			cfg.Log.Info("cluster: bucket not ready, trying again", zap.String("bucket", name), zap.Error(err))
+			select {
+			case <-ctx.Done():
+			case <-time.After(wait):
+			}
+		}
 	}
 	owners, err := bucket(OwnersBucket, "table id -> the node that owns the table (a lease)")
 	if err != nil {
