@@ -57,7 +57,7 @@ test("a Dou Dizhu match played by clicking in Chromium", { timeout: 300_000 }, a
     const tableId = s0.tableId;
     const me = s0.seat;
 
-    const count = { bids: 0, passes: 0, plays: 0, hints: 0, keys: 0, rankKeys: 0, reloads: 0, results: 0, landlord: 0 };
+    const count = { bids: 0, passes: 0, plays: 0, hints: 0, keys: 0, rankKeys: 0, reloads: 0, results: 0 };
     let deal = 0;
     const deadline = Date.now() + 240_000;
     for (;;) {

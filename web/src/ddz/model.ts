@@ -8,6 +8,7 @@
 import {
   ActionType,
   Phase,
+  type DealStarted,
   type Event,
   type Offer,
   type Play,
@@ -86,6 +87,8 @@ export interface DdzModel {
   trick: string[];
   offer?: OfferPlain;
   result?: DealResult;
+  /** the last deal's result, once the next deal has begun */
+  lastDeal?: DealResult;
   final?: { scores: number[]; ranks: number[] };
   names: SeatName[];
 }
@@ -184,6 +187,18 @@ export function fromView(v: View, seq: bigint, names: SeatName[], turnMs: number
 
 const next = (s: number) => (s + 1) % 3;
 
+function dealStarted(m: DdzModel, d: DealStarted): DdzModel {
+  m.started = true;
+  m.phase = Phase.BIDDING;
+  m.index = d.index;
+  m.number = d.number;
+  m.first = d.first;
+  m.toAct = d.first;
+  m.scores = n3(d.scores);
+  m.left = [17, 17, 17];
+  return m;
+}
+
 /** apply folds one event into the model (a copy: the old model is left as it was). */
 export function apply(prev: DdzModel, ev: Event, turnMs: number): DdzModel {
   const m: DdzModel = structuredClone(prev);
@@ -192,22 +207,16 @@ export function apply(prev: DdzModel, ev: Event, turnMs: number): DdzModel {
   switch (b.case) {
     case "dealStarted": {
       const d = b.value;
-      const keep = { seat: m.seat, seq: m.seq, names: m.names, result: m.result };
-      if (d.number === m.number && m.index >= 0) m.thrownIn++;
-      else m.thrownIn = 0;
-      Object.assign(m, emptyModel(m.seat), keep);
-      m.started = true;
-      m.phase = Phase.BIDDING;
-      m.index = d.index;
-      m.number = d.number;
-      m.first = d.first;
-      m.toAct = d.first;
-      m.scores = n3(d.scores);
-      m.left = [17, 17, 17];
-      m.result = undefined;
-      break;
+      // A new deal: nothing of the last one stays but the names.
+      const fresh = emptyModel(m.seat);
+      fresh.seq = m.seq;
+      fresh.names = m.names;
+      fresh.lastDeal = m.result ?? m.lastDeal;
+      fresh.thrownIn = d.number === m.number && m.index >= 0 ? m.thrownIn + 1 : 0;
+      return dealStarted(fresh, d);
     }
     case "dealt":
+
       if (b.value.seat === m.seat) m.hand = sortCards(b.value.hand);
       break;
     case "bidMade": {

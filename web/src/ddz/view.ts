@@ -135,7 +135,7 @@ function moveEl(m: DdzModel, seat: number): HTMLElement {
   el.dataset.seat = String(seat);
   if (m.phase === Phase.BIDDING) {
     const said = m.said[seat];
-    if (said) el.append(h("span", `said ${said === "pass" ? "pass" : ""}`, /^\d$/.test(said) ? `bid ${said}` : said === "pass" ? "no" : said));
+    if (said) el.append(h("span", `said ${said === "pass" ? "pass" : ""}`, /^\d$/.test(said) ? `bid ${said}` : said));
   } else {
     const t = m.trick[seat];
     if (t === "pass") el.append(h("span", "said pass", "pass"));
@@ -168,7 +168,7 @@ function centre(m: DdzModel, info: TableInfo, ui: DdzUi): HTMLElement {
   const kitty = h("div", "kitty");
   kitty.append(h("span", "label", "kitty "));
   if (m.kitty) kitty.append(cardsEl(m.kitty));
-  else for (let i = 0; i < 3; i++) kitty.append(cardEl("?", { small: true }));
+  else kitty.append(cardsEl("???"));
   c.append(kitty);
   const phase = h("div", "phase");
   if (m.phase === Phase.BIDDING) {
@@ -177,6 +177,11 @@ function centre(m: DdzModel, info: TableInfo, ui: DdzUi): HTMLElement {
     phase.textContent = `Landlord: ${seatName(m, m.landlord)}`;
   } else if (m.phase === Phase.MATCH_OVER) phase.textContent = "Match over";
   c.append(phase);
+  if (m.lastDeal && m.phase === Phase.BIDDING) {
+    const r = m.lastDeal;
+    const me = m.seat >= 0 ? m.seat : r.landlord;
+    c.append(h("div", "note", `last deal: ${r.landlordWon ? "the landlord" : "the farmers"} won · stake ${r.stake} · ${seatName(m, me)} ${signed(r.deltas[me])}`));
+  }
   if (m.thrownIn > 0 && m.phase === Phase.BIDDING) c.append(h("div", "note", `everyone passed: dealt again (${m.thrownIn})`));
   const mult = h("div", "stake");
   mult.id = "ddz-stake";
