@@ -24,27 +24,48 @@ export function freePort() {
   });
 }
 
-/** startServer runs AUTHORITY_BIN (else a `go build` of it into work) and waits for its page. */
-export async function startServer(work) {
+/**
+ * startServer runs AUTHORITY_BIN (else a `go build` of it into work) and
+ * waits for its page. With data, the tables are durable in work/data and
+ * crash() kills the server (-9) and starts it again on the same port: the
+ * connections drop, the tables come back.
+ */
+export async function startServer(work, { data = false } = {}) {
   let bin = process.env.AUTHORITY_BIN;
   if (!bin) {
     bin = join(work, "authority");
     execFileSync("go", ["build", "-o", bin, "./cmd/authority"], { cwd: resolve(import.meta.dirname, "../.."), stdio: "inherit" });
   }
   const port = await freePort();
-  const proc = spawn(bin, ["--listen", `127.0.0.1:${port}`], { stdio: ["ignore", "ignore", "pipe"] });
+  const args = ["--listen", `127.0.0.1:${port}`, ...(data ? ["--data", join(work, "data")] : [])];
   let log = "";
-  proc.stderr.on("data", (b) => (log = (log + b).slice(-20000)));
+  const run = () => {
+    const p = spawn(bin, args, { stdio: ["ignore", "ignore", "pipe"] });
+    p.stderr.on("data", (b) => (log = (log + b).slice(-20000)));
+    return p;
+  };
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(base + "/")).ok) break;
-    } catch {
-      if (i > 100) throw new Error("the server did not start: " + log);
-      await sleep(100);
+  const ready = async () => {
+    for (let i = 0; ; i++) {
+      try {
+        if ((await fetch(base + "/")).ok) return;
+      } catch {
+        if (i > 100) throw new Error("the server did not start: " + log);
+        await sleep(100);
+      }
     }
-  }
-  return { base, proc, log: () => log };
+  };
+  const server = { base, proc: run(), log: () => log };
+  server.crash = async () => {
+    const old = server.proc;
+    const gone = new Promise((r) => old.once("exit", r));
+    old.kill("SIGKILL");
+    await gone;
+    server.proc = run();
+    await ready();
+  };
+  await ready();
+  return server;
 }
 
 /** launch starts headless Chromium with a fresh profile in work. */

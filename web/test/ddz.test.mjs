@@ -27,7 +27,7 @@ const finalScores = (page) =>
 test("a Dou Dizhu match played by clicking in Chromium", { timeout: 300_000 }, async () => {
   assert.ok(existsSync(chromiumPath), `no browser at ${chromiumPath} (apt-get install chromium)`);
   const work = mkdtempSync(join(tmpdir(), "authority-ddz-"));
-  const server = await startServer(work);
+  const server = await startServer(work, { data: true });
   const ctx = await launch(work);
   try {
     await repeatable(ctx);
@@ -57,7 +57,7 @@ test("a Dou Dizhu match played by clicking in Chromium", { timeout: 300_000 }, a
     const tableId = s0.tableId;
     const me = s0.seat;
 
-    const count = { bids: 0, passes: 0, plays: 0, hints: 0, keys: 0, rankKeys: 0, reloads: 0, results: 0 };
+    const count = { bids: 0, passes: 0, plays: 0, hints: 0, keys: 0, rankKeys: 0, reloads: 0, crashes: 0, results: 0 };
     let deal = 0;
     const deadline = Date.now() + 240_000;
     for (;;) {
@@ -93,6 +93,23 @@ test("a Dou Dizhu match played by clicking in Chromium", { timeout: 300_000 }, a
           await page.screenshot({ path: join(shots, "ddz-phone.png") });
           await page.setViewportSize({ width: 1280, height: 900 });
         }
+      }
+      if (count.plays >= 8 && count.crashes === 0 && (await page.$("#ddz-play"))) {
+        // A dropped connection: the server killed and started again (its
+        // tables are durable); the page must see it and come back by itself.
+        const before = await session();
+        await page.evaluate(() => {
+          const seen = () => /connection lost/.test(document.querySelector(".status")?.textContent ?? "") && (window.lost = true);
+          new MutationObserver(seen).observe(document.getElementById("app"), { childList: true, subtree: true, characterData: true });
+        });
+        await server.crash();
+        count.crashes++;
+        await page.waitForFunction(() => window.lost === true, null, { timeout: 20_000 });
+        await page.waitForSelector("#ddz-play", { timeout: 20_000 });
+        await page.waitForFunction(() => document.querySelector(".status")?.textContent === "connected", null, { timeout: 20_000 });
+        const after = await session();
+        assert.equal(after.model.number, before.model.number, "the same deal after the crash");
+        assert.ok(BigInt(after.model.seq) >= BigInt(before.model.seq), "the stream resumed after its seq");
       }
       // Hidden information: another seat's panel shows card backs and its plays, never its hand.
       const shown = await page.$$eval(`.ddz-seat:not([data-seat="${me}"]) .left [data-card]`, (els) => els.length);
@@ -186,6 +203,7 @@ test("a Dou Dizhu match played by clicking in Chromium", { timeout: 300_000 }, a
     await watcher.close();
 
     assert.equal(count.reloads, 1, "the page was reloaded mid-deal");
+    assert.equal(count.crashes, 1, "the connection dropped mid-deal");
     assert.ok(count.hints > 0 && count.keys > 0 && count.rankKeys > 0, `clicks and keys: ${JSON.stringify(count)}`);
     assert.deepEqual(errors, [], "no errors in the page");
     console.log(`played: ${JSON.stringify(count)} final ${JSON.stringify(record.scores)}`);
