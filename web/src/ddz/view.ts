@@ -109,12 +109,23 @@ export function reading(sel: string, offer: OfferPlain | undefined): { play?: JP
 export function hints(m: DdzModel): JPlay[] {
   const o = m.offer;
   if (!o || !o.play || m.phase !== Phase.PLAYING) return [];
-  if (!o.mustLead && o.toBeat) return legal(m.hand, classify(o.toBeat.cards));
-  const seen = new Set<number>();
-  return legal(m.hand)
-    .sort((a, b) => a.type - b.type || a.rank - b.rank || b.cards.length - a.cards.length)
-    .filter((p) => !seen.has(p.type) && seen.add(p.type));
+  // Every redraw asks; a hand rich in trios leads thousands of ways.
+  const key = `${m.hand}|${o.mustLead || !o.toBeat ? "" : o.toBeat.cards}`;
+  if (memo.key === key) return memo.plays;
+  let plays: JPlay[];
+  if (!o.mustLead && o.toBeat) plays = legal(m.hand, classify(o.toBeat.cards));
+  else {
+    const seen = new Set<number>();
+    plays = legal(m.hand)
+      .sort((a, b) => a.type - b.type || a.rank - b.rank || b.cards.length - a.cards.length)
+      .filter((p) => !seen.has(p.type) && seen.add(p.type));
+  }
+  memo.key = key;
+  memo.plays = plays;
+  return plays;
 }
+
+const memo: { key: string; plays: JPlay[] } = { key: "", plays: [] };
 
 function playEl(p: PlayPlain | undefined): HTMLElement {
   const el = h("span", "play");
