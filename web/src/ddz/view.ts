@@ -5,7 +5,7 @@
 
 import { Bidding, Phase, PlayType } from "../../../clients/ts/src/gen/doudizhu/authority/v1/doudizhu_pb.js";
 import { cardEl, cardsEl } from "./cards.js";
-import { answer, classify, legal, type JPlay } from "./judge.js";
+import { answer, classify, legal, RANKS, type JPlay } from "./judge.js";
 import { stake, type DdzModel, type OfferPlain, type PlayPlain } from "./model.js";
 
 /** The table's settings the page shows. */
@@ -82,6 +82,15 @@ const typeNames: Record<number, string> = {
 
 export const typeName = (t: number) => typeNames[t] ?? "no play";
 
+/**
+ * toBeat is the play on the table as the server read it: cards that read
+ * two ways (333444555666) are compared as the server's reading, not the
+ * page's first one.
+ */
+export function toBeat(p: PlayPlain): JPlay {
+  return { type: p.type, rank: Math.max(0, RANKS.indexOf(p.rank)), len: p.length || 1, cards: p.cards };
+}
+
 /** selection is the selected cards, sorted low to high. */
 export function selection(m: DdzModel, ui: DdzUi): string {
   return [...ui.selected]
@@ -98,7 +107,7 @@ export function reading(sel: string, offer: OfferPlain | undefined): { play?: JP
     const p = classify(sel);
     return p.type ? { play: p, why: "" } : { why: "not a play" };
   }
-  const p = answer(sel, classify(offer.toBeat.cards));
+  const p = answer(sel, toBeat(offer.toBeat));
   return p ? { play: p, why: "" } : { why: classify(sel).type ? `does not beat the ${typeName(offer.toBeat.type)}` : "not a play" };
 }
 
@@ -113,7 +122,7 @@ export function hints(m: DdzModel): JPlay[] {
   const key = `${m.hand}|${o.mustLead || !o.toBeat ? "" : o.toBeat.cards}`;
   if (memo.key === key) return memo.plays;
   let plays: JPlay[];
-  if (!o.mustLead && o.toBeat) plays = legal(m.hand, classify(o.toBeat.cards));
+  if (!o.mustLead && o.toBeat) plays = legal(m.hand, toBeat(o.toBeat));
   else {
     const seen = new Set<number>();
     plays = legal(m.hand)
