@@ -5,7 +5,7 @@
 // that the game goes on where it was, and checks that the final scores
 // shown are the server's record's (ExportGame).
 //
-//   AUTHORITY_BIN=/path/to/authority [CHROMIUM=/usr/bin/chromium] [SCREENSHOTS=dir] node --test test/
+//   AUTHORITY_BIN=/path/to/authority [CHROMIUM=/usr/bin/chromium] [SCREENSHOTS=dir] node --test test/browser.test.mjs
 //
 // Without AUTHORITY_BIN the test builds the server with `go build`.
 
