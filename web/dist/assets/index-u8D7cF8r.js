@@ -3,8 +3,8 @@
     <h2>New Dou Dizhu table</h2>
     <label>Your name <input name="name" value="player" maxlength="32"></label>
     <label>Bidding <select name="bidding">
-      <option value="points">Bid 1, 2 or 3 (叫分)</option>
-      <option value="call_rob">Call and rob (叫地主/抢地主)</option>
+      <option value="points">Bid 1, 2 or 3 (jiao fen)</option>
+      <option value="call_rob">Call and rob (jiao dizhu, qiang dizhu)</option>
     </select></label>
     <label>Deals <input name="deals" type="number" min="1" max="64" value="1"></label>
     <label>Bomb cap <input name="bombcap" type="number" min="0" max="20" value="0"> <span class="hint">doublings by bombs and rockets, 0: no cap</span></label>
