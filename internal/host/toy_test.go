@@ -56,19 +56,23 @@ func newToy(rounds int) host.NewGame[toyAction, toyView, string] {
 // newToyOffers makes toys with or without claim offers; each new game is
 // also stored in *last, when last is set.
 func newToyOffers(rounds int, offers bool, last **toy) host.NewGame[toyAction, toyView, string] {
-	return func() (host.Game[toyAction, toyView, string], error) {
-		g := &toy{rounds: rounds, offers: offers, claimer: -1}
-		if last != nil {
-			*last = g
-		}
-		return g, nil
-	}
+	return newToyWith(rounds, offers, false, last)
 }
 
 // newToyVotes makes toys whose rounds open with a vote of every seat.
 func newToyVotes(rounds int) host.NewGame[toyAction, toyView, string] {
+	return newToyWith(rounds, true, true, nil)
+}
+
+// newToyWith makes toys with or without claim offers and votes; each new
+// game is also stored in *last, when last is set.
+func newToyWith(rounds int, offers, votes bool, last **toy) host.NewGame[toyAction, toyView, string] {
 	return func() (host.Game[toyAction, toyView, string], error) {
-		return &toy{rounds: rounds, offers: true, votes: true, claimer: -1}, nil
+		g := &toy{rounds: rounds, offers: offers, votes: votes, claimer: -1}
+		if last != nil {
+			*last = g
+		}
+		return g, nil
 	}
 }
 
