@@ -144,6 +144,8 @@ func (c *Client) Follow(s Seat, onFault func(error)) *Session {
 	return c.session(&Session{seat: s, onFault: onFault, tracker: NewTracker(s.Seat)})
 }
 
+// session completes a new session of this client: its request ids'
+// prefix and its retry loops.
 func (c *Client) session(s *Session) *Session {
 	s.c, s.idPrefix = c, uuid.NewString()
 	s.reopen.Loop = s.loop(&s.stats.StreamRetries)
