@@ -255,9 +255,9 @@ type ElsewhereError struct {
 
 func (e *ElsewhereError) Error() string {
 	if e.Cause != nil {
-		return fmt.Sprintf("the node at %s owns the table and did not answer: call it there, or again", e.Addr)
+		return fmt.Sprintf("the table is owned by the node at %s, which did not answer: call it there, or again", e.Addr)
 	}
-	return fmt.Sprintf("the node at %s owns the table: call it there", e.Addr)
+	return fmt.Sprintf("the table is owned by the node at %s: call it there", e.Addr)
 }
 
 // Is makes errors.Is(err, ErrElsewhere) hold.
