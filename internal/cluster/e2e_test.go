@@ -3,6 +3,7 @@ package cluster_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"slices"
@@ -19,10 +20,13 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/durationpb"
 
+	ddzpb "github.com/mahjong-authority/authority/gen/doudizhu/authority/v1"
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/bot"
 	"github.com/mahjong-authority/authority/internal/client"
 	"github.com/mahjong-authority/authority/internal/cluster"
+	"github.com/mahjong-authority/authority/internal/doudizhu/service"
+	ddztable "github.com/mahjong-authority/authority/internal/doudizhu/table"
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/ruleset"
 	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
@@ -41,6 +45,7 @@ type node struct {
 	addr string
 	cn   *cluster.Node
 	srv  *server.Server
+	ddz  *service.Service
 	g    *grpc.Server
 	done chan error
 	once sync.Once
@@ -50,6 +55,12 @@ type node struct {
 // with --cluster: leases first, then the server, its recovery of the
 // tables it wins, takeovers, then serving.
 func startNode(t *testing.T, js jetstream.JetStream, id string, st *host.MemoryStore[table.Action], noForward bool) *node {
+	return startNodeDdz(t, js, id, st, nil, noForward)
+}
+
+// startNodeDdz is startNode with Dou Dizhu served beside, on its own
+// shared store (nil: none).
+func startNodeDdz(t *testing.T, js jetstream.JetStream, id string, st *host.MemoryStore[table.Action], ddzSt *host.MemoryStore[ddztable.Action], noForward bool) *node {
 	t.Helper()
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -73,8 +84,15 @@ func startNode(t *testing.T, js jetstream.JetStream, id string, st *host.MemoryS
 	if _, err := srv.Recover(ctx); err != nil {
 		t.Fatal(err)
 	}
-	cn.Start()
 	n := &node{id: id, addr: lis.Addr().String(), cn: cn, srv: srv, g: grpc.NewServer(srv.Options()...), done: make(chan error, 1)}
+	if ddzSt != nil {
+		n.ddz = service.New(service.Config{Hosting: srv.Hosting(), Store: ddzSt})
+		if _, err := n.ddz.Recover(ctx); err != nil {
+			t.Fatal(err)
+		}
+		n.ddz.Register(n.g)
+	}
+	cn.Start()
 	srv.Register(n.g)
 	go func() { n.done <- n.g.Serve(lis) }()
 	t.Cleanup(n.kill)
@@ -89,6 +107,9 @@ func (n *node) kill() {
 		n.g.Stop()
 		<-n.done
 		n.cn.Close()
+		if n.ddz != nil {
+			n.ddz.Close()
+		}
 		n.srv.Close()
 	})
 }
@@ -332,5 +353,60 @@ func TestElsewhere(t *testing.T) {
 	_, err = c.GetTable(ctx, "00000000-0000-0000-0000-000000000000")
 	if server.Reason(err) != pb.ErrorReason_ERROR_REASON_TABLE_NOT_FOUND {
 		t.Fatalf("unknown table: %v", err)
+	}
+}
+
+// TestDoudizhuForwarded: Dou Dizhu's service is forwarded like the
+// mahjong API: a table created on one node is joined, read and streamed
+// through another, and is leased under Dou Dizhu's name.
+func TestDoudizhuForwarded(t *testing.T) {
+	ns := startNATS(t)
+	_, js := jetStream(t, ns)
+	st, ddzSt := host.NewMemoryStore[table.Action](), host.NewMemoryStore[ddztable.Action]()
+	owner := startNodeDdz(t, js, "owner", st, ddzSt, false)
+	other := startNodeDdz(t, js, "other", st, ddzSt, false)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	conn := func(addr string) ddzpb.DoudizhuServiceClient {
+		cc, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cc.Close() })
+		return ddzpb.NewDoudizhuServiceClient(cc)
+	}
+	created, err := conn(owner.addr).CreateTable(ctx, &ddzpb.CreateTableRequest{Settings: &ddzpb.TableSettings{Deals: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := created.GetTable().GetTableId()
+	if l, ok := other.cn.Lookup(ctx, id); !ok || l.Node != "owner" || l.RuleSet != service.Name {
+		t.Fatalf("lease %+v %v", l, ok)
+	}
+	via := conn(other.addr)
+	var tokens []string
+	for i := range 3 {
+		r, err := via.JoinTable(ctx, &ddzpb.JoinTableRequest{TableId: id, Name: fmt.Sprint("p", i)})
+		if err != nil {
+			t.Fatalf("join through the other node: %v", err)
+		}
+		tokens = append(tokens, r.GetSeatToken())
+	}
+	got, err := via.GetTable(ctx, &ddzpb.GetTableRequest{TableId: id})
+	if err != nil || got.GetTable().GetTableId() != id {
+		t.Fatalf("GetTable through the other node: %v %v", got, err)
+	}
+	sctx, scancel := context.WithCancel(ctx)
+	defer scancel()
+	stream, err := via.StreamEvents(sctx, &ddzpb.StreamEventsRequest{TableId: id, SeatToken: tokens[0]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := stream.Recv()
+	if err != nil || m.GetSnapshot() == nil {
+		t.Fatalf("stream through the other node: %v %v", m, err)
+	}
+	if other.ddz.Host().Holds(id) || !owner.ddz.Host().Holds(id) {
+		t.Fatal("the table is not held by its owner alone")
 	}
 }
