@@ -124,7 +124,7 @@ func TestTakeover(t *testing.T) {
 	time.Sleep(ttl) // every node sees node 1's leases renewed
 	killed := time.Now()
 	dead.Close()
-	deadline := time.Now().Add(5 * ttl)
+	deadline := time.Now().Add(10 * ttl)
 	for {
 		gb, _ := ab.snapshot()
 		gc, _ := ac.snapshot()
@@ -184,7 +184,7 @@ func TestStaleOwnerReleases(t *testing.T) {
 	if _, err := kv.Create(ctx, "t1", []byte(`{"node":"other","addr":"127.0.0.1:2","rule_set":"riichi"}`)); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(2 * ttl)
+	deadline := time.Now().Add(5 * ttl)
 	for {
 		_, rel := a.snapshot()
 		if why, ok := rel["t1"]; ok {
