@@ -112,6 +112,7 @@ type clusterOptions struct {
 	advertise string        // --advertise: where other nodes and clients reach this node
 	ttl       time.Duration // --lease-ttl
 	replicas  int           // --replicas
+	noForward bool          // --no-forward
 }
 
 // webhook is where the results feed is posted (--webhook).
@@ -179,6 +180,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.cluster.advertise, "advertise", "", "the `HOST:PORT` other nodes and clients reach this node at (with --cluster; default --listen)")
 	fs.DurationVar(&o.cluster.ttl, "lease-ttl", 5*time.Second, "with --cluster, how long a table's lease lives unrenewed: a dead node's tables are taken over about this long after it died")
 	fs.IntVar(&o.cluster.replicas, "replicas", 3, "with --cluster, how many JetStream servers keep each table's log and the leases (1 for a single server)")
+	fs.BoolVar(&o.cluster.noForward, "no-forward", false, "with --cluster, answer a call for another node's table with TABLE_ELSEWHERE and the owner's address instead of forwarding it")
 	fs.StringVar(&o.keys, "backend-keys", "", "JSON `file` of the room service's hashed API keys and ticket keys (docs/rooms.md); read again on SIGHUP. Without it the room service's calls are open to anyone")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -211,8 +213,8 @@ func parse(args []string, stderr io.Writer) (options, error) {
 func checkCluster(o *options) error {
 	c := &o.cluster
 	if c.node == "" {
-		if c.nats != "" || c.advertise != "" {
-			return errors.New("--nats and --advertise need --cluster")
+		if c.nats != "" || c.advertise != "" || c.noForward {
+			return errors.New("--nats, --advertise and --no-forward need --cluster")
 		}
 		return nil
 	}
@@ -526,7 +528,7 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 		cfg.Observer = m
 	}
 	if cl != nil {
-		cfg.Cluster = cl.node
+		cfg.Cluster, cfg.NoForward = cl.node, o.cluster.noForward
 	}
 	srv, err := server.New(cfg)
 	if err != nil {

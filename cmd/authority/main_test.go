@@ -269,3 +269,28 @@ func TestTLSFlags(t *testing.T) {
 		t.Error("clientCATLS of a missing file succeeded")
 	}
 }
+
+// TestParseCluster: the cluster flags go together, and --advertise
+// defaults to a --listen others can reach.
+func TestParseCluster(t *testing.T) {
+	o, err := parse([]string{"--listen", "10.0.0.1:7400", "--cluster", "n1", "--nats", "nats://a:4222,nats://b:4222"}, io.Discard)
+	if err != nil || o.cluster.advertise != "10.0.0.1:7400" || o.cluster.ttl != 5*time.Second || o.cluster.replicas != 3 {
+		t.Fatalf("parse = %+v, %v", o.cluster, err)
+	}
+	for _, args := range [][]string{
+		{"--nats", "nats://a:4222"}, // no --cluster
+		{"--no-forward"},            // no --cluster
+		{"--cluster", "n1"},         // no --nats
+		{"--cluster", "n1", "--nats", "nats://a", "--data", t.TempDir()},      // two stores
+		{"--cluster", "n1", "--nats", "nats://a", "--lease-ttl", "10ms"},      // too short
+		{"--cluster", "n1", "--nats", "nats://a", "--replicas", "0"},          // no replica
+		{"--cluster", "n1", "--nats", "nats://a", "--listen", "0.0.0.0:7400"}, // nobody reaches 0.0.0.0
+	} {
+		if _, err := parse(args, io.Discard); err == nil {
+			t.Errorf("parse accepted %q", args)
+		}
+	}
+	if o, err := parse([]string{"--listen", "0.0.0.0:7400", "--cluster", "n1", "--nats", "nats://a", "--advertise", "10.0.0.1:7400"}, io.Discard); err != nil || o.cluster.advertise != "10.0.0.1:7400" {
+		t.Fatalf("parse with --advertise = %+v, %v", o.cluster, err)
+	}
+}
