@@ -31,6 +31,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	mrand "math/rand/v2"
 	"regexp"
 	"strconv"
 	"sync"
@@ -407,6 +408,7 @@ func (s *Store[A]) Append(ctx context.Context, table string, entries ...host.Ent
 	defer p.mu.Unlock()
 	if !p.known {
 		if err := s.exists(ctx, table); err != nil {
+			s.forget(table)
 			return err
 		}
 		return fmt.Errorf("jetstream store: table %s: not claimed by this node: %w", table, host.ErrFenced)
@@ -976,7 +978,7 @@ func (s *Store[A]) LoadEvents(ctx context.Context, table string, entries uint64)
 // read, so that from then on only this instance can append to it (the
 // appends of the node that held it before fail with host.ErrFenced). A
 // write that slips in between the read and the fence makes Claim read
-// again.
+// again, until the call's deadline.
 func (s *Store[A]) Claim(ctx context.Context, table string) (host.TableRecord, *host.TableSnapshot, []host.Entry[A], error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -997,13 +999,16 @@ func (s *Store[A]) Claim(ctx context.Context, table string) (host.TableRecord, *
 			p.known, p.last, p.count = true, ack.Sequence, t.count
 			return t.rec, t.snap, t.entries, nil
 		}
-		if !wrongLast(err) || try >= 10 {
+		if !wrongLast(err) {
 			return host.TableRecord{}, nil, nil, fmt.Errorf("jetstream store: claim %s: %w", table, err)
 		}
+		// Someone wrote in between: read again after a random while, so
+		// that claimants racing each other do not keep colliding.
+		wait := time.Duration(mrand.Int64N(int64(min(try+1, 10)) * int64(20*time.Millisecond)))
 		select {
 		case <-ctx.Done():
-			return host.TableRecord{}, nil, nil, fmt.Errorf("jetstream store: claim %s: %w", table, ctx.Err())
-		case <-time.After(time.Duration(try+1) * 20 * time.Millisecond):
+			return host.TableRecord{}, nil, nil, fmt.Errorf("jetstream store: claim %s: %w (last: %w)", table, ctx.Err(), err)
+		case <-time.After(wait):
 		}
 	}
 }

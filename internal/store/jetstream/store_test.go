@@ -477,3 +477,39 @@ func TestLateAppend(t *testing.T) {
 		t.Fatalf("log of %d entries, want %d", len(es), len(want))
 	}
 }
+
+// FuzzDecodeBatch feeds the decoder of log messages anything: it must not
+// panic, and what it decodes must encode to a message that decodes the
+// same.
+func FuzzDecodeBatch(f *testing.F) {
+	s := &Store[move]{codec: moveCodec{}}
+	es := sampleEntries()
+	for i := range es {
+		b, err := s.encodeBatch(es[i:])
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte{batchVersion, 0})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		got, n, err := s.decodeBatch(nil, b)
+		if err != nil {
+			if !errors.Is(err, store.ErrCorrupt) && !errors.Is(err, host.ErrCorruptLog) {
+				t.Fatalf("error %v does not say the log is corrupt", err)
+			}
+			return
+		}
+		if n != len(got) {
+			t.Fatalf("%d entries decoded, %d counted", len(got), n)
+		}
+		again, err := s.encodeBatch(got)
+		if err != nil {
+			t.Fatalf("decoded entries do not encode: %v", err)
+		}
+		back, _, err := s.decodeBatch(nil, again)
+		if err != nil || !reflect.DeepEqual(back, got) {
+			t.Fatalf("re-encoded batch decodes as %+v, %v; want %+v", back, err, got)
+		}
+	})
+}
