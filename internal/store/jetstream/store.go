@@ -219,6 +219,16 @@ func (s *Store[A]) pos(table string) *position {
 	return p
 }
 
+// forgetUnknown drops the position p of a table the store does not hold
+// (the caller holds p.mu), unless it has been replaced.
+func (s *Store[A]) forgetUnknown(table string, p *position) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.tables[table] == p && !p.known {
+		delete(s.tables, table)
+	}
+}
+
 func (s *Store[A]) forget(table string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -268,7 +278,7 @@ func (s *Store[A]) send(ctx context.Context, m *nats.Msg, opts ...jetstream.Publ
 		if err == nil {
 			return ack, nil
 		}
-		if c := apiCode(err); c != 0 && c != codeDupInProcess {
+		if c := apiCode(err); c != 0 && c != codeDupInProcess || errors.Is(err, nats.ErrConnectionClosed) {
 			return nil, err
 		}
 		select {
@@ -408,7 +418,7 @@ func (s *Store[A]) Append(ctx context.Context, table string, entries ...host.Ent
 	defer p.mu.Unlock()
 	if !p.known {
 		if err := s.exists(ctx, table); err != nil {
-			s.forget(table)
+			s.forgetUnknown(table, p)
 			return err
 		}
 		return fmt.Errorf("jetstream store: table %s: not claimed by this node: %w", table, host.ErrFenced)
