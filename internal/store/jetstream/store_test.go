@@ -513,3 +513,41 @@ func FuzzDecodeBatch(f *testing.F) {
 		}
 	})
 }
+
+// TestLoadSetsDamagedAside has one table's log hold a message that does
+// not decode: Load passes the other tables and returns a DamagedError
+// for that one, and LoadTable says it is corrupt.
+func TestLoadSetsDamagedAside(t *testing.T) {
+	c := newCluster(t, 3)
+	s := open[move](t, c, 0, "riichi", moveCodec{})
+	ctx := context.Background()
+	for _, id := range []string{"good", "bad"} {
+		if err := s.Create(ctx, record(id)); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Append(ctx, id, sampleEntries()...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := nats.NewMsg(s.subject("log", "bad"))
+	m.Header.Set(hdrEntries, "6")
+	m.Data = []byte{batchVersion, 1, 3, 9, 9, 9}
+	if _, err := s.js.PublishMsg(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	err := open[move](t, c, 1, "riichi", moveCodec{}).Load(ctx, func(rec host.TableRecord, _ *host.TableSnapshot, _ []host.Entry[move]) error {
+		ids = append(ids, rec.ID)
+		return nil
+	})
+	var damaged *host.DamagedError
+	if !errors.As(err, &damaged) || damaged.ID != "bad" || !errors.Is(err, host.ErrCorruptLog) {
+		t.Fatalf("Load = %v, want a DamagedError of table bad", err)
+	}
+	if !reflect.DeepEqual(ids, []string{"good"}) {
+		t.Fatalf("Load passed %v, want good", ids)
+	}
+	if _, _, _, err := s.LoadTable(ctx, "bad"); !errors.Is(err, store.ErrCorrupt) {
+		t.Fatalf("LoadTable of the damaged table = %v, want ErrCorrupt", err)
+	}
+}
