@@ -872,19 +872,28 @@ func (s *Store[A]) entries(ctx context.Context, table string, from, after, last 
 	return out, nil
 }
 
-// Load calls f for every table not finished, in the order of creation,
-// with its latest snapshot and the entries after it. It reads the live
-// index, not the finished tables. The tables it loads are this
-// instance's to append to (the recovery of a single owner; in a cluster,
-// a node takes a table over with Claim).
-func (s *Store[A]) Load(ctx context.Context, f func(host.TableRecord, *host.TableSnapshot, []host.Entry[A]) error) error {
+// Live returns the records of the tables not finished, in the order of
+// creation, reading the live index only: what a node lists to learn which
+// tables it might take over, before it claims those it wins. A record
+// that does not decode is returned as a *host.DamagedError (joined).
+func (s *Store[A]) Live(ctx context.Context) ([]host.TableRecord, error) {
+	recs, damaged, err := s.readLive(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return recs, errors.Join(damaged...)
+}
+
+// readLive reads the live index.
+func (s *Store[A]) readLive(ctx context.Context) ([]host.TableRecord, []error, error) {
 	var recs []host.TableRecord
 	var damaged []error
 	prefix := s.subject("live", "")
-	lctx, cancel := s.bound(ctx)
-	lm, err := lastMsg(lctx, s.live, s.subject("live", "*"))
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	lm, err := lastMsg(ctx, s.live, s.subject("live", "*"))
 	if err == nil && lm != nil {
-		err = s.scan(lctx, s.live, s.subject("live", "*"), 1, lm.Sequence, false, func(m jetstream.Msg) error {
+		err = s.scan(ctx, s.live, s.subject("live", "*"), 1, lm.Sequence, false, func(m jetstream.Msg) error {
 			var rec host.TableRecord
 			if err := json.Unmarshal(m.Data(), &rec); err != nil {
 				id := m.Subject()[len(prefix):]
@@ -895,9 +904,21 @@ func (s *Store[A]) Load(ctx context.Context, f func(host.TableRecord, *host.Tabl
 			return nil
 		})
 	}
-	cancel()
 	if err != nil {
-		return fmt.Errorf("jetstream store: tables: %w", err)
+		return nil, nil, fmt.Errorf("jetstream store: tables: %w", err)
+	}
+	return recs, damaged, nil
+}
+
+// Load calls f for every table not finished, in the order of creation,
+// with its latest snapshot and the entries after it. It reads the live
+// index, not the finished tables. The tables it loads are this
+// instance's to append to (the recovery of a single owner; in a cluster,
+// a node takes a table over with Claim).
+func (s *Store[A]) Load(ctx context.Context, f func(host.TableRecord, *host.TableSnapshot, []host.Entry[A]) error) error {
+	recs, damaged, err := s.readLive(ctx)
+	if err != nil {
+		return err
 	}
 	for i := range recs {
 		if err := ctx.Err(); err != nil {

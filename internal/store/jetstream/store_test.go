@@ -195,6 +195,9 @@ func TestStore(t *testing.T) {
 	if ids, _, _ := loadAll(t, r); !reflect.DeepEqual(ids, []string{"t2"}) {
 		t.Fatalf("Load after Finish gave %v, want t2", ids)
 	}
+	if recs, err := s.Live(ctx); err != nil || len(recs) != 1 || !reflect.DeepEqual(recs[0], record("t2")) {
+		t.Fatalf("Live after Finish = %+v, %v; want t2's record", recs, err)
+	}
 	if _, _, es, err := r.LoadTable(ctx, "a0"); err != nil || len(es) != 1 {
 		t.Fatalf("LoadTable of a finished table: %d entries, %v", len(es), err)
 	}
