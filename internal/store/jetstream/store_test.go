@@ -519,7 +519,8 @@ func FuzzDecodeBatch(f *testing.F) {
 
 // TestLoadSetsDamagedAside has one table's log hold a message that does
 // not decode: Load passes the other tables and returns a DamagedError
-// for that one, and LoadTable says it is corrupt.
+// for that one, and LoadTable says it is corrupt; once the table is
+// finished, Load does not read it (no error).
 func TestLoadSetsDamagedAside(t *testing.T) {
 	c := newCluster(t, 3)
 	s := open[move](t, c, 0, "riichi", moveCodec{})
@@ -552,5 +553,12 @@ func TestLoadSetsDamagedAside(t *testing.T) {
 	}
 	if _, _, _, err := s.LoadTable(ctx, "bad"); !errors.Is(err, store.ErrCorrupt) {
 		t.Fatalf("LoadTable of the damaged table = %v, want ErrCorrupt", err)
+	}
+	// Once finished, Load does not read it at all.
+	if err := s.Finish(ctx, "bad", t0); err != nil {
+		t.Fatal(err)
+	}
+	if ids, _, _ := loadAll(t, s); !reflect.DeepEqual(ids, []string{"good"}) {
+		t.Fatalf("Load passed %v, want good", ids)
 	}
 }
