@@ -115,8 +115,9 @@ type options struct {
 func WithReplicas(n int) Option { return func(o *options) { o.replicas = n } }
 
 // WithTimeout bounds how long one call waits for JetStream when its
-// context has no earlier deadline (default 10 s): an append retries
-// through a leader election until then.
+// context has no earlier deadline (default 15 s): an append retries
+// through a leader election until then, and a stream whose leader died
+// elects another within JetStream's Raft election timeout (4 to 9 s).
 func WithTimeout(d time.Duration) Option { return func(o *options) { o.timeout = d } }
 
 // WithNodeID names this instance in its fence markers and message ids
@@ -134,7 +135,7 @@ func (nopObserver) Committed(time.Duration, int) {}
 // Open returns the store of one rule set, creating its streams if need
 // be (or updating their replica count).
 func Open[A any](ctx context.Context, js jetstream.JetStream, ruleSet string, codec store.Codec[A], opts ...Option) (*Store[A], error) {
-	op := options{replicas: 3, timeout: 10 * time.Second, attempt: 2 * time.Second, obs: nopObserver{}}
+	op := options{replicas: 3, timeout: 15 * time.Second, attempt: 2 * time.Second, obs: nopObserver{}}
 	for _, o := range opts {
 		o(&op)
 	}
