@@ -105,6 +105,23 @@ func (g *riichiGame) armed() bool {
 	return false
 }
 
+// settled returns the table's info once it stops changing: with the
+// clock still, the table finishes the steps in flight, then waits.
+func (g *riichiGame) settled() host.Info {
+	g.t.Helper()
+	in := g.info()
+	for range 100 {
+		time.Sleep(50 * time.Millisecond)
+		next := g.info()
+		if reflect.DeepEqual(next, in) {
+			return in
+		}
+		in = next
+	}
+	g.t.Fatal("the table does not settle")
+	return in
+}
+
 // TestRiichiOverStore plays an east-only riichi game of four bots (fixed
 // seed, claim dwell on) over the store, restarts mid-game onto a new host
 // and store instance through another server, and plays it to its end: the
@@ -126,7 +143,7 @@ func TestRiichiOverStore(t *testing.T) {
 	ctx := context.Background()
 	g := newRiichiGame(t, open[table.Action](t, c, 0, "riichi", riichi.ActionCodec{}))
 	g.run(steps / 2)
-	before := g.info()
+	before := g.settled()
 	if before.State != host.Playing {
 		t.Fatalf("mid-game the table is %v", before.State)
 	}

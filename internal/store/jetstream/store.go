@@ -630,13 +630,9 @@ func (s *Store[A]) Prune(ctx context.Context, before time.Time) (int, error) {
 	limit := before.UnixNano()
 	prefix := s.subject("done", "")
 	var old []string
-	lm, err := lastMsg(ctx, s.meta, s.subject("done", "*"))
-	if err != nil || lm == nil {
-		return 0, err
-	}
-	err = s.scan(ctx, s.meta, s.subject("done", "*"), 1, lm.Sequence, false, func(m jetstream.Msg) error {
-		if d := m.Data(); len(d) == 8 && int64(binary.BigEndian.Uint64(d)) < limit {
-			old = append(old, m.Subject()[len(prefix):])
+	err := s.each(ctx, s.meta, s.subject("done", "*"), func(m *jetstream.RawStreamMsg) error {
+		if d := m.Data; len(d) == 8 && int64(binary.BigEndian.Uint64(d)) < limit {
+			old = append(old, m.Subject[len(prefix):])
 		}
 		return nil
 	})
@@ -651,11 +647,31 @@ func (s *Store[A]) Prune(ctx context.Context, before time.Time) (int, error) {
 	return len(old), nil
 }
 
+// each calls f with every message of st on filter, in order, each read
+// from the stream's leader (one request a message): for the indexes,
+// where a consumer, which may run on a follower that has not applied the
+// latest deletes yet, would list a table finished a moment ago.
+func (s *Store[A]) each(ctx context.Context, st jetstream.Stream, filter string, f func(*jetstream.RawStreamMsg) error) error {
+	for seq := uint64(1); ; {
+		m, err := st.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(filter))
+		if errors.Is(err, jetstream.ErrMsgNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := f(m); err != nil {
+			return err
+		}
+		seq = m.Sequence + 1
+	}
+}
+
 // scan calls f with the messages of st on filter from sequence from on,
-// up to sequence last, through an ephemeral consumer on the stream's
-// leader. A log must reach last (whole is set); an index may have lost
-// messages up to it meanwhile (deleted).
-func (s *Store[A]) scan(ctx context.Context, st jetstream.Stream, filter string, from, last uint64, whole bool, f func(jetstream.Msg) error) error {
+// up to sequence last, through an ephemeral consumer. The caller read last
+// on the stream's leader; the consumer may run on a follower that has not
+// applied it yet, and is waited for until it delivers it or ctx ends.
+func (s *Store[A]) scan(ctx context.Context, st jetstream.Stream, filter string, from, last uint64, f func(jetstream.Msg) error) error {
 	if last == 0 || from > last {
 		return nil
 	}
@@ -697,19 +713,16 @@ func (s *Store[A]) scan(ctx context.Context, st jetstream.Stream, filter string,
 		ferr = f(m)
 		reached = md.Sequence.Stream == last
 	}
-	// A consumer just made may not be reachable at once from the server
-	// this client talks to (no responders): try again for a while.
-	unreached := time.Now().Add(5 * time.Second)
-	idle := 0
+	idle := false
 	for !reached {
-		// What is there now, without waiting; a log that has not reached
-		// its last sequence yet is waited for a little.
+		// What is there now, without waiting; when that was nothing, wait
+		// a little for more.
 		var batch jetstream.MessageBatch
 		var err error
-		if idle == 0 {
+		if !idle {
 			batch, err = c.FetchNoWait(256)
 		} else {
-			batch, err = c.Fetch(256, jetstream.FetchMaxWait(100*time.Millisecond))
+			batch, err = c.Fetch(256, jetstream.FetchMaxWait(200*time.Millisecond))
 		}
 		if err != nil {
 			return fmt.Errorf("fetch %s: %w", filter, err)
@@ -725,22 +738,19 @@ func (s *Store[A]) scan(ctx context.Context, st jetstream.Stream, filter string,
 		berr := batch.Error()
 		switch {
 		case got > 0:
-			idle = 0
+			idle = false
 			continue
-		case errors.Is(berr, nats.ErrNoResponders) && time.Now().Before(unreached):
-			select {
-			case <-ctx.Done():
-				return fmt.Errorf("fetch %s: %w", filter, ctx.Err())
-			case <-time.After(20 * time.Millisecond):
-			}
-			continue
-		case berr != nil && !errors.Is(berr, jetstream.ErrNoMessages) && !errors.Is(berr, nats.ErrTimeout):
+		// Nothing yet, or a consumer just made that the server this
+		// client talks to does not reach yet (no responders).
+		case berr == nil || errors.Is(berr, jetstream.ErrNoMessages) || errors.Is(berr, nats.ErrTimeout) || errors.Is(berr, nats.ErrNoResponders):
+		default:
 			return fmt.Errorf("fetch %s: %w", filter, berr)
-		case !whole:
-			return nil // the consumer has nothing more: deleted meanwhile
 		}
-		if idle++; idle > 10 || ctx.Err() != nil {
+		idle = true
+		select {
+		case <-ctx.Done():
 			return fmt.Errorf("fetch %s: nothing up to sequence %d: %w", filter, last, errors.Join(berr, ctx.Err()))
+		case <-time.After(20 * time.Millisecond):
 		}
 	}
 	return nil
@@ -825,7 +835,7 @@ func (s *Store[A]) entries(ctx context.Context, table string, from, after, last 
 	gap := errors.New("gap")
 	read := func(startSeq uint64, start uint64) error {
 		out, next = out[:0], start
-		return s.scan(ctx, s.log, s.subject("log", table), startSeq, last, true, func(m jetstream.Msg) error {
+		return s.scan(ctx, s.log, s.subject("log", table), startSeq, last, func(m jetstream.Msg) error {
 			n, err := entriesOf(m.Headers())
 			if err != nil {
 				return err
@@ -892,19 +902,16 @@ func (s *Store[A]) readLive(ctx context.Context) ([]host.TableRecord, []error, e
 	prefix := s.subject("live", "")
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	lm, err := lastMsg(ctx, s.live, s.subject("live", "*"))
-	if err == nil && lm != nil {
-		err = s.scan(ctx, s.live, s.subject("live", "*"), 1, lm.Sequence, false, func(m jetstream.Msg) error {
-			var rec host.TableRecord
-			if err := json.Unmarshal(m.Data(), &rec); err != nil {
-				id := m.Subject()[len(prefix):]
-				damaged = append(damaged, &host.DamagedError{ID: id, Err: fmt.Errorf("%w: record: %w", store.ErrCorrupt, err)})
-				return nil
-			}
-			recs = append(recs, rec)
+	err := s.each(ctx, s.live, s.subject("live", "*"), func(m *jetstream.RawStreamMsg) error {
+		var rec host.TableRecord
+		if err := json.Unmarshal(m.Data, &rec); err != nil {
+			id := m.Subject[len(prefix):]
+			damaged = append(damaged, &host.DamagedError{ID: id, Err: fmt.Errorf("%w: record: %w", store.ErrCorrupt, err)})
 			return nil
-		})
-	}
+		}
+		recs = append(recs, rec)
+		return nil
+	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("jetstream store: tables: %w", err)
 	}
