@@ -359,6 +359,8 @@ class Game {
     }
     const stream = tables.streamEvents({ tableId: this.s.tableId, seatToken: this.s.token, afterSeq: after }, { signal });
     this.ui.status = "connected";
+    // Resumed while nothing happens (the seat's own turn): say so now.
+    if (this.model.started) this.draw();
     for await (const m of stream) {
       connected();
       if (m.item.case === "snapshot") {

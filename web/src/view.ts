@@ -88,9 +88,11 @@ export function discardFor(options: ActionPlain[], type: ActionType, t: string, 
 export function meldEl(m: MeldState): HTMLElement {
   const el = h("span", "meld");
   const closed = m.type === MeldType.CLOSED_KAN;
-  m.tiles.forEach((t, i) => {
-    const back = closed && (i === 0 || i === m.tiles.length - 1);
-    const sideways = !closed && t === m.called && m.tiles.indexOf(t) === i;
+  // An added kan's fourth tile is drawn sideways on its pon, once.
+  const tiles = m.added && m.tiles.length === 4 ? m.tiles.slice(0, 3) : m.tiles;
+  tiles.forEach((t, i) => {
+    const back = closed && (i === 0 || i === tiles.length - 1);
+    const sideways = !closed && t === m.called && tiles.indexOf(t) === i;
     el.append(tileEl(back ? "?" : t, { cls: ["small", ...(sideways ? ["called-in"] : [])] }));
   });
   if (m.added) el.append(tileEl(m.added, { cls: ["small", "called-in"] }));

@@ -1,0 +1,240 @@
+// The web client's other rule sets in a real browser: a Sichuan hand (the
+// exchange of three, the void suit, discards, claims and wins when offered),
+// an MCR one-hand game and a classical one-round game, each played by
+// clicking against three bots to its end, the result shown checked against
+// the server's record (ExportGame). The MCR game's connection is cut in the
+// middle of the hand: the page must reconnect by itself, resume after the
+// seq it had (the StreamEvents request it sends says so), and hold the same
+// tiles as the server's view of its seat.
+//
+//   AUTHORITY_BIN=/path/to/authority [CHROMIUM=/usr/bin/chromium] [SCREENSHOTS=dir] node --test test/
+
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  afterSeqOf,
+  chromiumPath,
+  click,
+  launch,
+  rpc,
+  shownRanking,
+  sleep,
+  snapshotOf,
+  startProxy,
+  startServer,
+  weakestTile,
+} from "./harness.mjs";
+
+const shots = process.env.SCREENSHOTS;
+
+let work, server, proxy, ctx;
+
+before(async () => {
+  assert.ok(existsSync(chromiumPath), `no browser at ${chromiumPath} (apt-get install chromium)`);
+  work = mkdtempSync(join(tmpdir(), "authority-web-rules-"));
+  server = await startServer(work);
+  proxy = await startProxy(server.port);
+  ctx = await launch(join(work, "profile"));
+});
+
+after(async () => {
+  await ctx?.close();
+  await proxy?.close();
+  server?.proc.kill();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/** openTable fills the lobby's form for ruleset with its own fields, quick timers and bots, and sits down. */
+async function openTable(ruleset, fields) {
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(proxy.base + "/");
+  await page.fill("#create input[name=name]", "tester");
+  await page.selectOption("#create select[name=ruleset]", ruleset);
+  for (const [name, value] of Object.entries(fields)) {
+    if (typeof value === "boolean") await page.setChecked(`#create [name=${name}]`, value);
+    else await page.fill(`#create [name=${name}]`, String(value));
+  }
+  await page.click("#create details summary");
+  await page.fill("#create input[name=turn]", "30");
+  await page.fill("#create input[name=claim]", "10");
+  await page.fill("#create input[name=dwell]", "0");
+  await page.fill("#create input[name=pause]", "0.5");
+  await page.click("#create button[type=submit]");
+  await page.waitForSelector(".board .hand .tile", { timeout: 30_000 });
+  const session = () => page.evaluate(() => JSON.parse(sessionStorage.getItem("authority.session") ?? "null"));
+  return { page, errors, session, tableId: (await session()).tableId };
+}
+
+/**
+ * play answers every offer by clicking until the game is over: a win when
+ * offered, fishing when offered, the first call of the game, pass on the
+ * others, else the weakest tile; Sichuan's exchange (three tiles of one
+ * suit, then Enter) and void choice (the suit it holds least of). onTurn
+ * runs before each discard with the discards so far.
+ */
+async function play(page, rules, onTurn = async () => {}) {
+  const count = { rules, discards: 0, wins: 0, calls: 0, passes: 0, fish: 0, exchanges: 0, voids: 0, results: [] };
+  const deadline = Date.now() + 240_000;
+  for (;;) {
+    assert.ok(Date.now() < deadline, `the game did not end in time: ${JSON.stringify(count)}`);
+    if (await page.$("#final")) break;
+    const result = await page.$("#result");
+    if (result) {
+      const text = await result.textContent().catch(() => "");
+      if (text && count.results.at(-1) !== text) count.results.push(text);
+      if (shots && (await page.$("#result .win:not(.draw)")) && !count.winShot) {
+        await page.screenshot({ path: join(shots, `win-${count.rules}.png`) });
+        count.winShot = true;
+      }
+      await page.keyboard.press("Escape");
+      await sleep(50);
+      continue;
+    }
+    const give = await page.$(".actions .act-sichuan-exchange");
+    if (give) {
+      // Three tiles of one suit: after the first, only its suit stays markable.
+      for (let k = 0; k < 3; k++) {
+        const t = await page.$(".hand .tile.selectable:not(.selected)");
+        if (t) await click(t);
+      }
+      if ((await page.$$(".hand .tile.selected")).length === 3) {
+        await page.keyboard.press("Enter");
+        count.exchanges++;
+      }
+      await sleep(150);
+      continue;
+    }
+    const voids = await page.$$(".actions .act-sichuan-void");
+    if (voids.length) {
+      const held = await Promise.all(voids.map(async (b) => Number(/(\d+) held/.exec((await b.textContent()) ?? "")?.[1] ?? 99)));
+      if (await click(voids[held.indexOf(Math.min(...held))])) count.voids++;
+      await sleep(150);
+      continue;
+    }
+    const win = await page.$(".actions .act-tsumo, .actions .act-ron");
+    if (win) {
+      if (await click(win)) count.wins++;
+      await sleep(150);
+      continue;
+    }
+    const fish = await page.$(".actions .act-classical-fish");
+    if (fish) {
+      if (await click(fish)) count.fish++;
+      await sleep(150);
+      continue;
+    }
+    const call = count.calls === 0 ? await page.$(".actions .act-pon, .actions .act-chi") : null;
+    if (call) {
+      if (await click(call)) count.calls++;
+      await sleep(150);
+      continue;
+    }
+    const pass = await page.$(".actions .act-pass");
+    if (pass) {
+      if (await click(pass)) count.passes++;
+      await sleep(150);
+      continue;
+    }
+    const tile = await weakestTile(page);
+    if (tile) {
+      await onTurn(count.discards);
+      // onTurn may have redrawn the page: look again.
+      const again = await weakestTile(page);
+      if (again && (await click(again))) count.discards++;
+      await sleep(100);
+      continue;
+    }
+    await sleep(100);
+  }
+  return count;
+}
+
+/** checkFinal: the ranking shown is the record's final scores, and the page threw nothing. */
+async function checkFinal(g) {
+  const shown = await shownRanking(g.page);
+  const rec = await rpc(server.base, "ExportGame", { table_id: g.tableId, format: "RECORD_FORMAT_NATIVE" });
+  assert.equal(rec.partial ?? false, false, "the game is over in the record");
+  const record = JSON.parse(rec.record);
+  assert.deepEqual([0, 1, 2, 3].map((s) => shown[s]), record.final_scores, "final scores shown = the record's");
+  assert.deepEqual(g.errors, [], "no errors in the page");
+  return record;
+}
+
+test("a Sichuan hand: exchange, void suit, play to the settlement", { timeout: 300_000 }, async () => {
+  const g = await openTable("sichuan", { "sichuan-hands": 1 });
+  const seen = { voids: 0, direction: "", gotTiles: 0 };
+  const count = await play(g.page, "sichuan", async (discards) => {
+    if (discards === 0) {
+      // After the exchange and the voids: every seat's void suit is shown,
+      // the direction the tiles went, and what this seat got.
+      seen.voids = (await g.page.$$(".seat .badge.void")).length;
+      seen.direction = (await g.page.textContent(".centre .direction").catch(() => "")) ?? "";
+      seen.gotTiles = (await g.page.$$(".centre .exchange .tile")).length;
+    }
+    if (discards === 4 && shots) await g.page.screenshot({ path: join(shots, "sichuan.png") });
+  });
+  assert.equal(count.exchanges, 1, "gave three tiles");
+  assert.equal(count.voids, 1, "chose a void suit");
+  assert.equal(seen.voids, 4, "every seat's void suit shown once revealed");
+  assert.match(seen.direction, /tiles went/);
+  assert.equal(seen.gotTiles, 6, "the three tiles given and the three received");
+  assert.ok(count.discards > 0, "discarded by clicking");
+  // The hand's end: its settlement (or the wins that ended it) is shown with the final ranking.
+  const last = (await g.page.textContent("#final")) ?? "";
+  assert.match(last, /settlement|Three seats won/, "the hand's settlement shown");
+  await checkFinal(g);
+  console.log(`sichuan: ${JSON.stringify({ ...count, results: count.results.length })}`);
+  await g.page.close();
+});
+
+test("an MCR one-hand game, its connection cut mid-hand", { timeout: 300_000 }, async () => {
+  const g = await openTable("mcr", { "mcr-hands": 1 });
+  const streams = [];
+  g.page.on("request", (r) => {
+    if (r.url().endsWith(".TableService/StreamEvents")) streams.push(afterSeqOf(r.postDataBuffer()));
+  });
+  let cut;
+  const count = await play(g.page, "mcr", async (discards) => {
+    if (discards === 2 && shots) await g.page.screenshot({ path: join(shots, "mcr.png") });
+    if (discards !== 3 || cut) return;
+    const before = await g.session();
+    const n = proxy.cut();
+    cut = { seq: BigInt(before.model.seq), sockets: n, requests: streams.length };
+    // The page notices, waits, reconnects and resumes after its seq.
+    await g.page.waitForFunction(() => /connection lost/.test(document.querySelector(".status")?.textContent ?? ""), null, { timeout: 10_000 }).catch(() => {});
+    await g.page.waitForFunction(() => document.querySelector(".status")?.textContent === "connected", null, { timeout: 20_000 });
+    await sleep(300);
+    // Its turn stands, so nothing moves: its tiles are the server's.
+    const mine = await g.page.$$eval(".hand .tile", (els) => els.map((e) => e.dataset.tile).sort());
+    const snap = await snapshotOf(server.base, g.tableId, before.token);
+    const parse = (s) => (s.match(/\d+[mpszf]/g) ?? []).flatMap((g) => [...g.slice(0, -1)].map((d) => d + g.at(-1)));
+    assert.deepEqual(mine, [...parse(snap.view.hand ?? ""), ...parse(snap.view.drawn ?? "")].sort(), "the page's tiles are the server's after the reconnect");
+  });
+  assert.ok(cut, "the connection was cut mid-hand");
+  assert.ok(cut.sockets > 0, "there were connections to cut");
+  const resumed = streams.slice(cut.requests);
+  assert.ok(resumed.length > 0, "the page opened its stream again");
+  assert.ok(resumed[0] >= cut.seq && resumed[0] > 0n, `resumed after its seq ${cut.seq}, not from a snapshot: ${resumed[0]}`);
+  assert.match((await g.page.textContent("#final")) ?? "", /wins|Draw/, "the hand's result shown with the ranking");
+  await checkFinal(g);
+  const tablePoints = await g.page.$$eval("#final .table-points td.num", (tds) => tds.map((t) => Number(t.textContent)));
+  assert.equal(tablePoints.length, 4, "the table points shown");
+  console.log(`mcr: ${JSON.stringify({ ...count, results: count.results.length, resumedAfter: String(resumed[0]) })}`);
+  await g.page.close();
+});
+
+test("a classical game of one wind round", { timeout: 300_000 }, async () => {
+  const g = await openTable("classical", { "classical-rounds": 1 });
+  const count = await play(g.page, "classical");
+  // Every hand's end is shown (the loop closes those it sees in the round pause); the last one with the ranking.
+  const last = (await g.page.textContent("#final")) ?? "";
+  for (const t of [...count.results, last]) assert.match(t, /points.*doubles.*score/, "a hand's result has its score lines");
+  await checkFinal(g);
+  console.log(`classical: ${JSON.stringify({ ...count, results: count.results.length })}`);
+  await g.page.close();
+});
