@@ -148,6 +148,31 @@ export function afterSeqOf(body) {
   return 0n;
 }
 
+/**
+ * repeatableRandom makes the pages' crypto.getRandomValues repeatable from
+ * salt: a sequence of its own for each load of a tab (request ids must
+ * not repeat after a reload), the first load's always the same. With a
+ * table seed this makes the same game every run: the walls derive from
+ * the seed and the players' entropy.
+ */
+export function repeatableRandom(ctx, salt) {
+  return ctx.addInitScript((salt) => {
+    const loads = Number(sessionStorage.getItem("test.loads") ?? "0");
+    sessionStorage.setItem("test.loads", String(loads + 1));
+    let x = (salt ^ (loads * 0x85ebca6b)) | 1;
+    crypto.getRandomValues = (a) => {
+      const b = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+      for (let i = 0; i < b.length; i++) {
+        x ^= x << 13;
+        x ^= x >>> 17;
+        x ^= x << 5;
+        b[i] = x & 0xff;
+      }
+      return a;
+    };
+  }, salt);
+}
+
 /** launch starts headless Chromium with a fresh profile in dir. */
 export function launch(dir) {
   return chromium.launchPersistentContext(dir, {

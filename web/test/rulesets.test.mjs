@@ -19,6 +19,7 @@ import {
   chromiumPath,
   click,
   launch,
+  repeatableRandom,
   rpc,
   shownRanking,
   sleep,
@@ -38,6 +39,11 @@ before(async () => {
   server = await startServer(work);
   proxy = await startProxy(server.port);
   ctx = await launch(join(work, "profile"));
+  // A seed in the form and the page's randomness made repeatable (a
+  // sequence of its own for each load of a tab) make the same games every
+  // run: the walls derive from the seed and the players' entropy, and the
+  // bots and this player are deterministic.
+  await repeatableRandom(ctx, 0x2545f491);
 });
 
 after(async () => {
@@ -47,8 +53,8 @@ after(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-/** openTable fills the lobby's form for ruleset with its own fields, quick timers and bots, and sits down. */
-async function openTable(ruleset, fields) {
+/** openTable fills the lobby's form for ruleset with its own fields, quick timers, a seed and bots, and sits down. */
+async function openTable(ruleset, fields, seed) {
   const page = await ctx.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
@@ -64,6 +70,8 @@ async function openTable(ruleset, fields) {
   await page.fill("#create input[name=claim]", "10");
   await page.fill("#create input[name=dwell]", "0");
   await page.fill("#create input[name=pause]", "0.5");
+  await page.click("#create details:nth-of-type(2) summary");
+  await page.fill("#create input[name=seed]", process.env.SEED ?? seed);
   await page.click("#create button[type=submit]");
   await page.waitForSelector(".board .hand .tile", { timeout: 30_000 });
   const session = () => page.evaluate(() => JSON.parse(sessionStorage.getItem("authority.session") ?? "null"));
@@ -166,7 +174,7 @@ async function checkFinal(g) {
 }
 
 test("a Sichuan hand: exchange, void suit, play to the settlement", { timeout: 300_000 }, async () => {
-  const g = await openTable("sichuan", { "sichuan-hands": 1 });
+  const g = await openTable("sichuan", { "sichuan-hands": 1 }, "02".repeat(32));
   const seen = { voids: 0, direction: "", gotTiles: 0 };
   const count = await play(g.page, "sichuan", async (discards) => {
     if (discards === 0) {
@@ -176,7 +184,13 @@ test("a Sichuan hand: exchange, void suit, play to the settlement", { timeout: 3
       seen.direction = (await g.page.textContent(".centre .direction").catch(() => "")) ?? "";
       seen.gotTiles = (await g.page.$$(".centre .exchange .tile")).length;
     }
-    if (discards === 4 && shots) await g.page.screenshot({ path: join(shots, "sichuan.png") });
+    if (discards === 4 && shots) {
+      await g.page.screenshot({ path: join(shots, "sichuan.png") });
+      await g.page.setViewportSize({ width: 390, height: 844 });
+      await sleep(200);
+      await g.page.screenshot({ path: join(shots, "sichuan-phone.png") });
+      await g.page.setViewportSize({ width: 1280, height: 900 });
+    }
   });
   assert.equal(count.exchanges, 1, "gave three tiles");
   assert.equal(count.voids, 1, "chose a void suit");
@@ -193,7 +207,7 @@ test("a Sichuan hand: exchange, void suit, play to the settlement", { timeout: 3
 });
 
 test("an MCR one-hand game, its connection cut mid-hand", { timeout: 300_000 }, async () => {
-  const g = await openTable("mcr", { "mcr-hands": 1 });
+  const g = await openTable("mcr", { "mcr-hands": 1 }, "03".repeat(32));
   const streams = [];
   g.page.on("request", (r) => {
     if (r.url().endsWith(".TableService/StreamEvents")) streams.push(afterSeqOf(r.postDataBuffer()));
@@ -229,7 +243,7 @@ test("an MCR one-hand game, its connection cut mid-hand", { timeout: 300_000 }, 
 });
 
 test("a classical game of one wind round", { timeout: 300_000 }, async () => {
-  const g = await openTable("classical", { "classical-rounds": 1 });
+  const g = await openTable("classical", { "classical-rounds": 1 }, "04".repeat(32));
   const count = await play(g.page, "classical");
   // Every hand's end is shown (the loop closes those it sees in the round pause); the last one with the ranking.
   const last = (await g.page.textContent("#final")) ?? "";
