@@ -7,6 +7,11 @@
 // seq it had (the StreamEvents request it sends says so), and hold the same
 // tiles as the server's view of its seat.
 //
+// Each game has a seed (the same game every run: this seat wins the Sichuan
+// and the MCR hand, and announces fishing in the classical game);
+// SEED_SICHUAN=, SEED_MCR=, SEED_CLASSICAL= (64 hex digits) play others
+// without those checks.
+//
 //   AUTHORITY_BIN=/path/to/authority [CHROMIUM=/usr/bin/chromium] [SCREENSHOTS=dir] node --test test/
 
 import { after, before, test } from "node:test";
@@ -71,7 +76,7 @@ async function openTable(ruleset, fields, seed) {
   await page.fill("#create input[name=dwell]", "0");
   await page.fill("#create input[name=pause]", "0.5");
   await page.click("#create details:nth-of-type(2) summary");
-  await page.fill("#create input[name=seed]", process.env.SEED ?? seed);
+  await page.fill("#create input[name=seed]", process.env[`SEED_${ruleset.toUpperCase()}`] ?? seed);
   await page.click("#create button[type=submit]");
   await page.waitForSelector(".board .hand .tile", { timeout: 30_000 });
   const session = () => page.evaluate(() => JSON.parse(sessionStorage.getItem("authority.session") ?? "null"));
@@ -86,7 +91,7 @@ async function openTable(ruleset, fields, seed) {
  * runs before each discard with the discards so far.
  */
 async function play(page, rules, onTurn = async () => {}) {
-  const count = { rules, discards: 0, wins: 0, calls: 0, passes: 0, fish: 0, exchanges: 0, voids: 0, results: [] };
+  const count = { rules, discards: 0, wins: 0, calls: 0, passes: 0, fish: 0, fishShown: 0, exchanges: 0, voids: 0, results: [] };
   const deadline = Date.now() + 240_000;
   for (;;) {
     assert.ok(Date.now() < deadline, `the game did not end in time: ${JSON.stringify(count)}`);
@@ -132,7 +137,11 @@ async function play(page, rules, onTurn = async () => {}) {
     }
     const fish = await page.$(".actions .act-classical-fish");
     if (fish) {
-      if (await click(fish)) count.fish++;
+      if (await click(fish)) {
+        count.fish++;
+        // The announcement comes back to every seat: this one is marked.
+        if (await page.waitForSelector(".seat.pos-bottom .badge.fishing", { timeout: 5000 }).catch(() => null)) count.fishShown++;
+      }
       await sleep(150);
       continue;
     }
@@ -163,7 +172,8 @@ async function play(page, rules, onTurn = async () => {}) {
 }
 
 /** checkFinal: the ranking shown is the record's final scores, and the page threw nothing. */
-async function checkFinal(g) {
+async function checkFinal(g, rules) {
+  if (shots) await g.page.screenshot({ path: join(shots, `final-${rules}.png`) });
   const shown = await shownRanking(g.page);
   const rec = await rpc(server.base, "ExportGame", { table_id: g.tableId, format: "RECORD_FORMAT_NATIVE" });
   assert.equal(rec.partial ?? false, false, "the game is over in the record");
@@ -174,7 +184,7 @@ async function checkFinal(g) {
 }
 
 test("a Sichuan hand: exchange, void suit, play to the settlement", { timeout: 300_000 }, async () => {
-  const g = await openTable("sichuan", { "sichuan-hands": 1 }, "02".repeat(32));
+  const g = await openTable("sichuan", { "sichuan-hands": 1 }, "06".repeat(32));
   const seen = { voids: 0, direction: "", gotTiles: 0 };
   const count = await play(g.page, "sichuan", async (discards) => {
     if (discards === 0) {
@@ -198,16 +208,23 @@ test("a Sichuan hand: exchange, void suit, play to the settlement", { timeout: 3
   assert.match(seen.direction, /tiles went/);
   assert.equal(seen.gotTiles, 6, "the three tiles given and the three received");
   assert.ok(count.discards > 0, "discarded by clicking");
+  if (!process.env.SEED_SICHUAN) assert.ok(count.wins > 0, "declared a win (the default seed's hand has one for this seat)");
   // The hand's end: its settlement (or the wins that ended it) is shown with the final ranking.
   const last = (await g.page.textContent("#final")) ?? "";
   assert.match(last, /settlement|Three seats won/, "the hand's settlement shown");
-  await checkFinal(g);
-  console.log(`sichuan: ${JSON.stringify({ ...count, results: count.results.length })}`);
+  const record = await checkFinal(g, "sichuan");
+  // The settlement shown is the record's: each seat's hand total, and its wins.
+  const hand = record.rounds.at(-1).result;
+  const totals = await g.page.$$eval("#final .settlement tr[data-seat]", (rows) => rows.map((r) => Number(r.lastElementChild.textContent)));
+  assert.deepEqual(totals, hand.deltas, "the hand's totals shown = the record's");
+  const wins = await g.page.$$eval("#final .win:not(.settlement) .total", (els) => els.map((e) => e.textContent));
+  assert.deepEqual(wins, (hand.wins ?? []).map((w) => `${w.fan} fan · ${w.value} unit${w.value === 1 ? "" : "s"} from each payer`), "the wins shown = the record's");
+  console.log(`sichuan: ${JSON.stringify({ ...count, results: count.results.length, end: hand.end, recordWins: (hand.wins ?? []).map((w) => w.seat) })}`);
   await g.page.close();
 });
 
 test("an MCR one-hand game, its connection cut mid-hand", { timeout: 300_000 }, async () => {
-  const g = await openTable("mcr", { "mcr-hands": 1 }, "03".repeat(32));
+  const g = await openTable("mcr", { "mcr-hands": 1 }, "05".repeat(32));
   const streams = [];
   g.page.on("request", (r) => {
     if (r.url().endsWith(".TableService/StreamEvents")) streams.push(afterSeqOf(r.postDataBuffer()));
@@ -230,25 +247,49 @@ test("an MCR one-hand game, its connection cut mid-hand", { timeout: 300_000 }, 
     assert.deepEqual(mine, [...parse(snap.view.hand ?? ""), ...parse(snap.view.drawn ?? "")].sort(), "the page's tiles are the server's after the reconnect");
   });
   assert.ok(cut, "the connection was cut mid-hand");
+  if (!process.env.SEED_MCR) assert.ok(count.wins > 0, "declared a win (the default seed's hand is this seat's)");
   assert.ok(cut.sockets > 0, "there were connections to cut");
   const resumed = streams.slice(cut.requests);
   assert.ok(resumed.length > 0, "the page opened its stream again");
   assert.ok(resumed[0] >= cut.seq && resumed[0] > 0n, `resumed after its seq ${cut.seq}, not from a snapshot: ${resumed[0]}`);
   assert.match((await g.page.textContent("#final")) ?? "", /wins|Draw/, "the hand's result shown with the ranking");
-  await checkFinal(g);
+  const record = await checkFinal(g, "mcr");
+  // The win shown is the record's: every fan with its points, the total.
+  const hand = record.hands.at(-1).result;
+  const fans = await g.page.$$eval("#final .fans tr", (rows) => rows.map((r) => [...r.children].map((c) => c.textContent).join(" | ")));
+  assert.deepEqual(
+    fans,
+    (hand.fans ?? []).map((f) => `${f.name.replace(/_/g, " ")}${f.count > 1 ? ` ×${f.count}` : ""} | ${f.points} pt`),
+    `the fans shown = the record's (${hand.kind})`,
+  );
   const tablePoints = await g.page.$$eval("#final .table-points td.num", (tds) => tds.map((t) => Number(t.textContent)));
   assert.equal(tablePoints.length, 4, "the table points shown");
-  console.log(`mcr: ${JSON.stringify({ ...count, results: count.results.length, resumedAfter: String(resumed[0]) })}`);
+  console.log(`mcr: ${JSON.stringify({ ...count, results: count.results.length, resumedAfter: String(resumed[0]), end: hand.kind, fans: fans.length })}`);
   await g.page.close();
 });
 
 test("a classical game of one wind round", { timeout: 300_000 }, async () => {
-  const g = await openTable("classical", { "classical-rounds": 1 }, "04".repeat(32));
+  const g = await openTable("classical", { "classical-rounds": 1 }, "05".repeat(32));
   const count = await play(g.page, "classical");
+  assert.equal(count.fishShown, count.fish, "every fishing announcement shown on the seat");
+  if (!process.env.SEED_CLASSICAL) assert.ok(count.fish > 0, "announced fishing (the default seed's game lets this seat)");
   // Every hand's end is shown (the loop closes those it sees in the round pause); the last one with the ranking.
   const last = (await g.page.textContent("#final")) ?? "";
   for (const t of [...count.results, last]) assert.match(t, /points.*doubles.*score/, "a hand's result has its score lines");
-  await checkFinal(g);
-  console.log(`classical: ${JSON.stringify({ ...count, results: count.results.length })}`);
+  const record = await checkFinal(g, "classical");
+  // The last hand's score lines shown are the record's: points, doubles, score and payment by seat.
+  const hand = record.rounds.at(-1).result;
+  const lines = await g.page.$$eval("#final .score-lines tr[data-seat]", (rows) =>
+    rows.map((r) => [...r.children].slice(2).map((c) => Number(c.textContent))),
+  );
+  assert.deepEqual(
+    lines,
+    hand.deltas.map((d, i) => {
+      const l = hand.lines?.[i] ?? {};
+      return [l.points ?? 0, l.doubles ?? 0, l.score ?? 0, d];
+    }),
+    `the score lines shown = the record's (${hand.end})`,
+  );
+  console.log(`classical: ${JSON.stringify({ ...count, results: count.results.length, end: hand.end, special: hand.lines?.[hand.winner]?.special ?? "" })}`);
   await g.page.close();
 });
