@@ -185,6 +185,12 @@ async function checkFinal(g, rules) {
 
 test("a Sichuan hand: exchange, void suit, play to the settlement", { timeout: 300_000 }, async () => {
   const g = await openTable("sichuan", { "sichuan-hands": 1 }, "06".repeat(32));
+  // The lobby's list names each table's rule set.
+  const other = await ctx.newPage();
+  await other.goto(proxy.base + "/");
+  const row = await other.waitForSelector(`#tables .table-row:has(code:text-is("${g.tableId}"))`, { timeout: 15_000 });
+  assert.match((await row.textContent()) ?? "", /Sichuan, 1 hand/, "the table list shows the rule set");
+  await other.close();
   const seen = { voids: 0, direction: "", gotTiles: 0 };
   const count = await play(g.page, "sichuan", async (discards) => {
     if (discards === 0) {
@@ -263,7 +269,18 @@ test("an MCR one-hand game, its connection cut mid-hand", { timeout: 300_000 }, 
     `the fans shown = the record's (${hand.kind})`,
   );
   const tablePoints = await g.page.$$eval("#final .table-points td.num", (tds) => tds.map((t) => Number(t.textContent)));
-  assert.equal(tablePoints.length, 4, "the table points shown");
+  assert.deepEqual(tablePoints, record.table_points, "the table points shown = the record's");
+  // A spectator in another tab reaches the same end (Spectate, without the seat's private events).
+  const watcher = await ctx.newPage();
+  watcher.on("pageerror", (e) => g.errors.push(String(e)));
+  await watcher.goto(proxy.base + "/");
+  await watcher.fill("#join input[name=id]", g.tableId);
+  await watcher.click("#join button[value=watch]");
+  await watcher.waitForSelector("#final", { timeout: 60_000 });
+  assert.deepEqual(await shownRanking(watcher), await shownRanking(g.page), "the spectator's final scores");
+  assert.match((await watcher.textContent("#final")) ?? "", /wins/, "the spectator sees the win");
+  await watcher.close();
+  assert.deepEqual(g.errors, [], "no errors in the pages");
   console.log(`mcr: ${JSON.stringify({ ...count, results: count.results.length, resumedAfter: String(resumed[0]), end: hand.kind, fans: fans.length })}`);
   await g.page.close();
 });

@@ -2,9 +2,10 @@
 // (pick three tiles of one suit, then see what came back), the void-suit
 // choice, every seat's void once revealed, winners who leave with their
 // winning tiles while play goes on, kan money, and the hand's settlement
-// (查大叫 ready hands, 花猪 void suits still held, 退税 kan money given
-// back). The server sends no offer for the exchange and the void choice:
-// this file lists them itself, as the Go client's tracker does.
+// (查大叫 hands not ready, 花猪 void suits still held, 退税 kan money
+// given back; named in pinyin on the page). The server sends no offer for
+// the exchange and the void choice: this file lists them itself, as the
+// Go client's tracker does.
 
 import { ActionType, Phase, SichuanDirection, SichuanHandEndKind, SichuanSuit, type View } from "../../../clients/ts/src/gen/mahjong/authority/v1/game_pb.js";
 import { RulePreset, RuleSet } from "../../../clients/ts/src/gen/mahjong/authority/v1/table_service_pb.js";
@@ -349,7 +350,8 @@ function settlement(m: TableModel, e: SichuanEnd): HTMLElement {
   el.append(h("h2", "", e.kind === SichuanHandEndKind.WALL_EMPTY ? "Wall empty: the settlement" : "Three seats won"));
   const t = h("table", "payments");
   const head = h("tr");
-  for (const c of ["", "hand", "花猪 void held", "查大叫 not ready", "退税 kan back", "hand total"]) head.append(h("th", "", c));
+  // Latin names (no CJK font is needed): 花猪, 查大叫, 退税.
+  for (const c of ["", "hand", "hua zhu: void held", "cha da jiao: not ready", "tui shui: kan back", "hand total"]) head.append(h("th", "", c));
   t.append(head);
   e.deltas.forEach((d, i) => {
     const tr = h("tr");
