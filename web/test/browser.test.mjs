@@ -5,7 +5,7 @@
 // that the game goes on where it was, and checks that the final scores
 // shown are the server's record's (ExportGame).
 //
-//   AUTHORITY_BIN=/path/to/authority [CHROMIUM=/usr/bin/chromium] [SCREENSHOTS=dir] node --test test/
+//   AUTHORITY_BIN=/path/to/authority [CHROMIUM=/usr/bin/chromium] [SCREENSHOTS=dir] node --test test/browser.test.mjs
 //
 // Without AUTHORITY_BIN the test builds the server with `go build`.
 
@@ -14,18 +14,19 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromiumPath, click, launch, repeatableRandom, rpc, shownRanking, sleep, startServer, weakestTile } from "./harness.mjs";
-
-const shots = process.env.SCREENSHOTS;
+import { chromiumPath, click, launch, repeatable, rpc as call, shots, sleep, startServer } from "./browser.mjs";
+import { weakestTile } from "./mahjong.mjs";
 
 // The default seed's game has hands this seat wins (SEED= tries another).
 const seed = process.env.SEED ?? "01".repeat(32);
+
+const rpc = (base, method, body) => call(base, "mahjong.authority.v1.TableService", method, body);
 
 test("a whole east-only game played by clicking in Chromium", { timeout: 420_000 }, async () => {
   assert.ok(existsSync(chromiumPath), `no browser at ${chromiumPath} (apt-get install chromium)`);
   const work = mkdtempSync(join(tmpdir(), "authority-web-"));
   const server = await startServer(work);
-  const ctx = await launch(join(work, "profile"));
+  const ctx = await launch(work);
   try {
     // The walls derive from the table's seed and the players' entropy: a
     // fixed seed, and the page's randomness made repeatable, make the same
@@ -33,7 +34,7 @@ test("a whole east-only game played by clicking in Chromium", { timeout: 420_000
     // in which this seat wins a hand.
     // Each load of the page in a tab draws another sequence (request ids
     // must not repeat after the reload); the first load's is always the same.
-    await repeatableRandom(ctx, 0x9e3779b9);
+    await repeatable(ctx);
     const page = ctx.pages()[0] ?? (await ctx.newPage());
     const errors = [];
     page.on("pageerror", (e) => errors.push(String(e)));
@@ -142,7 +143,9 @@ test("a whole east-only game played by clicking in Chromium", { timeout: 420_000
     }
 
     // The final result shown is the server's record.
-    const shown = await shownRanking(page);
+    const shown = await page.$$eval("#final tr[data-seat]", (rows) =>
+      Object.fromEntries(rows.map((r) => [r.dataset.seat, Number(r.querySelector(".final-score").textContent)])),
+    );
     const rec = await rpc(server.base, "ExportGame", { table_id: tableId, format: "RECORD_FORMAT_NATIVE" });
     assert.equal(rec.partial ?? false, false, "the game is over in the record");
     const record = JSON.parse(rec.record);
@@ -156,7 +159,9 @@ test("a whole east-only game played by clicking in Chromium", { timeout: 420_000
     await watcher.fill("#join input[name=id]", tableId);
     await watcher.click("#join button[value=watch]");
     await watcher.waitForSelector("#final", { timeout: 60_000 });
-    const watched = await shownRanking(watcher);
+    const watched = await watcher.$$eval("#final tr[data-seat]", (rows) =>
+      Object.fromEntries(rows.map((r) => [r.dataset.seat, Number(r.querySelector(".final-score").textContent)])),
+    );
     assert.deepEqual(watched, shown, "the spectator's final scores");
     await watcher.close();
     assert.equal(count.reloads, 1, "the page was reloaded mid-round");

@@ -19,22 +19,10 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  afterSeqOf,
-  chromiumPath,
-  click,
-  launch,
-  repeatableRandom,
-  rpc,
-  shownRanking,
-  sleep,
-  snapshotOf,
-  startProxy,
-  startServer,
-  weakestTile,
-} from "./harness.mjs";
+import { chromiumPath, click, launch, repeatable, rpc as call, shots, sleep, startServer } from "./browser.mjs";
+import { afterSeqOf, shownRanking, snapshotOf, startProxy, weakestTile } from "./mahjong.mjs";
 
-const shots = process.env.SCREENSHOTS;
+const rpc = (base, method, body) => call(base, "mahjong.authority.v1.TableService", method, body);
 
 let work, server, proxy, ctx;
 
@@ -42,13 +30,13 @@ before(async () => {
   assert.ok(existsSync(chromiumPath), `no browser at ${chromiumPath} (apt-get install chromium)`);
   work = mkdtempSync(join(tmpdir(), "authority-web-rules-"));
   server = await startServer(work);
-  proxy = await startProxy(server.port);
-  ctx = await launch(join(work, "profile"));
+  proxy = await startProxy(Number(new URL(server.base).port));
+  ctx = await launch(work);
   // A seed in the form and the page's randomness made repeatable (a
   // sequence of its own for each load of a tab) make the same games every
   // run: the walls derive from the seed and the players' entropy, and the
   // bots and this player are deterministic.
-  await repeatableRandom(ctx, 0x2545f491);
+  await repeatable(ctx, 0x2545f491);
 });
 
 after(async () => {

@@ -151,7 +151,6 @@ function before(m: TableModel, ev: Event, ctx: Ctx): boolean {
       st.direction = b.value.direction;
       st.stage = "void";
       st.chose = four(false);
-      offerChoice(m, "void", ctx);
       return true;
     case "sichuanExchangeReceived": {
       const r = b.value;
@@ -162,6 +161,10 @@ function before(m: TableModel, ev: Event, ctx: Ctx): boolean {
       st.gave = parse(r.gave);
       st.got = parse(r.got);
       st.gotFrom = r.fromSeat;
+      // The void choice opens once the seat holds what it got: one
+      // decided before would be refused as stale (docs/protocol.md,
+      // "Choices made at once").
+      if (r.seat === me) offerChoice(m, "void", ctx);
       return true;
     }
     case "sichuanVoidChosen":

@@ -1,51 +1,11 @@
-// What the browser tests share: a built authority on a free loopback port,
-// a TCP proxy in front of it whose connections the test can cut (a dropped
-// connection, as a train going into a tunnel), Debian's Chromium through
-// playwright-core, the API called as any HTTP client can (Connect JSON),
-// and the seat's own view read straight from the server.
+// What the mahjong browser tests share beyond browser.mjs: a TCP proxy in
+// front of the server whose connections a test can cut (a dropped
+// connection, as a train going into a tunnel), the seat's own view read
+// straight from the server, the after_seq of the page's stream requests,
+// the player's choice of tile, and the final ranking shown.
 
-import { spawn, execFileSync } from "node:child_process";
 import { createServer, connect } from "node:net";
-import { join, resolve } from "node:path";
-import { chromium } from "playwright-core";
-
-export const chromiumPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
-
-export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-export function freePort() {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => res(port));
-    });
-    s.on("error", rej);
-  });
-}
-
-/** startServer runs AUTHORITY_BIN (else a fresh `go build`) on a free port. */
-export async function startServer(work) {
-  let bin = process.env.AUTHORITY_BIN;
-  if (!bin) {
-    bin = join(work, "authority");
-    execFileSync("go", ["build", "-o", bin, "./cmd/authority"], { cwd: resolve(import.meta.dirname, "../.."), stdio: "inherit" });
-  }
-  const port = await freePort();
-  const proc = spawn(bin, ["--listen", `127.0.0.1:${port}`], { stdio: ["ignore", "ignore", "pipe"] });
-  let log = "";
-  proc.stderr.on("data", (b) => (log = (log + b).slice(-20000)));
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(base + "/")).ok) break;
-    } catch {
-      if (i > 100) throw new Error("the server did not start: " + log);
-      await sleep(100);
-    }
-  }
-  return { base, port, proc, log: () => log };
-}
+import { freePort } from "./browser.mjs";
 
 /**
  * startProxy forwards a free port to target. cut() closes every open
@@ -80,18 +40,6 @@ export async function startProxy(targetPort) {
     },
     close: () => new Promise((r) => server.close(r)),
   };
-}
-
-/** rpc calls the API as any HTTP client can: Connect's JSON protocol. */
-export async function rpc(base, method, body) {
-  const res = await fetch(`${base}/mahjong.authority.v1.TableService/${method}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "Connect-Protocol-Version": "1" },
-    body: JSON.stringify(body),
-  });
-  const json = await res.json();
-  if (!res.ok) throw new Error(`${method}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
 }
 
 /**
@@ -146,65 +94,6 @@ export function afterSeqOf(body) {
     } else throw new Error(`wire type ${key & 7}`);
   }
   return 0n;
-}
-
-/**
- * repeatableRandom makes the pages' crypto.getRandomValues repeatable from
- * salt: a sequence of its own for each load of a tab (request ids must
- * not repeat after a reload), the first load's always the same. With a
- * table seed this makes the same game every run: the walls derive from
- * the seed and the players' entropy.
- */
-export function repeatableRandom(ctx, salt) {
-  return ctx.addInitScript((salt) => {
-    const loads = Number(sessionStorage.getItem("test.loads") ?? "0");
-    sessionStorage.setItem("test.loads", String(loads + 1));
-    let x = (salt ^ (loads * 0x85ebca6b)) | 1;
-    crypto.getRandomValues = (a) => {
-      const b = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-      for (let i = 0; i < b.length; i++) {
-        x ^= x << 13;
-        x ^= x >>> 17;
-        x ^= x << 5;
-        b[i] = x & 0xff;
-      }
-      return a;
-    };
-  }, salt);
-}
-
-/** launch starts headless Chromium with a fresh profile in dir. */
-export function launch(dir) {
-  return chromium.launchPersistentContext(dir, {
-    executablePath: chromiumPath,
-    headless: true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-    viewport: { width: 1280, height: 900 },
-  });
-}
-
-/**
- * click clicks an element found a moment ago; false if the page was drawn
- * again meanwhile (every event redraws it) and the element is gone: the
- * loop then looks again.
- */
-export async function click(el) {
-  try {
-    await el.click({ timeout: 2000 });
-    return true;
-  } catch (err) {
-    if (/not attached|detached|Timeout|not enabled|disabled/i.test(String(err))) return false;
-    throw err;
-  }
 }
 
 /**
