@@ -72,6 +72,29 @@ export async function snapshotOf(base, tableId, seatToken) {
   throw new Error("the stream ended before its snapshot");
 }
 
+/** tilesOf splits an MPSZ string into tiles ("123m" -> 1m 2m 3m). */
+export function tilesOf(s) {
+  return (s.match(/\d+[mpszf]/g) ?? []).flatMap((g) => [...g.slice(0, -1)].map((d) => d + g.at(-1)));
+}
+
+/**
+ * sameAsServer checks the page against the server's view of its seat
+ * (a snapshot read now): the seat's tiles, and every seat's pond in order.
+ * Call it on the seat's own turn, when nothing moves.
+ */
+export async function sameAsServer(page, base, tableId, seatToken) {
+  const mine = await page.$$eval(".hand .tile", (els) => els.map((e) => e.dataset.tile).sort());
+  const ponds = await page.$$eval(".seat", (els) =>
+    Object.fromEntries(els.map((e) => [e.dataset.seat, [...e.querySelectorAll(".pond .tile")].map((t) => t.dataset.tile)])),
+  );
+  const snap = await snapshotOf(base, tableId, seatToken);
+  const view = snap.view;
+  return {
+    tiles: [mine, [...tilesOf(view.hand ?? ""), ...tilesOf(view.drawn ?? "")].sort()],
+    ponds: [[0, 1, 2, 3].map((s) => ponds[s]), (view.seats ?? []).map((s) => (s.discards ?? []).map((d) => d.tile))],
+  };
+}
+
 /** afterSeqOf reads after_seq (field 3) from a StreamEvents request of Connect's binary protocol. */
 export function afterSeqOf(body) {
   let i = 5; // the envelope: a flag byte and the length

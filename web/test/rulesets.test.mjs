@@ -20,7 +20,7 @@ import { mkdtempSync, rmSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromiumPath, click, launch, repeatable, rpc as call, shots, sleep, startServer } from "./browser.mjs";
-import { afterSeqOf, shownRanking, snapshotOf, startProxy, weakestTile } from "./mahjong.mjs";
+import { afterSeqOf, sameAsServer, shownRanking, startProxy, weakestTile } from "./mahjong.mjs";
 
 const rpc = (base, method, body) => call(base, "mahjong.authority.v1.TableService", method, body);
 
@@ -181,6 +181,12 @@ test("a Sichuan hand: exchange, void suit, play to the settlement", { timeout: 3
   await other.close();
   const seen = { voids: 0, direction: "", gotTiles: 0 };
   const count = await play(g.page, "sichuan", async (discards) => {
+    if (discards === 0 || discards === 8) {
+      // The page's tiles (after the exchange) and ponds are the server's.
+      const same = await sameAsServer(g.page, server.base, g.tableId, (await g.session()).token);
+      assert.deepEqual(...same.tiles, `the page's tiles are the server's (discard ${discards})`);
+      assert.deepEqual(...same.ponds, `the ponds are the server's (discard ${discards})`);
+    }
     if (discards === 0) {
       // After the exchange and the voids: every seat's void suit is shown,
       // the direction the tiles went, and what this seat got.
@@ -234,11 +240,10 @@ test("an MCR one-hand game, its connection cut mid-hand", { timeout: 300_000 }, 
     await g.page.waitForFunction(() => /connection lost/.test(document.querySelector(".status")?.textContent ?? ""), null, { timeout: 10_000 }).catch(() => {});
     await g.page.waitForFunction(() => document.querySelector(".status")?.textContent === "connected", null, { timeout: 20_000 });
     await sleep(300);
-    // Its turn stands, so nothing moves: its tiles are the server's.
-    const mine = await g.page.$$eval(".hand .tile", (els) => els.map((e) => e.dataset.tile).sort());
-    const snap = await snapshotOf(server.base, g.tableId, before.token);
-    const parse = (s) => (s.match(/\d+[mpszf]/g) ?? []).flatMap((g) => [...g.slice(0, -1)].map((d) => d + g.at(-1)));
-    assert.deepEqual(mine, [...parse(snap.view.hand ?? ""), ...parse(snap.view.drawn ?? "")].sort(), "the page's tiles are the server's after the reconnect");
+    // Its turn stands, so nothing moves: its tiles and the ponds are the server's.
+    const same = await sameAsServer(g.page, server.base, g.tableId, before.token);
+    assert.deepEqual(...same.tiles, "the page's tiles are the server's after the reconnect");
+    assert.deepEqual(...same.ponds, "the ponds are the server's after the reconnect");
   });
   assert.ok(cut, "the connection was cut mid-hand");
   if (!process.env.SEED_MCR) assert.ok(count.wins > 0, "declared a win (the default seed's hand is this seat's)");
@@ -275,7 +280,16 @@ test("an MCR one-hand game, its connection cut mid-hand", { timeout: 300_000 }, 
 
 test("a classical game of one wind round", { timeout: 300_000 }, async () => {
   const g = await openTable("classical", { "classical-rounds": 1 }, "05".repeat(32));
-  const count = await play(g.page, "classical");
+  let checked = 0;
+  const count = await play(g.page, "classical", async (discards) => {
+    if (discards % 10 !== 5) return;
+    // The page's tiles (flowers set aside, kongs replaced) and ponds are the server's.
+    const same = await sameAsServer(g.page, server.base, g.tableId, (await g.session()).token);
+    assert.deepEqual(...same.tiles, `the page's tiles are the server's (discard ${discards})`);
+    assert.deepEqual(...same.ponds, `the ponds are the server's (discard ${discards})`);
+    checked++;
+  });
+  assert.ok(checked > 0, "the page was checked against the server's view");
   assert.equal(count.fishShown, count.fish, "every fishing announcement shown on the seat");
   if (!process.env.SEED_CLASSICAL) assert.ok(count.fish > 0, "announced fishing (the default seed's game lets this seat)");
   // Every hand's end is shown (the loop closes those it sees in the round pause); the last one with the ranking.

@@ -250,12 +250,13 @@ function after(m: TableModel, ev: Event, ctx: Ctx) {
 /** The viewer's tiles, the drawn one last (the hand's indices). */
 const allTiles = (m: TableModel) => (m.drawn ? [...m.hand, m.drawn] : m.hand);
 
-/** exchangeSuit is the suit of the marked tiles, "" if none or mixed. */
+/** markedTiles are the tiles marked for the exchange. */
 function markedTiles(m: TableModel, ui: UiState): string[] {
   const ts = allTiles(m);
   return ui.selected.map((i) => ts[i]).filter(Boolean);
 }
 
+/** exchangeAction gives the marked tiles: three of one suit, else undefined. */
 function exchangeAction(m: TableModel, ui: UiState) {
   const ts = markedTiles(m, ui);
   if (ts.length !== 3 || ts.some((t) => t[1] !== ts[0][1])) return undefined;
