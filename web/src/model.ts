@@ -114,6 +114,8 @@ export interface TableModel {
   toAct: number;
   hand: string[];
   drawn: string;
+  /** The drawn tile is a replacement (after a kan, or a flower set aside). */
+  replacement?: boolean;
   seats: SeatState[];
   offer?: Offer;
   /** The wins of the round that just ended, shown until the next round. */
@@ -308,6 +310,7 @@ export function apply(prev: TableModel, ev: Event, ctx: Ctx): TableModel {
       if (d.seat === me && d.tile && !isFlower(d.tile)) {
         if (m.drawn) m.hand = sortTiles([...m.hand, m.drawn]);
         m.drawn = d.tile;
+        m.replacement = d.rinshan;
       }
       break;
     }

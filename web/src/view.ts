@@ -203,7 +203,7 @@ function handArea(m: TableModel, def: RuleSetDef, ui: UiState, on: Handlers): HT
   const tiles = m.drawn ? [...m.hand, m.drawn] : m.hand;
   tiles.forEach((t, i) => {
     const drawn = i === m.hand.length;
-    const extra = [...(drawn ? ["drawn"] : []), ...(def.tileClasses?.(m, t) ?? [])];
+    const extra = [...(drawn ? ["drawn", ...(m.replacement ? ["replacement"] : [])] : []), ...(def.tileClasses?.(m, t) ?? [])];
     const own = offer?.choice && !ui.busy ? def.handTile?.(m, ui, on, i, t) : undefined;
     if (own) {
       hand.append(tileEl(t, { onClick: own.onClick, cls: [...extra, ...own.cls], key: own.key }));
