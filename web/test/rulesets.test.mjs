@@ -287,6 +287,7 @@ test("a classical game of one wind round", { timeout: 300_000 }, async () => {
     const same = await sameAsServer(g.page, server.base, g.tableId, (await g.session()).token);
     assert.deepEqual(...same.tiles, `the page's tiles are the server's (discard ${discards})`);
     assert.deepEqual(...same.ponds, `the ponds are the server's (discard ${discards})`);
+    if (shots && checked === 1) await g.page.screenshot({ path: join(shots, "classical.png") });
     checked++;
   });
   assert.ok(checked > 0, "the page was checked against the server's view");
