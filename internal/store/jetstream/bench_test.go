@@ -66,3 +66,40 @@ func BenchmarkAppend(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkClaim is the store's part of a takeover: Claim reads a table
+// (its record, its snapshot and the 60 entries after it, in 60 messages)
+// and fences it, alternately from two nodes. ns/op is one Claim.
+func BenchmarkClaim(b *testing.B) {
+	c := newCluster(b, 3)
+	nodes := []*Store[move]{
+		open[move](b, c, 0, "claim", moveCodec{}, WithNodeID("A")),
+		open[move](b, c, 1, "claim", moveCodec{}, WithNodeID("B")),
+	}
+	ctx := context.Background()
+	s := nodes[0]
+	if err := s.Create(ctx, record("t")); err != nil {
+		b.Fatal(err)
+	}
+	e := host.Entry[move]{At: t0, Kind: host.EntryAction, Actor: 1, Action: move{1, 2}, RequestID: "0123456789abcdef"}
+	for range 100 {
+		if err := s.Append(ctx, "t", e); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := s.SaveSnapshot(ctx, "t", host.TableSnapshot{Entries: 100, State: make([]byte, 20000), Events: make([]byte, 3000)}); err != nil {
+		b.Fatal(err)
+	}
+	for range 60 {
+		if err := s.Append(ctx, "t", e); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		_, snap, es, err := nodes[(i+1)%2].Claim(ctx, "t")
+		if err != nil || snap == nil || len(es) != 60 {
+			b.Fatalf("Claim: snapshot %v, %d entries, %v", snap != nil, len(es), err)
+		}
+	}
+}

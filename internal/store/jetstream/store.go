@@ -114,8 +114,9 @@ type options struct {
 func WithReplicas(n int) Option { return func(o *options) { o.replicas = n } }
 
 // WithTimeout bounds how long one call waits for JetStream when its
-// context has no earlier deadline (default 10 s): an append retries
-// through a leader election until then.
+// context has no earlier deadline (default 15 s): an append retries
+// through a leader election until then, and a stream whose leader died
+// elects another within JetStream's Raft election timeout (4 to 9 s).
 func WithTimeout(d time.Duration) Option { return func(o *options) { o.timeout = d } }
 
 // WithNodeID names this instance in its fence markers and message ids
@@ -133,7 +134,7 @@ func (nopObserver) Committed(time.Duration, int) {}
 // Open returns the store of one rule set, creating its streams if need
 // be (or updating their replica count).
 func Open[A any](ctx context.Context, js jetstream.JetStream, ruleSet string, codec store.Codec[A], opts ...Option) (*Store[A], error) {
-	op := options{replicas: 3, timeout: 10 * time.Second, attempt: 2 * time.Second, obs: nopObserver{}}
+	op := options{replicas: 3, timeout: 15 * time.Second, attempt: 2 * time.Second, obs: nopObserver{}}
 	for _, o := range opts {
 		o(&op)
 	}
@@ -218,6 +219,16 @@ func (s *Store[A]) pos(table string) *position {
 	return p
 }
 
+// forgetUnknown drops the position p of a table the store does not hold
+// (the caller holds p.mu), unless it has been replaced.
+func (s *Store[A]) forgetUnknown(table string, p *position) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.tables[table] == p && !p.known {
+		delete(s.tables, table)
+	}
+}
+
 func (s *Store[A]) forget(table string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -267,7 +278,7 @@ func (s *Store[A]) send(ctx context.Context, m *nats.Msg, opts ...jetstream.Publ
 		if err == nil {
 			return ack, nil
 		}
-		if c := apiCode(err); c != 0 && c != codeDupInProcess {
+		if c := apiCode(err); c != 0 && c != codeDupInProcess || errors.Is(err, nats.ErrConnectionClosed) {
 			return nil, err
 		}
 		select {
@@ -328,65 +339,6 @@ func (s *Store[A]) Create(ctx context.Context, rec host.TableRecord) error {
 	return nil
 }
 
-// encodeBatch encodes entries as one log message: version, count, then
-// each entry length-prefixed.
-func (s *Store[A]) encodeBatch(entries []host.Entry[A]) ([]byte, error) {
-	b := make([]byte, 0, 64*len(entries)+8)
-	b = append(b, batchVersion)
-	b = binary.AppendUvarint(b, uint64(len(entries)))
-	var one []byte
-	for i := range entries {
-		var err error
-		one, err = store.AppendEntry(one[:0], s.codec, &entries[i])
-		if err != nil {
-			return nil, err
-		}
-		b = binary.AppendUvarint(b, uint64(len(one)))
-		b = append(b, one...)
-	}
-	return b, nil
-}
-
-// maxBatch bounds the entries one message may say it holds, so that a
-// corrupt count cannot ask for gigabytes.
-const maxBatch = 1 << 16
-
-// decodeBatch decodes a log message, appending its entries to dst.
-func (s *Store[A]) decodeBatch(dst []host.Entry[A], b []byte) ([]host.Entry[A], int, error) {
-	if len(b) < 1 || b[0] != batchVersion {
-		return dst, 0, fmt.Errorf("%w: log message of version %d", store.ErrCorrupt, firstByte(b))
-	}
-	b = b[1:]
-	n, k := binary.Uvarint(b)
-	if k <= 0 || n > maxBatch {
-		return dst, 0, fmt.Errorf("%w: log message count", store.ErrCorrupt)
-	}
-	b = b[k:]
-	for i := range n {
-		size, k := binary.Uvarint(b)
-		if k <= 0 || size > uint64(len(b)-k) {
-			return dst, 0, fmt.Errorf("%w: entry %d of a log message: length", store.ErrCorrupt, i)
-		}
-		e, err := store.DecodeEntry(b[k:k+int(size)], s.codec)
-		if err != nil {
-			return dst, 0, fmt.Errorf("entry %d of a log message: %w", i, err)
-		}
-		dst = append(dst, e)
-		b = b[k+int(size):]
-	}
-	if len(b) > 0 {
-		return dst, 0, fmt.Errorf("%w: trailing bytes in a log message", store.ErrCorrupt)
-	}
-	return dst, int(n), nil
-}
-
-func firstByte(b []byte) int {
-	if len(b) == 0 {
-		return -1
-	}
-	return int(b[0])
-}
-
 // Append adds entries to a table's log in one message, all or none, and
 // returns once JetStream has acknowledged it (stored on a majority of the
 // replicas). The message expects the table's log to end where this
@@ -407,6 +359,7 @@ func (s *Store[A]) Append(ctx context.Context, table string, entries ...host.Ent
 	defer p.mu.Unlock()
 	if !p.known {
 		if err := s.exists(ctx, table); err != nil {
+			s.forgetUnknown(table, p)
 			return err
 		}
 		return fmt.Errorf("jetstream store: table %s: not claimed by this node: %w", table, host.ErrFenced)
@@ -617,13 +570,9 @@ func (s *Store[A]) Prune(ctx context.Context, before time.Time) (int, error) {
 	limit := before.UnixNano()
 	prefix := s.subject("done", "")
 	var old []string
-	lm, err := lastMsg(ctx, s.meta, s.subject("done", "*"))
-	if err != nil || lm == nil {
-		return 0, err
-	}
-	err = s.scan(ctx, s.meta, s.subject("done", "*"), 1, lm.Sequence, false, func(m jetstream.Msg) error {
-		if d := m.Data(); len(d) == 8 && int64(binary.BigEndian.Uint64(d)) < limit {
-			old = append(old, m.Subject()[len(prefix):])
+	err := s.each(ctx, s.meta, s.subject("done", "*"), func(m *jetstream.RawStreamMsg) error {
+		if d := m.Data; len(d) == 8 && int64(binary.BigEndian.Uint64(d)) < limit {
+			old = append(old, m.Subject[len(prefix):])
 		}
 		return nil
 	})
@@ -636,376 +585,6 @@ func (s *Store[A]) Prune(ctx context.Context, before time.Time) (int, error) {
 		}
 	}
 	return len(old), nil
-}
-
-// scan calls f with the messages of st on filter from sequence from on,
-// up to sequence last, through an ephemeral consumer on the stream's
-// leader. A log must reach last (whole is set); an index may have lost
-// messages up to it meanwhile (deleted).
-func (s *Store[A]) scan(ctx context.Context, st jetstream.Stream, filter string, from, last uint64, whole bool, f func(jetstream.Msg) error) error {
-	if last == 0 || from > last {
-		return nil
-	}
-	cfg := jetstream.ConsumerConfig{
-		AckPolicy:         jetstream.AckNonePolicy,
-		FilterSubject:     filter,
-		DeliverPolicy:     jetstream.DeliverAllPolicy,
-		MemoryStorage:     true,
-		Replicas:          1,
-		InactiveThreshold: time.Minute,
-	}
-	if from > 1 {
-		cfg.DeliverPolicy, cfg.OptStartSeq = jetstream.DeliverByStartSequencePolicy, from
-	}
-	c, err := st.CreateConsumer(ctx, cfg)
-	if err != nil {
-		return fmt.Errorf("consumer on %s: %w", filter, err)
-	}
-	defer func() {
-		// Leaving it would only cost the server until InactiveThreshold.
-		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
-		defer cancel()
-		_ = st.DeleteConsumer(dctx, c.CachedInfo().Name)
-	}()
-	reached, ferr := false, error(nil)
-	take := func(m jetstream.Msg) {
-		if ferr != nil || reached {
-			return
-		}
-		md, err := m.Metadata()
-		if err != nil {
-			ferr = err
-			return
-		}
-		if md.Sequence.Stream > last {
-			reached = true
-			return
-		}
-		ferr = f(m)
-		reached = md.Sequence.Stream == last
-	}
-	// A consumer just made may not be reachable at once from the server
-	// this client talks to (no responders): try again for a while.
-	unreached := time.Now().Add(5 * time.Second)
-	idle := 0
-	for !reached {
-		// What is there now, without waiting; a log that has not reached
-		// its last sequence yet is waited for a little.
-		var batch jetstream.MessageBatch
-		var err error
-		if idle == 0 {
-			batch, err = c.FetchNoWait(256)
-		} else {
-			batch, err = c.Fetch(256, jetstream.FetchMaxWait(100*time.Millisecond))
-		}
-		if err != nil {
-			return fmt.Errorf("fetch %s: %w", filter, err)
-		}
-		got := 0
-		for m := range batch.Messages() {
-			got++
-			take(m)
-		}
-		if ferr != nil {
-			return ferr
-		}
-		berr := batch.Error()
-		switch {
-		case got > 0:
-			idle = 0
-			continue
-		case errors.Is(berr, nats.ErrNoResponders) && time.Now().Before(unreached):
-			select {
-			case <-ctx.Done():
-				return fmt.Errorf("fetch %s: %w", filter, ctx.Err())
-			case <-time.After(20 * time.Millisecond):
-			}
-			continue
-		case berr != nil && !errors.Is(berr, jetstream.ErrNoMessages) && !errors.Is(berr, nats.ErrTimeout):
-			return fmt.Errorf("fetch %s: %w", filter, berr)
-		case !whole:
-			return nil // the consumer has nothing more: deleted meanwhile
-		}
-		if idle++; idle > 10 || ctx.Err() != nil {
-			return fmt.Errorf("fetch %s: nothing up to sequence %d: %w", filter, last, errors.Join(berr, ctx.Err()))
-		}
-	}
-	return nil
-}
-
-// stored is a table as read from the store.
-type stored[A any] struct {
-	rec     host.TableRecord
-	snap    *host.TableSnapshot
-	entries []host.Entry[A]
-	last    uint64 // stream sequence of the table's last log message (0: none)
-	count   uint64 // entries in the log
-}
-
-// read reads a table: its record (rec, if not nil, is it already), its
-// latest snapshot and the log after it.
-func (s *Store[A]) read(ctx context.Context, table string, rec *host.TableRecord) (*stored[A], error) {
-	t := &stored[A]{}
-	if rec != nil {
-		t.rec = *rec
-	} else {
-		if err := checkID(table); err != nil {
-			return nil, fmt.Errorf("%w: %w", err, host.ErrNoTable)
-		}
-		m, err := lastMsg(ctx, s.meta, s.subject("table", table))
-		if err != nil {
-			return nil, err
-		}
-		if m == nil {
-			return nil, fmt.Errorf("table %s: %w", table, host.ErrNoTable)
-		}
-		if err := json.Unmarshal(m.Data, &t.rec); err != nil {
-			return nil, fmt.Errorf("%w: record: %w", store.ErrCorrupt, err)
-		}
-	}
-	lm, err := lastMsg(ctx, s.log, s.subject("log", table))
-	if err != nil {
-		return nil, err
-	}
-	if lm != nil {
-		if t.count, err = entriesOf(lm.Header); err != nil {
-			return nil, err
-		}
-		t.last = lm.Sequence
-	}
-	var from, seq uint64
-	sm, err := lastMsg(ctx, s.meta, s.subject("snap", table))
-	if err != nil {
-		return nil, err
-	}
-	if sm != nil {
-		// A snapshot this store cannot read, or past the log, is no
-		// snapshot: the host replays the whole log.
-		if n, sq, state, ok := decodeSnapshot(sm.Data); ok && n <= t.count && sq <= t.last {
-			t.snap = &host.TableSnapshot{Entries: n, State: state}
-			from, seq = n, sq
-		}
-	}
-	t.entries, err = s.entries(ctx, table, from, seq, t.last)
-	if err != nil {
-		return nil, err
-	}
-	if uint64(len(t.entries)) != t.count-from {
-		return nil, fmt.Errorf("%w: log of %d entries read as %d from %d", store.ErrCorrupt, t.count, len(t.entries), from)
-	}
-	return t, nil
-}
-
-// entries returns a table's entries from the from-th on, reading its log
-// from the message after sequence after (0: from the start) up to
-// sequence last. Messages end with their Authority-Entries: the entries
-// of one before from are skipped, and a log that does not follow on from
-// after is read again from the start.
-func (s *Store[A]) entries(ctx context.Context, table string, from, after, last uint64) ([]host.Entry[A], error) {
-	if last == 0 || after >= last {
-		// An empty log, or a snapshot that covers the whole of it (the
-		// caller checks the count).
-		return nil, nil
-	}
-	var out []host.Entry[A]
-	var next uint64 // index of the next entry expected
-	gap := errors.New("gap")
-	read := func(startSeq uint64, start uint64) error {
-		out, next = out[:0], start
-		return s.scan(ctx, s.log, s.subject("log", table), startSeq, last, true, func(m jetstream.Msg) error {
-			n, err := entriesOf(m.Headers())
-			if err != nil {
-				return err
-			}
-			if m.Headers().Get(hdrFence) != "" {
-				if n != next {
-					return gap
-				}
-				return nil
-			}
-			k := len(out)
-			var c int
-			out, c, err = s.decodeBatch(out, m.Data())
-			if err != nil {
-				return err
-			}
-			first := n - uint64(c)
-			if first != next {
-				return gap
-			}
-			next = n
-			if first < from {
-				// Before the snapshot: drop what precedes from.
-				drop := min(from-first, uint64(c))
-				out = append(out[:k], out[k+int(drop):]...)
-			}
-			return nil
-		})
-	}
-	if after > 0 {
-		err := read(after+1, from)
-		if err == nil {
-			return out, nil
-		}
-		if !errors.Is(err, gap) {
-			return nil, err
-		}
-	}
-	if err := read(1, 0); err != nil {
-		if errors.Is(err, gap) {
-			return nil, fmt.Errorf("%w: the log of %s has a gap at entry %d", store.ErrCorrupt, table, next)
-		}
-		return nil, err
-	}
-	return out, nil
-}
-
-// Load calls f for every table not finished, in the order of creation,
-// with its latest snapshot and the entries after it. It reads the live
-// index, not the finished tables. The tables it loads are this
-// instance's to append to (the recovery of a single owner; in a cluster,
-// a node takes a table over with Claim).
-func (s *Store[A]) Load(ctx context.Context, f func(host.TableRecord, *host.TableSnapshot, []host.Entry[A]) error) error {
-	var recs []host.TableRecord
-	var damaged []error
-	prefix := s.subject("live", "")
-	lctx, cancel := s.bound(ctx)
-	lm, err := lastMsg(lctx, s.live, s.subject("live", "*"))
-	if err == nil && lm != nil {
-		err = s.scan(lctx, s.live, s.subject("live", "*"), 1, lm.Sequence, false, func(m jetstream.Msg) error {
-			var rec host.TableRecord
-			if err := json.Unmarshal(m.Data(), &rec); err != nil {
-				id := m.Subject()[len(prefix):]
-				damaged = append(damaged, &host.DamagedError{ID: id, Err: fmt.Errorf("%w: record: %w", store.ErrCorrupt, err)})
-				return nil
-			}
-			recs = append(recs, rec)
-			return nil
-		})
-	}
-	cancel()
-	if err != nil {
-		return fmt.Errorf("jetstream store: tables: %w", err)
-	}
-	for i := range recs {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		id := recs[i].ID
-		t, err := s.readBound(ctx, id, &recs[i])
-		switch {
-		case errors.Is(err, store.ErrCorrupt):
-			damaged = append(damaged, &host.DamagedError{ID: id, Err: err})
-			continue
-		case err != nil:
-			return fmt.Errorf("jetstream store: table %s: %w", id, err)
-		}
-		p := s.pos(id)
-		p.mu.Lock()
-		p.known, p.last, p.count = true, t.last, t.count
-		p.mu.Unlock()
-		if err := f(t.rec, t.snap, t.entries); err != nil {
-			return err
-		}
-	}
-	return errors.Join(damaged...)
-}
-
-func (s *Store[A]) readBound(ctx context.Context, table string, rec *host.TableRecord) (*stored[A], error) {
-	ctx, cancel := s.bound(ctx)
-	defer cancel()
-	return s.read(ctx, table, rec)
-}
-
-// LoadTable returns one table, finished or not. It reads only: the
-// instance may not append to a table it has not created, loaded or
-// claimed.
-func (s *Store[A]) LoadTable(ctx context.Context, table string) (host.TableRecord, *host.TableSnapshot, []host.Entry[A], error) {
-	t, err := s.readBound(ctx, table, nil)
-	if err != nil {
-		return host.TableRecord{}, nil, nil, fmt.Errorf("jetstream store: table %s: %w", table, err)
-	}
-	return t.rec, t.snap, t.entries, nil
-}
-
-// LoadEntries returns a table's entries from the from-th on.
-func (s *Store[A]) LoadEntries(ctx context.Context, table string, from uint64) ([]host.Entry[A], error) {
-	ctx, cancel := s.bound(ctx)
-	defer cancel()
-	if err := s.exists(ctx, table); err != nil {
-		return nil, err
-	}
-	lm, err := lastMsg(ctx, s.log, s.subject("log", table))
-	if err != nil || lm == nil {
-		return nil, err
-	}
-	var after uint64
-	// The snapshot says where its entries end in the log: no need to
-	// read what comes before it.
-	if sm, err := lastMsg(ctx, s.meta, s.subject("snap", table)); err == nil && sm != nil {
-		if n, sq, _, ok := decodeSnapshot(sm.Data); ok && n == from {
-			after = sq
-		}
-	}
-	es, err := s.entries(ctx, table, from, after, lm.Sequence)
-	if err != nil {
-		return nil, fmt.Errorf("jetstream store: table %s: %w", table, err)
-	}
-	return es, nil
-}
-
-// LoadEvents returns the Events of a table's snapshot.
-func (s *Store[A]) LoadEvents(ctx context.Context, table string, entries uint64) ([]byte, error) {
-	ctx, cancel := s.bound(ctx)
-	defer cancel()
-	if err := s.exists(ctx, table); err != nil {
-		return nil, err
-	}
-	m, err := lastMsg(ctx, s.meta, s.subject("events", table, strconv.FormatUint(entries, 10)))
-	if err != nil {
-		return nil, fmt.Errorf("jetstream store: table %s: %w", table, err)
-	}
-	if m == nil {
-		return nil, fmt.Errorf("jetstream store: table %s: events of the snapshot at %d: %w", table, entries, host.ErrNoSnapshot)
-	}
-	return m.Data, nil
-}
-
-// Claim reads a table as LoadTable does and fences it: it appends a fence
-// marker to the table's log that expects the log to end where it was
-// read, so that from then on only this instance can append to it (the
-// appends of the node that held it before fail with host.ErrFenced). A
-// write that slips in between the read and the fence makes Claim read
-// again.
-func (s *Store[A]) Claim(ctx context.Context, table string) (host.TableRecord, *host.TableSnapshot, []host.Entry[A], error) {
-	ctx, cancel := s.bound(ctx)
-	defer cancel()
-	p := s.pos(table)
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for try := 0; ; try++ {
-		t, err := s.read(ctx, table, nil)
-		if err != nil {
-			return host.TableRecord{}, nil, nil, fmt.Errorf("jetstream store: claim %s: %w", table, err)
-		}
-		m := nats.NewMsg(s.subject("log", table))
-		m.Header.Set(hdrFence, s.node)
-		m.Header.Set(hdrEntries, strconv.FormatUint(t.count, 10))
-		m.Header.Set(jetstream.MsgIDHeader, s.node+"."+table+".fence."+strconv.FormatUint(t.last, 10))
-		ack, err := s.send(ctx, m, jetstream.WithExpectLastSequencePerSubject(t.last))
-		if err == nil {
-			p.known, p.last, p.count = true, ack.Sequence, t.count
-			return t.rec, t.snap, t.entries, nil
-		}
-		if !wrongLast(err) || try >= 10 {
-			return host.TableRecord{}, nil, nil, fmt.Errorf("jetstream store: claim %s: %w", table, err)
-		}
-		select {
-		case <-ctx.Done():
-			return host.TableRecord{}, nil, nil, fmt.Errorf("jetstream store: claim %s: %w", table, ctx.Err())
-		case <-time.After(time.Duration(try+1) * 20 * time.Millisecond):
-		}
-	}
 }
 
 var _ host.Store[int] = (*Store[int])(nil)

@@ -195,6 +195,9 @@ func TestStore(t *testing.T) {
 	if ids, _, _ := loadAll(t, r); !reflect.DeepEqual(ids, []string{"t2"}) {
 		t.Fatalf("Load after Finish gave %v, want t2", ids)
 	}
+	if recs, err := s.Live(ctx); err != nil || len(recs) != 1 || !reflect.DeepEqual(recs[0], record("t2")) {
+		t.Fatalf("Live after Finish = %+v, %v; want t2's record", recs, err)
+	}
 	if _, _, es, err := r.LoadTable(ctx, "a0"); err != nil || len(es) != 1 {
 		t.Fatalf("LoadTable of a finished table: %d entries, %v", len(es), err)
 	}
@@ -475,5 +478,87 @@ func TestLateAppend(t *testing.T) {
 	}
 	if _, _, es, _ = s.LoadTable(ctx, "t"); len(es) != len(want) {
 		t.Fatalf("log of %d entries, want %d", len(es), len(want))
+	}
+}
+
+// FuzzDecodeBatch feeds the decoder of log messages anything: it must not
+// panic, and what it decodes must encode to a message that decodes the
+// same.
+func FuzzDecodeBatch(f *testing.F) {
+	s := &Store[move]{codec: moveCodec{}}
+	es := sampleEntries()
+	for i := range es {
+		b, err := s.encodeBatch(es[i:])
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte{batchVersion, 0})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		got, n, err := s.decodeBatch(nil, b)
+		if err != nil {
+			if !errors.Is(err, store.ErrCorrupt) && !errors.Is(err, host.ErrCorruptLog) {
+				t.Fatalf("error %v does not say the log is corrupt", err)
+			}
+			return
+		}
+		if n != len(got) {
+			t.Fatalf("%d entries decoded, %d counted", len(got), n)
+		}
+		again, err := s.encodeBatch(got)
+		if err != nil {
+			t.Fatalf("decoded entries do not encode: %v", err)
+		}
+		back, _, err := s.decodeBatch(nil, again)
+		if err != nil || !reflect.DeepEqual(back, got) {
+			t.Fatalf("re-encoded batch decodes as %+v, %v; want %+v", back, err, got)
+		}
+	})
+}
+
+// TestLoadSetsDamagedAside has one table's log hold a message that does
+// not decode: Load passes the other tables and returns a DamagedError
+// for that one, and LoadTable says it is corrupt; once the table is
+// finished, Load does not read it (no error).
+func TestLoadSetsDamagedAside(t *testing.T) {
+	c := newCluster(t, 3)
+	s := open[move](t, c, 0, "riichi", moveCodec{})
+	ctx := context.Background()
+	for _, id := range []string{"good", "bad"} {
+		if err := s.Create(ctx, record(id)); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Append(ctx, id, sampleEntries()...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := nats.NewMsg(s.subject("log", "bad"))
+	m.Header.Set(hdrEntries, "6")
+	m.Data = []byte{batchVersion, 1, 3, 9, 9, 9}
+	if _, err := s.js.PublishMsg(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	err := open[move](t, c, 1, "riichi", moveCodec{}).Load(ctx, func(rec host.TableRecord, _ *host.TableSnapshot, _ []host.Entry[move]) error {
+		ids = append(ids, rec.ID)
+		return nil
+	})
+	var damaged *host.DamagedError
+	if !errors.As(err, &damaged) || damaged.ID != "bad" || !errors.Is(err, host.ErrCorruptLog) {
+		t.Fatalf("Load = %v, want a DamagedError of table bad", err)
+	}
+	if !reflect.DeepEqual(ids, []string{"good"}) {
+		t.Fatalf("Load passed %v, want good", ids)
+	}
+	if _, _, _, err := s.LoadTable(ctx, "bad"); !errors.Is(err, store.ErrCorrupt) {
+		t.Fatalf("LoadTable of the damaged table = %v, want ErrCorrupt", err)
+	}
+	// Once finished, Load does not read it at all.
+	if err := s.Finish(ctx, "bad", t0); err != nil {
+		t.Fatal(err)
+	}
+	if ids, _, _ := loadAll(t, s); !reflect.DeepEqual(ids, []string{"good"}) {
+		t.Fatalf("Load passed %v, want good", ids)
 	}
 }
