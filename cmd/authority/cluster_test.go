@@ -254,6 +254,8 @@ func TestClusterProcesses(t *testing.T) {
 	select {
 	case <-done:
 	case <-ctx.Done():
+	}
+	if ctx.Err() != nil {
 		t.Fatalf("the games did not end\nnode 1:\n%s\nnode 2:\n%s", procs[1].log(), procs[2].log())
 	}
 	taken := regexp.MustCompile(`"table taken over"`)

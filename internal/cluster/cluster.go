@@ -381,8 +381,15 @@ func (n *Node) lookup(ctx context.Context, id string) (Lease, int) {
 	}
 	// Not seen yet (a table created a moment ago on another node), or
 	// not renewed lately: ask the bucket.
-	if e, err := n.owners.Get(ctx, id); err == nil && json.Unmarshal(e.Value(), &l) == nil {
+	e, err := n.owners.Get(ctx, id)
+	switch {
+	case err == nil && json.Unmarshal(e.Value(), &l) == nil:
 		return l, leased
+	case err != nil && !errors.Is(err, jetstream.ErrKeyNotFound) && !errors.Is(err, jetstream.ErrKeyDeleted):
+		// No answer (JetStream is electing a leader, or the
+		// connection is being made again): nobody can say where the
+		// table is; not "nowhere".
+		return Lease{}, orphaned
 	}
 	if known {
 		// Its owner stopped renewing it: the table waits for another.

@@ -174,9 +174,10 @@ func (r Routing) selects(method string) bool {
 	return false
 }
 
-// errOrphaned is the error of a call for a table whose owner stopped
-// renewing its lease and that no node took over yet: it will be, about a
-// lease's TTL after its owner stopped.
+// errOrphaned is the error of a call for a table between two owners: its
+// owner stopped renewing its lease and no node took it over yet (it will
+// be, about a lease's TTL after its owner stopped), or it moved while the
+// call was on its way.
 var errOrphaned = status.Error(codes.Unavailable, "the table's node stopped; another takes it over: retry")
 
 // elsewhere returns the address of the node that owns the table req
@@ -191,7 +192,8 @@ func (n *Node) elsewhere(ctx context.Context, req any) (string, bool, error) {
 		// Leased here, not running yet: the host would not know it.
 		return "", false, errOrphaned
 	}
-	if Forwarded(ctx) {
+	forwarded := Forwarded(ctx)
+	if forwarded && n.Holds(id) {
 		return "", false, nil
 	}
 	l, st := n.lookup(ctx, id)
@@ -202,6 +204,10 @@ func (n *Node) elsewhere(ctx context.Context, req any) (string, bool, error) {
 		return "", false, errOrphaned
 	case st != leased || l.Node == n.cfg.NodeID || l.Addr == "":
 		return "", false, nil
+	case forwarded:
+		// Sent here by a node that saw an older lease: the table moved
+		// on (never forwarded twice); the caller asks again.
+		return "", false, errOrphaned
 	}
 	return l.Addr, true, nil
 }
