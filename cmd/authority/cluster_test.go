@@ -267,9 +267,11 @@ func TestClusterProcesses(t *testing.T) {
 		t.Errorf("%d tables taken over, want at least %d", adopted, tables/nodes)
 	}
 	for i, id := range ids {
-		tb, err := admin.GetTable(ctx, id)
+		gctx, gcancel := context.WithTimeout(ctx, 30*time.Second)
+		tb, err := admin.GetTable(gctx, id)
+		gcancel()
 		if err != nil || tb.GetState() != pb.TableState_TABLE_STATE_FINISHED {
-			t.Fatalf("table %s after the games: %v, %v", id, tb, err)
+			t.Fatalf("table %s after the games: %v, %v\nnode 1:\n%s\nnode 2:\n%s", id, tb, err, procs[1].log(), procs[2].log())
 		}
 		for s, r := range runs[i] {
 			if r.err != nil || !r.ended || r.stats.Faults > 0 {

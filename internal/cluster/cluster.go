@@ -208,8 +208,8 @@ func Open(ctx context.Context, js jetstream.JetStream, cfg Config) (*Node, error
 		_ = ow.Stop()
 		return nil, fmt.Errorf("cluster: watch nodes: %w", err)
 	}
-	n.loop(func() { n.watchOwners(ow) })
-	n.loop(func() { n.watchNodes(nw) })
+	n.loop(func() { n.follow(owners, ow, n.ownerChanged) })
+	n.loop(func() { n.follow(nodes, nw, n.nodeChanged) })
 	n.loop(n.renewLoop)
 	return n, nil
 }
@@ -508,80 +508,101 @@ func (n *Node) lose(id, ruleSet string, cause error) {
 	}
 }
 
-// watchOwners follows every lease: who owns what, and which expire.
-func (n *Node) watchOwners(w jetstream.KeyWatcher) {
-	defer func() { _ = w.Stop() }()
+// follow hands every change of a bucket to f. A watch that stays silent
+// for a TTL is made again: every live node renews something every TTL/3,
+// so silence means the watch stalled (its JetStream server went away).
+// The keys deleted meanwhile are not replayed: a lease seen last long ago
+// is checked against the bucket (lookup) and by the sweep.
+func (n *Node) follow(kv jetstream.KeyValue, w jetstream.KeyWatcher, f func(jetstream.KeyValueEntry)) {
 	for {
-		var e jetstream.KeyValueEntry
-		select {
-		case <-n.ctx.Done():
-			return
-		case e = <-w.Updates():
+		quiet := time.NewTimer(n.cfg.TTL)
+	watch:
+		for {
+			select {
+			case <-n.ctx.Done():
+				quiet.Stop()
+				_ = w.Stop()
+				return
+			case e, ok := <-w.Updates():
+				if !ok {
+					break watch
+				}
+				if e != nil { // nil: the initial values are all in
+					f(e)
+				}
+				quiet.Reset(n.cfg.TTL)
+			case <-quiet.C:
+				break watch
+			}
 		}
-		if e == nil {
-			continue // the initial values are all in
-		}
-		id, now := e.Key(), time.Now()
-		switch e.Operation() {
-		case jetstream.KeyValuePut:
-			var l Lease
-			if json.Unmarshal(e.Value(), &l) != nil {
-				continue
+		quiet.Stop()
+		_ = w.Stop()
+		for {
+			nw, err := kv.WatchAll(n.ctx)
+			if err == nil {
+				w = nw
+				break
 			}
-			n.mu.Lock()
-			n.leases[id] = &seen{lease: l, at: now}
-			h := n.mine[id]
-			lost := h != nil && l.Node != n.cfg.NodeID
-			if lost {
-				delete(n.mine, id)
+			select {
+			case <-n.ctx.Done():
+				return
+			case <-time.After(n.cfg.TTL / 4):
 			}
-			n.mu.Unlock()
-			if lost {
-				n.lose(id, h.ruleSet, fmt.Errorf("node %s holds it", l.Node))
-			}
-		case jetstream.KeyValuePurge:
-			// Expired (a MaxAge marker): its table needs a new owner,
-			// unless its owner gave it up (a delete).
-			n.mu.Lock()
-			s := n.leases[id]
-			if s == nil {
-				s = &seen{}
-				n.leases[id] = s
-			}
-			s.gone, s.at = true, now
-			n.mu.Unlock()
-			n.takeLater(id, s.lease.RuleSet, s.lease.Node)
-		case jetstream.KeyValueDelete:
-			n.mu.Lock()
-			delete(n.leases, id)
-			n.mu.Unlock()
 		}
 	}
 }
 
-// watchNodes follows the registry.
-func (n *Node) watchNodes(w jetstream.KeyWatcher) {
-	defer func() { _ = w.Stop() }()
-	for {
-		var e jetstream.KeyValueEntry
-		select {
-		case <-n.ctx.Done():
+// ownerChanged follows a lease: who owns what, and which expire.
+func (n *Node) ownerChanged(e jetstream.KeyValueEntry) {
+	id, now := e.Key(), time.Now()
+	switch e.Operation() {
+	case jetstream.KeyValuePut:
+		var l Lease
+		if json.Unmarshal(e.Value(), &l) != nil {
 			return
-		case e = <-w.Updates():
-		}
-		if e == nil {
-			continue
 		}
 		n.mu.Lock()
-		if e.Operation() == jetstream.KeyValuePut {
-			var info NodeInfo
-			if json.Unmarshal(e.Value(), &info) == nil {
-				n.live[e.Key()] = nodeSeen{info: info, at: time.Now()}
-			}
-		} else {
-			delete(n.live, e.Key())
+		n.leases[id] = &seen{lease: l, at: now}
+		h := n.mine[id]
+		lost := h != nil && l.Node != n.cfg.NodeID
+		if lost {
+			delete(n.mine, id)
 		}
 		n.mu.Unlock()
+		if lost {
+			n.lose(id, h.ruleSet, fmt.Errorf("node %s holds it", l.Node))
+		}
+	case jetstream.KeyValuePurge:
+		// Expired (a MaxAge marker): its table needs a new owner,
+		// unless its owner gave it up (a delete).
+		n.mu.Lock()
+		s := n.leases[id]
+		if s == nil {
+			s = &seen{}
+			n.leases[id] = s
+		}
+		s.gone, s.at = true, now
+		rs, was := s.lease.RuleSet, s.lease.Node
+		n.mu.Unlock()
+		n.takeLater(id, rs, was)
+	case jetstream.KeyValueDelete:
+		n.mu.Lock()
+		delete(n.leases, id)
+		n.mu.Unlock()
+	}
+}
+
+// nodeChanged follows the registry.
+func (n *Node) nodeChanged(e jetstream.KeyValueEntry) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if e.Operation() == jetstream.KeyValuePut {
+		var info NodeInfo
+		if json.Unmarshal(e.Value(), &info) == nil {
+			n.live[e.Key()] = nodeSeen{info: info, at: time.Now()}
+		}
+	} else {
+		delete(n.live, e.Key())
 	}
 }
 
@@ -725,8 +746,11 @@ func (n *Node) take(id, ruleSet string, late bool) {
 		n.log.Info("table taken over", zap.String("table", id), zap.String("rule_set", ruleSet),
 			zap.Duration("took", time.Since(start)))
 	case errors.Is(err, host.ErrGameOver), errors.Is(err, host.ErrNotFound), errors.Is(err, host.ErrCorruptLog):
-		// Nothing to run: no owner needed.
+		// Nothing to run: no owner needed, and none to wait for.
 		n.drop(id)
+		n.mu.Lock()
+		delete(n.leases, id)
+		n.mu.Unlock()
 	default:
 		// Left to expire, so that another node (or this one) tries again.
 		n.mu.Lock()

@@ -78,12 +78,14 @@ func (h *Host[A, V, B]) Adopt(ctx context.Context, id string) error {
 
 func (h *Host[A, V, B]) adopt(ctx context.Context, id string, gameFor GameFor[A, V, B]) error {
 	h.mu.RLock()
-	closed, held := h.closed, h.tables[id] != nil
+	closed, held := h.closed, h.tables[id]
 	h.mu.RUnlock()
 	switch {
 	case closed:
 		return ErrClosed
-	case held:
+	case held != nil && held.info().State == Finished:
+		return errOver // in memory for its streams; it needs no owner
+	case held != nil:
 		return nil
 	}
 	load := h.cfg.Store.LoadTable

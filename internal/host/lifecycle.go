@@ -220,9 +220,7 @@ func (t *table[A, V, B]) evict(gen uint64) {
 	if t.state == Waiting {
 		t.life(LifeClosed)
 	}
-	if forget {
-		t.dropLease()
-	}
+	t.dropLease() // its end is stored, or it was deleted
 	held := t.h.remove(t, e)
 	t.exit, t.stopErr = true, e
 	streams := 0
