@@ -100,6 +100,7 @@ type seen struct {
 	lease Lease
 	at    time.Time // local time of the put
 	gone  bool      // expired (a MaxAge marker) or deleted
+	none  bool      // the bucket said it holds no lease (at: when)
 }
 
 // Node is this process's membership of the cluster: its leases, its view
@@ -370,31 +371,45 @@ func (n *Node) lookup(ctx context.Context, id string) (Lease, int) {
 	n.mu.Lock()
 	s := n.leases[id]
 	var l Lease
-	known := s != nil
-	fresh := known && !s.gone && time.Since(s.at) < n.cfg.TTL
-	if fresh {
+	known := s != nil && !s.none
+	recent := s != nil && !s.gone && time.Since(s.at) < n.cfg.TTL
+	if recent {
 		l = s.lease
 	}
+	none := recent && s.none
 	n.mu.Unlock()
-	if fresh {
+	switch {
+	case none:
+		return Lease{}, unleased // asked lately: a put since would be in the map
+	case recent:
 		return l, leased
 	}
 	// Not seen yet (a table created a moment ago on another node), or
-	// not renewed lately: ask the bucket.
-	e, err := n.owners.Get(ctx, id)
+	// not renewed lately: ask the bucket, briefly.
+	gctx, cancel := context.WithTimeout(ctx, n.cfg.TTL/4)
+	e, err := n.owners.Get(gctx, id)
+	cancel()
 	switch {
 	case err == nil && json.Unmarshal(e.Value(), &l) == nil:
 		return l, leased
 	case err != nil && !errors.Is(err, jetstream.ErrKeyNotFound) && !errors.Is(err, jetstream.ErrKeyDeleted):
-		// No answer (JetStream is electing a leader, or the
-		// connection is being made again): nobody can say where the
-		// table is; not "nowhere".
-		return Lease{}, orphaned
-	}
-	if known {
+		if known {
+			// No answer about a table seen leased: nobody can say
+			// where it is; not "nowhere".
+			return Lease{}, orphaned
+		}
+		return Lease{}, unleased
+	case known:
 		// Its owner stopped renewing it: the table waits for another.
 		return Lease{}, orphaned
 	}
+	// No lease: remembered for a TTL, so that the calls for a finished
+	// table do not ask the bucket each time.
+	n.mu.Lock()
+	if n.leases[id] == nil {
+		n.leases[id] = &seen{none: true, at: time.Now()}
+	}
+	n.mu.Unlock()
 	return Lease{}, unleased
 }
 
@@ -627,6 +642,12 @@ func (n *Node) sweepLoop() {
 		n.mu.Lock()
 		for id, s := range n.leases {
 			stale := now.Sub(s.at)
+			if s.none {
+				if stale > n.cfg.TTL {
+					delete(n.leases, id)
+				}
+				continue
+			}
 			if n.mine[id] != nil || s.lease.RuleSet == "" || stale < n.cfg.TTL+n.cfg.TTL/8 {
 				continue
 			}
