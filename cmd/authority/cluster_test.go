@@ -271,7 +271,8 @@ func TestClusterProcesses(t *testing.T) {
 		tb, err := admin.GetTable(gctx, id)
 		gcancel()
 		if err != nil || tb.GetState() != pb.TableState_TABLE_STATE_FINISHED {
-			t.Fatalf("table %s after the games: %v, %v\nnode 1:\n%s\nnode 2:\n%s", id, tb, err, procs[1].log(), procs[2].log())
+			_, raw := admin.Tables.GetTable(ctx, &pb.GetTableRequest{TableId: id})
+			t.Fatalf("table %d %s after the games: %v, %v (one call: %v)\nnode 1:\n%s\nnode 2:\n%s", i, id, tb, err, raw, procs[1].log(), procs[2].log())
 		}
 		for s, r := range runs[i] {
 			if r.err != nil || !r.ended || r.stats.Faults > 0 {

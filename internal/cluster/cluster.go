@@ -377,6 +377,10 @@ func (n *Node) lookup(ctx context.Context, id string) (Lease, int) {
 		l = s.lease
 	}
 	none := recent && s.none
+	// A table seen leased long ago whose lease is gone and that nobody
+	// took over needs no owner (its game ended while the watch was
+	// silent): served where the call lands, not refused for ever.
+	longGone := s != nil && !s.none && time.Since(s.at) > 3*n.cfg.TTL
 	n.mu.Unlock()
 	switch {
 	case none:
@@ -399,7 +403,7 @@ func (n *Node) lookup(ctx context.Context, id string) (Lease, int) {
 			return Lease{}, orphaned
 		}
 		return Lease{}, unleased
-	case known:
+	case known && !longGone:
 		// Its owner stopped renewing it: the table waits for another.
 		return Lease{}, orphaned
 	}

@@ -49,6 +49,10 @@ type Routing struct {
 	// Methods selects the methods that may be forwarded (full method
 	// name prefixes, such as "/mahjong.authority.v1.TableService/").
 	Methods []string
+	// Held, when set, reports whether this node's hosts hold a table in
+	// memory: such a call is served here without a lookup (a table this
+	// node lost is fenced by the store at its next append).
+	Held func(id string) bool
 }
 
 // UnaryInterceptor forwards the unary calls for a table another node
@@ -58,7 +62,7 @@ func (n *Node) UnaryInterceptor(r Routing) grpc.UnaryServerInterceptor {
 		if !r.selects(info.FullMethod) {
 			return next(ctx, req)
 		}
-		addr, ok, err := n.elsewhere(ctx, req)
+		addr, ok, err := n.elsewhere(ctx, req, r.Held)
 		if err != nil {
 			return nil, err
 		}
@@ -112,7 +116,7 @@ func (n *Node) StreamInterceptor(r Routing) grpc.StreamServerInterceptor {
 			return err
 		}
 		ctx := ss.Context()
-		addr, ok, err := n.elsewhere(ctx, req)
+		addr, ok, err := n.elsewhere(ctx, req, r.Held)
 		if err != nil {
 			return err
 		}
@@ -183,9 +187,12 @@ var errOrphaned = status.Error(codes.Unavailable, "the table's node stopped; ano
 // elsewhere returns the address of the node that owns the table req
 // names, when that is another node and the call was not forwarded
 // already; an error for a table between two owners.
-func (n *Node) elsewhere(ctx context.Context, req any) (string, bool, error) {
+func (n *Node) elsewhere(ctx context.Context, req any, held func(string) bool) (string, bool, error) {
 	id := TableID(req)
 	if id == "" {
+		return "", false, nil
+	}
+	if held != nil && held(id) {
 		return "", false, nil
 	}
 	if n.adopting(id) {

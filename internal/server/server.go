@@ -228,6 +228,16 @@ func route[R any](s *Server, id string, f func(t ruleset.Tables) (R, error)) (R,
 	return r, err
 }
 
+// holds reports whether a rule set's host holds table id in memory.
+func (s *Server) holds(id string) bool {
+	for _, h := range s.sets {
+		if h.tables.Holds(id) {
+			return true
+		}
+	}
+	return false
+}
+
 // Recover resumes every table of every rule set's store whose game is not
 // over (see host.Host.Recover); the finished ones stay in the stores until
 // a request reads one back. Call it once before serving. It returns how
@@ -280,7 +290,7 @@ func (s *Server) Options() []grpc.ServerOption {
 		// After the limits, so that a forwarded call counts on the
 		// connection it came in on; before authentication, which the
 		// owner does (the credentials travel with the call).
-		r := cluster.Routing{NoForward: s.cfg.NoForward, Elsewhere: elsewhere, Methods: servicePrefixes}
+		r := cluster.Routing{NoForward: s.cfg.NoForward, Elsewhere: elsewhere, Methods: servicePrefixes, Held: s.holds}
 		unary = append(unary, c.UnaryInterceptor(r))
 		stream = append(stream, c.StreamInterceptor(r))
 	}
