@@ -92,6 +92,13 @@ type Config[A comparable, V, B any] struct {
 	// from the store, read-only, for each request. Recover uses it when
 	// given none.
 	GameFor GameFor[A, V, B]
+	// Encode, when set, encodes an event for the streams that send it,
+	// ignoring its Seq (each viewer numbers it its own way); nil bytes
+	// mean it cannot. The host encodes each event once for all the
+	// streams that send it within moments (encode.go) and gives the bytes
+	// to Follow's send in Item.Wire and to WatchEncoded's send. It is
+	// called from the streams' goroutines and must not change the event.
+	Encode func(e *Event[B]) []byte
 }
 
 // State is where a table is in its life.

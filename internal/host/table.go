@@ -92,6 +92,7 @@ type table[A comparable, V, B any] struct {
 	changed chan struct{} // closed and replaced on every append
 	done    bool          // the game is over: no more events
 	snap    Info
+	wires   wireCache // the latest events encoded, for the streams (encode.go)
 }
 
 type waitKey struct {
