@@ -318,7 +318,15 @@ func (t *table[A, V, B]) seatOf(token string) (int, error) {
 	if token == "" {
 		return 0, ErrMissingToken
 	}
-	h := sha256.Sum256([]byte(token))
+	// Hashed from a buffer on the stack: no allocation for the token of
+	// every call, which clients keep short (the server bounds it).
+	var buf [128]byte
+	var h [sha256.Size]byte
+	if len(token) <= len(buf) {
+		h = sha256.Sum256(append(buf[:0], token...))
+	} else {
+		h = sha256.Sum256([]byte(token))
+	}
 	found := -1
 	for i := range t.seats {
 		s := &t.seats[i]

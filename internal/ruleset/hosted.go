@@ -177,15 +177,10 @@ func (t *Hosted[A, V, B]) Act(ctx context.Context, id string, r ActRequest) (uin
 	if _, err := t.parts.ActionFromPB(r.Action, 0); err != nil {
 		return 0, err
 	}
-	seat, err := t.h.Seat(ctx, id, r.Token)
-	if err != nil {
-		return 0, err
-	}
-	a, err := t.parts.ActionFromPB(r.Action, seat)
-	if err != nil {
-		return 0, err
-	}
-	return t.h.Act(ctx, id, host.Request[A]{Token: r.Token, LastSeq: r.LastSeq, RequestID: r.RequestID, Action: a})
+	// The seat's action is made in the table's goroutine: one call into
+	// the table, not two.
+	return t.h.ActFor(ctx, id, host.Request[A]{Token: r.Token, LastSeq: r.LastSeq, RequestID: r.RequestID},
+		func(seat int) (A, error) { return t.parts.ActionFromPB(r.Action, seat) })
 }
 
 // Follow streams a seat's snapshot and events: each message a
