@@ -253,7 +253,7 @@ const lingerBelow = 4
 
 // lingering judges whether waiting for more requests pays: it keeps a
 // moving average of how many requests the recent waits gathered, and
-// waits only while that is at least half a request. When waits stop
+// waits only while that is at least minGain. When waits stop
 // paying (one table alone, whose next write waits for this commit) it
 // tries again every probeEvery small batches, so that a store that gets
 // busy starts lingering again.
@@ -264,13 +264,18 @@ type lingering struct {
 
 const probeEvery = 32
 
+// minGain is the fewest requests a wait must gather on average to go on
+// waiting: a quarter of a request (each saves a commit of about two
+// fsyncs, worth a wait of a millisecond or two at human pace).
+const minGain = 0.25
+
 // want reports whether to wait before committing a batch of n.
 func (l *lingering) want(n int) bool {
 	if n >= lingerBelow {
 		return false
 	}
 	l.since++
-	return l.gain >= 0.5 || l.since >= probeEvery
+	return l.gain >= minGain || l.since >= probeEvery
 }
 
 // gathered counts the requests one wait gathered.
