@@ -32,6 +32,7 @@ type Message struct {
 	head   [2*binaryVarintLen + 2]byte
 	n      int
 	shared []byte
+	bufs   [2]mem.Buffer // what Marshal returns: head and shared
 
 	newMsg  func() proto.Message
 	once    sync.Once
@@ -97,10 +98,11 @@ type Codec struct {
 	Base encoding.CodecV2
 }
 
-// Marshal encodes v.
+// Marshal encodes v. A *Message is sent once (its buffers are its own).
 func (c Codec) Marshal(v any) (mem.BufferSlice, error) {
 	if m, ok := v.(*Message); ok {
-		return mem.BufferSlice{mem.SliceBuffer(m.head[:m.n]), mem.SliceBuffer(m.shared)}, nil
+		m.bufs = [2]mem.Buffer{mem.SliceBuffer(m.head[:m.n]), mem.SliceBuffer(m.shared)}
+		return m.bufs[:], nil
 	}
 	return c.Base.Marshal(v)
 }
