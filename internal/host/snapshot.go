@@ -244,17 +244,16 @@ func (t *table[A, V, B]) encodeState(chain archive, sn Snapshotter) (state, game
 		// in the log either, so a replay would not remember it), ids
 		// front-coded (a client's ids share a prefix), seqs as deltas.
 		n := 0
-		for _, id := range s.order {
-			if s.dedupe[id].err == nil {
+		s.dedupe.each(func(_ string, ans answer[A]) {
+			if ans.err == nil {
 				n++
 			}
-		}
+		})
 		b = pack.AppendUint(b, uint64(n))
 		prevID, prevSeq := "", uint64(0)
-		for _, id := range s.order {
-			ans := s.dedupe[id]
+		s.dedupe.each(func(id string, ans answer[A]) {
 			if ans.err != nil {
-				continue
+				return
 			}
 			common := commonPrefix(prevID, id)
 			b = pack.AppendUint(b, uint64(common))
@@ -263,7 +262,7 @@ func (t *table[A, V, B]) encodeState(chain archive, sn Snapshotter) (state, game
 			b = pack.AppendBytes(b, act)
 			b = binary.AppendVarint(b, int64(ans.seq-prevSeq))
 			prevID, prevSeq = id, ans.seq
-		}
+		})
 	}
 	b = pack.AppendUint(b, uint64(len(chain.segs)))
 	for _, sg := range chain.segs {
@@ -351,7 +350,6 @@ func (t *table[A, V, B]) restoreState(snap *TableSnapshot) error {
 		}
 		s.lastSeen = r.Uint("last seen", maxEvents)
 		n := r.Count("dedupe", t.h.cfg.DedupeWindow)
-		s.dedupe = make(map[string]answer[A], n)
 		prevID, prevSeq := "", uint64(0)
 		for range n {
 			common := r.Count("id prefix", len(prevID))
@@ -366,11 +364,10 @@ func (t *table[A, V, B]) restoreState(snap *TableSnapshot) error {
 			if r.Err() != nil {
 				break
 			}
-			if _, dup := s.dedupe[id]; dup {
+			if _, dup := s.dedupe.get(id); dup {
 				return fmt.Errorf("seat %d: request %q twice", i, id)
 			}
-			s.dedupe[id] = answer[A]{action: a, seq: seq}
-			s.order = append(s.order, id)
+			s.dedupe.add(n, id, answer[A]{action: a, seq: seq})
 			prevID, prevSeq = id, seq
 		}
 	}
@@ -413,10 +410,14 @@ func (t *table[A, V, B]) restoreState(snap *TableSnapshot) error {
 		if seats[i].lastSeen > chain.count(i) {
 			return fmt.Errorf("seat %d saw event %d of %d", i, seats[i].lastSeen, chain.count(i))
 		}
-		for _, id := range seats[i].order {
-			if seats[i].dedupe[id].seq > chain.count(i) {
-				return fmt.Errorf("seat %d: request %q answered with seq %d of %d", i, id, seats[i].dedupe[id].seq, chain.count(i))
+		var bad error
+		seats[i].dedupe.each(func(id string, ans answer[A]) {
+			if ans.seq > chain.count(i) && bad == nil {
+				bad = fmt.Errorf("seat %d: request %q answered with seq %d of %d", i, id, ans.seq, chain.count(i))
 			}
+		})
+		if bad != nil {
+			return bad
 		}
 	}
 	// The game: seeded as the table was when it started, then restored.
@@ -435,7 +436,7 @@ func (t *table[A, V, B]) restoreState(snap *TableSnapshot) error {
 		st, s := &t.seats[i], &seats[i]
 		st.taken, st.left, st.botOn, st.name, st.hash, st.entropy = s.taken, s.left, s.botOn, s.name, s.hash, s.entropy
 		st.playerID = s.playerID
-		st.lastSeen, st.dedupe, st.order = s.lastSeen, s.dedupe, s.order
+		st.lastSeen, st.dedupe = s.lastSeen, s.dedupe
 		if st.botOn && t.h.cfg.Bot != nil {
 			st.bot = t.h.cfg.Bot()
 		}

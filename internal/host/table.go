@@ -129,8 +129,7 @@ type seat[A comparable, V any] struct {
 	playerID string        // the room service's id of the player
 	resv     reservation   // while the table waits
 	bucket   *Bucket
-	dedupe   map[string]answer[A]
-	order    []string // request ids, oldest first
+	dedupe   window[A] // the answers to the latest request ids (dedupe.go)
 }
 
 // answer is the remembered outcome of a request id.
@@ -154,7 +153,6 @@ func newTable[A comparable, V, B any](h *Host[A, V, B], rec TableRecord, g Game[
 	}
 	for i := range t.seats {
 		t.seats[i].bucket = NewBucket(h.cfg.SeatRate)
-		t.seats[i].dedupe = map[string]answer[A]{}
 		t.seats[i].revoked = make(chan struct{})
 	}
 	t.refresh()
@@ -511,7 +509,7 @@ func (t *table[A, V, B]) applyNotice(e Entry[A]) {
 		if t.state == Waiting {
 			// Streams of the old player still count until they end; a
 			// reservation stays.
-			*st = seat[A, V]{bucket: st.bucket, dedupe: map[string]answer[A]{}, conns: st.conns, revoked: make(chan struct{}), resv: st.resv}
+			*st = seat[A, V]{bucket: st.bucket, conns: st.conns, revoked: make(chan struct{}), resv: st.resv}
 			if st.resv.on {
 				st.name, st.playerID = st.resv.name, st.resv.playerID
 			}
@@ -788,7 +786,7 @@ func (t *table[A, V, B]) act(r Request[A]) (uint64, error) {
 		// Longer than a snapshot (or a store) keeps.
 		return 0, fmt.Errorf("request id of %d bytes, at most %d: %w", len(r.RequestID), maxIDLen, ErrBadRequest)
 	}
-	if prev, ok := st.dedupe[r.RequestID]; ok {
+	if prev, ok := st.dedupe.get(r.RequestID); ok {
 		if prev.action != r.Action {
 			return 0, fmt.Errorf("request id %q: %w", r.RequestID, ErrRequestIDReused)
 		}
@@ -802,13 +800,7 @@ func (t *table[A, V, B]) act(r Request[A]) (uint64, error) {
 }
 
 func (t *table[A, V, B]) remember(s int, id string, a A, seq uint64, err error) {
-	st := &t.seats[s]
-	if len(st.order) >= t.h.cfg.DedupeWindow {
-		delete(st.dedupe, st.order[0])
-		st.order = st.order[1:]
-	}
-	st.dedupe[id] = answer[A]{action: a, seq: seq, err: err}
-	st.order = append(st.order, id)
+	t.seats[s].dedupe.add(t.h.cfg.DedupeWindow, id, answer[A]{action: a, seq: seq, err: err})
 }
 
 // awaited reports whether a claim dwell in progress waits for seat s: the
