@@ -44,9 +44,9 @@ func TestWindow(t *testing.T) {
 func BenchmarkWindowMemory(b *testing.B) {
 	type action struct {
 		seat, kind, tile int8
-		tiles        [2]int8
-		wall         *int
-		tsumogiri    bool
+		tiles            [2]int8
+		wall             *int
+		tsumogiri        bool
 	}
 	const seats, size = 100, 256
 	id := func(i int) string { return fmt.Sprintf("%08x-0000-4000-8000-%012x", i, i) }
