@@ -11,6 +11,8 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/host"
+	"github.com/mahjong-authority/authority/internal/server"
 	"github.com/mahjong-authority/authority/internal/servertest"
 )
 
@@ -76,4 +78,52 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkTableMemory plays 20 hanchan tables of four bots to their end
+// and reports the heap each finished table still holds: the host's log of
+// the game's events and the viewers' indexes, the actions since the last
+// snapshot, the seats, the engine and its record - the most a table of
+// this game holds in the host, as it grows through the game. The store
+// keeps nothing (a durable store keeps it on disk, not in the heap), and
+// a first table is played before measuring, so that what is loaded once
+// (the judge's tables) is not counted.
+func BenchmarkTableMemory(b *testing.B) {
+	const tables = 20
+	play := func(srv *server.Server, n int, seed0 byte) {
+		ctx := context.Background()
+		for i := range n {
+			r, err := server.CreateForTest(ctx, srv, &pb.CreateTableRequest{Settings: &pb.TableSettings{
+				FillWithBots: true, Rules: pb.RulePreset_RULE_PRESET_TENHOU_HANCHAN, Seed: seed(seed0 + byte(i)),
+			}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := riichiHost(srv).Start(ctx, r.GetTable().GetTableId(), r.GetOwnerToken()); err != nil {
+				b.Fatal(err)
+			}
+		}
+		for playing := true; playing; {
+			playing = false
+			riichiHost(srv).Each(func(in host.Info) { playing = playing || in.State != host.Finished })
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	for range b.N {
+		cfg := riichiConfig()
+		cfg.Store = discard{}
+		srv, err := newServer(cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		play(srv, 1, 100)
+		var m0, m1 runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m0)
+		play(srv, tables, 0)
+		runtime.GC()
+		runtime.ReadMemStats(&m1)
+		b.ReportMetric(float64(m1.HeapAlloc-m0.HeapAlloc)/tables, "B/table")
+		srv.Close()
+	}
 }
