@@ -212,6 +212,9 @@ func (t *table[A, V, B]) flush() {
 		t.log.Debug("snapshot stored", zap.Uint64("entries", p.snap.Entries), zap.Int("bytes", len(p.snap.State)+len(p.snap.Events)),
 			zap.Duration("took", t.clk.Now().Sub(start)))
 	}
+	// Stored: the encoded events are the store's now, not the table's to
+	// keep until the next snapshot.
+	clear(t.pending)
 	t.pending = t.pending[:0]
 }
 
