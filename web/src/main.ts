@@ -4,43 +4,20 @@
 // the same way after a short wait.
 
 import "./style.css";
-import { Code, ConnectError } from "@connectrpc/connect";
 import { ActionType } from "../../clients/ts/src/gen/mahjong/authority/v1/game_pb.js";
 import {
   RulePreset,
   TableState,
   type Table,
 } from "../../clients/ts/src/gen/mahjong/authority/v1/table_service_pb.js";
-import { describe, requestId, retrying, sleep, tables } from "./api.js";
+import { describe, requestId, retrying, tables } from "./api.js";
+import { ddzLobby } from "./ddz/lobby.js";
+import { DdzGame } from "./ddz/table.js";
+import { loadSession, resume, saveSession, type Session } from "./session.js";
 import { apply, emptyModel, fromView, type ActionPlain, type SeatState, type TableModel, type Timers } from "./model.js";
 import { buttonsOf, discardFor, renderTable, tileKeys, timerText, type UiState } from "./view.js";
 
 const app = document.getElementById("app")!;
-
-/** What sessionStorage keeps for the table this tab plays or watches. */
-interface Session {
-  tableId: string;
-  seat: number; // -1: spectating
-  token: string;
-  ownerToken?: string;
-  model?: TableModel;
-}
-
-const sessionKey = "authority.session";
-
-function loadSession(): Session | undefined {
-  try {
-    const s = sessionStorage.getItem(sessionKey);
-    return s ? (JSON.parse(s) as Session) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function saveSession(s: Session | undefined) {
-  if (s) sessionStorage.setItem(sessionKey, JSON.stringify(s));
-  else sessionStorage.removeItem(sessionKey);
-}
 
 function h<K extends keyof HTMLElementTagNameMap>(tag: K, cls = "", text = ""): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
@@ -115,6 +92,7 @@ function lobby(message = "") {
   const list = h("section", "card");
   list.innerHTML = `<h2>Tables</h2><div id="tables">loading...</div>`;
   root.append(create, join, list);
+  ddzLobby(root, play, lobby);
   app.replaceChildren(root);
   const refresh = async () => {
     const el = document.getElementById("tables");
@@ -199,7 +177,7 @@ class Game {
   private tick: number;
 
   constructor(private s: Session) {
-    this.model = s.model ?? emptyModel(s.seat);
+    this.model = (s.model as TableModel | undefined) ?? emptyModel(s.seat);
     this.ui = { riichiMode: false, busy: false, status: "connecting", tableId: s.tableId, dismissed: "" };
     this.tick = window.setInterval(() => {
       const t = document.getElementById("timer");
@@ -289,36 +267,21 @@ class Game {
 
   /** run follows the table until its game ends, resuming after every drop. */
   private async run() {
-    const signal = this.abort.signal;
-    for (let attempt = 0; !signal.aborted; attempt++) {
-      try {
-        const t = await this.readTable();
-        if (t && t.state === TableState.WAITING) {
-          this.ui.status = "waiting";
-          this.drawWaiting();
-          await sleep(1000);
-          attempt = -1;
-          continue;
-        }
-        await this.follow(signal, () => (attempt = 0));
-        if (this.model.final) return;
-      } catch (err) {
-        if (signal.aborted) return;
-        const ce = ConnectError.from(err);
-        if (ce.code === Code.NotFound || ce.code === Code.PermissionDenied || ce.code === Code.Unauthenticated) {
-          lobby(describe(err));
-          return;
-        }
-        if (ce.code === Code.OutOfRange || ce.code === Code.InvalidArgument) {
-          // The seq to resume after is not the server's: start again from a snapshot.
-          this.model = emptyModel(this.s.seat);
-        }
-        this.ui.status = `connection lost (${describe(err)}); reconnecting`;
+    await resume(this.abort.signal, {
+      readTable: async () => (await this.readTable())?.state === TableState.WAITING,
+      waiting: () => {
+        this.ui.status = "waiting";
+        this.drawWaiting();
+      },
+      follow: (connected) => this.follow(this.abort.signal, connected),
+      over: () => !!this.model.final,
+      restart: () => (this.model = emptyModel(this.s.seat)),
+      lost: (message) => {
+        this.ui.status = message;
         this.draw();
-      }
-      if (this.model.final) return;
-      await sleep(Math.min(5000, 250 * 2 ** Math.min(attempt, 5)));
-    }
+      },
+      gone: (message) => lobby(message),
+    });
   }
 
   private async follow(signal: AbortSignal, connected: () => void) {
@@ -422,12 +385,18 @@ class Game {
   }
 }
 
-let current: Game | undefined;
+/** The table this tab shows, of whichever game. */
+interface Page {
+  stop(): void;
+  key(e: KeyboardEvent): void;
+}
+
+let current: Page | undefined;
 
 function play(s: Session) {
   current?.stop();
   window.clearInterval(lobbyTimer);
-  current = new Game(s);
+  current = s.game === "ddz" ? new DdzGame(s, lobby) : new Game(s);
 }
 
 document.addEventListener("keydown", (e) => {
