@@ -216,6 +216,30 @@ func (t *table[A, V, B]) flush() {
 	// keep until the next snapshot.
 	clear(t.pending)
 	t.pending = t.pending[:0]
+	t.archive()
+}
+
+// archive drops from memory the events of a game in play that a stored
+// snapshot holds: the table keeps the round in progress, and a stream
+// that needs an earlier event reads it back from the store, as from a
+// table recovered from that snapshot. A finished game keeps its last
+// round (it leaves memory soon). Streams read the archive, the log and
+// the indexes under t.mu; a stream in the middle of a batch goes on with
+// the slices it took, which stay as they were.
+func (t *table[A, V, B]) archive() {
+	if t.state != Playing || len(t.saved.segs) <= len(t.arch.segs) {
+		return
+	}
+	drop := t.saved.events() - t.base
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.events = slices.Clone(t.events[drop:])
+	for s := range t.seen {
+		t.seen[s] = slices.Clone(t.seen[s][t.saved.count(s)-t.arch.count(s):])
+	}
+	v := len(t.seats)
+	t.public = slices.Clone(t.public[t.saved.count(v)-t.arch.count(v):])
+	t.arch, t.base = t.saved, t.saved.events()
 }
 
 // encodeState encodes the host's state of the table, with the game's:
@@ -543,13 +567,13 @@ func (t *table[A, V, B]) decodeSegment(raw []byte) ([]Event[B], error) {
 // public) from its event cursor+1 to the end of the archive segment that
 // holds that event, read from the store. The archive is fixed when the
 // table is recovered, so no lock guards it.
-func (t *table[A, V, B]) archived(ctx context.Context, v int, cursor uint64) ([]Event[B], error) {
-	segs := t.arch.segs
+func (t *table[A, V, B]) archived(ctx context.Context, arch archive, v int, cursor uint64) ([]Event[B], error) {
+	segs := arch.segs
 	i := sort.Search(len(segs), func(i int) bool { return segs[i].counts[v] > cursor })
 	if i == len(segs) {
 		return nil, fmt.Errorf("event %d of viewer %d is not archived", cursor+1, v)
 	}
-	evs, err := t.segment(ctx, i)
+	evs, err := t.segment(ctx, arch, i)
 	if err != nil {
 		return nil, fmt.Errorf("%w: archived events: %w", ErrUnavailable, err)
 	}
@@ -570,7 +594,7 @@ func (t *table[A, V, B]) archived(ctx context.Context, v int, cursor uint64) ([]
 }
 
 // segment returns archive segment i decoded, from the cache or the store.
-func (t *table[A, V, B]) segment(ctx context.Context, i int) ([]Event[B], error) {
+func (t *table[A, V, B]) segment(ctx context.Context, arch archive, i int) ([]Event[B], error) {
 	t.cache.mu.Lock()
 	for _, c := range t.cache.segs {
 		if c.i == i {
@@ -579,7 +603,7 @@ func (t *table[A, V, B]) segment(ctx context.Context, i int) ([]Event[B], error)
 		}
 	}
 	t.cache.mu.Unlock()
-	sg := t.arch.segs[i]
+	sg := arch.segs[i]
 	raw, err := t.store.LoadEvents(ctx, t.rec.ID, sg.at)
 	if err != nil {
 		return nil, err
@@ -590,7 +614,7 @@ func (t *table[A, V, B]) segment(ctx context.Context, i int) ([]Event[B], error)
 	}
 	var start uint64
 	if i > 0 {
-		start = t.arch.segs[i-1].events
+		start = arch.segs[i-1].events
 	}
 	if uint64(len(evs)) != sg.events-start {
 		return nil, fmt.Errorf("segment of the snapshot at %d has %d events, its index %d", sg.at, len(evs), sg.events-start)

@@ -211,10 +211,16 @@ func (t *table[A, V, B]) feed(ctx context.Context, viewer int, cursor uint64, de
 		return nil
 	}
 	for {
-		if cursor < t.arch.count(v) {
-			// Before the snapshot the table was recovered from: the events
-			// are in the store.
-			evs, err := t.archived(ctx, v, cursor)
+		// The archive, the log and the indexes are read together: a game
+		// in play moves the rounds a stored snapshot holds from its log to
+		// the archive (snapshot.go, archive).
+		t.mu.RLock()
+		arch := t.arch
+		if cursor < arch.count(v) {
+			t.mu.RUnlock()
+			// Before a stored snapshot (the one the table was recovered
+			// from, or a later one): the events are in the store.
+			evs, err := t.archived(ctx, arch, v, cursor)
 			if err != nil {
 				return err
 			}
@@ -225,11 +231,11 @@ func (t *table[A, V, B]) feed(ctx context.Context, viewer int, cursor uint64, de
 			}
 			continue
 		}
-		t.mu.RLock()
-		// The log and the viewers' indexes only grow and never change, so
-		// the slices may be read after the lock is released.
+		// The log and the viewers' indexes are only appended to, or
+		// replaced by shorter copies, so the slices taken may be read
+		// after the lock is released.
 		var batch []int32
-		off := cursor - t.arch.count(v)
+		off := cursor - arch.count(v)
 		if viewer < 0 {
 			batch = t.public[off:]
 		} else {

@@ -79,10 +79,11 @@ type table[A comparable, V, B any] struct {
 	marked     bool      // the store knows the game ended (Store.Finish)
 	exit       bool      // the table left memory: run returns
 
-	// Shared with streams and readers. A table recovered from a snapshot
-	// holds in memory only the events logged after it; those before it
+	// Shared with streams and readers, under mu. A table holds in memory
+	// only the events logged after the latest stored snapshot of its
+	// game in play (or the one it was recovered from); those before it
 	// (arch) are read back from the store.
-	arch    archive     // fixed before the table runs
+	arch    archive     // written by the table's goroutine under mu (snapshot.go, archive)
 	base    uint64      // the events in arch: events[0] is the table's event base
 	cache   segCache[B] // decoded segments of arch
 	mu      sync.RWMutex
