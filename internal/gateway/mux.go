@@ -254,10 +254,31 @@ func withTLS(h http.Handler) http.Handler {
 	})
 }
 
-// ServerOptions are the options a grpc.Server behind a Mux needs: with
-// TLS, TerminatedTLS.
+// Per connection and per stream, grpc-go's defaults suit a few
+// connections moving large messages: 32 KiB read and write buffers held by
+// every connection, and receive windows that grow by BDP estimation (a
+// ping per burst of data). Here connections are many, each with a few
+// streams of small messages (an action of a few bytes, events of a few
+// hundred), so the buffers are small (the write buffer taken from a pool
+// only while there is something to write) and the windows fixed (which
+// turns BDP pings off).
+const (
+	readBuffer   = 8 << 10
+	writeBuffer  = 16 << 10
+	streamWindow = 64 << 10
+	connWindow   = 1 << 20
+)
+
+// ServerOptions are the options a grpc.Server behind a Mux needs: its
+// transport's buffers and windows, and with TLS, TerminatedTLS.
 func ServerOptions(withTLS bool) []grpc.ServerOption {
-	var opts []grpc.ServerOption
+	opts := []grpc.ServerOption{
+		grpc.ReadBufferSize(readBuffer),
+		grpc.WriteBufferSize(writeBuffer),
+		grpc.SharedWriteBuffer(true),
+		grpc.InitialWindowSize(streamWindow),
+		grpc.InitialConnWindowSize(connWindow),
+	}
 	if withTLS {
 		opts = append(opts, grpc.Creds(TerminatedTLS()))
 	}
