@@ -13,5 +13,5 @@ export default defineConfig({
     // No source maps, no hashes that depend on anything but the sources.
     sourcemap: false,
   },
-  server: { proxy: { "/mahjong.authority.v1.": "http://127.0.0.1:7400" } },
+  server: { proxy: { "/mahjong.authority.v1.": "http://127.0.0.1:7400", "/doudizhu.authority.v1.": "http://127.0.0.1:7400" } },
 });

@@ -34,11 +34,6 @@ func isSichuan(tb *pb.Table) bool {
 	return tb.GetSettings().GetRuleSet() == pb.RuleSet_RULE_SET_SICHUAN
 }
 
-// stale reports whether an action was refused because the seat has events
-// to read first: in the exchange and the void choice every seat chooses at
-// once and each choice is public.
-func stale(err error) bool { return client.Reason(err) == pb.ErrorReason_ERROR_REASON_STALE_SEQ }
-
 // playSichuan plays a Sichuan seat in the terminal.
 func playSichuan(ctx context.Context, c *client.Client, seat client.Seat, tb *pb.Table, in *input, out io.Writer, n *names) error {
 	rules, err := csc.RulesOf(tb.GetSettings())
@@ -90,8 +85,6 @@ func sichuanPlayLoop(ctx context.Context, s *csc.Session, rules sc.Rules, in *in
 			switch {
 			case ctx.Err() != nil:
 				return ctx.Err()
-			case stale(err):
-				io.WriteString(out, "Others chose meanwhile; here is the news first.\n")
 			default:
 				fmt.Fprintf(out, "The server refused %s: %s\n", scActionLabel(a), refusal(err))
 			}
@@ -254,10 +247,10 @@ func playSichuanGame(ctx context.Context, o botsOptions, i, g int, clients *[sc.
 	}
 }
 
-// playSichuanSeat is playSeat for a Sichuan seat: the bot of package
-// bot/sichuan, and an action refused as stale (others chose meanwhile in
-// the exchange or the void choice) decided again at the next event rather
-// than counted as an error.
+// playSichuanSeat is playSeat for a Sichuan seat, with the bot of package
+// bot/sichuan. Every refusal counts as an error, a stale one too: the
+// other seats' choices in the exchange and the void choice do not make
+// a seat's own stale.
 func playSichuanSeat(ctx context.Context, s *csc.Session, m *loadMetrics, who string) seatResult {
 	defer s.Close()
 	var r seatResult
@@ -297,9 +290,7 @@ func playSichuanSeat(ctx context.Context, s *csc.Session, m *loadMetrics, who st
 		_, err = s.Act(ctx, a)
 		d := time.Since(t0)
 		if err != nil {
-			if !stale(err) {
-				m.fail(1, "%s: %v", who, err)
-			}
+			m.fail(1, "%s: %v", who, err)
 			continue
 		}
 		m.mu.Lock()

@@ -22,18 +22,17 @@ import (
 	crand "crypto/rand"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"sync/atomic"
 	"time"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/backoff"
-	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/client/retry"
 	"github.com/mahjong-authority/authority/internal/table"
 )
 
@@ -47,40 +46,12 @@ type Client struct {
 }
 
 // Backoff is how long to wait between attempts while the server is
-// unreachable: Initial, doubling up to Max, each wait randomised by ±20%.
-type Backoff struct {
-	Initial, Max time.Duration
-}
+// unreachable (package retry, shared with the other games' clients).
+type Backoff = retry.Backoff
 
 // DefaultBackoff retries quickly at first and every two seconds at most, so
 // that a restarted server is found within about two seconds.
-var DefaultBackoff = Backoff{Initial: 50 * time.Millisecond, Max: 2 * time.Second}
-
-// wait is the pause before attempt n (0 for the first retry).
-func (b Backoff) wait(n int) time.Duration {
-	d := b.Initial
-	for i := 0; i < n && d < b.Max; i++ {
-		d *= 2
-	}
-	d = min(d, b.Max)
-	return time.Duration(float64(d) * (0.8 + 0.4*rand.Float64()))
-}
-
-// sleep waits for attempt n's pause or the end of ctx.
-func (b Backoff) sleep(ctx context.Context, n int) error {
-	t := time.NewTimer(b.wait(n))
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// Sleep waits for attempt n's pause (0 for the first retry) or the end of
-// ctx: for the sessions of games whose wire is not this package's.
-func (b Backoff) Sleep(ctx context.Context, n int) error { return b.sleep(ctx, n) }
+var DefaultBackoff = retry.DefaultBackoff
 
 // Dial connects to a server at addr (host:port) without TLS. The
 // connection redials by itself with a short backoff, so that sessions find
@@ -146,57 +117,19 @@ func (c *Client) Close() error {
 // Retryable reports whether an RPC error may go away by itself: the server
 // is unreachable, restarting or stopping (Unavailable), or asks the client
 // to slow down (ResourceExhausted). Anything else is the server's answer.
-func Retryable(err error) bool {
-	switch status.Code(err) {
-	case codes.Unavailable, codes.ResourceExhausted:
-		return true
-	}
-	return false
-}
+func Retryable(err error) bool { return retry.Retryable(err) }
 
 // RetryDelay is the delay a rate-limited request was told to wait
 // (google.rpc.RetryInfo): the server takes the same request after it. ok is
 // false for any other error. A rate-limited request was not run at all, so
 // sending it again is safe even for calls that are not retried otherwise
 // (CreateTable, JoinTable).
-func RetryDelay(err error) (d time.Duration, ok bool) {
-	st, isStatus := status.FromError(err)
-	if !isStatus || st.Code() != codes.ResourceExhausted {
-		return 0, false
-	}
-	for _, det := range st.Details() {
-		if r, isRetry := det.(*errdetails.RetryInfo); isRetry {
-			return r.GetRetryDelay().AsDuration(), true
-		}
-	}
-	return 0, false
-}
+func RetryDelay(err error) (d time.Duration, ok bool) { return retry.Delay(err) }
 
-// sleepFor waits d or until ctx ends.
-func sleepFor(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// throttled waits the delay of a rate-limited error and reports true, or
-// reports false at once for any other error (or when ctx ends first, with
-// the context's error). Every wait is counted in the client's Throttled.
-func (c *Client) throttled(ctx context.Context, err error) (bool, error) {
-	d, ok := RetryDelay(err)
-	if !ok {
-		return false, nil
-	}
-	c.nThrottled.Add(1)
-	if err := sleepFor(ctx, d); err != nil {
-		return false, err
-	}
-	return true, nil
+// loop is the client's retry loop: its backoff, and every wait of a rate
+// limit counted in Throttled.
+func (c *Client) loop() retry.Loop {
+	return retry.Loop{Backoff: c.retry, OnThrottle: func() { c.nThrottled.Add(1) }}
 }
 
 // Throttled counts the calls of this client, sessions included, that a
@@ -226,37 +159,13 @@ func Reason(err error) pb.ErrorReason {
 // fails for good, or ctx ends.
 // A rate-limited attempt is sent again after the delay the server gave.
 func (c *Client) retryIdempotent(ctx context.Context, f func() error) error {
-	for n := 0; ; n++ {
-		err := f()
-		if err == nil || !Retryable(err) || ctx.Err() != nil {
-			return err
-		}
-		if again, werr := c.throttled(ctx, err); werr != nil {
-			return werr
-		} else if again {
-			n--
-			continue
-		}
-		if err := c.retry.sleep(ctx, n); err != nil {
-			return err
-		}
-	}
+	return c.loop().Resend(ctx, f)
 }
 
 // retryThrottled runs a call that must not run twice until it succeeds
 // or fails other than by a rate limit, which refused it before it ran.
 func (c *Client) retryThrottled(ctx context.Context, f func() error) error {
-	for {
-		err := f()
-		if err == nil || ctx.Err() != nil {
-			return err
-		}
-		if again, werr := c.throttled(ctx, err); werr != nil {
-			return werr
-		} else if !again {
-			return err
-		}
-	}
+	return c.loop().Paced(ctx, f)
 }
 
 // CreateTable opens a table and returns it with its owner token. It is not

@@ -8,10 +8,9 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/client/retry"
 	"github.com/mahjong-authority/authority/internal/table"
 )
 
@@ -112,8 +111,8 @@ type GameSession[A, V, B any, T GameTracker[V, B]] struct {
 	sctx     context.Context // the stream's: ended on the client's side when Err is set
 	cancel   context.CancelFunc
 	openedAt time.Time
-	opened   int // streams opened
-	failures int // consecutive failed stream attempts
+	opened   int            // streams opened
+	reopen   retry.Reopener // paces the stream's (re)opening
 
 	last     uint64 // seq of the last snapshot or event received
 	tracker  T
@@ -152,9 +151,21 @@ func newSession[A, V, B any, T GameTracker[V, B]](c *Client, g Game[A, V, B, T],
 	if opts.Backoff == (Backoff{}) {
 		opts.Backoff = c.retry
 	}
-	return &GameSession[A, V, B, T]{
+	s := &GameSession[A, V, B, T]{
 		game: g, c: c, seat: seat, spectator: spectator, opts: opts,
 		last: opts.AfterSeq, tracker: g.NewTracker(seat.Seat), known: opts.AfterSeq == 0, idPrefix: uuid.NewString(),
+	}
+	s.reopen.Loop = s.loop(&s.stats.StreamRetries)
+	return s
+}
+
+// loop is the session's retry loop: every rate limit's wait counted in
+// Throttled (the session's and the client's), every backoff in *retries.
+func (s *GameSession[A, V, B, T]) loop(retries *int) retry.Loop {
+	return retry.Loop{
+		Backoff:    s.opts.Backoff,
+		OnThrottle: func() { s.stats.Throttled++; s.c.nThrottled.Add(1) },
+		OnRetry:    func() { *retries++ },
 	}
 }
 
@@ -247,22 +258,6 @@ func (s *GameSession[A, V, B, T]) fault(err error) {
 	}
 }
 
-// retryStream reports whether a failed stream is worth reopening: the
-// server is unreachable or stopping, or the stream was cancelled under a
-// context that is still alive (Drop, or the context of an earlier Next).
-func retryStream(ctx context.Context, err error) bool {
-	return Retryable(err) || status.Code(err) == codes.Canceled && ctx.Err() == nil
-}
-
-// retried notes a stream attempt that Next retries; failed is false for
-// a stream the session itself cancelled, which is no failed RPC.
-func (s *GameSession[A, V, B, T]) retried(failed bool) {
-	s.failures++
-	if failed {
-		s.stats.StreamRetries++
-	}
-}
-
 // Next waits for the next snapshot or event, applies it to the view and
 // returns it. A dropped stream is reopened (after the last event received)
 // until ctx ends. After the game's last event it returns io.EOF. The stream
@@ -273,23 +268,11 @@ func (s *GameSession[A, V, B, T]) Next(ctx context.Context) (GameUpdate[B], erro
 			return GameUpdate[B]{}, io.EOF
 		}
 		if s.stream == nil {
-			if s.failures > 0 {
-				if err := s.opts.Backoff.sleep(ctx, s.failures-1); err != nil {
+			if err := s.reopen.Open(ctx, s.open); err != nil {
+				if ctx.Err() != nil {
 					return GameUpdate[B]{}, err
 				}
-			}
-			if err := s.open(ctx); err != nil {
-				if again, werr := s.c.throttled(ctx, err); werr != nil {
-					return GameUpdate[B]{}, werr
-				} else if again {
-					s.stats.Throttled++
-					continue
-				}
-				if !retryStream(ctx, err) {
-					return GameUpdate[B]{}, fmt.Errorf("open stream: %w", err)
-				}
-				s.retried(true)
-				continue
+				return GameUpdate[B]{}, fmt.Errorf("open stream: %w", err)
 			}
 		}
 		snap, ev, err := s.stream.recv()
@@ -310,13 +293,14 @@ func (s *GameSession[A, V, B, T]) Next(ctx context.Context) (GameUpdate[B], erro
 			if ctx.Err() != nil {
 				return GameUpdate[B]{}, ctx.Err()
 			}
-			if !retryStream(ctx, err) {
+			if again, werr := s.reopen.Broke(ctx, err, cancelled); werr != nil {
+				return GameUpdate[B]{}, werr
+			} else if !again {
 				return GameUpdate[B]{}, fmt.Errorf("stream: %w", err)
 			}
-			s.retried(!cancelled)
 			continue
 		}
-		s.failures = 0
+		s.reopen.Received()
 		switch {
 		case snap != nil:
 			if u, ok := s.snapshot(snap, now); ok {
@@ -407,27 +391,15 @@ func (s *GameSession[A, V, B, T]) Act(ctx context.Context, a A) (uint64, error) 
 		RequestId: fmt.Sprintf("%s-%d", s.idPrefix, s.requests), Action: s.game.ActionToPB(a),
 	}
 	typ := req.GetAction().GetType()
-	for n := 0; ; n++ {
+	var seq uint64
+	err := s.loop(&s.stats.ActRetries).Resend(ctx, func() error {
 		r, err := s.c.Tables.Act(ctx, req)
-		if err == nil {
-			s.tracker.Answered()
-			return r.GetSeq(), nil
-		}
-		if !Retryable(err) || ctx.Err() != nil {
-			return 0, fmt.Errorf("act %v at %d: %w", typ, req.LastSeq, err)
-		}
-		if again, werr := s.c.throttled(ctx, err); werr != nil {
-			return 0, fmt.Errorf("act %v at %d: %w", typ, req.LastSeq, werr)
-		} else if again {
-			// The server takes the same request after exactly this
-			// delay; the backoff does not grow.
-			s.stats.Throttled++
-			n--
-			continue
-		}
-		s.stats.ActRetries++
-		if err := s.opts.Backoff.sleep(ctx, n); err != nil {
-			return 0, fmt.Errorf("act %v at %d: %w", typ, req.LastSeq, err)
-		}
+		seq = r.GetSeq()
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("act %v at %d: %w", typ, req.LastSeq, err)
 	}
+	s.tracker.Answered()
+	return seq, nil
 }

@@ -26,10 +26,11 @@ type pacing struct {
 	delay    time.Duration
 	refusals int
 
-	mu    sync.Mutex
-	acts  []*pb.ActRequest
-	at    []time.Time
-	joins int
+	mu      sync.Mutex
+	acts    []*pb.ActRequest
+	at      []time.Time
+	joins   int
+	streams []time.Time
 }
 
 func (p *pacing) limited() error {
@@ -60,11 +61,24 @@ func (p *pacing) JoinTable(context.Context, *pb.JoinTableRequest) (*pb.JoinTable
 	return &pb.JoinTableResponse{Seat: 1, SeatToken: "tok"}, nil
 }
 
+// StreamEvents refuses the first refusals streams with the rate limit
+// (which the client receives on its first Recv), and every later one for
+// good (UNIMPLEMENTED).
+func (p *pacing) StreamEvents(*pb.StreamEventsRequest, grpc.ServerStreamingServer[pb.StreamEventsResponse]) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.streams = append(p.streams, time.Now())
+	if len(p.streams) <= p.refusals {
+		return p.limited()
+	}
+	return status.Error(codes.Unimplemented, "no streams here")
+}
+
 // TestActWaitsRetryDelay has the server rate-limit an action twice: the
 // session sends the same request (same id, same last seq) again after
 // exactly the delay the server gave each time, counts it throttled and
 // not retried, and returns the answer. A join refused by the limit, which
-// never ran, is sent again too.
+// never ran, is sent again too, and so is a stream refused by it.
 func TestActWaitsRetryDelay(t *testing.T) {
 	const delay = 80 * time.Millisecond
 	p := &pacing{delay: delay, refusals: 2}
@@ -100,10 +114,18 @@ func TestActWaitsRetryDelay(t *testing.T) {
 			t.Errorf("attempt %d came %v after the one before, want %v", i, gap, delay)
 		}
 	}
-	if st := s.Stats(); st.Throttled != 2 || st.ActRetries != 0 {
-		t.Errorf("stats %+v, want 2 throttled and no retry", st)
+	if _, err := s.Next(ctxT(t)); status.Code(err) != codes.Unimplemented || len(p.streams) != 3 {
+		t.Fatalf("Next = %v after %d streams, want the refusal after 3", err, len(p.streams))
 	}
-	if n := c.Throttled(); n != 4 { // two joins and two actions
-		t.Errorf("client throttled %d calls, want 4", n)
+	for i := 1; i < len(p.streams); i++ {
+		if gap := p.streams[i].Sub(p.streams[i-1]); gap < delay || gap > delay+time.Second {
+			t.Errorf("stream %d came %v after the one before, want %v", i, gap, delay)
+		}
+	}
+	if st := s.Stats(); st.Throttled != 4 || st.ActRetries != 0 || st.StreamRetries != 0 {
+		t.Errorf("stats %+v, want 4 throttled (2 actions, 2 streams) and no retry", st)
+	}
+	if n := c.Throttled(); n != 6 { // two joins, two actions, two streams
+		t.Errorf("client throttled %d calls, want 6", n)
 	}
 }

@@ -59,9 +59,10 @@ func (e *DamagedError) Is(target error) bool { return target == ErrCorruptLog }
 
 func (e *DamagedError) Unwrap() error { return e.Err }
 
-// StaleSeqError is a refusal of an action decided on an old view: the seat
-// has seen events up to Newest (in its own numbering), the request says it
-// saw only Last.
+// StaleSeqError is a refusal of an action decided on an old view: Newest
+// is the seat's newest game event that changed what it may decide (in its
+// own numbering; notices and Out.Simultaneous events do not), the request
+// says it saw only Last.
 type StaleSeqError struct {
 	Last, Newest uint64
 }

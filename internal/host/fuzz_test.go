@@ -81,8 +81,9 @@ func (r *recorder) waitUntil(t testing.TB, what string, ok func(evs []string) bo
 }
 
 // FuzzAct sends random, malformed and out-of-order requests to a table of
-// the toy game with a claim dwell, moves the clock and makes the store fail
-// now and then: nothing may panic, a refused request must leave the game,
+// the toy game with a claim dwell (and, when the first byte is 128 or
+// more, a vote of every seat at once opening each round), moves the clock
+// and makes the store fail now and then: nothing may panic, a refused request must leave the game,
 // the log and the store as they were, every seat's numbers run 1, 2, 3, ...
 // without gaps, and a host recovered from the store must rebuild the same
 // game and the same numbered events for every seat, from its latest
@@ -91,6 +92,9 @@ func FuzzAct(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 0, 0, 1, 3, 1, 2, 3, 0, 0})
 	f.Add([]byte{5, 5, 5, 5, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2})
 	f.Add([]byte{0, 5, 2, 200, 6, 1, 0, 0, 2, 10, 0, 0, 6, 2, 0, 0, 1, 5, 2, 0, 7, 0, 0, 0, 0, 5, 2, 0})
+	// With votes: seats 0 to 3 vote, each with its newest seq, then seat 0
+	// plays and seat 2 passes its offer.
+	f.Add([]byte{130, 25, 2, 0, 1, 26, 2, 0, 2, 27, 2, 0, 3, 28, 2, 0, 0, 0, 3, 0, 2, 7, 0, 0})
 	f.Fuzz(fuzzBody)
 }
 
@@ -102,8 +106,9 @@ func fuzzBody(t *testing.T, ops []byte) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	set := host.Settings{Seats: 4, TurnTime: 10 * time.Second, ClaimTime: 3 * time.Second, ClaimDwell: time.Second}
+	votes := len(ops) > 0 && ops[0] >= 128
 	var g *toy
-	info, _, err := h.Create(ctx, set, nil, newToyOffers(2, true, &g))
+	info, _, err := h.Create(ctx, set, nil, newToyWith(2, true, votes, &g))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +120,7 @@ func fuzzBody(t *testing.T, ops []byte) {
 	}
 	// barrier waits until the table has run everything posted to it.
 	barrier := func() { _, _ = h.Seat(ctx, info.ID, tokens[0]) }
-	kinds := []string{"play", "pass", "claim", "deal", ""}
+	kinds := []string{"play", "pass", "claim", "deal", "", "vote"}
 	last := [4]uint64{}
 	for i := 0; i+3 < len(ops); i += 4 {
 		switch op := ops[i] % 8; op {
@@ -205,7 +210,7 @@ func fuzzBody(t *testing.T, ops []byte) {
 	h2 := host.New(host.Config[toyAction, toyView, string]{Clock: clock.NewFake(clk.Now()), Store: store, Codec: toyCodec{}})
 	defer h2.Close()
 	n, err := h2.Recover(ctx, func(host.TableRecord) (host.NewGame[toyAction, toyView, string], error) {
-		return newToyOffers(2, true, &g2), nil
+		return newToyWith(2, true, votes, &g2), nil
 	})
 	if want := map[bool]int{false: 1, true: 0}[over]; err != nil || n != want {
 		t.Fatalf("Recover = %d, %v; want %d (game over: %v)", n, err, want, over)

@@ -52,6 +52,16 @@ type Out[B any] struct {
 	// gets it as an event right after the snapshot (see Follow), so that a
 	// client acting on events alone never waits for a timer.
 	Offer bool
+	// Simultaneous marks an event that reports one of several decisions
+	// the seats take at once, independently (a seat has chosen its
+	// tiles, while every seat chooses): it changes nothing that the seats
+	// who see it may decide. So it neither makes their decisions stale -
+	// an action sent with a last seq from before it is still taken - nor
+	// starts a new decision point: the timer of what the game waits for
+	// keeps running. It is numbered, logged and streamed like any event.
+	// Leave it unset on anything a seat's choices depend on: a turn, a
+	// claim window, the end of the phase, an offer.
+	Simultaneous bool
 }
 
 // WaitKind is what a game waits for, which decides the timer that runs.

@@ -239,6 +239,9 @@ func (t *table[A, V, B]) encodeState(chain archive, sn Snapshotter) (state, game
 		b = append(b, s.hash[:]...)
 		b = pack.AppendBytes(b, s.entropy)
 		b = pack.AppendString(b, s.playerID)
+		// The staleness bar, which Out.Simultaneous events may leave
+		// below the seat's count: saved, since recovery replays none of
+		// the events before the snapshot.
 		b = pack.AppendUint(b, s.lastSeen)
 		// The dedupe window: the accepted requests (a refused one is not
 		// in the log either, so a replay would not remember it), ids

@@ -62,7 +62,7 @@ type table[A comparable, V, B any] struct {
 	state    State
 	players  bool // a player held a seat at the start: the claim dwell applies
 	seats    []seat[A, V]
-	epoch    uint64 // counts steps that published game events: a new decision point
+	epoch    uint64 // counts steps that published game events other than Simultaneous ones: a new decision point
 	timer    clock.Timer
 	timerGen uint64
 	timerKey waitKey
@@ -122,7 +122,7 @@ type seat[A comparable, V any] struct {
 	conns    int       // open streams
 	graceGen uint64
 	grace    clock.Timer
-	lastSeen uint64        // the seat's seq of the newest game event it may see
+	lastSeen uint64        // the seat's seq of the newest game event it may see, Simultaneous ones aside: the staleness bar of its actions
 	offer    uint64        // the seat's seq of its newest offer (Out.Offer), 0 for none
 	revoked  chan struct{} // closed when the player leaves: its streams end
 	playerID string        // the room service's id of the player
@@ -388,16 +388,27 @@ func (t *table[A, V, B]) publish(at time.Time, outs []Out[B], notices ...Entry[A
 		return
 	}
 	t.mu.Lock()
+	decided := false // an event changed what a seat may decide
 	for _, o := range outs {
 		t.appendEvent(Event[B]{At: at, To: o.To, Body: o.Body})
 		for i := range t.seats {
-			if o.To.Sees(i) {
-				t.seats[i].lastSeen = t.arch.count(i) + uint64(len(t.seen[i]))
+			if !o.To.Sees(i) {
+				continue
+			}
+			st := &t.seats[i]
+			if o.Simultaneous {
+				// The bar stays: a decision made before this event is as
+				// good as one made after. A snapshot now shows the event,
+				// so it cannot be numbered before a standing offer.
+				st.offer = 0
+				continue
+			}
+			st.lastSeen = t.arch.count(i) + uint64(len(t.seen[i]))
+			if o.Offer && o.To.Private {
+				st.offer = st.lastSeen
 			}
 		}
-		if o.Offer && o.To.Private && o.To.Seat >= 0 && o.To.Seat < len(t.seats) {
-			t.seats[o.To.Seat].offer = t.seats[o.To.Seat].lastSeen
-		}
+		decided = decided || !o.Simultaneous
 	}
 	for _, e := range notices {
 		n := e.Notice
@@ -412,7 +423,7 @@ func (t *table[A, V, B]) publish(at time.Time, outs []Out[B], notices ...Entry[A
 	close(t.changed)
 	t.changed = make(chan struct{})
 	t.mu.Unlock()
-	if len(outs) > 0 {
+	if decided {
 		t.epoch++
 	}
 }

@@ -13,9 +13,17 @@ import (
 // which the seat after the next may claim the turn (so that it plays next)
 // or pass - unless the game was made without offers, when nobody may. A
 // round ends at 10 points; the game after rounds rounds.
+//
+// A toy made with votes (newToyVotes) opens each round with a vote that
+// every seat casts at once, as the seats of a Sichuan hand choose their
+// exchange: each vote is announced (Out.Simultaneous), and the turns
+// start once all four voted.
 type toy struct {
 	rounds  int
 	offers  bool // plays make claim offers
+	votes   bool // each round opens with a vote of every seat
+	voted   [4]bool
+	nvoted  int
 	round   int
 	dealt   bool
 	total   int
@@ -26,7 +34,7 @@ type toy struct {
 
 type toyAction struct {
 	Seat int
-	Kind string // "deal", "play", "claim", "pass"
+	Kind string // "deal", "vote", "play", "claim", "pass"
 	N    int
 }
 
@@ -36,6 +44,7 @@ type toyView struct {
 	Total  int
 	Turn   int
 	Secret int
+	Vote   bool // the seat has its vote to cast
 }
 
 var errToy = errors.New("toy: illegal action")
@@ -47,14 +56,28 @@ func newToy(rounds int) host.NewGame[toyAction, toyView, string] {
 // newToyOffers makes toys with or without claim offers; each new game is
 // also stored in *last, when last is set.
 func newToyOffers(rounds int, offers bool, last **toy) host.NewGame[toyAction, toyView, string] {
+	return newToyWith(rounds, offers, false, last)
+}
+
+// newToyVotes makes toys whose rounds open with a vote of every seat.
+func newToyVotes(rounds int) host.NewGame[toyAction, toyView, string] {
+	return newToyWith(rounds, true, true, nil)
+}
+
+// newToyWith makes toys with or without claim offers and votes; each new
+// game is also stored in *last, when last is set.
+func newToyWith(rounds int, offers, votes bool, last **toy) host.NewGame[toyAction, toyView, string] {
 	return func() (host.Game[toyAction, toyView, string], error) {
-		g := &toy{rounds: rounds, offers: offers, claimer: -1}
+		g := &toy{rounds: rounds, offers: offers, votes: votes, claimer: -1}
 		if last != nil {
 			*last = g
 		}
 		return g, nil
 	}
 }
+
+// voting reports whether the round's vote is still open.
+func (g *toy) voting() bool { return g.votes && g.dealt && g.nvoted < 4 }
 
 func secret(round, seat int) int { return 100*round + 7*seat + 13 }
 
@@ -71,6 +94,7 @@ func (g *toy) Apply(a toyAction) ([]host.Out[string], error) {
 		}
 		g.round++
 		g.dealt, g.total, g.turn = true, 0, (g.round-1)%4
+		g.voted, g.nvoted = [4]bool{}, 0
 		outs := []host.Out[string]{pub("round %d", g.round)}
 		for s := range 4 {
 			outs = append(outs, host.Out[string]{To: host.Only(s), Body: fmt.Sprintf("secret %d", secret(g.round, s))})
@@ -78,6 +102,20 @@ func (g *toy) Apply(a toyAction) ([]host.Out[string], error) {
 		return outs, nil
 	case !g.dealt:
 		return nil, fmt.Errorf("%w: not dealt", errToy)
+	case g.voting():
+		if a.Kind != "vote" || a.Seat < 0 || a.Seat > 3 || g.voted[a.Seat] || a.N < 1 || a.N > 3 {
+			return nil, fmt.Errorf("%w: seat %d %s %d during the vote", errToy, a.Seat, a.Kind, a.N)
+		}
+		g.voted[a.Seat] = true
+		g.nvoted++
+		outs := []host.Out[string]{
+			{To: host.Everyone, Body: fmt.Sprintf("voted %d", a.Seat), Simultaneous: true},
+			{To: host.Only(a.Seat), Body: fmt.Sprintf("you voted %d", a.N), Simultaneous: true},
+		}
+		if g.nvoted == 4 {
+			outs = append(outs, pub("vote over"))
+		}
+		return outs, nil
 	case g.claimer >= 0:
 		if a.Seat != g.claimer || (a.Kind != "claim" && a.Kind != "pass") {
 			return nil, fmt.Errorf("%w: seat %d %s in claim window of %d", errToy, a.Seat, a.Kind, g.claimer)
@@ -117,7 +155,7 @@ func (g *toy) Apply(a toyAction) ([]host.Out[string], error) {
 }
 
 func (g *toy) View(seat int) toyView {
-	v := toyView{Seat: seat, Round: g.round, Total: g.total, Turn: g.turn}
+	v := toyView{Seat: seat, Round: g.round, Total: g.total, Turn: g.turn, Vote: g.voting() && !g.voted[seat]}
 	if g.dealt {
 		v.Secret = secret(g.round, seat)
 	}
@@ -130,6 +168,15 @@ func (g *toy) Pending() host.Pending {
 		return host.Pending{}
 	case !g.dealt:
 		return host.Pending{Kind: host.WaitSystem}
+	case g.voting():
+		var p host.Pending
+		for s, v := range g.voted {
+			if !v {
+				p.Seats = append(p.Seats, s)
+			}
+		}
+		p.Kind = host.WaitTurn
+		return p
 	case g.claimer >= 0:
 		return host.Pending{Kind: host.WaitClaim, Seats: []int{g.claimer}}
 	}
@@ -140,6 +187,8 @@ func (g *toy) Default(seat int) toyAction {
 	switch {
 	case seat == host.System:
 		return toyAction{Kind: "deal"}
+	case g.voting():
+		return toyAction{Seat: seat, Kind: "vote", N: 1}
 	case seat == g.claimer:
 		return toyAction{Seat: seat, Kind: "pass"}
 	}
@@ -153,6 +202,9 @@ func (g *toy) Over() bool { return g.over }
 type maxBot struct{}
 
 func (maxBot) Act(seat int, v toyView) (toyAction, error) {
+	if v.Vote {
+		return toyAction{Seat: seat, Kind: "vote", N: 3}, nil
+	}
 	if v.Turn == seat {
 		return toyAction{Seat: seat, Kind: "play", N: 3}, nil
 	}

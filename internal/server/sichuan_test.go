@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
@@ -105,10 +106,10 @@ func exportSichuan(t *testing.T, e *env, id string) *rsc.Game {
 
 // scPlayer plays a Sichuan seat over gRPC as a remote client does: it
 // keeps its view with the client's tracker from its own stream and acts
-// with the bot on that view whenever the view offers something. In the
-// exchange and the void choice the seats choose at once and each choice
-// is public, so an action may be refused as stale (STALE_SEQ): the seat
-// has events to read first, and decides again after the next one.
+// with the bot on that view whenever the view offers something. An action
+// refused as stale (STALE_SEQ) is counted and decided again after the
+// next event; the seats' choices in the exchange and the void choice,
+// made at once, never make each other stale.
 type scPlayer struct {
 	e     *env
 	id    string
@@ -275,6 +276,9 @@ func TestSichuanFourClientsPrivacy(t *testing.T) {
 		if p.events[len(p.events)-1].GetGameEnded() == nil {
 			t.Errorf("seat %d did not see the match end", p.seat)
 		}
+		if p.stale > 0 {
+			t.Errorf("seat %d: %d actions refused as stale, want none (it acts on the last event of each step)", p.seat, p.stale)
+		}
 	}
 	if st := e.table(t, id).GetState(); st != pb.TableState_TABLE_STATE_FINISHED {
 		t.Fatalf("state %v, want finished", st)
@@ -429,8 +433,9 @@ func trimView(v sc.View) sc.View {
 // timers - the exchange (three tiles of the shortest suit), the void
 // choice (the suit with fewest tiles), then the dealer's discard - each
 // with a timeout notice, and nobody learns another seat's choice before
-// the reveal. Each choice is published, which restarts the turn timer of
-// the seats still to choose: the host plays one seat per turn time.
+// the reveal. A published choice changes no other seat's decision, so it
+// does not restart the turn timer: one turn time plays every seat that
+// has not chosen, in the exchange and again in the void choice.
 func TestSichuanTimeouts(t *testing.T) {
 	cfg := sichuanConfig()
 	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
@@ -470,12 +475,15 @@ func TestSichuanTimeouts(t *testing.T) {
 		}
 	}()
 	// until advances the clock by the turn time whenever the table is
-	// quiet, until an event that done accepts; it returns the events.
+	// quiet, until an event that done accepts; it returns the events and
+	// counts the turn times in turns.
+	turns := 0
 	until := func(done func(*pb.Event) bool) []*pb.Event {
 		t.Helper()
 		var seen []*pb.Event
 		for range 20 {
 			clk.Advance(5 * time.Second)
+			turns++
 			for quiet := false; !quiet; {
 				select {
 				case ev, ok := <-evs:
@@ -504,6 +512,9 @@ func TestSichuanTimeouts(t *testing.T) {
 		return n
 	}
 	seen := until(func(ev *pb.Event) bool { return ev.GetSichuanExchangeReceived() != nil })
+	if turns != 1 {
+		t.Errorf("the exchange took %d turn times, want 1", turns)
+	}
 	got := seen[len(seen)-1].GetSichuanExchangeReceived()
 	if gave, _ := wsc.ParseTiles("gave", got.GetGave()); !slices.Equal(gave, wantGive[:]) {
 		t.Errorf("seat 1 gave %s by timeout, want %v", got.GetGave(), wantGive)
@@ -525,6 +536,9 @@ func TestSichuanTimeouts(t *testing.T) {
 	}
 	n := notices(seen)
 	seen = until(func(ev *pb.Event) bool { return ev.GetSichuanVoidsRevealed() != nil })
+	if turns != 2 {
+		t.Errorf("the exchange and the void choice took %d turn times, want 2", turns)
+	}
 	// A seat's timeout notice is its own: seat 1 sees one for its
 	// exchange and one for its void (each after its step's events).
 	if n += notices(seen); n < 1 || n > 2 {
@@ -540,3 +554,161 @@ func TestSichuanTimeouts(t *testing.T) {
 }
 
 func ptr[T any](x T) *T { return &x }
+
+// scSeat is one seat's own stream in TestSichuanChoicesAtOnce.
+type scSeat struct {
+	seat   sc.Seat
+	token  string
+	stream pb.TableService_StreamEventsClient
+	tr     *csc.Tracker
+	first  uint64 // the snapshot's seq
+	last   uint64
+	events []*pb.Event
+}
+
+// readUntil reads the seat's stream, keeping its view, until an event
+// that done accepts.
+func (s *scSeat) readUntil(t *testing.T, done func(*pb.Event) bool) {
+	t.Helper()
+	for {
+		r, err := s.stream.Recv()
+		if err != nil {
+			t.Fatalf("seat %d: %v", s.seat, err)
+		}
+		ev := r.GetEvent()
+		s.events, s.last = append(s.events, ev), ev.GetSeq()
+		if ev.GetSeatNotice() == nil {
+			b, err := wsc.BodyFromPB(ev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.tr.Apply(b); err != nil {
+				t.Fatalf("seat %d event %d: %v", s.seat, ev.GetSeq(), err)
+			}
+		}
+		if done(ev) {
+			return
+		}
+	}
+}
+
+// actAll sends every seat's action at once, each with the last_seq given,
+// and returns the answers.
+func actAll(e *env, id string, seats []*scSeat, last []uint64, act func(s *scSeat) sc.Action) []error {
+	errs := make([]error, len(seats))
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i, s := range seats {
+		a := wsc.ActionToPB(act(s))
+		wg.Go(func() {
+			<-start
+			_, errs[i] = e.tables.Act(context.Background(), &pb.ActRequest{TableId: id, SeatToken: s.token, LastSeq: last[i], RequestId: uuid.NewString(), Action: a})
+		})
+	}
+	close(start)
+	wg.Wait()
+	return errs
+}
+
+// TestSichuanChoicesAtOnce: four clients send their exchange, then their
+// void choice, at the same moment, each with the last_seq it had before
+// any seat chose, and every choice is taken at the first try: another
+// seat's choice (SichuanExchangeChosen, SichuanVoidChosen) does not make
+// a seat's own stale. What ends a phase does: a void choice decided before
+// the exchange was made, and the dealer's discard decided before the
+// voids were revealed, are refused with STALE_SEQ. Every seat's numbering
+// stays contiguous and private.
+func TestSichuanChoicesAtOnce(t *testing.T) {
+	e := startEnv(t, sichuanConfig())
+	set := sichuanSettings(1, false)
+	set.Seed, set.ClaimDwell = seed(11), durationpb.New(time.Millisecond)
+	id, _ := e.create(t, set)
+	seats := make([]*scSeat, 4)
+	for i := range seats {
+		seat, tok := e.join(t, id)
+		seats[i] = &scSeat{seat: sc.Seat(seat), token: tok, tr: csc.NewTracker(sc.Seat(seat), sc.Default)}
+	}
+	ctx := ctxT(t)
+	last := make([]uint64, 4)
+	for i, s := range seats {
+		st, err := e.tables.StreamEvents(ctx, &pb.StreamEventsRequest{TableId: id, SeatToken: s.token})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := st.Recv()
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := wsc.ViewFromPB(r.GetSnapshot().GetView(), r.GetSnapshot().GetSeq())
+		if err != nil || v.Phase != sc.Exchanging {
+			t.Fatalf("seat %d's snapshot in %v, %v: want the exchange", s.seat, v.Phase, err)
+		}
+		s.stream, s.first, s.last = st, r.GetSnapshot().GetSeq(), r.GetSnapshot().GetSeq()
+		s.tr.Reset(v)
+		last[i] = s.last
+	}
+	exchangeSeqs := slices.Clone(last)
+	errs := actAll(e, id, seats, last, func(s *scSeat) sc.Action {
+		c := tile.CountsOf(s.tr.View().Tiles)
+		return sc.Action{Seat: s.seat, Type: sc.Exchange, Tiles: sc.DefaultExchange(&c)}
+	})
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("seat %d's exchange at last_seq %d: %v, want it taken", seats[i].seat, last[i], err)
+		}
+	}
+	for i, s := range seats {
+		// Its own ExchangeReceived is the last event of the last choice.
+		s.readUntil(t, func(ev *pb.Event) bool { return ev.GetSichuanExchangeReceived() != nil })
+		last[i] = s.last
+	}
+	// A void choice decided on the view from before the exchange was made.
+	_, err := e.tables.Act(ctx, &pb.ActRequest{TableId: id, SeatToken: seats[0].token, LastSeq: exchangeSeqs[0], RequestId: uuid.NewString(),
+		Action: wsc.ActionToPB(sc.Action{Seat: seats[0].seat, Type: sc.Void, Suit: tile.Man})})
+	wantStatus(t, "void choice before the exchange", err, codes.Aborted, pb.ErrorReason_ERROR_REASON_STALE_SEQ)
+
+	errs = actAll(e, id, seats, last, func(s *scSeat) sc.Action {
+		c := tile.CountsOf(s.tr.View().Tiles)
+		return sc.Action{Seat: s.seat, Type: sc.Void, Suit: sc.DefaultVoid(&c)}
+	})
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("seat %d's void choice at last_seq %d: %v, want it taken", seats[i].seat, last[i], err)
+		}
+	}
+	voidSeqs := slices.Clone(last)
+	var dealer *scSeat
+	for i, s := range seats {
+		s.readUntil(t, func(ev *pb.Event) bool { return ev.GetSichuanVoidsRevealed() != nil })
+		if s.tr.View().Dealer == s.seat {
+			s.readUntil(t, func(ev *pb.Event) bool { return ev.GetTurnOffer() != nil })
+			dealer = s
+			last[i] = s.last
+		}
+	}
+	if dealer == nil {
+		t.Fatal("no dealer")
+	}
+	i := slices.IndexFunc(dealer.tr.View().Legal, func(a sc.Action) bool { return a.Type == sc.Discard })
+	if i < 0 {
+		t.Fatalf("dealer's offer %v has no discard", dealer.tr.View().Legal)
+	}
+	discard := dealer.tr.View().Legal[i]
+	_, err = e.tables.Act(ctx, &pb.ActRequest{TableId: id, SeatToken: dealer.token, LastSeq: voidSeqs[slices.Index(seats, dealer)], RequestId: uuid.NewString(), Action: wsc.ActionToPB(discard)})
+	wantStatus(t, "discard before the voids were revealed", err, codes.Aborted, pb.ErrorReason_ERROR_REASON_STALE_SEQ)
+	if _, err := e.tables.Act(ctx, &pb.ActRequest{TableId: id, SeatToken: dealer.token, LastSeq: dealer.last, RequestId: uuid.NewString(), Action: wsc.ActionToPB(discard)}); err != nil {
+		t.Fatalf("discard on the newest view: %v", err)
+	}
+	for _, s := range seats {
+		checkSichuanPrivacy(t, uint32(s.seat), s.first, nil, s.events)
+		chosen := 0
+		for _, ev := range s.events {
+			if ev.GetSichuanExchangeChosen() != nil || ev.GetSichuanVoidChosen() != nil {
+				chosen++
+			}
+		}
+		if chosen != 2*4+2 { // every seat's public choices, and its own two private copies
+			t.Errorf("seat %d saw %d choices, want 10", s.seat, chosen)
+		}
+	}
+}

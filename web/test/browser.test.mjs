@@ -5,139 +5,28 @@
 // that the game goes on where it was, and checks that the final scores
 // shown are the server's record's (ExportGame).
 //
-//   AUTHORITY_BIN=/path/to/authority [CHROMIUM=/usr/bin/chromium] [SCREENSHOTS=dir] node --test test/
+//   AUTHORITY_BIN=/path/to/authority [CHROMIUM=/usr/bin/chromium] [SCREENSHOTS=dir] node --test test/browser.test.mjs
 //
 // Without AUTHORITY_BIN the test builds the server with `go build`.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, existsSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { chromium } from "playwright-core";
-
-const chromiumPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const shots = process.env.SCREENSHOTS;
-
-function freePort() {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => res(port));
-    });
-    s.on("error", rej);
-  });
-}
+import { join } from "node:path";
+import { chromiumPath, click, launch, repeatable, rpc as call, shots, sleep, startServer } from "./browser.mjs";
+import { weakestTile } from "./mahjong.mjs";
 
 // The default seed's game has hands this seat wins (SEED= tries another).
 const seed = process.env.SEED ?? "01".repeat(32);
 
-/**
- * click clicks an element found a moment ago; false if the page was drawn
- * again meanwhile (every event redraws it) and the element is gone: the
- * loop then looks again.
- */
-async function click(el) {
-  try {
-    await el.click({ timeout: 2000 });
-    return true;
-  } catch (err) {
-    if (/not attached|detached|Timeout/i.test(String(err))) return false;
-    throw err;
-  }
-}
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function startServer(work) {
-  let bin = process.env.AUTHORITY_BIN;
-  if (!bin) {
-    bin = join(work, "authority");
-    execFileSync("go", ["build", "-o", bin, "./cmd/authority"], { cwd: resolve(import.meta.dirname, "../.."), stdio: "inherit" });
-  }
-  const port = await freePort();
-  const proc = spawn(bin, ["--listen", `127.0.0.1:${port}`], { stdio: ["ignore", "ignore", "pipe"] });
-  let log = "";
-  proc.stderr.on("data", (b) => (log = (log + b).slice(-20000)));
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(base + "/")).ok) break;
-    } catch {
-      if (i > 100) throw new Error("the server did not start: " + log);
-      await sleep(100);
-    }
-  }
-  return { base, proc, log: () => log };
-}
-
-/** rpc calls the API as any HTTP client can: Connect's JSON protocol. */
-async function rpc(base, method, body) {
-  const res = await fetch(`${base}/mahjong.authority.v1.TableService/${method}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "Connect-Protocol-Version": "1" },
-    body: JSON.stringify(body),
-  });
-  const json = await res.json();
-  if (!res.ok) throw new Error(`${method}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
-/**
- * weakestTile is the playable tile that helps the hand least: the fewest
- * copies and neighbours in the hand (honors and terminals first on a
- * tie), so that the game reaches riichi and wins now and then.
- */
-async function weakestTile(page) {
-  const tiles = await page.$$(".hand .tile.playable");
-  if (tiles.length === 0) return null;
-  const faces = await page.$$eval(".hand .tile", (els) => els.map((e) => e.dataset.tile ?? ""));
-  const norm = (t) => (t[0] === "0" ? "5" : t[0]) + t[1];
-  const hand = faces.map(norm);
-  let best = null;
-  let bestScore = Infinity;
-  for (const el of tiles) {
-    const t = norm(await el.getAttribute("data-tile"));
-    const n = Number(t[0]);
-    let score = 3 * (hand.filter((x) => x === t).length - 1);
-    if (t[1] !== "z") {
-      for (const [d, w] of [[-2, 1], [-1, 2], [1, 2], [2, 1]]) {
-        if (hand.includes(`${n + d}${t[1]}`)) score += w;
-      }
-      if (n === 1 || n === 9) score -= 0.5;
-    } else {
-      score -= 1;
-    }
-    if (score < bestScore) {
-      best = el;
-      bestScore = score;
-    }
-  }
-  return best;
-}
+const rpc = (base, method, body) => call(base, "mahjong.authority.v1.TableService", method, body);
 
 test("a whole east-only game played by clicking in Chromium", { timeout: 420_000 }, async () => {
   assert.ok(existsSync(chromiumPath), `no browser at ${chromiumPath} (apt-get install chromium)`);
   const work = mkdtempSync(join(tmpdir(), "authority-web-"));
   const server = await startServer(work);
-  const ctx = await chromium.launchPersistentContext(join(work, "profile"), {
-    executablePath: chromiumPath,
-    headless: true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-    viewport: { width: 1280, height: 900 },
-  });
+  const ctx = await launch(work);
   try {
     // The walls derive from the table's seed and the players' entropy: a
     // fixed seed, and the page's randomness made repeatable, make the same
@@ -145,21 +34,7 @@ test("a whole east-only game played by clicking in Chromium", { timeout: 420_000
     // in which this seat wins a hand.
     // Each load of the page in a tab draws another sequence (request ids
     // must not repeat after the reload); the first load's is always the same.
-    await ctx.addInitScript(() => {
-      const loads = Number(sessionStorage.getItem("test.loads") ?? "0");
-      sessionStorage.setItem("test.loads", String(loads + 1));
-      let x = (0x9e3779b9 ^ (loads * 0x85ebca6b)) | 1;
-      crypto.getRandomValues = (a) => {
-        const b = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-        for (let i = 0; i < b.length; i++) {
-          x ^= x << 13;
-          x ^= x >>> 17;
-          x ^= x << 5;
-          b[i] = x & 0xff;
-        }
-        return a;
-      };
-    });
+    await repeatable(ctx);
     const page = ctx.pages()[0] ?? (await ctx.newPage());
     const errors = [];
     page.on("pageerror", (e) => errors.push(String(e)));

@@ -29,6 +29,11 @@ type Tracker struct {
 	rules    sc.Rules
 	answered bool // the seat answered the exchange or void choice in progress
 	reset    bool // the view was just reset from a snapshot
+	// receiving: the exchange was made and the seat's own tiles from it
+	// (ExchangeReceived, the last event of that step) are still to come,
+	// so its void choice is not listed yet: one decided now would miss
+	// them, and the server refuses it as stale.
+	receiving bool
 }
 
 // NewTracker returns the tracker of seat (sc.NumSeats for a spectator) at
@@ -38,7 +43,7 @@ func NewTracker(seat sc.Seat, rules sc.Rules) *Tracker {
 }
 
 // Reset replaces the view with a snapshot.
-func (t *Tracker) Reset(v sc.View) { t.v, t.answered, t.reset = v, false, true }
+func (t *Tracker) Reset(v sc.View) { t.v, t.answered, t.reset, t.receiving = v, false, true, false }
 
 // View is the current view; it is the tracker's and changes with the next
 // Apply.
@@ -119,7 +124,7 @@ func (t *Tracker) Apply(b sc.Body) error {
 		switch {
 		case v.Phase == sc.Exchanging && !v.Chose:
 			v.Legal = sc.AppendExchanges(v.Legal[:0], v.Seat, ptr(tile.CountsOf(v.Tiles)))
-		case v.Phase == sc.ChoosingVoid && !v.VoidSet:
+		case v.Phase == sc.ChoosingVoid && !v.VoidSet && !t.receiving:
 			v.Legal = v.Legal[:0]
 			for su := tile.Man; su <= tile.Sou; su++ {
 				v.Legal = append(v.Legal, sc.Action{Seat: v.Seat, Type: sc.Void, Suit: su})
@@ -163,7 +168,7 @@ func (t *Tracker) apply(b sc.Body) error {
 	case sc.Exchanged:
 		v.Direction, v.Phase = b.Direction, sc.ChoosingVoid
 		if v.Seat < sc.NumSeats {
-			v.Chose = true
+			v.Chose, t.receiving = true, true
 		}
 	case sc.ExchangeReceived:
 		if !t.own(b.Seat) {
@@ -176,6 +181,7 @@ func (t *Tracker) apply(b sc.Body) error {
 			v.Tiles = insertSorted(v.Tiles, x)
 		}
 		v.Gave, v.Got = b.Gave, b.Got
+		t.receiving = false
 	case sc.VoidChosen:
 		if b.Known {
 			if !t.own(b.Seat) {

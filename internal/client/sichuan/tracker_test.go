@@ -187,3 +187,54 @@ func TestTrackerChoiceAfterSnapshot(t *testing.T) {
 		t.Fatalf("the exchange is offered again after the seat answered: %d choices", len(tr.View().Legal))
 	}
 }
+
+// TestTrackerVoidAfterReceived: the step of the last exchange choice tells
+// a seat that the exchange was made (Exchanged), then what it received
+// (ExchangeReceived). The tracker lists the void choice only after the
+// second: a choice made in between would miss the received tiles, and
+// the server would refuse it as stale.
+func TestTrackerVoidAfterReceived(t *testing.T) {
+	eng, _ := sc.New(sc.Config{Rules: sc.Default})
+	w := sc.NewWall([32]byte{7})
+	evs, err := eng.Step(sc.Action{Type: sc.Deal, Wall: &w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const me = 1
+	tr := NewTracker(me, sc.Default)
+	feed := func(evs []sc.Event, each func(b sc.Body)) {
+		t.Helper()
+		for _, e := range evs {
+			if e.To.Sees(me) {
+				if err := tr.Apply(e.Body); err != nil {
+					t.Fatal(err)
+				}
+				each(e.Body)
+			}
+		}
+	}
+	feed(evs, func(sc.Body) {})
+	for s := range sc.Seat(sc.NumSeats) {
+		a, _ := eng.Default(s)
+		if evs, err = eng.Step(a); err != nil {
+			t.Fatal(err)
+		}
+		if s == me {
+			tr.Answered()
+		}
+		feed(evs, func(b sc.Body) {
+			if s < sc.NumSeats-1 {
+				return // the exchange goes on
+			}
+			_, received := b.(sc.ExchangeReceived)
+			if got := len(tr.View().Legal); got != 0 && !received {
+				t.Errorf("after %T of seat %d's exchange: %d choices listed, want none before the seat's tiles arrive", b, s, got)
+			} else if received && got != 3 {
+				t.Errorf("after ExchangeReceived: %d choices, want the 3 void suits", got)
+			}
+		})
+	}
+	if eng.Phase() != sc.ChoosingVoid {
+		t.Fatalf("phase %v after four exchanges", eng.Phase())
+	}
+}

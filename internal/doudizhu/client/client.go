@@ -2,10 +2,11 @@
 // (doudizhu.authority.v1): table calls, and a Session that follows a seat's
 // stream (or a spectator's) keeping the seat's view, resumes a dropped
 // stream after the last event received, checks every sequence number, and
-// retries an action with the same request id while the server is
-// unreachable. It reuses package internal/client's backoff, retry
-// classification, error reasons and sequence check; its own part is the
-// Dou Dizhu wire.
+// sends an action again with the same request id while the server is
+// unreachable (with backoff) or rate-limits the seat (after exactly the
+// delay it gives). The retries, backoff and stream reopening are package
+// internal/client/retry's, shared with the mahjong client, and the
+// sequence check is internal/client's; its own part is the Dou Dizhu wire.
 package client
 
 import (
@@ -13,15 +14,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 
 	pb "github.com/mahjong-authority/authority/gen/doudizhu/authority/v1"
 	mclient "github.com/mahjong-authority/authority/internal/client"
+	"github.com/mahjong-authority/authority/internal/client/retry"
 	"github.com/mahjong-authority/authority/internal/doudizhu/table"
 	"github.com/mahjong-authority/authority/internal/doudizhu/wire"
 )
@@ -35,9 +36,10 @@ var (
 
 // Client talks to one server's DoudizhuService.
 type Client struct {
-	conn    *grpc.ClientConn
-	Tables  pb.DoudizhuServiceClient
-	Backoff mclient.Backoff
+	conn       *grpc.ClientConn
+	Tables     pb.DoudizhuServiceClient
+	Backoff    retry.Backoff
+	nThrottled atomic.Int64
 }
 
 // Dial connects to addr as internal/client.Dial does. Close releases the
@@ -62,7 +64,18 @@ func (c *Client) Close() error {
 
 // New returns a client on a connection the caller owns.
 func New(cc grpc.ClientConnInterface) *Client {
-	return &Client{Tables: pb.NewDoudizhuServiceClient(cc), Backoff: mclient.DefaultBackoff}
+	return &Client{Tables: pb.NewDoudizhuServiceClient(cc), Backoff: retry.DefaultBackoff}
+}
+
+// Throttled counts the calls of this client, sessions included, that a
+// rate limit refused and that were sent again after the delay the server
+// gave: not failures, the server's pacing.
+func (c *Client) Throttled() int64 { return c.nThrottled.Load() }
+
+// loop is the client's retry loop: every wait of a rate limit counted in
+// Throttled.
+func (c *Client) loop() retry.Loop {
+	return retry.Loop{Backoff: c.Backoff, OnThrottle: func() { c.nThrottled.Add(1) }}
 }
 
 // Seat is a seat at a table: the table, the seat and its token.
@@ -72,9 +85,15 @@ type Seat struct {
 	Token   string
 }
 
-// JoinTable takes a seat with fresh entropy.
+// JoinTable takes a seat with fresh entropy. It is not retried (a retry
+// could take a second seat), unless a rate limit refused it.
 func (c *Client) JoinTable(ctx context.Context, tableID, name string) (Seat, error) {
-	r, err := c.Tables.JoinTable(ctx, &pb.JoinTableRequest{TableId: tableID, Name: name, Entropy: mclient.Entropy()})
+	req := &pb.JoinTableRequest{TableId: tableID, Name: name, Entropy: mclient.Entropy()}
+	var r *pb.JoinTableResponse
+	err := c.loop().Paced(ctx, func() (err error) {
+		r, err = c.Tables.JoinTable(ctx, req)
+		return err
+	})
 	if err != nil {
 		return Seat{}, fmt.Errorf("join %s: %w", tableID, err)
 	}
@@ -108,7 +127,7 @@ type Session struct {
 	sctx     context.Context
 	opened   int
 	openedAt time.Time
-	failures int
+	reopen   retry.Reopener // paces the stream's (re)opening
 
 	last     uint64
 	tracker  *Tracker
@@ -122,7 +141,25 @@ type Session struct {
 // Follow returns the session of a seat; onFault, if set, is told every
 // inconsistency.
 func (c *Client) Follow(s Seat, onFault func(error)) *Session {
-	return &Session{c: c, seat: s, onFault: onFault, tracker: NewTracker(s.Seat), idPrefix: uuid.NewString()}
+	return c.session(&Session{seat: s, onFault: onFault, tracker: NewTracker(s.Seat)})
+}
+
+// session completes a new session of this client: its request ids'
+// prefix and its retry loops.
+func (c *Client) session(s *Session) *Session {
+	s.c, s.idPrefix = c, uuid.NewString()
+	s.reopen.Loop = s.loop(&s.stats.StreamRetries)
+	return s
+}
+
+// loop is the session's retry loop: every rate limit's wait counted in
+// Throttled (the session's and the client's), every backoff in *retries.
+func (s *Session) loop(retries *int) retry.Loop {
+	return retry.Loop{
+		Backoff:    s.c.Backoff,
+		OnThrottle: func() { s.stats.Throttled++; s.c.nThrottled.Add(1) },
+		OnRetry:    func() { *retries++ },
+	}
 }
 
 // Resume returns the session of a seat that goes on after event afterSeq
@@ -137,8 +174,7 @@ func (c *Client) Resume(s Seat, afterSeq uint64, v table.View, onFault func(erro
 
 // Watch returns a spectator's session of a table.
 func (c *Client) Watch(tableID string, onFault func(error)) *Session {
-	return &Session{c: c, seat: Seat{TableID: tableID}, spectator: true, onFault: onFault,
-		tracker: NewTracker(table.NumSeats), idPrefix: uuid.NewString()}
+	return c.session(&Session{seat: Seat{TableID: tableID}, spectator: true, onFault: onFault, tracker: NewTracker(table.NumSeats)})
 }
 
 // View is the seat's view as the session keeps it.
@@ -201,10 +237,6 @@ func (s *Session) open(ctx context.Context) error {
 	return nil
 }
 
-func retryStream(ctx context.Context, err error) bool {
-	return mclient.Retryable(err) || status.Code(err) == codes.Canceled && ctx.Err() == nil
-}
-
 // Next waits for the next snapshot or event and applies it to the view. A
 // dropped stream is reopened after the last event received, with backoff,
 // until ctx ends. After the match's last event it returns io.EOF.
@@ -214,18 +246,11 @@ func (s *Session) Next(ctx context.Context) (Update, error) {
 			return Update{}, io.EOF
 		}
 		if s.stream == nil {
-			if s.failures > 0 {
-				if err := s.c.Backoff.Sleep(ctx, s.failures-1); err != nil {
+			if err := s.reopen.Open(ctx, s.open); err != nil {
+				if ctx.Err() != nil {
 					return Update{}, err
 				}
-			}
-			if err := s.open(ctx); err != nil {
-				if !retryStream(ctx, err) {
-					return Update{}, fmt.Errorf("open stream: %w", err)
-				}
-				s.failures++
-				s.stats.StreamRetries++
-				continue
+				return Update{}, fmt.Errorf("open stream: %w", err)
 			}
 		}
 		snap, ev, err := s.stream()
@@ -244,16 +269,14 @@ func (s *Session) Next(ctx context.Context) (Update, error) {
 			if ctx.Err() != nil {
 				return Update{}, ctx.Err()
 			}
-			if !retryStream(ctx, err) {
+			if again, werr := s.reopen.Broke(ctx, err, cancelled); werr != nil {
+				return Update{}, werr
+			} else if !again {
 				return Update{}, fmt.Errorf("stream: %w", err)
-			}
-			s.failures++
-			if !cancelled {
-				s.stats.StreamRetries++
 			}
 			continue
 		}
-		s.failures = 0
+		s.reopen.Received()
 		switch {
 		case snap != nil:
 			v, err := ViewFromPB(snap.GetView(), snap.GetSeq())
@@ -299,9 +322,12 @@ func (s *Session) MyTurn() bool {
 	return !s.spectator && v.ToAct == v.Seat && (v.Phase == table.Bidding && len(v.Legal) > 0 || v.Phase == table.Playing)
 }
 
-// Act plays an action with the last seq received and a fresh request id;
-// while the server is unreachable or rate-limits, the same request is sent
-// again with backoff, so it is applied at most once.
+// Act plays an action with the last seq received and a fresh request id.
+// While the server is unreachable the same request (same id, same
+// last_seq) is sent again with backoff, counted in Stats.ActRetries; a
+// rate-limited one is sent again after exactly the delay the server gave
+// (RetryInfo), counted in Stats.Throttled. So it is applied at most once;
+// any other refusal is returned.
 func (s *Session) Act(ctx context.Context, a table.Action) (uint64, error) {
 	if s.spectator {
 		return 0, errors.New("client: a spectator cannot act")
@@ -309,18 +335,15 @@ func (s *Session) Act(ctx context.Context, a table.Action) (uint64, error) {
 	s.requests++
 	req := &pb.ActRequest{TableId: s.seat.TableID, SeatToken: s.seat.Token, LastSeq: s.last,
 		RequestId: fmt.Sprintf("%s-%d", s.idPrefix, s.requests), Action: wire.ActionToPB(a)}
-	for n := 0; ; n++ {
+	var seq uint64
+	err := s.loop(&s.stats.ActRetries).Resend(ctx, func() error {
 		r, err := s.c.Tables.Act(ctx, req)
-		if err == nil {
-			s.tracker.Answered()
-			return r.GetSeq(), nil
-		}
-		if !mclient.Retryable(err) || ctx.Err() != nil {
-			return 0, fmt.Errorf("act %v at %d: %w", a.Type, req.LastSeq, err)
-		}
-		s.stats.ActRetries++
-		if err := s.c.Backoff.Sleep(ctx, n); err != nil {
-			return 0, fmt.Errorf("act %v at %d: %w", a.Type, req.LastSeq, err)
-		}
+		seq = r.GetSeq()
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("act %v at %d: %w", a.Type, req.LastSeq, err)
 	}
+	s.tracker.Answered()
+	return seq, nil
 }

@@ -16,7 +16,8 @@ import (
 // whom the table waits for and what a timed-out seat plays (the engine's
 // Default: the exchange and void choices included), deals each hand a
 // wall from the table's seed with its commitment, marks the claim windows
-// for the dwell, tells the seat to act its options, and records the match.
+// for the dwell and the announcements of the choices every seat makes at
+// once, tells the seat to act its options, and records the match.
 type game struct {
 	eng     Engine
 	restore RestoreEngine // nil: no snapshots
@@ -84,7 +85,7 @@ func (g *game) Apply(a sc.Action) ([]host.Out[sc.Body], error) {
 			to = host.Only(int(e.To.Seat))
 		}
 		_, offer := e.Body.(sc.ClaimOffer)
-		outs[i] = host.Out[sc.Body]{To: to, Body: e.Body, Offer: offer}
+		outs[i] = host.Out[sc.Body]{To: to, Body: e.Body, Offer: offer, Simultaneous: simultaneous(e.Body)}
 	}
 	// A remote seat cannot work out its turn's options (a self-draw needs
 	// the judge, the void-first rule and kans the rules), so the seat to
@@ -99,6 +100,18 @@ func (g *game) Apply(a sc.Action) ([]host.Out[sc.Body], error) {
 	}
 	markWindow(a, outs)
 	return outs, nil
+}
+
+// simultaneous reports whether b announces one seat's choice in the
+// exchange or the void choice, which every seat makes at once: it changes
+// nothing another seat may choose, so the host takes a choice sent before
+// it (host.Out.Simultaneous). The events that end those phases are not.
+func simultaneous(b sc.Body) bool {
+	switch b.(type) {
+	case sc.ExchangeChosen, sc.VoidChosen:
+		return true
+	}
+	return false
 }
 
 // markWindow marks, after a discard or an added kan (which may be robbed;

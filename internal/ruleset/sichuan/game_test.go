@@ -120,7 +120,7 @@ func FuzzActionFromPB(f *testing.F) {
 // defaults for every seat (timeouts, exchange and void included): walls
 // come from the table seed with their commitments, the seat to act is
 // told its options, every discard and added kan is marked for the dwell,
-// and the match's record verifies; snapshots at each hand boundary
+// the exchange and void choices are marked simultaneous, and the match's record verifies; snapshots at each hand boundary
 // restore a game that goes on identically.
 func TestGame(t *testing.T) {
 	rules := Defaults
@@ -149,6 +149,7 @@ func TestGame(t *testing.T) {
 			seat = pend.Seats[0]
 		}
 		a := g.Default(seat)
+		phase := g.eng.Phase()
 		outs, err := g.Apply(a)
 		if err != nil {
 			t.Fatalf("%v: %v", a, err)
@@ -161,6 +162,21 @@ func TestGame(t *testing.T) {
 		}
 		if want := a.Type == sc.Discard || a.Type == sc.AddedKan; (dwell == 1) != want || dwell > 1 {
 			t.Fatalf("%v: %d dwell marks", a, dwell)
+		}
+		// The announcements of a choice every seat makes at once, and
+		// nothing else, leave the others' decisions standing; the step of
+		// the last choice ends with events that do not.
+		for _, o := range outs {
+			_, chose := o.Body.(sc.ExchangeChosen)
+			_, void := o.Body.(sc.VoidChosen)
+			if o.Simultaneous != (chose || void) {
+				t.Fatalf("%v: %T marked simultaneous %t", a, o.Body, o.Simultaneous)
+			}
+		}
+		if a.Type == sc.Exchange || a.Type == sc.Void {
+			if last := outs[len(outs)-1]; (g.eng.Phase() == phase) != last.Simultaneous {
+				t.Fatalf("%v: phase %v after it, last event %T marked simultaneous %t", a, g.eng.Phase(), last.Body, last.Simultaneous)
+			}
 		}
 		if g.eng.Phase() == sc.Turn {
 			last := outs[len(outs)-1]
