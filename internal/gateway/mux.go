@@ -41,6 +41,9 @@ const SniffTimeout = 10 * time.Second
 // quiet, which is a gRPC client.
 const settingsWait = 5 * time.Millisecond
 
+// acceptPause is the pause after a failed accept.
+const acceptPause = 10 * time.Millisecond
+
 // Mux splits the connections of one listener between the native gRPC
 // transport and the net/http server.
 type Mux struct {
@@ -65,8 +68,16 @@ func NewMux(lis net.Listener, cfg *tls.Config) *Mux {
 	}
 	m := cmux.New(lis)
 	m.SetReadTimeout(SniffTimeout)
-	// A connection that fails to match is closed; the others go on.
-	m.HandleError(func(error) bool { return true })
+	// cmux retries a temporary accept error (EMFILE, out of file
+	// descriptors) at once, in a loop: pause first, as net/http and
+	// grpc-go do. (Every connection matches: the last matcher is Any.)
+	m.HandleError(func(err error) bool {
+		var ne net.Error
+		if errors.As(err, &ne) && !errors.As(err, new(cmux.ErrNotMatched)) {
+			time.Sleep(acceptPause)
+		}
+		return true
+	})
 	mx := &Mux{lis: root, m: m}
 	mx.http1L = m.Match(cmux.HTTP1Fast())
 	mx.grpcL = m.MatchWithWriters(matchGRPC)
