@@ -13,12 +13,14 @@ import (
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/keepalive"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/gateway"
+	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/ruleset"
 	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
 	"github.com/mahjong-authority/authority/internal/server"
@@ -175,5 +177,45 @@ func TestKeepaliveEnforced(t *testing.T) {
 			}
 			return
 		}
+	}
+}
+
+// TestNativeConnLimits: on grpc-go's own transport the per-connection
+// rate limit comes from the stats handler (which sees the connection),
+// not from net/http's ConnContext: it holds there too, per connection.
+func TestNativeConnLimits(t *testing.T) {
+	srv, err := server.New(server.Config{RuleSets: []ruleset.RuleSet{riichi.New(riichi.Standard())},
+		Defaults: server.StandardDefaults, ConnRate: host.Rate{PerSecond: 0.001, Burst: 2}, MaxConnStreams: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	addr := serveMux(t, srv, gateway.Config{}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	dial := func() pb.TableServiceClient {
+		conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { conn.Close() })
+		return pb.NewTableServiceClient(conn)
+	}
+	c := dial()
+	for i := range 3 {
+		_, err := c.ListTables(ctx, &pb.ListTablesRequest{})
+		if i < 2 && err != nil {
+			t.Fatalf("call %d: %v", i, err)
+		}
+		if i == 2 {
+			code, _, info := errorParts(t, err)
+			if code != codes.ResourceExhausted || info.GetReason() != pb.ErrorReason_ERROR_REASON_RATE_LIMITED.String() {
+				t.Fatalf("third call on one connection with a burst of 2: %v %v", code, info)
+			}
+		}
+	}
+	// Another connection has a bucket of its own.
+	if _, err := dial().ListTables(ctx, &pb.ListTablesRequest{}); err != nil {
+		t.Fatalf("first call on a second connection: %v", err)
 	}
 }
