@@ -489,7 +489,7 @@ func (s *Bolt[A]) Prune(ctx context.Context, before time.Time) (int, error) {
 func (s *Bolt[A]) Append(ctx context.Context, table string, entries ...host.Entry[A]) error {
 	raws := make([][]byte, len(entries))
 	for i := range entries {
-		raw, err := encodeEntry(s.codec, &entries[i])
+		raw, err := AppendEntry(nil, s.codec, &entries[i])
 		if err != nil {
 			return fmt.Errorf("bolt store: table %s: %w", table, err)
 		}

@@ -39,21 +39,23 @@ const (
 // reads back: it is refused rather than stored.
 var ErrTooLarge = errors.New("store: entry too large")
 
-// encodeEntry encodes e, or refuses it if decodeEntry would not read it
-// back: an acknowledged entry that does not load would stop recovery.
-func encodeEntry[A any](c Codec[A], e *host.Entry[A]) ([]byte, error) {
+// AppendEntry appends the encoding of e to dst, or refuses it
+// (ErrTooLarge) if DecodeEntry would not read it back: an acknowledged
+// entry that does not load would stop recovery. Every durable store
+// shares this encoding (package jetstream puts several in one message).
+func AppendEntry[A any](dst []byte, c Codec[A], e *host.Entry[A]) ([]byte, error) {
 	for _, f := range []struct {
 		what string
 		n    int
 	}{{"request id", len(e.RequestID)}, {"name", len(e.Notice.Name)}, {"entropy", len(e.Entropy)},
 		{"player id", len(e.Notice.PlayerID)}, {"ticket id", len(e.TicketID)}} {
 		if f.n > maxField {
-			return nil, fmt.Errorf("%w: %s of %d bytes, at most %d", ErrTooLarge, f.what, f.n, maxField)
+			return dst, fmt.Errorf("%w: %s of %d bytes, at most %d", ErrTooLarge, f.what, f.n, maxField)
 		}
 	}
-	b, n := appendEntryAction(nil, c, e)
+	b, n := appendEntryAction(dst, c, e)
 	if n > maxAction {
-		return nil, fmt.Errorf("%w: action of %d bytes, at most %d", ErrTooLarge, n, maxAction)
+		return dst, fmt.Errorf("%w: action of %d bytes, at most %d", ErrTooLarge, n, maxAction)
 	}
 	return b, nil
 }
@@ -166,6 +168,10 @@ func (d *decoder) bytes(what string) []byte {
 	d.b = d.b[k:]
 	return d.take(int(n), what)
 }
+
+// DecodeEntry decodes what AppendEntry wrote; an entry that does not
+// decode is an error matching ErrCorrupt.
+func DecodeEntry[A any](b []byte, c Codec[A]) (host.Entry[A], error) { return decodeEntry(b, c) }
 
 // decodeEntry decodes what appendEntry wrote.
 func decodeEntry[A any](b []byte, c Codec[A]) (host.Entry[A], error) {

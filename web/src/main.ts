@@ -6,7 +6,6 @@
 import "./style.css";
 import { ActionType } from "../../clients/ts/src/gen/mahjong/authority/v1/game_pb.js";
 import {
-  RulePreset,
   TableState,
   type Table,
 } from "../../clients/ts/src/gen/mahjong/authority/v1/table_service_pb.js";
@@ -14,7 +13,8 @@ import { describe, requestId, retrying, tables } from "./api.js";
 import { ddzLobby } from "./ddz/lobby.js";
 import { DdzGame } from "./ddz/table.js";
 import { loadSession, resume, saveSession, type Session } from "./session.js";
-import { apply, emptyModel, fromView, type ActionPlain, type SeatState, type TableModel, type Timers } from "./model.js";
+import { apply, emptyModel, fromView, type ActionPlain, type Ctx, type SeatState, type TableModel } from "./model.js";
+import { ruleSetByKey, ruleSetOf, ruleSets } from "./rules/index.js";
 import { buttonsOf, discardFor, renderTable, tileKeys, timerText, type UiState } from "./view.js";
 
 const app = document.getElementById("app")!;
@@ -51,10 +51,8 @@ function lobby(message = "") {
   create.innerHTML = `
     <h2>New table</h2>
     <label>Your name <input name="name" value="player" maxlength="32"></label>
-    <label>Game <select name="rules">
-      <option value="tonpuu">East only (tonpuu)</option>
-      <option value="hanchan">East-south (hanchan)</option>
-    </select></label>
+    <label>Rules <select name="ruleset">${ruleSets.map((r) => `<option value="${r.key}">${r.name}</option>`).join("")}</select></label>
+    ${ruleSets.map((r) => `<fieldset class="rule-options" data-rules="${r.key}"><legend>${r.name}</legend>${r.fields}</fieldset>`).join("")}
     <label><input type="checkbox" name="bots" checked> Bots fill the empty seats and the game starts now</label>
     <details><summary>Timers</summary>
       <label>Turn time (s) <input name="turn" type="number" min="1" step="any" placeholder="server default"></label>
@@ -66,6 +64,15 @@ function lobby(message = "") {
       <label>Seed <input name="seed" pattern="[0-9a-fA-F]{64}" placeholder="64 hex digits: the same seed and entropy, the same walls"></label>
     </details>
     <button class="primary" type="submit">Create and sit down</button>`;
+  // Each rule set's options show when it is chosen (hidden fields are not sent).
+  const ruleSelect = create.querySelector<HTMLSelectElement>("select[name=ruleset]")!;
+  const showOptions = () =>
+    create.querySelectorAll<HTMLFieldSetElement>(".rule-options").forEach((fs) => {
+      fs.hidden = fs.dataset.rules !== ruleSelect.value;
+      fs.disabled = fs.hidden;
+    });
+  ruleSelect.addEventListener("change", showOptions);
+  showOptions();
   create.addEventListener("submit", (e) => {
     e.preventDefault();
     const f = new FormData(create);
@@ -112,8 +119,8 @@ function lobby(message = "") {
 function tableRow(t: Table): HTMLElement {
   const row = h("div", "table-row");
   const taken = t.seats.filter((s) => s.taken).length;
-  const rules = t.settings?.rules === RulePreset.TENHOU_HANCHAN ? "east-south" : "east only";
-  row.append(h("code", "", t.tableId), h("span", "", `${rules} · ${TableState[t.state].toLowerCase()} · ${taken}/4 seated`));
+  const rules = ruleSetOf(t.settings?.ruleSet).describe(t);
+  row.append(h("code", "", t.tableId), h("span", "rules", `${rules} · ${TableState[t.state].toLowerCase()} · ${taken}/4 seated`));
   if (t.state === TableState.WAITING) {
     const b = h("button", "", "Join");
     b.type = "button";
@@ -129,7 +136,7 @@ function tableRow(t: Table): HTMLElement {
 
 async function createTable(f: FormData) {
   const settings: Record<string, unknown> = {
-    rules: f.get("rules") === "hanchan" ? RulePreset.TENHOU_HANCHAN : RulePreset.TENHOU_TONPUU,
+    ...ruleSetByKey(String(f.get("ruleset"))).settings(f),
     fillWithBots: f.get("bots") === "on",
   };
   for (const [field, key] of [
@@ -171,14 +178,17 @@ async function spectate(id: string) {
 class Game {
   private model: TableModel;
   private ui: UiState;
-  private timers: Timers = { turnMs: 20000, claimMs: 8000 };
+  private ctx: Ctx = { turnMs: 20000, claimMs: 8000, ruleSet: 0, hooks: ruleSetOf(0) };
   private names: SeatState[] | undefined;
   private abort = new AbortController();
   private tick: number;
 
   constructor(private s: Session) {
     this.model = (s.model as TableModel | undefined) ?? emptyModel(s.seat);
-    this.ui = { riichiMode: false, busy: false, status: "connecting", tableId: s.tableId, dismissed: "" };
+    // A reload draws the saved table at once, with its rule set's screens.
+    this.ctx.ruleSet = this.model.ruleSet ?? 0;
+    this.ctx.hooks = ruleSetOf(this.ctx.ruleSet);
+    this.ui = { riichiMode: false, busy: false, status: "connecting", tableId: s.tableId, dismissed: "", selected: [] };
     this.tick = window.setInterval(() => {
       const t = document.getElementById("timer");
       if (t) t.textContent = timerText(this.model);
@@ -197,19 +207,32 @@ class Game {
       this.drawWaiting();
       return;
     }
-    renderTable(app, this.model, this.ui, {
-      act: (a) => void this.act(a),
-      toggleRiichi: () => {
-        this.ui.riichiMode = !this.ui.riichiMode;
-        this.draw();
-      },
-      leave: () => void this.leave(),
-      dismiss: () => {
-        this.ui.dismissed = this.model.seq;
-        this.draw();
-      },
-    });
+    renderTable(app, this.model, this.def, this.ui, this.handlers);
   }
+
+  /** The rule set's descriptor: its state, its screens. */
+  private get def() {
+    return ruleSetOf(this.ctx.ruleSet);
+  }
+
+  private handlers = {
+    act: (a: ActionPlain) => void this.act(a),
+    toggleRiichi: () => {
+      this.ui.riichiMode = !this.ui.riichiMode;
+      this.draw();
+    },
+    select: (i: number) => {
+      const k = this.ui.selected.indexOf(i);
+      if (k >= 0) this.ui.selected.splice(k, 1);
+      else if (this.ui.selected.length < 3) this.ui.selected.push(i);
+      this.draw();
+    },
+    leave: () => void this.leave(),
+    dismiss: () => {
+      this.ui.dismissed = this.model.resultAt;
+      this.draw();
+    },
+  };
 
   private table?: Table;
 
@@ -256,7 +279,9 @@ class Game {
     const res = await retrying(() => tables.getTable({ tableId: this.s.tableId }, { signal: this.abort.signal }));
     this.table = res.table;
     const st = res.table?.settings;
-    this.timers = { turnMs: ms(st?.turnTime, 20000), claimMs: ms(st?.claimTime, 8000) };
+    const ruleSet = st?.ruleSet ?? 0;
+    this.ctx = { turnMs: ms(st?.turnTime, 20000), claimMs: ms(st?.claimTime, 8000), ruleSet, settings: st, hooks: ruleSetOf(ruleSet) };
+    this.model.ruleSet = ruleSet;
     this.names = (res.table?.seats ?? []).map((x) => ({ name: x.name, bot: x.bot }) as SeatState);
     if (this.names) this.model.seats.forEach((s, i) => {
       s.name ||= this.names![i]?.name ?? "";
@@ -275,7 +300,7 @@ class Game {
       },
       follow: (connected) => this.follow(this.abort.signal, connected),
       over: () => !!this.model.final,
-      restart: () => (this.model = emptyModel(this.s.seat)),
+      restart: () => (this.model = emptyModel(this.s.seat, this.ctx.ruleSet)),
       lost: (message) => {
         this.ui.status = message;
         this.draw();
@@ -291,20 +316,22 @@ class Game {
       this.ui.status = "watching";
       for await (const m of stream) {
         connected();
-        if (m.event) this.onEvent(() => apply(this.model, m.event!, this.timers));
+        if (m.event) this.onEvent(() => apply(this.model, m.event!, this.ctx));
       }
       return;
     }
     const stream = tables.streamEvents({ tableId: this.s.tableId, seatToken: this.s.token, afterSeq: after }, { signal });
     this.ui.status = "connected";
+    // Resumed while nothing happens (the seat's own turn): say so now.
+    if (this.model.started) this.draw();
     for await (const m of stream) {
       connected();
       if (m.item.case === "snapshot") {
         const snap = m.item.value;
-        this.onEvent(() => fromView(snap.view!, snap.seq, this.names, this.timers));
+        this.onEvent(() => fromView(snap.view!, snap.seq, this.names, this.ctx));
       } else if (m.item.case === "event") {
         const ev = m.item.value;
-        this.onEvent(() => apply(this.model, ev, this.timers));
+        this.onEvent(() => apply(this.model, ev, this.ctx));
       }
     }
   }
@@ -315,8 +342,8 @@ class Game {
     if (this.model.offer !== before && this.model.offer) {
       this.ui.busy = false;
       this.ui.riichiMode = false;
+      this.ui.selected = [];
     }
-    if (this.model.result === undefined) this.ui.dismissed = "";
     this.save();
     this.draw();
   }
@@ -334,7 +361,7 @@ class Game {
           seatToken: this.s.token,
           lastSeq: BigInt(this.model.seq),
           requestId: id,
-          action: { type: a.type, tile: a.tile, tiles: a.tiles, tsumogiri: a.tsumogiri },
+          action: { type: a.type, tile: a.tile, tiles: a.tiles, tsumogiri: a.tsumogiri, suit: a.suit, run: a.run },
         }),
       );
       // The offer is answered: the events that follow show the result. An
@@ -346,6 +373,7 @@ class Game {
     }
     this.ui.busy = false;
     this.ui.riichiMode = false;
+    this.ui.selected = [];
     this.save();
     this.draw();
   }
@@ -353,12 +381,17 @@ class Game {
   /** key plays the keyboard: 1-9 the buttons, a tile's letter its discard, space the drawn tile or pass, r riichi. */
   key(e: KeyboardEvent) {
     if (e.key === "Escape") {
-      this.ui.dismissed = this.model.seq;
+      this.ui.dismissed = this.model.resultAt;
       this.draw();
       return;
     }
     const offer = this.model.offer;
     if (!offer || this.ui.busy) return;
+    if (offer.choice) {
+      // A choice the rule set draws itself (Sichuan's exchange and void).
+      if (this.def.choiceKey?.(this.model, this.ui, this.handlers, e)) e.preventDefault();
+      return;
+    }
     const buttons = buttonsOf(offer.options);
     const n = Number(e.key);
     if (n >= 1 && n <= buttons.length) {

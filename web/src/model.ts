@@ -3,13 +3,15 @@
 // says a client does. Plain data, so that it survives a reload in
 // sessionStorage and the stream resumes after its seq.
 //
-// This is riichi's state. Another rule set adds its own part beside it
-// (see RuleSetState) and its own reducer cases: Sichuan's void suits,
-// the classical game's flowers and fishing, Dou Dizhu's cards.
+// The fields here are what every mahjong rule set shares (hands, ponds,
+// melds, scores, offers) plus riichi's few (dora, honba, sticks, riichi).
+// Each other rule set keeps its own part in `other` and folds its own
+// events through its hooks (src/rules/), which the reducer calls before and
+// after its shared cases.
 
 import type { Action, Meld, View, Won } from "../../clients/ts/src/gen/mahjong/authority/v1/game_pb.js";
 import { ActionType, MeldType, RoundEndKind } from "../../clients/ts/src/gen/mahjong/authority/v1/game_pb.js";
-import type { Event } from "../../clients/ts/src/gen/mahjong/authority/v1/table_service_pb.js";
+import type { Event, TableSettings } from "../../clients/ts/src/gen/mahjong/authority/v1/table_service_pb.js";
 import { parse, same, sortTiles } from "./tiles.js";
 
 export interface PondTile {
@@ -42,6 +44,12 @@ export interface Offer {
   claim: boolean;
   options: ActionPlain[];
   deadline: number;
+  /**
+   * A choice the rule set lists itself instead of the server's options
+   * (Sichuan's exchange and void suit: the server sends no offer event for
+   * them); its hooks draw it.
+   */
+  choice?: string;
 }
 
 /** Action as plain data. */
@@ -50,6 +58,10 @@ export interface ActionPlain {
   tile: string;
   tiles: string;
   tsumogiri: boolean;
+  /** Sichuan's void suit (SichuanSuit). */
+  suit?: number;
+  /** MCR's chi: the run's lowest tile. */
+  run?: string;
 }
 
 export interface WinState {
@@ -78,17 +90,19 @@ export interface RoundResult {
   wins: WinState[];
 }
 
-/** Room for the state of rule sets other than riichi, as they land. */
+/**
+ * The state of rule sets other than riichi, each under its own key, owned
+ * by its hooks (src/rules/<name>.ts); plain data like the rest.
+ */
 export interface RuleSetState {
-  /** Sichuan: each seat's void suit ("m", "p", "s"), once chosen. */
-  voids?: string[];
-  /** The classical game: each seat's flowers. */
-  flowers?: string[][];
+  [ruleSet: string]: unknown;
 }
 
 export interface TableModel {
   /** The viewer's seat; -1 for a spectator. */
   seat: number;
+  /** The table's RuleSet (0 and 1: riichi). */
+  ruleSet: number;
   seq: string; // bigint as text: JSON has no bigints
   roundWind: number; // 1 east .. 4 north
   number: number;
@@ -100,12 +114,16 @@ export interface TableModel {
   toAct: number;
   hand: string[];
   drawn: string;
+  /** The drawn tile is a replacement (after a kan, or a flower set aside). */
+  replacement?: boolean;
   seats: SeatState[];
   offer?: Offer;
   /** The wins of the round that just ended, shown until the next round. */
   wins: WinState[];
   result?: RoundResult;
   final?: { scores: number[]; ranks: number[] };
+  /** The seq of the event that ended the hand (its result is shown until closed); "" in play. */
+  resultAt: string;
   /** Shanten and waits of the viewer's hand (the Fishing event). */
   shanten?: number;
   waits?: string;
@@ -114,9 +132,10 @@ export interface TableModel {
   other: RuleSetState;
 }
 
-export function emptyModel(seat: number): TableModel {
+export function emptyModel(seat: number, ruleSet = 0): TableModel {
   return {
     seat,
+    ruleSet,
     seq: "0",
     roundWind: 1,
     number: 1,
@@ -130,16 +149,23 @@ export function emptyModel(seat: number): TableModel {
     drawn: "",
     seats: [0, 1, 2, 3].map(() => ({ name: "", bot: false, pond: [], melds: [], handSize: 0, riichi: false, score: 0 })),
     wins: [],
+    resultAt: "",
     started: false,
     other: {},
   };
 }
 
 export function plainAction(a: Action): ActionPlain {
-  return { type: a.type, tile: a.tile, tiles: a.tiles, tsumogiri: a.tsumogiri };
+  const p: ActionPlain = { type: a.type, tile: a.tile, tiles: a.tiles, tsumogiri: a.tsumogiri };
+  if (a.suit) p.suit = a.suit;
+  if (a.run) p.run = a.run;
+  return p;
 }
 
-function meldState(m: Meld | undefined): MeldState {
+/** isFlower: a flower or a season ("1f".."8f"), set aside, never held. */
+export const isFlower = (t: string) => t[1] === "f";
+
+export function meldState(m: Meld | undefined): MeldState {
   return {
     type: m?.type ?? MeldType.UNSPECIFIED,
     tiles: parse(m?.tiles ?? ""),
@@ -150,8 +176,9 @@ function meldState(m: Meld | undefined): MeldState {
 }
 
 /** fromView makes the model from a snapshot's view. */
-export function fromView(v: View, seq: bigint, names: SeatState[] | undefined, timers: Timers): TableModel {
-  const m = emptyModel(v.seat);
+export function fromView(v: View, seq: bigint, names: SeatState[] | undefined, ctx: Ctx): TableModel {
+  const timers = ctx;
+  const m = emptyModel(v.seat, ctx.ruleSet);
   m.seq = seq.toString();
   m.roundWind = v.roundWind;
   m.number = v.number;
@@ -180,12 +207,31 @@ export function fromView(v: View, seq: bigint, names: SeatState[] | undefined, t
     const claim = v.legal.some((a) => a.type === ActionType.PASS);
     m.offer = { claim, options: v.legal.map(plainAction), deadline: Date.now() + (claim ? timers.claimMs : timers.turnMs) };
   }
+  ctx.hooks.fromView?.(m, v, ctx);
   return m;
 }
 
 export interface Timers {
   turnMs: number;
   claimMs: number;
+}
+
+/** What the reducer needs besides the events: the table's timers, rule set and options. */
+export interface Ctx extends Timers {
+  ruleSet: number;
+  /** The table's settings as GetTable reports them (every option filled in). */
+  settings?: TableSettings;
+  hooks: ModelHooks;
+}
+
+/** A rule set's part of the reducer (src/rules/). */
+export interface ModelHooks {
+  /** Its part of a snapshot's view, after the shared fields are read. */
+  fromView?(m: TableModel, v: View, ctx: Ctx): void;
+  /** Before the shared cases; true: the event is the rule set's alone, the shared cases skip it. */
+  before?(m: TableModel, ev: Event, ctx: Ctx): boolean;
+  /** After the shared cases. */
+  after?(m: TableModel, ev: Event, ctx: Ctx): void;
 }
 
 function removeTile(hand: string[], t: string): string[] {
@@ -195,50 +241,77 @@ function removeTile(hand: string[], t: string): string[] {
   return j >= 0 ? [...hand.slice(0, j), ...hand.slice(j + 1)] : hand;
 }
 
-/** apply folds one event into the model (a new model; m is not changed). */
-export function apply(prev: TableModel, ev: Event, timers: Timers): TableModel {
+/** removeHandTile takes tile t out of the viewer's tiles: the drawn one if it is t, else one in the hand (the drawn one joins the hand). */
+export function removeHandTile(m: TableModel, t: string) {
+  if (m.drawn && m.drawn === t) {
+    m.drawn = "";
+    return;
+  }
+  m.hand = removeTile(m.hand, t);
+  if (m.drawn) m.hand = sortTiles([...m.hand, m.drawn]);
+  m.drawn = "";
+}
+
+/** newHand clears the table for a new deal (the dealer is dealt dealerTiles: riichi's draws its fourteenth). */
+export function newHand(
+  m: TableModel,
+  r: { roundWind: number; number: number; dealer: number; honba?: number; sticks?: number; dora?: string[]; wallLeft: number; scores: number[] },
+  dealerTiles = 13,
+) {
+  m.started = true;
+  m.roundWind = r.roundWind;
+  m.number = r.number;
+  m.dealer = r.dealer;
+  m.honba = r.honba ?? 0;
+  m.sticks = r.sticks ?? 0;
+  m.dora = r.dora ?? [];
+  m.wallLeft = r.wallLeft;
+  m.toAct = r.dealer;
+  m.hand = [];
+  m.drawn = "";
+  m.wins = [];
+  m.result = undefined;
+  m.resultAt = "";
+  m.offer = undefined;
+  m.shanten = undefined;
+  m.waits = undefined;
+  m.seats.forEach((s, i) => {
+    s.pond = [];
+    s.melds = [];
+    s.riichi = false;
+    s.handSize = i === r.dealer ? dealerTiles : 13;
+    s.score = r.scores[i] ?? s.score;
+  });
+}
+
+/** apply folds one event into the model (a new model; prev is not changed). */
+export function apply(prev: TableModel, ev: Event, ctx: Ctx): TableModel {
   const m: TableModel = structuredClone(prev);
   m.seq = ev.seq.toString();
+  if (ctx.hooks.before?.(m, ev, ctx)) return m;
   const b = ev.body;
   const me = m.seat;
   switch (b.case) {
     case "roundStarted": {
       const r = b.value;
-      m.started = true;
-      m.roundWind = r.roundWind;
-      m.number = r.number;
-      m.dealer = r.dealer;
-      m.honba = r.honba;
-      m.sticks = r.riichiSticks;
-      m.dora = parse(r.dora);
-      m.wallLeft = r.wallLeft;
-      m.toAct = r.dealer;
-      m.hand = [];
-      m.drawn = "";
-      m.wins = [];
-      m.result = undefined;
-      m.offer = undefined;
-      m.shanten = undefined;
-      m.waits = undefined;
-      m.seats.forEach((s, i) => {
-        s.pond = [];
-        s.melds = [];
-        s.riichi = false;
-        s.handSize = 13;
-        s.score = r.scores[i] ?? s.score;
-      });
+      newHand(m, { ...r, sticks: r.riichiSticks, dora: parse(r.dora) });
       break;
     }
     case "dealt":
       if (b.value.seat === me) m.hand = sortTiles(parse(b.value.hand));
-      m.seats[b.value.seat].handSize = 13;
       break;
     case "drew": {
       const d = b.value;
       m.wallLeft = d.wallLeft;
       m.toAct = d.seat;
-      m.seats[d.seat].handSize++;
-      if (d.seat === me) m.drawn = d.tile;
+      // The drawer gets its own copy with the tile and may get the public
+      // one too: its count moves with its own copy only.
+      if (d.seat !== me || d.tile) m.seats[d.seat].handSize++;
+      if (d.seat === me && d.tile && !isFlower(d.tile)) {
+        if (m.drawn) m.hand = sortTiles([...m.hand, m.drawn]);
+        m.drawn = d.tile;
+        m.replacement = d.rinshan;
+      }
       break;
     }
     case "discarded": {
@@ -247,13 +320,8 @@ export function apply(prev: TableModel, ev: Event, timers: Timers): TableModel {
       s.pond.push({ tile: d.tile, riichi: d.riichi, called: false, tsumogiri: d.tsumogiri });
       s.handSize--;
       if (d.seat === me) {
-        if (d.tsumogiri && m.drawn) {
-          m.drawn = "";
-        } else {
-          m.hand = removeTile(m.hand, d.tile);
-          if (m.drawn) m.hand = sortTiles([...m.hand, m.drawn]);
-          m.drawn = "";
-        }
+        if (d.tsumogiri && m.drawn) m.drawn = "";
+        else removeHandTile(m, d.tile);
         m.offer = undefined;
       }
       break;
@@ -265,52 +333,10 @@ export function apply(prev: TableModel, ev: Event, timers: Timers): TableModel {
       m.sticks = r.riichiSticks;
       break;
     }
-    case "called": {
-      const c = b.value;
-      const meld = meldState(c.meld);
-      const s = m.seats[c.seat];
-      m.toAct = c.seat;
-      c.scores.forEach((x, i) => (m.seats[i].score = x));
-      if (meld.type === MeldType.ADDED_KAN) {
-        const k = s.melds.findIndex((x) => x.type === MeldType.PON && same(x.tiles[0], meld.added || meld.tiles[0]));
-        if (k >= 0) s.melds[k] = meld;
-        else s.melds.push(meld);
-        s.handSize--;
-        if (c.seat === me) {
-          m.hand = removeTile(sortTiles(m.drawn ? [...m.hand, m.drawn] : m.hand), meld.added);
-          m.drawn = "";
-        }
-      } else if (meld.type === MeldType.CLOSED_KAN) {
-        s.melds.push(meld);
-        s.handSize -= 4;
-        if (c.seat === me) {
-          let h = m.drawn ? [...m.hand, m.drawn] : m.hand;
-          for (const t of meld.tiles) h = removeTile(h, t);
-          m.hand = sortTiles(h);
-          m.drawn = "";
-        }
-      } else {
-        s.melds.push(meld);
-        // The called tile leaves its discarder's pond (marked, not removed).
-        const from = m.seats[meld.from].pond;
-        if (from.length > 0) from[from.length - 1].called = true;
-        s.handSize -= meld.tiles.length - 1;
-        if (c.seat === me) {
-          let h = m.hand;
-          let calledLeft = true;
-          for (const t of meld.tiles) {
-            if (calledLeft && t === meld.called) {
-              calledLeft = false;
-              continue;
-            }
-            h = removeTile(h, t);
-          }
-          m.hand = h;
-        }
-      }
-      if (c.seat === me) m.offer = undefined;
+    case "called":
+      called(m, b.value.seat, meldState(b.value.meld));
+      b.value.scores.forEach((x, i) => (m.seats[i].score = x));
       break;
-    }
     case "doraRevealed":
       m.dora.push(...parse(b.value.indicator));
       break;
@@ -323,24 +349,26 @@ export function apply(prev: TableModel, ev: Event, timers: Timers): TableModel {
       break;
     case "claimOffer":
       if (b.value.seat === me) {
-        m.offer = { claim: true, options: b.value.options.map(plainAction), deadline: Date.now() + timers.claimMs };
+        m.offer = { claim: true, options: b.value.options.map(plainAction), deadline: Date.now() + ctx.claimMs };
       }
       break;
     case "turnOffer":
       if (b.value.seat === me) {
         m.toAct = me;
-        m.offer = { claim: false, options: b.value.options.map(plainAction), deadline: Date.now() + timers.turnMs };
+        m.offer = { claim: false, options: b.value.options.map(plainAction), deadline: Date.now() + ctx.turnMs };
       }
       break;
     case "won":
       m.wins.push(winState(b.value));
       m.offer = undefined;
+      m.resultAt = m.seq;
       break;
     case "roundEnded": {
       const r = b.value;
       r.scores.forEach((x, i) => (m.seats[i].score = x));
       m.result = { kind: r.kind, deltas: [...r.deltas], scores: [...r.scores], tenpai: [...r.tenpai], hands: [...r.hands], wins: m.wins };
       m.offer = undefined;
+      m.resultAt = m.seq;
       break;
     }
     case "gameEnded":
@@ -356,10 +384,75 @@ export function apply(prev: TableModel, ev: Event, timers: Timers): TableModel {
       break;
     }
     default:
-      // An event of another rule set's: nothing of riichi's changes.
+      // Another rule set's event: its hooks fold it.
       break;
   }
+  ctx.hooks.after?.(m, ev, ctx);
   return m;
+}
+
+/** robbed turns seat's added kan of tile back into a pon: a win robbed it. */
+export function robbed(m: TableModel, seat: number, t: string) {
+  for (const ml of m.seats[seat].melds) {
+    if (ml.type === MeldType.ADDED_KAN && ml.tiles.length > 0 && same(ml.tiles[0], t)) {
+      ml.type = MeldType.PON;
+      ml.tiles = ml.tiles.slice(0, 3);
+      ml.added = "";
+    }
+  }
+}
+
+/**
+ * called folds a call or a kan of seat into the model, for every rule set:
+ * the meld's called tile is named by the meld or, where a rule set leaves
+ * it out, is the discarder's last discard; an open kan onto the seat's own
+ * pon is an added kan (the classical game names both kongs alike); a
+ * concealed kan without tiles is face down (MCR), and the owner's own copy
+ * with its tiles follows and takes its place.
+ */
+export function called(m: TableModel, seat: number, meld: MeldState) {
+  const me = m.seat;
+  const s = m.seats[seat];
+  m.toAct = seat;
+  const ponOf = (t: string) => s.melds.findIndex((x) => x.type === MeldType.PON && x.tiles.length > 0 && same(x.tiles[0], t));
+  const kind = meld.added || meld.tiles[0] || "";
+  if (meld.type === MeldType.ADDED_KAN || (meld.type === MeldType.OPEN_KAN && kind && ponOf(kind) >= 0)) {
+    const k = ponOf(kind);
+    const kan = { ...meld, type: MeldType.ADDED_KAN, added: meld.added || kind };
+    if (k >= 0) s.melds[k] = kan;
+    else s.melds.push(kan);
+    s.handSize--;
+    if (seat === me) removeHandTile(m, kan.added);
+  } else if (meld.type === MeldType.CLOSED_KAN) {
+    const last = s.melds[s.melds.length - 1];
+    if (meld.tiles.length === 0) {
+      s.melds.push({ ...meld, tiles: ["?", "?", "?", "?"] });
+      s.handSize -= 4;
+    } else {
+      if (last && last.type === MeldType.CLOSED_KAN && last.tiles[0] === "?") s.melds[s.melds.length - 1] = meld;
+      else {
+        s.melds.push(meld);
+        s.handSize -= 4;
+      }
+      if (seat === me) {
+        for (const t of meld.tiles) removeHandTile(m, t);
+      }
+    }
+  } else {
+    // The called tile leaves its discarder's pond (marked, not removed).
+    const from = m.seats[meld.from].pond;
+    const last = from[from.length - 1];
+    if (!meld.called && last) meld = { ...meld, called: last.tile };
+    if (last) last.called = true;
+    s.melds.push(meld);
+    s.handSize -= meld.tiles.length - 1;
+    if (seat === me) {
+      let skip = meld.tiles.indexOf(meld.called);
+      if (skip < 0) skip = meld.tiles.findIndex((t) => same(t, meld.called));
+      meld.tiles.forEach((t, i) => i !== skip && removeHandTile(m, t));
+    }
+  }
+  if (seat === me) m.offer = undefined;
 }
 
 function winState(w: Won): WinState {

@@ -18,7 +18,7 @@ export function parse(s: string): string[] {
 
 /** rank orders tiles as a hand is sorted: suit, then number (red five as a five). */
 export function rank(t: string): number {
-  const suit = "mpsz".indexOf(t[1]);
+  const suit = "mpszf".indexOf(t[1]);
   const n = t[0] === "0" ? 5.5 : Number(t[0]);
   return suit * 10 + n;
 }
@@ -38,10 +38,12 @@ export function same(a: string, b: string): boolean {
 const honors = ["", "E", "S", "W", "N", "", "F", "C"];
 const honorNames = ["", "east", "south", "west", "north", "white", "green", "red"];
 const suitMark: Record<string, string> = { m: "man", p: "pin", s: "sou" };
+// Flowers 1f-4f, seasons 5f-8f (docs/tiles.md), each with its number.
 
 /** label is the tile's face: a number and its suit, or an honor. */
 export function label(t: string): { big: string; small: string } {
   if (t[1] === "z") return { big: honors[Number(t[0])] ?? "?", small: honorNames[Number(t[0])] ?? "" };
+  if (t[1] === "f") return { big: String(((Number(t[0]) - 1) % 4) + 1), small: Number(t[0]) <= 4 ? "flower" : "season" };
   return { big: t[0] === "0" ? "5" : t[0], small: suitMark[t[1]] ?? t[1] };
 }
 

@@ -1,40 +1,27 @@
-// Drawing the table from the model: the seats around the centre (the
-// viewer at the bottom), the viewer's hand and the buttons built from the
-// server's offer, the win screen and the round and game results.
+// Drawing the table from the model, the same for every rule set: the seats
+// around the centre (the viewer at the bottom), the viewer's hand and the
+// buttons built from the server's offer, the hand's result and the game's.
+// What a rule set shows of its own comes from its descriptor (src/rules/).
 
-import { ActionType, MeldType, RoundEndKind } from "../../clients/ts/src/gen/mahjong/authority/v1/game_pb.js";
-import type { ActionPlain, MeldState, RoundResult, TableModel, WinState } from "./model.js";
+import { ActionType, MeldType } from "../../clients/ts/src/gen/mahjong/authority/v1/game_pb.js";
+import type { ActionPlain, MeldState, TableModel } from "./model.js";
+import type { Handlers, RuleSetDef, UiState } from "./rules/types.js";
 import { parse, tileEl, tilesEl } from "./tiles.js";
 
+export type { Handlers, UiState };
+
 export const winds = ["", "East", "South", "West", "North"];
-const windMarks = ["", "E", "S", "W", "N"];
+export const windMarks = ["", "E", "S", "W", "N"];
 
-/** What the table view can ask the page to do. */
-export interface Handlers {
-  act(a: ActionPlain): void;
-  toggleRiichi(): void;
-  leave(): void;
-  dismiss(): void;
-}
-
-/** UI state that is the page's, not the table's. */
-export interface UiState {
-  riichiMode: boolean;
-  busy: boolean;
-  status: string; // "connected", "reconnecting ...", an error
-  tableId: string;
-  dismissed: string; // the seq whose result was closed
-}
-
-function h<K extends keyof HTMLElementTagNameMap>(tag: K, cls = "", text = ""): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, cls = "", text = ""): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   if (cls) el.className = cls;
   if (text) el.textContent = text;
   return el;
 }
 
-/** seatWind is the seat's wind in this round (the dealer is east). */
-export function seatWind(m: TableModel, seat: number): number {
+/** dealerWind is the seat's wind counted from the dealer (east). */
+export function dealerWind(m: TableModel, seat: number): number {
   return ((seat - m.dealer + 4) % 4) + 1;
 }
 
@@ -57,6 +44,7 @@ const actionNames: Record<number, string> = {
   [ActionType.RON]: "Ron",
   [ActionType.PASS]: "Pass",
   [ActionType.NINE_TERMINALS]: "Nine terminals",
+  [ActionType.CLASSICAL_FISH]: "Fishing",
 };
 
 /** The order of the buttons: wins first, pass last. */
@@ -64,6 +52,7 @@ const buttonOrder = [
   ActionType.TSUMO,
   ActionType.RON,
   ActionType.RIICHI,
+  ActionType.CLASSICAL_FISH,
   ActionType.CLOSED_KAN,
   ActionType.ADDED_KAN,
   ActionType.OPEN_KAN,
@@ -96,29 +85,33 @@ export function discardFor(options: ActionPlain[], type: ActionType, t: string, 
   return of.find((a) => a.tsumogiri === drawn) ?? of[0];
 }
 
-function meldEl(m: MeldState): HTMLElement {
+export function meldEl(m: MeldState): HTMLElement {
   const el = h("span", "meld");
   const closed = m.type === MeldType.CLOSED_KAN;
-  m.tiles.forEach((t, i) => {
-    const back = closed && (i === 0 || i === m.tiles.length - 1);
-    const sideways = !closed && t === m.called && m.tiles.indexOf(t) === i;
+  // An added kan's fourth tile is drawn sideways on its pon, once.
+  const tiles = m.added && m.tiles.length === 4 ? m.tiles.slice(0, 3) : m.tiles;
+  tiles.forEach((t, i) => {
+    const back = closed && (i === 0 || i === tiles.length - 1);
+    const sideways = !closed && t === m.called && tiles.indexOf(t) === i;
     el.append(tileEl(back ? "?" : t, { cls: ["small", ...(sideways ? ["called-in"] : [])] }));
   });
   if (m.added) el.append(tileEl(m.added, { cls: ["small", "called-in"] }));
   return el;
 }
 
-function seatPanel(m: TableModel, seat: number, pos: string): HTMLElement {
+function seatPanel(m: TableModel, def: RuleSetDef, seat: number, pos: string): HTMLElement {
   const s = m.seats[seat];
   const panel = h("section", `seat pos-${pos}`);
   panel.dataset.seat = String(seat);
-  if (m.toAct === seat && !m.result) panel.classList.add("to-act");
+  panel.classList.add(...(def.seatClasses?.(m, seat) ?? []));
+  if (m.toAct === seat && !m.resultAt) panel.classList.add("to-act");
   const head = h("header", "seat-head");
-  head.append(h("span", "wind", windMarks[seatWind(m, seat)]));
+  head.append(h("span", "wind", windMarks[def.seatWind(m, seat)] ?? ""));
   head.append(h("span", "name", seatName(m, seat)));
   if (s.bot) head.append(h("span", "badge bot", "bot"));
   if (seat === m.dealer) head.append(h("span", "badge dealer", "dealer"));
   if (s.riichi) head.append(h("span", "badge riichi", "riichi"));
+  head.append(...def.badges(m, seat));
   head.append(h("span", "score", s.score.toLocaleString("en")));
   panel.append(head);
   const pond = h("div", "pond");
@@ -138,32 +131,23 @@ function seatPanel(m: TableModel, seat: number, pos: string): HTMLElement {
     melds.prepend(backs);
   }
   panel.append(melds);
-  // Room for other rule sets' seat state: Sichuan's void suit, flowers.
-  const voidSuit = m.other.voids?.[seat];
-  if (voidSuit) panel.append(h("div", "other", `void: ${voidSuit}`));
-  const flowers = m.other.flowers?.[seat];
-  if (flowers?.length) {
-    const f = h("div", "other");
-    f.append("flowers ", tilesEl(flowers, ["small"]));
-    panel.append(f);
-  }
+  panel.append(...def.seatLines(m, seat));
   return panel;
 }
 
-function centre(m: TableModel, ui: UiState): HTMLElement {
+function centre(m: TableModel, def: RuleSetDef, ui: UiState): HTMLElement {
   const c = h("section", "centre");
   const round = h("div", "round");
-  round.append(h("b", "", `${winds[m.roundWind]} ${m.number}`));
-  round.append(h("span", "", ` · ${m.honba} honba · ${m.sticks} riichi stick${m.sticks === 1 ? "" : "s"}`));
+  round.append(h("b", "", def.roundLine(m)));
   c.append(round);
   const info = h("div", "info");
-  const dora = h("span", "dora");
-  dora.append("dora ", tilesEl(m.dora, ["small"]));
-  info.append(dora, h("span", "wall", `wall ${m.wallLeft}`));
+  info.append(...def.centre(m), h("span", "wall", `wall ${m.wallLeft}`));
   c.append(info);
   const timer = h("div", "timer");
   timer.id = "timer";
   c.append(timer);
+  const note = def.notice?.(m);
+  if (note) c.append(note);
   c.append(h("div", "status", ui.status));
   return c;
 }
@@ -171,54 +155,80 @@ function centre(m: TableModel, ui: UiState): HTMLElement {
 /** timerText is the countdown of the viewer's offer. */
 export function timerText(m: TableModel): string {
   if (!m.offer) {
-    return m.seat >= 0 && m.started && !m.final ? `${seatName(m, m.toAct)} to play` : "";
+    return m.seat >= 0 && m.started && !m.final && !m.resultAt ? `${seatName(m, m.toAct)} to play` : "";
   }
   const left = Math.max(0, Math.ceil((m.offer.deadline - Date.now()) / 1000));
-  return `${m.offer.claim ? "claim" : "your turn"}: ${left}s`;
+  const what = m.offer.choice ?? (m.offer.claim ? "claim" : "your turn");
+  return `${what}: ${left}s`;
 }
 
-function actionLabel(a: ActionPlain): HTMLElement {
-  const b = h("span", "label", actionNames[a.type] ?? "?");
-  if (a.tiles || ((a.type === ActionType.CLOSED_KAN || a.type === ActionType.ADDED_KAN) && a.tile)) {
-    b.append(" ", tilesEl(parse(a.tiles || a.tile), ["small"]));
-  }
+/** runOf is the three tiles of a run from its lowest. */
+function runOf(low: string): string[] {
+  const n = Number(low[0] === "0" ? "5" : low[0]);
+  return [0, 1, 2].map((d) => `${n + d}${low[1]}`);
+}
+
+/** The tiles a button shows: the call's own tiles, the run of a chi, the kind of a pon or kan. */
+function actionTiles(a: ActionPlain): string[] {
+  if (a.tiles) return parse(a.tiles);
+  if (a.type === ActionType.CHI && (a.run || a.tile)) return runOf(a.run || a.tile);
+  if (!a.tile) return [];
+  if (a.type === ActionType.PON) return [a.tile, a.tile, a.tile];
+  if (a.type === ActionType.OPEN_KAN || a.type === ActionType.CLOSED_KAN || a.type === ActionType.ADDED_KAN) return [a.tile];
+  return [];
+}
+
+export function actionName(def: RuleSetDef, a: ActionPlain): string {
+  return def.actionName?.(a) ?? actionNames[a.type] ?? "?";
+}
+
+function actionLabel(def: RuleSetDef, a: ActionPlain): HTMLElement {
+  const b = h("span", "label", actionName(def, a));
+  const ts = actionTiles(a);
+  if (ts.length) b.append(" ", tilesEl(ts, ["small"]));
   return b;
 }
 
-function handArea(m: TableModel, ui: UiState, on: Handlers): HTMLElement {
+/** actClass is the button's class: act-<the action type's name>, the same in every rule set. */
+export function actClass(type: ActionType): string {
+  return `act-${(ActionType[type] ?? "x").toLowerCase().replace(/_/g, "-")}`;
+}
+
+function handArea(m: TableModel, def: RuleSetDef, ui: UiState, on: Handlers): HTMLElement {
   const area = h("section", "mine");
   const offer = m.offer;
   const discardType = ui.riichiMode ? ActionType.RIICHI : ActionType.DISCARD;
-  const playable = offer && !offer.claim && !ui.busy ? offer.options : [];
+  const playable = offer && !offer.claim && !offer.choice && !ui.busy ? offer.options : [];
   const hand = h("div", "hand");
-  m.hand.forEach((t, i) => {
-    const a = discardFor(playable, discardType, t, false);
+  const tiles = m.drawn ? [...m.hand, m.drawn] : m.hand;
+  tiles.forEach((t, i) => {
+    const drawn = i === m.hand.length;
+    const extra = [...(drawn ? ["drawn", ...(m.replacement ? ["replacement"] : [])] : []), ...(def.tileClasses?.(m, t) ?? [])];
+    const own = offer?.choice && !ui.busy ? def.handTile?.(m, ui, on, i, t) : undefined;
+    if (own) {
+      hand.append(tileEl(t, { onClick: own.onClick, cls: [...extra, ...own.cls], key: own.key }));
+      return;
+    }
+    const a = discardFor(playable, discardType, t, drawn);
     hand.append(
       tileEl(t, {
         onClick: a ? () => on.act(a) : undefined,
-        cls: a ? ["playable", ...(ui.riichiMode ? ["riichi-choice"] : [])] : [],
+        cls: [...extra, ...(a ? ["playable", ...(ui.riichiMode ? ["riichi-choice"] : [])] : [])],
         key: a ? tileKeys[i] : undefined,
       }),
     );
   });
-  if (m.drawn) {
-    const a = discardFor(playable, discardType, m.drawn, true);
-    const drawn = tileEl(m.drawn, {
-      onClick: a ? () => on.act(a) : undefined,
-      cls: ["drawn", ...(a ? ["playable"] : []), ...(a && ui.riichiMode ? ["riichi-choice"] : [])],
-      key: a ? tileKeys[m.hand.length] : undefined,
-    });
-    hand.append(drawn);
-  }
   area.append(hand);
   const bar = h("div", "actions");
-  if (offer && !ui.busy) {
+  if (offer?.choice) {
+    if (!ui.busy) bar.append(...(def.choice?.(m, ui, on) ?? []));
+  } else if (offer && !ui.busy) {
     buttonsOf(offer.options).forEach((a, i) => {
-      const b = h("button", `act act-${(actionNames[a.type] ?? "x").toLowerCase().replace(/ /g, "-")}`);
+      const b = h("button", `act ${actClass(a.type)}`);
       b.type = "button";
       b.dataset.action = ActionType[a.type];
       const k = h("kbd", "", String(i + 1));
-      b.append(k, actionLabel(a));
+      b.append(k, actionLabel(def, a));
       if (a.type === ActionType.RIICHI) {
         if (ui.riichiMode) b.classList.add("on");
         b.addEventListener("click", () => on.toggleRiichi());
@@ -238,76 +248,47 @@ function handArea(m: TableModel, ui: UiState, on: Handlers): HTMLElement {
   return area;
 }
 
-function winEl(m: TableModel, w: WinState): HTMLElement {
-  const el = h("div", "win");
-  el.append(h("h2", "", `${seatName(m, w.seat)} ${w.tsumo ? "tsumo" : `ron from ${seatName(m, w.from)}`}`));
-  const hand = h("div", "win-hand");
-  hand.append(tilesEl(w.hand));
-  for (const ml of w.melds) hand.append(meldEl(ml));
-  hand.append(tileEl(w.winTile, { cls: ["win-tile"] }));
-  el.append(hand);
-  const ind = h("div", "indicators");
-  ind.append("dora ", tilesEl(m.dora, ["small"]));
-  if (w.ura.length) ind.append(" ura ", tilesEl(w.ura, ["small"]));
-  el.append(ind);
-  const yaku = h("table", "yaku");
-  for (const y of w.yaku) {
-    const tr = h("tr");
-    tr.append(h("td", "", y.name), h("td", "num", w.yakuman ? "yakuman" : `${y.han} han`));
-    yaku.append(tr);
-  }
-  el.append(yaku);
-  const total = w.yakuman ? `${w.yakuman > 1 ? w.yakuman + "x " : ""}yakuman` : `${w.han} han ${w.fu} fu`;
-  el.append(h("div", "total", `${total}${w.limit && w.limit !== "none" ? " · " + w.limit : ""} · ${w.points.toLocaleString("en")} points`));
-  el.append(payments(m, w.deltas));
-  return el;
+/** signed is a score change as shown: +8, -8, 0. */
+export function signed(d: number): string {
+  return d > 0 ? `+${d}` : String(d);
 }
 
-function payments(m: TableModel, deltas: number[]): HTMLElement {
+export function deltaCell(d: number): HTMLTableCellElement {
+  return h("td", `num ${d > 0 ? "plus" : d < 0 ? "minus" : ""}`, signed(d));
+}
+
+/** payments is a table of each seat's score change. */
+export function payments(m: TableModel, deltas: number[]): HTMLElement {
   const t = h("table", "payments");
   deltas.forEach((d, i) => {
     const tr = h("tr");
-    tr.append(h("td", "", seatName(m, i)), h("td", `num ${d > 0 ? "plus" : d < 0 ? "minus" : ""}`, d > 0 ? `+${d}` : String(d)));
+    tr.append(h("td", "", seatName(m, i)), deltaCell(d));
     t.append(tr);
   });
   return t;
 }
 
-const endNames: Record<number, string> = {
-  [RoundEndKind.WIN]: "Win",
-  [RoundEndKind.EXHAUSTIVE]: "Exhaustive draw",
-  [RoundEndKind.NAGASHI]: "Nagashi mangan",
-  [RoundEndKind.NINE_TERMINALS]: "Nine terminals abort",
-  [RoundEndKind.FOUR_WINDS]: "Four winds abort",
-  [RoundEndKind.FOUR_RIICHI]: "Four riichi abort",
-  [RoundEndKind.FOUR_KANS]: "Four kans abort",
-  [RoundEndKind.TRIPLE_RON]: "Triple ron abort",
-};
-
-/** drawEl is a round that ended without a win: how, who was tenpai (their hands shown), the payments. */
-function drawEl(m: TableModel, r: RoundResult): HTMLElement {
-  const el = h("div", "win draw");
-  el.append(h("h2", "", endNames[r.kind] ?? "Round over"));
-  const t = h("table", "payments");
-  r.deltas.forEach((d, i) => {
-    const tr = h("tr");
-    const td = h("td");
-    if (r.hands[i]) td.append(tilesEl(parse(r.hands[i]), ["small"]));
-    tr.append(h("td", "", seatName(m, i) + (r.tenpai[i] ? " · tenpai" : "")), td, h("td", `num ${d > 0 ? "plus" : d < 0 ? "minus" : ""}`, d > 0 ? `+${d}` : String(d)));
-    t.append(tr);
-  });
-  el.append(t);
+/** winHand is a winning hand: its concealed tiles, its melds, the winning tile apart. */
+export function winHand(hand: string[], melds: MeldState[], winTile: string): HTMLElement {
+  const el = h("div", "win-hand");
+  el.append(tilesEl(hand));
+  for (const ml of melds) el.append(meldEl(ml));
+  el.append(tileEl(winTile, { cls: ["win-tile"] }));
   return el;
 }
 
-function overlay(m: TableModel, ui: UiState, on: Handlers): HTMLElement | undefined {
+/** scoresLine is every seat's score after the hand. */
+export function scoresLine(m: TableModel, scores: number[]): HTMLElement {
+  return h("div", "scores", "scores: " + scores.map((s, i) => `${seatName(m, i)} ${s}`).join(" · "));
+}
+
+function overlay(m: TableModel, def: RuleSetDef, ui: UiState, on: Handlers): HTMLElement | undefined {
   if (m.final) {
     const o = h("div", "overlay final");
     const box = h("div", "box");
     box.id = "final";
     box.append(h("h2", "", "Game over"));
-    for (const w of m.result?.wins ?? []) box.append(winEl(m, w));
-    if (m.result && m.result.kind !== RoundEndKind.WIN) box.append(drawEl(m, m.result));
+    box.append(...(def.finalExtra ?? def.result)(m));
     const t = h("table", "ranking");
     const order = [0, 1, 2, 3].sort((a, b) => m.final!.ranks[a] - m.final!.ranks[b]);
     for (const s of order) {
@@ -324,19 +305,11 @@ function overlay(m: TableModel, ui: UiState, on: Handlers): HTMLElement | undefi
     o.append(box);
     return o;
   }
-  const r = m.result;
-  const wins = r ? r.wins : m.wins;
-  if ((!r && wins.length === 0) || ui.dismissed === m.seq) return undefined;
+  if (!m.resultAt || ui.dismissed === m.resultAt) return undefined;
   const o = h("div", "overlay");
   const box = h("div", "box");
   box.id = "result";
-  for (const w of wins) box.append(winEl(m, w));
-  if (r && r.kind !== RoundEndKind.WIN) box.append(drawEl(m, r));
-  if (r) {
-    const sc = h("div", "scores");
-    sc.textContent = "scores: " + r.scores.map((s, i) => `${seatName(m, i)} ${s}`).join(" · ");
-    box.append(sc);
-  }
+  box.append(...def.result(m));
   const b = h("button", "", "Close (Esc)");
   b.type = "button";
   b.addEventListener("click", () => on.dismiss());
@@ -346,11 +319,11 @@ function overlay(m: TableModel, ui: UiState, on: Handlers): HTMLElement | undefi
 }
 
 /** renderTable draws the whole table into root. */
-export function renderTable(root: HTMLElement, m: TableModel, ui: UiState, on: Handlers): void {
+export function renderTable(root: HTMLElement, m: TableModel, def: RuleSetDef, ui: UiState, on: Handlers): void {
   const me = m.seat >= 0 ? m.seat : 0;
-  const board = h("main", "board");
+  const board = h("main", `board rules-${def.key}`);
   const top = h("div", "topbar");
-  top.append(h("span", "table-id", `table ${ui.tableId}`));
+  top.append(h("span", "table-id", `${def.name} · table ${ui.tableId}`));
   if (m.seat < 0) top.append(h("span", "badge", "spectating"));
   const leave = h("button", "", m.seat < 0 ? "Stop watching" : "Leave");
   leave.type = "button";
@@ -359,11 +332,11 @@ export function renderTable(root: HTMLElement, m: TableModel, ui: UiState, on: H
   board.append(top);
   const grid = h("div", "grid");
   const positions = ["bottom", "right", "top", "left"];
-  for (let i = 0; i < 4; i++) grid.append(seatPanel(m, (me + i) % 4, positions[i]));
-  grid.append(centre(m, ui));
+  for (let i = 0; i < 4; i++) grid.append(seatPanel(m, def, (me + i) % 4, positions[i]));
+  grid.append(centre(m, def, ui));
   board.append(grid);
-  if (m.seat >= 0) board.append(handArea(m, ui, on));
-  const o = overlay(m, ui, on);
+  if (m.seat >= 0) board.append(handArea(m, def, ui, on));
+  const o = overlay(m, def, ui, on);
   if (o) board.append(o);
   root.replaceChildren(board);
   const t = document.getElementById("timer");

@@ -90,15 +90,15 @@ export function launch(work) {
 /**
  * repeatable makes the page's crypto.getRandomValues a fixed sequence, so
  * that the seats' entropy, and with a fixed table seed the deals, are the
- * same every run. Each load of the page in a tab draws another sequence
- * (request ids must not repeat after a reload); the first load's is always
- * the same.
+ * same every run (another salt, another sequence). Each load of the page
+ * in a tab draws another sequence (request ids must not repeat after a
+ * reload); the first load's is always the same.
  */
-export function repeatable(ctx) {
-  return ctx.addInitScript(() => {
+export function repeatable(ctx, salt = 0x9e3779b9) {
+  return ctx.addInitScript((salt) => {
     const loads = Number(sessionStorage.getItem("test.loads") ?? "0");
     sessionStorage.setItem("test.loads", String(loads + 1));
-    let x = (0x9e3779b9 ^ (loads * 0x85ebca6b)) | 1;
+    let x = (salt ^ (loads * 0x85ebca6b)) | 1;
     crypto.getRandomValues = (a) => {
       const b = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
       for (let i = 0; i < b.length; i++) {
@@ -109,7 +109,7 @@ export function repeatable(ctx) {
       }
       return a;
     };
-  });
+  }, salt);
 }
 
 /** rpc calls the API as any HTTP client can: Connect's JSON protocol. */

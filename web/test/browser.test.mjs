@@ -15,44 +15,12 @@ import { mkdtempSync, rmSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromiumPath, click, launch, repeatable, rpc as call, shots, sleep, startServer } from "./browser.mjs";
+import { weakestTile } from "./mahjong.mjs";
 
 // The default seed's game has hands this seat wins (SEED= tries another).
 const seed = process.env.SEED ?? "01".repeat(32);
 
 const rpc = (base, method, body) => call(base, "mahjong.authority.v1.TableService", method, body);
-
-/**
- * weakestTile is the playable tile that helps the hand least: the fewest
- * copies and neighbours in the hand (honors and terminals first on a
- * tie), so that the game reaches riichi and wins now and then.
- */
-async function weakestTile(page) {
-  const tiles = await page.$$(".hand .tile.playable");
-  if (tiles.length === 0) return null;
-  const faces = await page.$$eval(".hand .tile", (els) => els.map((e) => e.dataset.tile ?? ""));
-  const norm = (t) => (t[0] === "0" ? "5" : t[0]) + t[1];
-  const hand = faces.map(norm);
-  let best = null;
-  let bestScore = Infinity;
-  for (const el of tiles) {
-    const t = norm(await el.getAttribute("data-tile"));
-    const n = Number(t[0]);
-    let score = 3 * (hand.filter((x) => x === t).length - 1);
-    if (t[1] !== "z") {
-      for (const [d, w] of [[-2, 1], [-1, 2], [1, 2], [2, 1]]) {
-        if (hand.includes(`${n + d}${t[1]}`)) score += w;
-      }
-      if (n === 1 || n === 9) score -= 0.5;
-    } else {
-      score -= 1;
-    }
-    if (score < bestScore) {
-      best = el;
-      bestScore = score;
-    }
-  }
-  return best;
-}
 
 test("a whole east-only game played by clicking in Chromium", { timeout: 420_000 }, async () => {
   assert.ok(existsSync(chromiumPath), `no browser at ${chromiumPath} (apt-get install chromium)`);
