@@ -64,8 +64,9 @@ func (c connectRaw) Unmarshal(b []byte, v any) error {
 func (connectRaw) Name() string { return "proto" }
 
 // TestEncodedEventsOnEveryProtocol follows one seat of a seeded table in
-// every protocol the gateway speaks - native gRPC, gRPC-Web, Connect with
-// binary protobuf and Connect with JSON - and checks that each event
+// every protocol the server speaks - native gRPC on grpc-go's transport,
+// and through the gateway gRPC-Web, Connect with binary protobuf and
+// Connect with JSON - and checks that each event
 // arrives as the very message the standard protobuf encoding of it would
 // be, byte for byte in the binary protocols (the events are sent
 // pre-encoded, package encoded), and the same message in all four.
@@ -74,7 +75,9 @@ func TestEncodedEventsOnEveryProtocol(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := grpc.NewServer(srv.Options()...)
+	// Served as authority serves: native gRPC on grpc-go's transport, the
+	// rest through the gateway, on one port.
+	g := grpc.NewServer(append(gateway.ServerOptions(false), srv.Options()...)...)
 	srv.Register(g)
 	h, err := gateway.Handler(g, gateway.Config{})
 	if err != nil {
@@ -85,14 +88,18 @@ func TestEncodedEventsOnEveryProtocol(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	served := make(chan struct{})
-	go func() { hs.Serve(lis); close(served) }()
+	mux := gateway.NewMux(lis, nil)
+	served := make(chan error, 1)
+	go func() { served <- mux.Serve(g, hs) }()
 	tr := &http.Transport{}
 	t.Cleanup(func() {
 		srv.Close()
+		mux.Close()
 		hs.Close()
 		g.Stop()
-		<-served
+		if err := <-served; err != nil {
+			t.Errorf("Mux.Serve: %v", err)
+		}
 		tr.CloseIdleConnections()
 	})
 	base := "http://" + lis.Addr().String()
