@@ -584,8 +584,14 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 		log.Info("recovered", zap.String("data", o.data), zap.Int("tables", n), zap.Duration("took", time.Since(start)),
 			zap.Duration("keep_games", o.life.keepGames))
 	}
+	tlsCfg, err := tlsConfig(o.web)
+	if err != nil {
+		ddz.Close()
+		srv.Close()
+		return err
+	}
 	d := newDrain()
-	var opts []grpc.ServerOption
+	opts := gateway.ServerOptions(tlsCfg != nil)
 	if m != nil {
 		// First, so that the counts see every refusal and recovered panic.
 		opts = append(opts, grpc.ChainUnaryInterceptor(m.GRPC().UnaryServerInterceptor()),
@@ -610,29 +616,19 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 		m.GRPC().InitializeMetrics(g)
 	}
 
-	// Every protocol on the one address: native gRPC, gRPC-Web and
-	// Connect through the gateway, the web client at /.
+	// Every protocol on the one address: native gRPC on grpc-go's own
+	// transport, gRPC-Web and Connect through the gateway, the web client
+	// at /.
 	h, err := gateway.Handler(g, gateway.Config{CORSOrigins: o.web.corsOrigins, Page: web.Page()})
 	if err != nil {
 		srv.Close()
 		return err
 	}
 	hsrv := gateway.Server(h, gateway.Config{ConnContext: srv.ConnContext})
-	if o.web.clientCA != "" {
-		if hsrv.TLSConfig, err = clientCATLS(o.web.clientCA); err != nil {
-			srv.Close()
-			return err
-		}
-	}
 	hsrv.ErrorLog = zap.NewStdLog(log)
+	mux := gateway.NewMux(lis, tlsCfg)
 	served := make(chan error, 1)
-	go func() {
-		if o.web.cert != "" {
-			served <- hsrv.ServeTLS(lis, o.web.cert, o.web.key)
-		} else {
-			served <- hsrv.Serve(lis)
-		}
-	}()
+	go func() { served <- mux.Serve(g, hsrv) }()
 	log.Info("serving", zap.String("addr", lis.Addr().String()), zap.Bool("tls", o.web.cert != ""),
 		zap.Strings("cors_origins", o.web.corsOrigins))
 	select {
@@ -647,16 +643,45 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 	d.stop()
 	ddz.Close()
 	srv.Close()
+	mux.Close()
 	sctx, cancel := context.WithTimeout(context.Background(), o.stopWait)
 	defer cancel()
+	grpcStopped := make(chan struct{})
+	go func() { g.GracefulStop(); close(grpcStopped) }()
 	if err := hsrv.Shutdown(sctx); err != nil {
 		log.Warn("calls still running after the stop wait; closing them")
 		hsrv.Close()
 	}
-	g.Stop() // nothing left: every call came through hsrv
+	select {
+	case <-grpcStopped:
+	case <-sctx.Done():
+		log.Warn("gRPC calls still running after the stop wait; closing them")
+		g.Stop()
+		<-grpcStopped
+	}
 	<-served
 	log.Info("stopped")
 	return nil
+}
+
+// tlsConfig is the listener's TLS (nil without --tls-cert): the
+// certificate, ALPN for HTTP/2 and HTTP/1.1, and with --client-ca the
+// client certificates of mutual TLS.
+func tlsConfig(w webOptions) (*tls.Config, error) {
+	if w.cert == "" {
+		return nil, nil
+	}
+	cert, err := tls.LoadX509KeyPair(w.cert, w.key)
+	if err != nil {
+		return nil, fmt.Errorf("--tls-cert, --tls-key: %w", err)
+	}
+	var base *tls.Config
+	if w.clientCA != "" {
+		if base, err = clientCATLS(w.clientCA); err != nil {
+			return nil, err
+		}
+	}
+	return gateway.TLSConfig(cert, base), nil
 }
 
 // clientCATLS is the TLS configuration of mutual TLS: a client may show a

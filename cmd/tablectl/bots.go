@@ -393,7 +393,7 @@ func loadTest(ctx context.Context, o botsOptions, stderr io.Writer) (botsSummary
 	defer stopRun()
 	var pool []*client.Client
 	for range o.conns {
-		c, err := client.Dial(o.addr)
+		c, err := client.Dial(o.addr, client.LeanTransport()...)
 		if err != nil {
 			m.fail(1, "connection: %v", err)
 			return m.summary(o.tables), 0
@@ -468,7 +468,7 @@ func runTable(ctx, run context.Context, o botsOptions, i int, pool []*client.Cli
 			clients[s] = pool[(i*table.NumSeats+s)%len(pool)]
 			continue
 		}
-		c, err := client.Dial(o.addr)
+		c, err := client.Dial(o.addr, client.LeanTransport()...)
 		if err != nil {
 			m.fail(o.games, "table %d: %v", i, err)
 			return

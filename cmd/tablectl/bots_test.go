@@ -207,10 +207,11 @@ func TestBotsFor(t *testing.T) {
 		t.Errorf("no progress line with the tables playing:\n%s", stderr)
 	}
 	// A game ended and the table started the next (cut at the end).
-	sum, stderr, err = runBotsOn(t, "--addr", addr, "--seed", "for", "--rules", "tonpuu", "--bot", "random", "--for", "10s")
+	sum, stderr, err = runBotsOn(t, "--addr", addr, "--seed", "for", "--rules", "tonpuu", "--for", "10s")
 	if err != nil || sum.Errors != 0 || sum.Games < 1 || sum.Cut != 1 {
-		t.Fatalf("bots --for 10s, fast = %+v, %v: want games ended and the last one cut\n%s", sum, err, stderr)
+		t.Fatalf("bots --for 10s, efficient = %+v, %v: want games ended and the last one cut\n%s", sum, err, stderr)
 	}
+	t.Logf("--for 10s: %+v", sum)
 }
 
 // TestBotsServerUsage reads the server's CPU and RSS from its metrics

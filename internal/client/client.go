@@ -87,6 +87,24 @@ func DialConn(addr string, opts ...grpc.DialOption) (*grpc.ClientConn, error) {
 	return conn, nil
 }
 
+// LeanTransport are dial options for a process that holds many
+// connections or many streams of small messages (a load generator, a room
+// backend multiplexing seats): small read and write buffers per
+// connection (the write buffer taken from a pool only while there is
+// something to write) and fixed flow-control windows, which turn off
+// grpc-go's BDP pings. grpc-go's defaults (32 KiB buffers held by every
+// connection, growing windows) suit a few connections moving large
+// messages.
+func LeanTransport() []grpc.DialOption {
+	return []grpc.DialOption{
+		grpc.WithReadBufferSize(8 << 10),
+		grpc.WithWriteBufferSize(16 << 10),
+		grpc.WithSharedWriteBuffer(true),
+		grpc.WithInitialWindowSize(64 << 10),
+		grpc.WithInitialConnWindowSize(1 << 20),
+	}
+}
+
 // New returns a client on a connection the caller owns.
 func New(cc grpc.ClientConnInterface) *Client {
 	return &Client{Tables: pb.NewTableServiceClient(cc), Judge: pb.NewJudgeServiceClient(cc), retry: DefaultBackoff}

@@ -7,8 +7,11 @@
 // The translation is connectrpc.com/vanguard's transcoder: a gRPC-Web or
 // Connect request becomes a gRPC request to the grpc-go server's
 // ServeHTTP, and its answer (status, message and details such as
-// ErrorInfo) goes back in the client's protocol. Native gRPC passes
-// through unchanged.
+// ErrorInfo) goes back in the client's protocol. Native gRPC does not
+// come this way when the listener is a Mux (mux.go): those connections
+// go to the grpc.Server's own transport; what is left of it here (an
+// HTTP/2 connection whose first request was something else) passes
+// through the transcoder unchanged.
 package gateway
 
 import (
@@ -67,7 +70,7 @@ func Handler(g *grpc.Server, cfg Config) (http.Handler, error) {
 	if err != nil {
 		return nil, fmt.Errorf("transcoder: %w", err)
 	}
-	var h http.Handler = t
+	var h http.Handler = withTLS(t)
 	if len(cfg.CORSOrigins) > 0 {
 		h = cors.New(cors.Options{
 			AllowedOrigins: cfg.CORSOrigins,
@@ -99,7 +102,15 @@ func Server(h http.Handler, cfg Config) *http.Server {
 		Handler:           h,
 		Protocols:         &p,
 		ReadHeaderTimeout: 10 * time.Second,
-		ConnContext:       cfg.ConnContext,
+		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
+			if tc := tlsConn(c); tc != nil {
+				ctx = context.WithValue(ctx, tlsKey{}, tc)
+			}
+			if cfg.ConnContext != nil {
+				ctx = cfg.ConnContext(ctx, c)
+			}
+			return ctx
+		},
 		HTTP2: &http.HTTP2Config{
 			SendPingTimeout: pingAfter,
 			PingTimeout:     pingTimeout,

@@ -9,7 +9,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -40,7 +39,15 @@ func start(t *testing.T, cfg gateway.Config) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := grpc.NewServer(srv.Options()...)
+	t.Cleanup(srv.Close)
+	return "http://" + serveMux(t, srv, cfg, nil)
+}
+
+// serveMux serves srv as authority does, through a Mux (with TLS if
+// tlsCfg is not nil) on a free loopback port, and returns its address.
+func serveMux(t *testing.T, srv *server.Server, cfg gateway.Config, tlsCfg *tls.Config, opts ...grpc.ServerOption) string {
+	t.Helper()
+	g := grpc.NewServer(append(append(gateway.ServerOptions(tlsCfg != nil), srv.Options()...), opts...)...)
 	srv.Register(g)
 	h, err := gateway.Handler(g, cfg)
 	if err != nil {
@@ -52,15 +59,18 @@ func start(t *testing.T, cfg gateway.Config) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan struct{})
-	go func() { hs.Serve(lis); close(done) }()
+	mux := gateway.NewMux(lis, tlsCfg)
+	done := make(chan error, 1)
+	go func() { done <- mux.Serve(g, hs) }()
 	t.Cleanup(func() {
-		srv.Close()
+		mux.Close()
 		hs.Close()
 		g.Stop()
-		<-done
+		if err := <-done; err != nil {
+			t.Errorf("Mux.Serve: %v", err)
+		}
 	})
-	return "http://" + lis.Addr().String()
+	return lis.Addr().String()
 }
 
 // protocols are the three ways a client may call: native gRPC over h2c
@@ -321,35 +331,22 @@ func TestPage(t *testing.T) {
 	}
 }
 
-// TestTLS: with TLS, gRPC (HTTP/2 by ALPN) and Connect over HTTPS reach
-// the same services.
+// TestTLS: with TLS terminated by the Mux, gRPC (HTTP/2 by ALPN, on
+// grpc-go's transport) and Connect and gRPC-Web over HTTPS, HTTP/1.1 and
+// HTTP/2 alike, reach the same services.
 func TestTLS(t *testing.T) {
 	srv, err := server.New(server.Config{RuleSets: []ruleset.RuleSet{riichi.New(riichi.Standard())},
 		Defaults: server.StandardDefaults})
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := grpc.NewServer(srv.Options()...)
-	srv.Register(g)
-	h, err := gateway.Handler(g, gateway.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewUnstartedServer(h)
-	ts.EnableHTTP2 = true
-	ts.StartTLS()
-	t.Cleanup(func() {
-		srv.Close()
-		ts.Close()
-		g.Stop()
-	})
+	t.Cleanup(srv.Close)
+	cert, roots := serverCert(t)
+	addr := serveMux(t, srv, gateway.Config{}, gateway.TLSConfig(cert, nil))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 
-	pool := x509.NewCertPool()
-	pool.AddCert(ts.Certificate())
-	conn, err := grpc.NewClient(strings.TrimPrefix(ts.URL, "https://"),
-		grpc.WithTransportCredentials(credentials.NewTLS(&tls.Config{RootCAs: pool})))
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(credentials.NewTLS(&tls.Config{RootCAs: roots})))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,10 +354,35 @@ func TestTLS(t *testing.T) {
 	if _, err := pb.NewTableServiceClient(conn).ListTables(ctx, &pb.ListTablesRequest{}); err != nil {
 		t.Fatalf("gRPC over TLS: %v", err)
 	}
-	c := connect.NewClient[pb.ListTablesRequest, pb.ListTablesResponse](ts.Client(), ts.URL+svc+"ListTables", connect.WithProtoJSON())
-	if _, err := c.CallUnary(ctx, connect.NewRequest(&pb.ListTablesRequest{})); err != nil {
-		t.Fatalf("Connect over HTTPS: %v", err)
+	for _, h2 := range []bool{false, true} {
+		tr := &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots}, ForceAttemptHTTP2: h2}
+		defer tr.CloseIdleConnections()
+		for _, p := range protocols[1:] {
+			c := connect.NewClient[pb.ListTablesRequest, pb.ListTablesResponse](&http.Client{Transport: tr},
+				"https://"+addr+svc+"ListTables", p.opts...)
+			if _, err := c.CallUnary(ctx, connect.NewRequest(&pb.ListTablesRequest{})); err != nil {
+				t.Fatalf("%s over HTTPS (HTTP/2 %v): %v", p.name, h2, err)
+			}
+		}
+		res, err := (&http.Client{Transport: tr}).Get("https://" + addr + "/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if want := map[bool]int{false: 1, true: 2}[h2]; res.ProtoMajor != want {
+			t.Fatalf("GET / went over HTTP/%d, want HTTP/%d", res.ProtoMajor, want)
+		}
 	}
+}
+
+// serverCert is a certificate for 127.0.0.1 and the pool that trusts it.
+func serverCert(t *testing.T) (tls.Certificate, *x509.CertPool) {
+	t.Helper()
+	ca, caKey := newCA(t, "server CA")
+	cert := newLeaf(t, ca, caKey, "127.0.0.1")
+	pool := x509.NewCertPool()
+	pool.AddCert(ca)
+	return cert, pool
 }
 
 // TestConnRateLimit: the per-connection rate limit holds for calls that

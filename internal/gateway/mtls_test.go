@@ -10,9 +10,8 @@ import (
 	"crypto/x509/pkix"
 	"errors"
 	"math/big"
+	"net"
 	"net/http"
-	"net/http/httptest"
-	"strings"
 	"testing"
 	"time"
 
@@ -47,29 +46,17 @@ func TestMutualTLS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := grpc.NewServer(srv.Options()...)
-	srv.Register(g)
-	h, err := gateway.Handler(g, gateway.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewUnstartedServer(h)
-	ts.EnableHTTP2 = true
+	t.Cleanup(srv.Close)
 	clientCAs := x509.NewCertPool()
 	clientCAs.AddCert(ca)
-	ts.TLS = &tls.Config{ClientCAs: clientCAs, ClientAuth: tls.VerifyClientCertIfGiven}
-	ts.StartTLS()
-	t.Cleanup(func() {
-		srv.Close()
-		ts.Close()
-		g.Stop()
-	})
+	serverCrt, roots := serverCert(t)
+	addr := serveMux(t, srv, gateway.Config{}, gateway.TLSConfig(serverCrt,
+		&tls.Config{ClientCAs: clientCAs, ClientAuth: tls.VerifyClientCertIfGiven, MinVersion: tls.VersionTLS12}))
+	url := "https://" + addr
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	roots := x509.NewCertPool()
-	roots.AddCert(ts.Certificate())
 	dial := func(certs ...tls.Certificate) pb.TableServiceClient {
-		conn, err := grpc.NewClient(strings.TrimPrefix(ts.URL, "https://"),
+		conn, err := grpc.NewClient(addr,
 			grpc.WithTransportCredentials(credentials.NewTLS(&tls.Config{RootCAs: roots, Certificates: certs})))
 		if err != nil {
 			t.Fatal(err)
@@ -98,7 +85,7 @@ func TestMutualTLS(t *testing.T) {
 		t.Errorf("CreateTable with another CA's certificate = %v, want UNAUTHENTICATED", err)
 	}
 	// Forced on the server, another CA's certificate fails the handshake.
-	conn, err := grpc.NewClient(strings.TrimPrefix(ts.URL, "https://"),
+	conn, err := grpc.NewClient(addr,
 		grpc.WithTransportCredentials(credentials.NewTLS(&tls.Config{RootCAs: roots,
 			GetClientCertificate: func(*tls.CertificateRequestInfo) (*tls.Certificate, error) { return &bad, nil }})))
 	if err != nil {
@@ -109,17 +96,21 @@ func TestMutualTLS(t *testing.T) {
 		t.Errorf("CreateTable forcing another CA's certificate = %v, want the handshake refused (UNAVAILABLE)", err)
 	}
 
-	// Connect through the transcoder: the TLS state is the same request's.
-	hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots, Certificates: []tls.Certificate{good}}}}
-	c := connect.NewClient[pb.CreateTableRequest, pb.CreateTableResponse](hc, ts.URL+svc+"CreateTable", connect.WithProtoJSON())
-	if _, err := c.CallUnary(ctx, connect.NewRequest(create)); err != nil {
-		t.Errorf("Connect CreateTable with the certificate: %v", err)
-	}
-	hc = &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots}}}
-	c = connect.NewClient[pb.CreateTableRequest, pb.CreateTableResponse](hc, ts.URL+svc+"CreateTable", connect.WithProtoJSON())
-	var ce *connect.Error
-	if _, err := c.CallUnary(ctx, connect.NewRequest(create)); !errors.As(err, &ce) || ce.Code() != connect.CodeUnauthenticated {
-		t.Errorf("Connect CreateTable without a certificate = %v, want unauthenticated", err)
+	// Connect through the transcoder, over HTTP/1.1 and HTTP/2: the TLS
+	// state is the same request's.
+	for _, h2 := range []bool{false, true} {
+		hc := &http.Client{Transport: &http.Transport{ForceAttemptHTTP2: h2,
+			TLSClientConfig: &tls.Config{RootCAs: roots, Certificates: []tls.Certificate{good}}}}
+		c := connect.NewClient[pb.CreateTableRequest, pb.CreateTableResponse](hc, url+svc+"CreateTable", connect.WithProtoJSON())
+		if _, err := c.CallUnary(ctx, connect.NewRequest(create)); err != nil {
+			t.Errorf("Connect CreateTable with the certificate (HTTP/2 %v): %v", h2, err)
+		}
+		hc = &http.Client{Transport: &http.Transport{ForceAttemptHTTP2: h2, TLSClientConfig: &tls.Config{RootCAs: roots}}}
+		c = connect.NewClient[pb.CreateTableRequest, pb.CreateTableResponse](hc, url+svc+"CreateTable", connect.WithProtoJSON())
+		var ce *connect.Error
+		if _, err := c.CallUnary(ctx, connect.NewRequest(create)); !errors.As(err, &ce) || ce.Code() != connect.CodeUnauthenticated {
+			t.Errorf("Connect CreateTable without a certificate (HTTP/2 %v) = %v, want unauthenticated", h2, err)
+		}
 	}
 }
 
@@ -163,7 +154,11 @@ func newLeaf(t *testing.T, ca *x509.Certificate, caKey *ecdsa.PrivateKey, name s
 	tmpl := &x509.Certificate{
 		SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: name},
 		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
+		KeyUsage:    x509.KeyUsageDigitalSignature,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth, x509.ExtKeyUsageServerAuth},
+	}
+	if ip := net.ParseIP(name); ip != nil {
+		tmpl.IPAddresses = []net.IP{ip}
 	}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca, &key.PublicKey, caKey)
 	if err != nil {

@@ -62,4 +62,8 @@ type Snapshot[V any] struct {
 type Item[V, B any] struct {
 	Snapshot *Snapshot[V]
 	Event    *Event[B]
+	// Wire is the event encoded by Config.Encode (without its Seq),
+	// shared with every stream that sends the same event: it must not be
+	// changed. Nil without an Encode.
+	Wire []byte
 }

@@ -97,6 +97,13 @@ type Config[A comparable, V, B any] struct {
 	// the table, Recover resumes only the tables whose lease it wins, and
 	// a table whose game is over, or that was deleted, gives its lease up.
 	Owner Owner
+	// Encode, when set, encodes an event for the streams that send it,
+	// ignoring its Seq (each viewer numbers it its own way); nil bytes
+	// mean it cannot. The host encodes each event once for all the
+	// streams that send it within moments (encode.go) and gives the bytes
+	// to Follow's send in Item.Wire and to WatchEncoded's send. It is
+	// called from the streams' goroutines and must not change the event.
+	Encode func(e *Event[B]) []byte
 }
 
 // State is where a table is in its life.
@@ -546,6 +553,26 @@ func (h *Host[A, V, B]) Act(ctx context.Context, id string, r Request[A]) (uint6
 	})
 }
 
+// ActFor is Act of an action made for the token's seat by action (an API
+// action, which names no seat, becomes the seat's): one call into the
+// table instead of Seat and then Act. An error of Seat's or of action is
+// returned as it is, and changes nothing.
+func (h *Host[A, V, B]) ActFor(ctx context.Context, id string, r Request[A], action func(seat int) (A, error)) (uint64, error) {
+	return do(ctx, h, id, func(t *table[A, V, B]) (uint64, error) {
+		s, err := t.seatOf(r.Token)
+		if err != nil {
+			return 0, err
+		}
+		if r.Action, err = action(s); err != nil {
+			return 0, err
+		}
+		seq, err := t.act(r)
+		err = t.refusal(err)
+		h.obs.Acted(ByPlayer, h.cfg.ActionKind(r.Action), err)
+		return seq, err
+	})
+}
+
 // Seat returns the seat a token belongs to, or an error if it belongs to
 // none of the table's seats.
 func (h *Host[A, V, B]) Seat(ctx context.Context, id, token string) (int, error) {
@@ -630,10 +657,10 @@ func do[R any, A comparable, V, B any](ctx context.Context, h *Host[A, V, B], id
 		var zero R
 		return zero, err
 	}
-	r, err := call(ctx, t, func() (R, error) { return f(t) })
+	r, err := callOn(ctx, t, f)
 	if errors.Is(err, ErrEvicted) && !t.ro {
 		if t2, err2 := h.table(ctx, id); err2 == nil {
-			return call(ctx, t2, func() (R, error) { return f(t2) })
+			return callOn(ctx, t2, f)
 		}
 	}
 	return r, err
@@ -645,8 +672,14 @@ func do[R any, A comparable, V, B any](ctx context.Context, h *Host[A, V, B], id
 // f runs in the caller's goroutine. If the table stops before f ran, call
 // returns why (ErrClosed, or an EvictedError).
 func call[R any, A comparable, V, B any](ctx context.Context, t *table[A, V, B], f func() (R, error)) (R, error) {
+	return callOn(ctx, t, func(*table[A, V, B]) (R, error) { return f() })
+}
+
+// callOn is call of a function of the table: one closure fewer for do,
+// the path of every Act.
+func callOn[R any, A comparable, V, B any](ctx context.Context, t *table[A, V, B], f func(*table[A, V, B]) (R, error)) (R, error) {
 	if t.ro {
-		r, err := f()
+		r, err := f(t)
 		t.refresh()
 		return r, err
 	}
@@ -658,7 +691,7 @@ func call[R any, A comparable, V, B any](ctx context.Context, t *table[A, V, B],
 	ch := make(chan result, 1)
 	select {
 	case t.inbox <- func() {
-		r, err := f()
+		r, err := f(t)
 		t.refresh() // before the answer, so the caller reads its own write
 		ch <- result{r, err}
 	}:

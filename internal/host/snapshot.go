@@ -212,7 +212,34 @@ func (t *table[A, V, B]) flush() {
 		t.log.Debug("snapshot stored", zap.Uint64("entries", p.snap.Entries), zap.Int("bytes", len(p.snap.State)+len(p.snap.Events)),
 			zap.Duration("took", t.clk.Now().Sub(start)))
 	}
+	// Stored: the encoded events are the store's now, not the table's to
+	// keep until the next snapshot.
+	clear(t.pending)
 	t.pending = t.pending[:0]
+	t.archive()
+}
+
+// archive drops from memory the events of a game in play that a stored
+// snapshot holds: the table keeps the round in progress, and a stream
+// that needs an earlier event reads it back from the store, as from a
+// table recovered from that snapshot. A finished game keeps its last
+// round (it leaves memory soon). Streams read the archive, the log and
+// the indexes under t.mu; a stream in the middle of a batch goes on with
+// the slices it took, which stay as they were.
+func (t *table[A, V, B]) archive() {
+	if t.state != Playing || len(t.saved.segs) <= len(t.arch.segs) {
+		return
+	}
+	drop := t.saved.events() - t.base
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.events = slices.Clone(t.events[drop:])
+	for s := range t.seen {
+		t.seen[s] = slices.Clone(t.seen[s][t.saved.count(s)-t.arch.count(s):])
+	}
+	v := len(t.seats)
+	t.public = slices.Clone(t.public[t.saved.count(v)-t.arch.count(v):])
+	t.arch, t.base = t.saved, t.saved.events()
 }
 
 // encodeState encodes the host's state of the table, with the game's:
@@ -247,17 +274,16 @@ func (t *table[A, V, B]) encodeState(chain archive, sn Snapshotter) (state, game
 		// in the log either, so a replay would not remember it), ids
 		// front-coded (a client's ids share a prefix), seqs as deltas.
 		n := 0
-		for _, id := range s.order {
-			if s.dedupe[id].err == nil {
+		s.dedupe.each(func(_ string, ans answer[A]) {
+			if ans.err == nil {
 				n++
 			}
-		}
+		})
 		b = pack.AppendUint(b, uint64(n))
 		prevID, prevSeq := "", uint64(0)
-		for _, id := range s.order {
-			ans := s.dedupe[id]
+		s.dedupe.each(func(id string, ans answer[A]) {
 			if ans.err != nil {
-				continue
+				return
 			}
 			common := commonPrefix(prevID, id)
 			b = pack.AppendUint(b, uint64(common))
@@ -266,7 +292,7 @@ func (t *table[A, V, B]) encodeState(chain archive, sn Snapshotter) (state, game
 			b = pack.AppendBytes(b, act)
 			b = binary.AppendVarint(b, int64(ans.seq-prevSeq))
 			prevID, prevSeq = id, ans.seq
-		}
+		})
 	}
 	b = pack.AppendUint(b, uint64(len(chain.segs)))
 	for _, sg := range chain.segs {
@@ -354,7 +380,6 @@ func (t *table[A, V, B]) restoreState(snap *TableSnapshot) error {
 		}
 		s.lastSeen = r.Uint("last seen", maxEvents)
 		n := r.Count("dedupe", t.h.cfg.DedupeWindow)
-		s.dedupe = make(map[string]answer[A], n)
 		prevID, prevSeq := "", uint64(0)
 		for range n {
 			common := r.Count("id prefix", len(prevID))
@@ -369,11 +394,10 @@ func (t *table[A, V, B]) restoreState(snap *TableSnapshot) error {
 			if r.Err() != nil {
 				break
 			}
-			if _, dup := s.dedupe[id]; dup {
+			if _, dup := s.dedupe.get(id); dup {
 				return fmt.Errorf("seat %d: request %q twice", i, id)
 			}
-			s.dedupe[id] = answer[A]{action: a, seq: seq}
-			s.order = append(s.order, id)
+			s.dedupe.add(n, id, answer[A]{action: a, seq: seq})
 			prevID, prevSeq = id, seq
 		}
 	}
@@ -416,10 +440,14 @@ func (t *table[A, V, B]) restoreState(snap *TableSnapshot) error {
 		if seats[i].lastSeen > chain.count(i) {
 			return fmt.Errorf("seat %d saw event %d of %d", i, seats[i].lastSeen, chain.count(i))
 		}
-		for _, id := range seats[i].order {
-			if seats[i].dedupe[id].seq > chain.count(i) {
-				return fmt.Errorf("seat %d: request %q answered with seq %d of %d", i, id, seats[i].dedupe[id].seq, chain.count(i))
+		var bad error
+		seats[i].dedupe.each(func(id string, ans answer[A]) {
+			if ans.seq > chain.count(i) && bad == nil {
+				bad = fmt.Errorf("seat %d: request %q answered with seq %d of %d", i, id, ans.seq, chain.count(i))
 			}
+		})
+		if bad != nil {
+			return bad
 		}
 	}
 	// The game: seeded as the table was when it started, then restored.
@@ -438,7 +466,7 @@ func (t *table[A, V, B]) restoreState(snap *TableSnapshot) error {
 		st, s := &t.seats[i], &seats[i]
 		st.taken, st.left, st.botOn, st.name, st.hash, st.entropy = s.taken, s.left, s.botOn, s.name, s.hash, s.entropy
 		st.playerID = s.playerID
-		st.lastSeen, st.dedupe, st.order = s.lastSeen, s.dedupe, s.order
+		st.lastSeen, st.dedupe = s.lastSeen, s.dedupe
 		if st.botOn && t.h.cfg.Bot != nil {
 			st.bot = t.h.cfg.Bot()
 		}
@@ -539,13 +567,13 @@ func (t *table[A, V, B]) decodeSegment(raw []byte) ([]Event[B], error) {
 // public) from its event cursor+1 to the end of the archive segment that
 // holds that event, read from the store. The archive is fixed when the
 // table is recovered, so no lock guards it.
-func (t *table[A, V, B]) archived(ctx context.Context, v int, cursor uint64) ([]Event[B], error) {
-	segs := t.arch.segs
+func (t *table[A, V, B]) archived(ctx context.Context, arch archive, v int, cursor uint64) ([]Event[B], error) {
+	segs := arch.segs
 	i := sort.Search(len(segs), func(i int) bool { return segs[i].counts[v] > cursor })
 	if i == len(segs) {
 		return nil, fmt.Errorf("event %d of viewer %d is not archived", cursor+1, v)
 	}
-	evs, err := t.segment(ctx, i)
+	evs, err := t.segment(ctx, arch, i)
 	if err != nil {
 		return nil, fmt.Errorf("%w: archived events: %w", ErrUnavailable, err)
 	}
@@ -566,7 +594,7 @@ func (t *table[A, V, B]) archived(ctx context.Context, v int, cursor uint64) ([]
 }
 
 // segment returns archive segment i decoded, from the cache or the store.
-func (t *table[A, V, B]) segment(ctx context.Context, i int) ([]Event[B], error) {
+func (t *table[A, V, B]) segment(ctx context.Context, arch archive, i int) ([]Event[B], error) {
 	t.cache.mu.Lock()
 	for _, c := range t.cache.segs {
 		if c.i == i {
@@ -575,7 +603,7 @@ func (t *table[A, V, B]) segment(ctx context.Context, i int) ([]Event[B], error)
 		}
 	}
 	t.cache.mu.Unlock()
-	sg := t.arch.segs[i]
+	sg := arch.segs[i]
 	raw, err := t.store.LoadEvents(ctx, t.rec.ID, sg.at)
 	if err != nil {
 		return nil, err
@@ -586,7 +614,7 @@ func (t *table[A, V, B]) segment(ctx context.Context, i int) ([]Event[B], error)
 	}
 	var start uint64
 	if i > 0 {
-		start = t.arch.segs[i-1].events
+		start = arch.segs[i-1].events
 	}
 	if uint64(len(evs)) != sg.events-start {
 		return nil, fmt.Errorf("segment of the snapshot at %d has %d events, its index %d", sg.at, len(evs), sg.events-start)

@@ -489,3 +489,57 @@ func FuzzSnapshotState(f *testing.F) {
 		}
 	})
 }
+
+// TestLiveArchive plays the same game on a host that takes snapshots - a
+// game in play then keeps only the round in progress in memory, the
+// earlier rounds in the store - and on one that takes none, and checks
+// that mid-game every viewer's stream, from the start and from the middle
+// of an archived round, is the same on both; and that a stream open
+// through the rounds sees every event once.
+func TestLiveArchive(t *testing.T) {
+	st := &spyStore{MemoryStore: host.NewMemoryStore[toyAction]()}
+	a := newSnapTable(t, st, 5)
+	t.Cleanup(a.h.Close)
+	ctx, cancel := context.WithCancel(context.Background())
+	early := record(ctx, a.h, a.id, a.tokens[0], 1)
+	t.Cleanup(func() { cancel(); <-early.done })
+	early.waitLen(t, 1)
+	a.playUntil(func() bool { return a.round() >= 3 })
+	if st.saved.Load() < 2 {
+		t.Fatalf("%d snapshots saved after two rounds, want 2 at least", st.saved.Load())
+	}
+
+	b := &snapTable{fixture: &fixture{t: t, clk: clock.NewFake(time.Unix(1_700_000_000, 0))}}
+	cfg := toyConfig(b.clk, host.NewMemoryStore[toyAction]())
+	cfg.Codec = nil
+	b.h = host.New(cfg)
+	t.Cleanup(b.h.Close)
+	info, owner, err := b.h.Create(context.Background(), snapSettings, []byte("meta"), newToy(5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.id, b.owner = info.ID, owner
+	b.join(3)
+	if err := b.h.Start(context.Background(), b.id, owner); err != nil {
+		t.Fatal(err)
+	}
+	b.playUntil(func() bool { return b.round() >= 3 })
+
+	if a.info().State != host.Playing || b.info().State != host.Playing {
+		t.Fatalf("states %v and %v, want both playing", a.info().State, b.info().State)
+	}
+	for _, after := range []uint64{1, 7} {
+		got, want := streams(t, a.h, a.id, a.tokens, after), streams(t, b.h, b.id, b.tokens, after)
+		if !slices.EqualFunc(got, want, slices.Equal) {
+			t.Fatalf("after %d: streams with snapshots\n%v\nwithout\n%v", after, got, want)
+		}
+	}
+	n, err := a.h.SeatSeq(context.Background(), a.id, a.tokens[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	early.waitLen(t, int(n)-1)
+	if got, want := early.got(), streams(t, b.h, b.id, b.tokens, 1)[0]; !slices.Equal(got, want) {
+		t.Fatalf("the stream open through the rounds:\n%v\nwant\n%v", got, want)
+	}
+}

@@ -64,7 +64,7 @@ func (h *Host[A, V, B]) Follow(ctx context.Context, id, token string, afterSeq u
 		cursor = o.snap.Seq
 	}
 	return t.feed(ctx, o.seat, cursor, 0, o.revoked,
-		func(e *Event[B]) error { return send(Item[V, B]{Event: e}) })
+		func(e *Event[B], wire []byte) error { return send(Item[V, B]{Event: e, Wire: wire}) })
 }
 
 // opened is a seat's stream that counts as open.
@@ -156,6 +156,13 @@ func (t *table[A, V, B]) snapshotSeq(s int, head uint64) uint64 {
 // spectator delay has passed since it happened, starting after afterSeq (in
 // the spectators' numbering of the public events). It returns like Follow.
 func (h *Host[A, V, B]) Watch(ctx context.Context, id string, afterSeq uint64, send func(*Event[B]) error) error {
+	return h.WatchEncoded(ctx, id, afterSeq, func(e *Event[B], _ []byte) error { return send(e) })
+}
+
+// WatchEncoded is Watch, with each event's encoding by Config.Encode
+// (nil without one), shared with the other streams: it must not be
+// changed.
+func (h *Host[A, V, B]) WatchEncoded(ctx context.Context, id string, afterSeq uint64, send func(e *Event[B], wire []byte) error) error {
 	t, err := h.table(ctx, id)
 	if err != nil {
 		return err
@@ -173,15 +180,16 @@ func (h *Host[A, V, B]) Watch(ctx context.Context, id string, afterSeq uint64, s
 // until the game is over and everything was sent. A stream whose player
 // left (revoked closed) ends with ErrWrongToken at once: the seat may have
 // a new player by then.
-func (t *table[A, V, B]) feed(ctx context.Context, viewer int, cursor uint64, delay time.Duration, revoked <-chan struct{}, send func(*Event[B]) error) error {
+func (t *table[A, V, B]) feed(ctx context.Context, viewer int, cursor uint64, delay time.Duration, revoked <-chan struct{}, send func(*Event[B], []byte) error) error {
 	v := viewer // the viewer's place in the archive's counts
 	if v < 0 {
 		v = len(t.seats)
 	}
 	opened := t.clk.Now() // events logged from now on count in the fan-out latency
-	deliver := func(e Event[B]) error {
+	// deliver sends event i of the table's log (-1: one read back from
+	// the store).
+	deliver := func(e Event[B], i int32) error {
 		cursor++
-		e.Seq = cursor
 		select {
 		case <-revoked:
 			return ErrWrongToken
@@ -192,7 +200,9 @@ func (t *table[A, V, B]) feed(ctx context.Context, viewer int, cursor uint64, de
 				return err
 			}
 		}
-		if err := send(&e); err != nil {
+		wire := t.wire(i, &e)
+		e.Seq = cursor
+		if err := send(&e, wire); err != nil {
 			return err
 		}
 		if viewer >= 0 && !e.At.Before(opened) {
@@ -201,25 +211,31 @@ func (t *table[A, V, B]) feed(ctx context.Context, viewer int, cursor uint64, de
 		return nil
 	}
 	for {
-		if cursor < t.arch.count(v) {
-			// Before the snapshot the table was recovered from: the events
-			// are in the store.
-			evs, err := t.archived(ctx, v, cursor)
+		// The archive, the log and the indexes are read together: a game
+		// in play moves the rounds a stored snapshot holds from its log to
+		// the archive (snapshot.go, archive).
+		t.mu.RLock()
+		arch := t.arch
+		if cursor < arch.count(v) {
+			t.mu.RUnlock()
+			// Before a stored snapshot (the one the table was recovered
+			// from, or a later one): the events are in the store.
+			evs, err := t.archived(ctx, arch, v, cursor)
 			if err != nil {
 				return err
 			}
 			for _, e := range evs {
-				if err := deliver(e); err != nil {
+				if err := deliver(e, -1); err != nil {
 					return err
 				}
 			}
 			continue
 		}
-		t.mu.RLock()
-		// The log and the viewers' indexes only grow and never change, so
-		// the slices may be read after the lock is released.
+		// The log and the viewers' indexes are only appended to, or
+		// replaced by shorter copies, so the slices taken may be read
+		// after the lock is released.
 		var batch []int32
-		off := cursor - t.arch.count(v)
+		off := cursor - arch.count(v)
 		if viewer < 0 {
 			batch = t.public[off:]
 		} else {
@@ -228,7 +244,7 @@ func (t *table[A, V, B]) feed(ctx context.Context, viewer int, cursor uint64, de
 		events, base, done, changed := t.events, t.base, t.done, t.changed
 		t.mu.RUnlock()
 		for _, i := range batch {
-			if err := deliver(events[uint64(i)-base]); err != nil {
+			if err := deliver(events[uint64(i)-base], i); err != nil {
 				return err
 			}
 		}

@@ -79,10 +79,11 @@ type table[A comparable, V, B any] struct {
 	marked     bool      // the store knows the game ended (Store.Finish)
 	exit       bool      // the table left memory: run returns
 
-	// Shared with streams and readers. A table recovered from a snapshot
-	// holds in memory only the events logged after it; those before it
+	// Shared with streams and readers, under mu. A table holds in memory
+	// only the events logged after the latest stored snapshot of its
+	// game in play (or the one it was recovered from); those before it
 	// (arch) are read back from the store.
-	arch    archive     // fixed before the table runs
+	arch    archive     // written by the table's goroutine under mu (snapshot.go, archive)
 	base    uint64      // the events in arch: events[0] is the table's event base
 	cache   segCache[B] // decoded segments of arch
 	mu      sync.RWMutex
@@ -92,6 +93,7 @@ type table[A comparable, V, B any] struct {
 	changed chan struct{} // closed and replaced on every append
 	done    bool          // the game is over: no more events
 	snap    Info
+	wires   wireCache // the latest events encoded, for the streams (encode.go)
 }
 
 type waitKey struct {
@@ -128,8 +130,7 @@ type seat[A comparable, V any] struct {
 	playerID string        // the room service's id of the player
 	resv     reservation   // while the table waits
 	bucket   *Bucket
-	dedupe   map[string]answer[A]
-	order    []string // request ids, oldest first
+	dedupe   window[A] // the answers to the latest request ids (dedupe.go)
 }
 
 // answer is the remembered outcome of a request id.
@@ -153,7 +154,6 @@ func newTable[A comparable, V, B any](h *Host[A, V, B], rec TableRecord, g Game[
 	}
 	for i := range t.seats {
 		t.seats[i].bucket = NewBucket(h.cfg.SeatRate)
-		t.seats[i].dedupe = map[string]answer[A]{}
 		t.seats[i].revoked = make(chan struct{})
 	}
 	t.refresh()
@@ -317,7 +317,15 @@ func (t *table[A, V, B]) seatOf(token string) (int, error) {
 	if token == "" {
 		return 0, ErrMissingToken
 	}
-	h := sha256.Sum256([]byte(token))
+	// Hashed from a buffer on the stack: no allocation for the token of
+	// every call, which clients keep short (the server bounds it).
+	var buf [128]byte
+	var h [sha256.Size]byte
+	if len(token) <= len(buf) {
+		h = sha256.Sum256(append(buf[:0], token...))
+	} else {
+		h = sha256.Sum256([]byte(token))
+	}
 	found := -1
 	for i := range t.seats {
 		s := &t.seats[i]
@@ -519,7 +527,7 @@ func (t *table[A, V, B]) applyNotice(e Entry[A]) {
 		if t.state == Waiting {
 			// Streams of the old player still count until they end; a
 			// reservation stays.
-			*st = seat[A, V]{bucket: st.bucket, dedupe: map[string]answer[A]{}, conns: st.conns, revoked: make(chan struct{}), resv: st.resv}
+			*st = seat[A, V]{bucket: st.bucket, conns: st.conns, revoked: make(chan struct{}), resv: st.resv}
 			if st.resv.on {
 				st.name, st.playerID = st.resv.name, st.resv.playerID
 			}
@@ -796,7 +804,7 @@ func (t *table[A, V, B]) act(r Request[A]) (uint64, error) {
 		// Longer than a snapshot (or a store) keeps.
 		return 0, fmt.Errorf("request id of %d bytes, at most %d: %w", len(r.RequestID), maxIDLen, ErrBadRequest)
 	}
-	if prev, ok := st.dedupe[r.RequestID]; ok {
+	if prev, ok := st.dedupe.get(r.RequestID); ok {
 		if prev.action != r.Action {
 			return 0, fmt.Errorf("request id %q: %w", r.RequestID, ErrRequestIDReused)
 		}
@@ -810,13 +818,7 @@ func (t *table[A, V, B]) act(r Request[A]) (uint64, error) {
 }
 
 func (t *table[A, V, B]) remember(s int, id string, a A, seq uint64, err error) {
-	st := &t.seats[s]
-	if len(st.order) >= t.h.cfg.DedupeWindow {
-		delete(st.dedupe, st.order[0])
-		st.order = st.order[1:]
-	}
-	st.dedupe[id] = answer[A]{action: a, seq: seq, err: err}
-	st.order = append(st.order, id)
+	t.seats[s].dedupe.add(t.h.cfg.DedupeWindow, id, answer[A]{action: a, seq: seq, err: err})
 }
 
 // awaited reports whether a claim dwell in progress waits for seat s: the

@@ -9,9 +9,11 @@ import (
 	"slices"
 	"time"
 
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/encoded"
 	"github.com/mahjong-authority/authority/internal/host"
 )
 
@@ -67,6 +69,7 @@ func NewHosted[A comparable, V, B any](name string, p Parts[A, V, B], hs Hosting
 	cfg.FinishedTTL, cfg.IdleTTL, cfg.KeepGames = hs.FinishedTTL, hs.IdleTTL, hs.KeepGames
 	cfg.ForgetEvicted = cfg.Store == nil
 	cfg.GameFor = t.storedGame
+	cfg.Encode = t.encode
 	if f := hs.Lifecycle; f != nil {
 		cfg.Lifecycle = func(l host.Life[B]) {
 			out := Life{Kind: l.Kind, At: l.At, Info: l.Info}
@@ -183,43 +186,72 @@ func (t *Hosted[A, V, B]) Act(ctx context.Context, id string, r ActRequest) (uin
 	if _, err := t.parts.ActionFromPB(r.Action, 0); err != nil {
 		return 0, err
 	}
-	seat, err := t.h.Seat(ctx, id, r.Token)
-	if err != nil {
-		return 0, err
-	}
-	a, err := t.parts.ActionFromPB(r.Action, seat)
-	if err != nil {
-		return 0, err
-	}
-	return t.h.Act(ctx, id, host.Request[A]{Token: r.Token, LastSeq: r.LastSeq, RequestID: r.RequestID, Action: a})
+	// The seat's action is made in the table's goroutine: one call into
+	// the table, not two.
+	return t.h.ActFor(ctx, id, host.Request[A]{Token: r.Token, LastSeq: r.LastSeq, RequestID: r.RequestID},
+		func(seat int) (A, error) { return t.parts.ActionFromPB(r.Action, seat) })
 }
 
-// Follow streams a seat's snapshot and events.
-func (t *Hosted[A, V, B]) Follow(ctx context.Context, id, token string, afterSeq uint64, send func(*pb.StreamEventsResponse) error) error {
+// Follow streams a seat's snapshot and events: each message a
+// *pb.StreamEventsResponse or, for an event, its encoding (an
+// *encoded.Message around the bytes every viewer of the event shares).
+func (t *Hosted[A, V, B]) Follow(ctx context.Context, id, token string, afterSeq uint64, send func(proto.Message) error) error {
 	return t.h.Follow(ctx, id, token, afterSeq, func(it host.Item[V, B]) error {
-		var resp pb.StreamEventsResponse
 		if it.Snapshot != nil {
-			resp.Item = &pb.StreamEventsResponse_Snapshot{Snapshot: &pb.Snapshot{Seq: it.Snapshot.Seq, View: t.parts.ViewToPB(it.Snapshot.View)}}
-		} else {
-			e, err := t.eventToPB(it.Event)
-			if err != nil {
-				return err
-			}
-			resp.Item = &pb.StreamEventsResponse_Event{Event: e}
+			return send(&pb.StreamEventsResponse{Item: &pb.StreamEventsResponse_Snapshot{Snapshot: &pb.Snapshot{Seq: it.Snapshot.Seq, View: t.parts.ViewToPB(it.Snapshot.View)}}})
 		}
-		return send(&resp)
+		if it.Wire != nil {
+			return send(encoded.Numbered(newStreamEventsResponse, streamEventField, it.Event.Seq, it.Wire))
+		}
+		e, err := t.eventToPB(it.Event)
+		if err != nil {
+			return err
+		}
+		return send(&pb.StreamEventsResponse{Item: &pb.StreamEventsResponse_Event{Event: e}})
 	})
 }
 
-// Watch streams the public events.
-func (t *Hosted[A, V, B]) Watch(ctx context.Context, id string, afterSeq uint64, send func(*pb.Event) error) error {
-	return t.h.Watch(ctx, id, afterSeq, func(e *host.Event[B]) error {
+// Watch streams the public events: each message a *pb.SpectateResponse
+// or its encoding, as Follow.
+func (t *Hosted[A, V, B]) Watch(ctx context.Context, id string, afterSeq uint64, send func(proto.Message) error) error {
+	return t.h.WatchEncoded(ctx, id, afterSeq, func(e *host.Event[B], wire []byte) error {
+		if wire != nil {
+			return send(encoded.Numbered(newSpectateResponse, spectateEventField, e.Seq, wire))
+		}
 		ev, err := t.eventToPB(e)
 		if err != nil {
 			return err
 		}
-		return send(ev)
+		return send(&pb.SpectateResponse{Event: ev})
 	})
+}
+
+// The messages that carry an event to a viewer, and the number of the
+// field that holds it: the viewer's Seq is spliced in front of the shared
+// encoding of the rest of the event (pb.Event's field 1 is its seq).
+var (
+	streamEventField   = (&pb.StreamEventsResponse{}).ProtoReflect().Descriptor().Fields().ByName("event").Number()
+	spectateEventField = (&pb.SpectateResponse{}).ProtoReflect().Descriptor().Fields().ByName("event").Number()
+)
+
+func newStreamEventsResponse() proto.Message { return &pb.StreamEventsResponse{} }
+func newSpectateResponse() proto.Message     { return &pb.SpectateResponse{} }
+
+// encode is an event of the log in the API, without its Seq, encoded once
+// for every stream that sends it (host.Config.Encode); nil if the rule
+// set cannot convert it (the stream then gets the error from eventToPB).
+func (t *Hosted[A, V, B]) encode(e *host.Event[B]) []byte {
+	e0 := *e
+	e0.Seq = 0
+	ev, err := t.eventToPB(&e0)
+	if err != nil {
+		return nil
+	}
+	b, err := proto.Marshal(ev)
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // eventToPB converts an event of the log: a seat notice here, a game event

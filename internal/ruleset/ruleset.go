@@ -135,10 +135,13 @@ type Tables interface {
 	Start(ctx context.Context, id, token string) error
 	// Act checks and plays a client's action.
 	Act(ctx context.Context, id string, r ActRequest) (uint64, error)
-	// Follow streams a seat's snapshot and events (host.Host.Follow).
-	Follow(ctx context.Context, id, token string, afterSeq uint64, send func(*pb.StreamEventsResponse) error) error
-	// Watch streams the public events (host.Host.Watch).
-	Watch(ctx context.Context, id string, afterSeq uint64, send func(*pb.Event) error) error
+	// Follow streams a seat's snapshot and events (host.Host.Follow):
+	// each message a *pb.StreamEventsResponse or an *encoded.Message of
+	// one, which gRPC's codec sends as it is.
+	Follow(ctx context.Context, id, token string, afterSeq uint64, send func(proto.Message) error) error
+	// Watch streams the public events (host.Host.Watch): each message a
+	// *pb.SpectateResponse or an *encoded.Message of one.
+	Watch(ctx context.Context, id string, afterSeq uint64, send func(proto.Message) error) error
 	// Export writes the table's game record in a format.
 	Export(ctx context.Context, id string, format pb.RecordFormat) (*pb.ExportGameResponse, error)
 	// Recover resumes the tables of the rule set's store.

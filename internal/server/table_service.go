@@ -325,7 +325,8 @@ func (t *tableService) StreamEvents(req *pb.StreamEventsRequest, stream pb.Table
 		return toStatus(err)
 	}
 	_, err := route(t.s, id, func(tb ruleset.Tables) (struct{}, error) {
-		return struct{}{}, tb.Follow(stream.Context(), id, req.GetSeatToken(), req.GetAfterSeq(), stream.Send)
+		// SendMsg, not Send: an event comes encoded (package encoded).
+		return struct{}{}, tb.Follow(stream.Context(), id, req.GetSeatToken(), req.GetAfterSeq(), func(m proto.Message) error { return stream.SendMsg(m) })
 	})
 	return toStatus(err)
 }
@@ -360,9 +361,7 @@ func (t *tableService) Spectate(req *pb.SpectateRequest, stream pb.TableService_
 		return toStatus(err)
 	}
 	_, err := route(t.s, id, func(tb ruleset.Tables) (struct{}, error) {
-		return struct{}{}, tb.Watch(stream.Context(), id, req.GetAfterSeq(), func(e *pb.Event) error {
-			return stream.Send(&pb.SpectateResponse{Event: e})
-		})
+		return struct{}{}, tb.Watch(stream.Context(), id, req.GetAfterSeq(), func(m proto.Message) error { return stream.SendMsg(m) })
 	})
 	return toStatus(err)
 }

@@ -56,19 +56,27 @@ const snapshotVersion = 1
 // maxBatch bounds how many requests one transaction commits.
 const maxBatch = 256
 
+// DefaultLinger is how long the writer waits for more writes before a
+// commit when writes come often enough for the wait to gather some (see
+// WithLinger).
+const DefaultLinger = 2 * time.Millisecond
+
 // Bolt is a host.Store in one bbolt file. Every Create and Append is
 // durable (written and fsynced) when it returns. Writes go through one
 // goroutine that commits everything queued while the previous commit ran
-// in a single transaction - group commit without a delay: alone, a table
-// pays one fsync per write; under load, many tables share one.
+// in a single transaction (group commit): alone, a table pays one commit
+// per write; under load, many tables share one. When writes come often
+// but not together (many tables at human pace), the writer lingers a
+// moment for more before it commits (WithLinger).
 type Bolt[A any] struct {
-	db    *bolt.DB
-	codec Codec[A]
-	reqs  chan *request
-	quit  chan struct{}
-	done  chan struct{}
-	once  sync.Once
-	obs   Observer
+	db     *bolt.DB
+	codec  Codec[A]
+	reqs   chan *request
+	quit   chan struct{}
+	done   chan struct{}
+	once   sync.Once
+	obs    Observer
+	linger time.Duration
 }
 
 // Observer is told how the store performs, for an operator's metrics
@@ -93,10 +101,21 @@ func (nopObserver) Committed(time.Duration, int) {}
 // Option configures Open.
 type Option func(*options)
 
-type options struct{ obs Observer }
+type options struct {
+	obs    Observer
+	linger time.Duration
+}
 
 // WithObserver has the store tell o how it performs.
 func WithObserver(o Observer) Option { return func(op *options) { op.obs = o } }
+
+// WithLinger bounds how long the writer holds a small commit back to
+// gather more writes into it (DefaultLinger without the option; 0 never
+// waits). It waits only while such waits have been gathering writes, so
+// a quiet store commits at once (but for a probe now and then); a write
+// is still acknowledged only once its commit is durable, at most d later
+// than without the wait.
+func WithLinger(d time.Duration) Option { return func(op *options) { op.linger = max(d, 0) } }
 
 // request is one Create or Append waiting for the writer.
 type request struct {
@@ -107,11 +126,14 @@ type request struct {
 // Open opens or creates the store at path. It fails after a second if
 // another process holds the file.
 func Open[A any](path string, codec Codec[A], opts ...Option) (*Bolt[A], error) {
-	op := options{obs: nopObserver{}}
+	op := options{obs: nopObserver{}, linger: DefaultLinger}
 	for _, o := range opts {
 		o(&op)
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second, FreelistType: bolt.FreelistMapType})
+	// The freelist is not written on every commit (a page or more less per
+	// transaction): bbolt rebuilds it from the file when it opens it, a
+	// scan that costs once at start what each commit would cost.
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second, FreelistType: bolt.FreelistMapType, NoFreelistSync: true})
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
@@ -130,7 +152,7 @@ func Open[A any](path string, codec Codec[A], opts ...Option) (*Bolt[A], error) 
 		db.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	s := &Bolt[A]{db: db, codec: codec, reqs: make(chan *request, maxBatch), quit: make(chan struct{}), done: make(chan struct{}), obs: op.obs}
+	s := &Bolt[A]{db: db, codec: codec, reqs: make(chan *request, maxBatch), quit: make(chan struct{}), done: make(chan struct{}), obs: op.obs, linger: op.linger}
 	go s.writer()
 	return s, nil
 }
@@ -167,27 +189,99 @@ func (s *Bolt[A]) Close() error {
 // nothing, since its writes come before the others' in no shared state: it
 // is rolled back with its whole transaction, and the others are retried in
 // one without it.
+//
+// A small batch first waits up to s.linger for more while such waits
+// gather some (lingering), so that tables acting a few milliseconds apart
+// share one commit instead of paying two fsyncs each.
 func (s *Bolt[A]) writer() {
 	defer close(s.done)
+	l := lingering{gain: 1}
+	var wait *time.Timer
+	batch := make([]*request, 0, maxBatch)
 	for {
-		var batch []*request
+		batch = batch[:0]
 		select {
 		case r := <-s.reqs:
 			batch = append(batch, r)
 		case <-s.quit:
 			return
 		}
-	more:
-		for len(batch) < maxBatch {
-			select {
-			case r := <-s.reqs:
-				batch = append(batch, r)
-			default:
-				break more
+		batch = s.drain(batch)
+		if s.linger > 0 && l.want(len(batch)) {
+			before := len(batch)
+			if wait == nil {
+				wait = time.NewTimer(s.linger)
+			} else {
+				wait.Reset(s.linger)
 			}
+		linger:
+			for len(batch) < maxBatch {
+				select {
+				case r := <-s.reqs:
+					batch = append(batch, r)
+				case <-wait.C:
+					break linger
+				case <-s.quit:
+					break linger
+				}
+			}
+			wait.Stop()
+			batch = s.drain(batch)
+			l.gathered(len(batch) - before)
 		}
 		s.commit(batch)
+		clear(batch) // no request outlives its commit here
 	}
+}
+
+// drain adds the requests waiting to batch, up to maxBatch.
+func (s *Bolt[A]) drain(batch []*request) []*request {
+	for len(batch) < maxBatch {
+		select {
+		case r := <-s.reqs:
+			batch = append(batch, r)
+		default:
+			return batch
+		}
+	}
+	return batch
+}
+
+// lingerBelow is the batch below which the writer may linger: a batch
+// this large shares its commit well enough already.
+const lingerBelow = 4
+
+// lingering judges whether waiting for more requests pays: it keeps a
+// moving average of how many requests the recent waits gathered, and
+// waits only while that is at least minGain. When waits stop
+// paying (one table alone, whose next write waits for this commit) it
+// tries again every probeEvery small batches, so that a store that gets
+// busy starts lingering again.
+type lingering struct {
+	gain  float64 // requests gathered per wait, averaged
+	since int     // small batches since the last wait
+}
+
+const probeEvery = 32
+
+// minGain is the fewest requests a wait must gather on average to go on
+// waiting: a quarter of a request (each saves a commit of about two
+// fsyncs, worth a wait of a millisecond or two at human pace).
+const minGain = 0.25
+
+// want reports whether to wait before committing a batch of n.
+func (l *lingering) want(n int) bool {
+	if n >= lingerBelow {
+		return false
+	}
+	l.since++
+	return l.gain >= minGain || l.since >= probeEvery
+}
+
+// gathered counts the requests one wait gathered.
+func (l *lingering) gathered(n int) {
+	l.since = 0
+	l.gain += (float64(n) - l.gain) / 4
 }
 
 func (s *Bolt[A]) commit(batch []*request) {

@@ -3,6 +3,7 @@ package classical
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/mahjong-authority/authority/internal/fair"
 	"github.com/mahjong-authority/authority/internal/host"
@@ -76,7 +77,9 @@ func (g *game) Apply(a ct.Action) ([]host.Out[ct.Body], error) {
 	if len(evs) > 0 && g.eng.Phase() == ct.Turn {
 		for s := range ct.Seat(ct.NumSeats) {
 			if g.eng.Waiting(s) {
-				outs = append(outs, host.Out[ct.Body]{To: host.Only(int(s)), Body: ct.TurnOffer{Seat: s, Options: g.eng.Legal(s)}, Offer: true})
+				// The offer stays in the table's log for the whole game: an exact
+				// copy of the options, not the engine's roomier slice.
+				outs = append(outs, host.Out[ct.Body]{To: host.Only(int(s)), Body: ct.TurnOffer{Seat: s, Options: slices.Clone(g.eng.Legal(s))}, Offer: true})
 				break
 			}
 		}

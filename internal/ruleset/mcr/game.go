@@ -3,6 +3,7 @@ package mcr
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/mahjong-authority/authority/internal/fair"
 	"github.com/mahjong-authority/authority/internal/host"
@@ -73,7 +74,9 @@ func (g *game) Apply(a tbl.Action) ([]host.Out[tbl.Body], error) {
 	// seat to act is told its options, as claim offers tell the others.
 	if s, ok := g.eng.ToAct(); ok && len(evs) > 0 {
 		if legal := g.eng.Legal(s); len(legal) > 0 {
-			outs = append(outs, host.Out[tbl.Body]{To: host.Only(int(s)), Body: tbl.TurnOffer{Seat: s, Options: legal}, Offer: true})
+			// The offer stays in the table's log for the whole game: an exact
+			// copy of the options, not the engine's roomier slice.
+			outs = append(outs, host.Out[tbl.Body]{To: host.Only(int(s)), Body: tbl.TurnOffer{Seat: s, Options: slices.Clone(legal)}, Offer: true})
 		}
 	}
 	markWindow(a, outs)

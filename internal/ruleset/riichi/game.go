@@ -123,7 +123,9 @@ func (g *game) Apply(a table.Action) ([]host.Out[table.Body], error) {
 	if len(evs) > 0 && g.eng.Phase() == table.Turn {
 		for s := range table.Seat(table.NumSeats) {
 			if legal := g.eng.Legal(s); len(legal) > 0 {
-				outs = append(outs, host.Out[table.Body]{To: host.Only(int(s)), Body: table.TurnOffer{Seat: s, Options: legal}, Offer: true})
+				// The offer stays in the table's log for the whole game: an exact
+				// copy of the options, not the engine's roomier slice.
+				outs = append(outs, host.Out[table.Body]{To: host.Only(int(s)), Body: table.TurnOffer{Seat: s, Options: slices.Clone(legal)}, Offer: true})
 				break
 			}
 		}

@@ -3,6 +3,7 @@ package sichuan
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/mahjong-authority/authority/internal/fair"
@@ -93,7 +94,9 @@ func (g *game) Apply(a sc.Action) ([]host.Out[sc.Body], error) {
 	if len(evs) > 0 && g.eng.Phase() == sc.Turn {
 		for s := range sc.Seat(sc.NumSeats) {
 			if g.eng.Waiting(s) {
-				outs = append(outs, host.Out[sc.Body]{To: host.Only(int(s)), Body: sc.TurnOffer{Seat: s, Options: g.eng.Legal(s)}, Offer: true})
+				// The offer stays in the table's log for the whole game: an exact
+				// copy of the options, not the engine's roomier slice.
+				outs = append(outs, host.Out[sc.Body]{To: host.Only(int(s)), Body: sc.TurnOffer{Seat: s, Options: slices.Clone(g.eng.Legal(s))}, Offer: true})
 				break
 			}
 		}

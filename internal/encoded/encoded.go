@@ -1,0 +1,121 @@
+// Package encoded sends a protobuf message that was encoded once to many
+// streams: a Message is the encoding of a numbered event - a wrapper
+// message whose one field holds the event, whose field 1 is the viewer's
+// sequence number and whose other fields are the same for every viewer -
+// spliced from a few bytes of its own and the bytes every viewer shares.
+//
+// The package registers a gRPC codec for "proto" (the default) that sends
+// a *Message's bytes as they are and encodes everything else as grpc-go's
+// own codec does. A Message is also a proto.Message, decoded from its
+// bytes on demand, for any other codec (Connect JSON through the
+// gateway) and for tests: what goes on the wire is in every case the
+// message proto.Marshal would have written.
+package encoded
+
+import (
+	"fmt"
+	"sync"
+
+	"google.golang.org/grpc/encoding"
+	grpcproto "google.golang.org/grpc/encoding/proto"
+	"google.golang.org/grpc/mem"
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// Message is a wrapper message, encoded: field Outer of the wrapper holds
+// a message made of field 1 (the viewer's Seq, a varint) followed by
+// Shared. It is built per viewer (a few dozen bytes) around the bytes
+// every viewer shares.
+type Message struct {
+	head   [2*binaryVarintLen + 2]byte
+	n      int
+	shared []byte
+	bufs   [2]mem.Buffer // what Marshal returns: head and shared
+
+	newMsg  func() proto.Message
+	once    sync.Once
+	decoded proto.Message
+	err     error
+}
+
+const binaryVarintLen = 10
+
+// Numbered is the encoding of a message of newMsg's type whose field
+// outer is a message with seq in its field 1 and then the fields encoded
+// in shared (which must not hold field 1, and is not copied: it must not
+// change after). Seq 0 is not written, as proto3 leaves a zero out.
+func Numbered(newMsg func() proto.Message, outer protowire.Number, seq uint64, shared []byte) *Message {
+	m := &Message{newMsg: newMsg, shared: shared}
+	inner := len(shared)
+	if seq != 0 {
+		inner += 1 + protowire.SizeVarint(seq)
+	}
+	b := protowire.AppendTag(m.head[:0], outer, protowire.BytesType)
+	b = protowire.AppendVarint(b, uint64(inner))
+	if seq != 0 {
+		b = protowire.AppendTag(b, 1, protowire.VarintType)
+		b = protowire.AppendVarint(b, seq)
+	}
+	m.n = len(b)
+	return m
+}
+
+// Len is the size of the encoding.
+func (m *Message) Len() int { return m.n + len(m.shared) }
+
+// AppendTo appends the encoding to b.
+func (m *Message) AppendTo(b []byte) []byte { return append(append(b, m.head[:m.n]...), m.shared...) }
+
+// Decode is the message the bytes encode, decoded once.
+func (m *Message) Decode() (proto.Message, error) {
+	m.once.Do(func() {
+		msg := m.newMsg()
+		if err := proto.Unmarshal(m.AppendTo(make([]byte, 0, m.Len())), msg); err != nil {
+			m.err = fmt.Errorf("encoded: decode %T: %w", msg, err)
+			return
+		}
+		m.decoded = msg
+	})
+	return m.decoded, m.err
+}
+
+// ProtoReflect makes a Message a proto.Message: the decoded message's.
+// Bytes that do not decode (a bug of the caller) reflect an empty message.
+func (m *Message) ProtoReflect() protoreflect.Message {
+	msg, err := m.Decode()
+	if err != nil {
+		return m.newMsg().ProtoReflect()
+	}
+	return msg.ProtoReflect()
+}
+
+// Codec is grpc-go's codec for "proto" with one difference: a *Message is
+// sent as its bytes, the shared part without a copy.
+type Codec struct {
+	// Base encodes everything else.
+	Base encoding.CodecV2
+}
+
+// Marshal encodes v. A *Message is sent once (its buffers are its own).
+func (c Codec) Marshal(v any) (mem.BufferSlice, error) {
+	if m, ok := v.(*Message); ok {
+		m.bufs = [2]mem.Buffer{mem.SliceBuffer(m.head[:m.n]), mem.SliceBuffer(m.shared)}
+		return m.bufs[:], nil
+	}
+	return c.Base.Marshal(v)
+}
+
+// Unmarshal decodes data into v as Base does.
+func (c Codec) Unmarshal(data mem.BufferSlice, v any) error { return c.Base.Unmarshal(data, v) }
+
+// Name is "proto": the codec replaces the default.
+func (Codec) Name() string { return grpcproto.Name }
+
+// grpc-go takes codecs from its registry by content subtype, and a codec
+// must be registered at init. This one wraps the proto codec registered
+// by grpc-go's encoding/proto, whose init runs before this package's.
+func init() {
+	encoding.RegisterCodecV2(Codec{Base: encoding.GetCodecV2(grpcproto.Name)})
+}
