@@ -256,7 +256,13 @@ func TestClusterProcesses(t *testing.T) {
 	case <-ctx.Done():
 	}
 	if ctx.Err() != nil {
-		t.Fatalf("the games did not end\nnode 1:\n%s\nnode 2:\n%s", procs[1].log(), procs[2].log())
+		var seats strings.Builder
+		for i := range runs {
+			for s, r := range runs[i] {
+				fmt.Fprintf(&seats, "table %d seat %d: ended %v, err %v, %d acked, stats %+v\n", i, s, r.ended, r.err, len(r.acked), r.stats)
+			}
+		}
+		t.Fatalf("the games did not end\n%s\nnode 1:\n%s\nnode 2:\n%s", seats.String(), procs[1].log(), procs[2].log())
 	}
 	taken := regexp.MustCompile(`"table taken over"`)
 	adopted := 0
