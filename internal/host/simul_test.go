@@ -78,6 +78,10 @@ func TestSimultaneousDecisionsNotStale(t *testing.T) {
 	fls := make([]*follower, 4)
 	for s := range fls {
 		fls[s] = f.follow(s, 0)
+		// Its first snapshot before any vote, so that the votes reach it
+		// as events (a stream that opened later would get them folded
+		// into its snapshot).
+		fls[s].first(t, 1)
 	}
 	before := f.heads()
 	for s, err := range f.voteAll([]int{0, 1, 2, 3}, before, "vote") {
