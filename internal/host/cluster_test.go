@@ -125,6 +125,11 @@ func TestAdoptAndFence(t *testing.T) {
 	if h1.Holds(f.id) {
 		t.Fatal("the fenced owner still holds the table")
 	}
+	// Asked of a node that does not hold it, a game in play is elsewhere
+	// (a client retries), not unknown (a client gives up).
+	if _, err := h1.Get(context.Background(), f.id); !errors.Is(err, host.ErrUnavailable) || errors.Is(err, host.ErrNotFound) {
+		t.Fatalf("Get of a live table on a node that does not hold it = %v, want ErrUnavailable", err)
+	}
 	if _, drop := l1.got(); len(drop) != 1 || drop[0] != f.id {
 		t.Fatalf("leases dropped by the fenced owner: %v", drop)
 	}

@@ -287,6 +287,13 @@ func (h *Host[A, V, B]) readBack(ctx context.Context, id string) (*table[A, V, B
 	}
 	t.cancel() // it writes nothing
 	if t.state != Playing || !t.game.Over() && !t.abandon {
+		if h.cfg.Owner != nil && !t.abandon {
+			// One node of a cluster: a game not over that this node
+			// does not hold is another node's, or between two owners
+			// (its owner died and none took it over yet). Not "no
+			// such table": asked again, it is found.
+			return nil, fmt.Errorf("table %q: on another node or between two: %w", id, ErrUnavailable)
+		}
 		// A table that has not finished is held in memory, or was
 		// abandoned (and is being deleted).
 		return nil, notFound
