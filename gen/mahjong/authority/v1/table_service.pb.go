@@ -350,8 +350,9 @@ const (
 	ErrorReason_ERROR_REASON_CLAIM_WINDOW_CLOSED ErrorReason = 7
 	// FAILED_PRECONDITION: the rules do not allow this action now.
 	ErrorReason_ERROR_REASON_ILLEGAL_ACTION ErrorReason = 8
-	// ABORTED: last_seq is older than the seat's newest game event
-	// (metadata "newest_seq").
+	// ABORTED: last_seq is older than the seat's newest game event, other
+	// seats' announcements of choices made at once left out (metadata
+	// "newest_seq": the newest that counts).
 	ErrorReason_ERROR_REASON_STALE_SEQ ErrorReason = 9
 	// RESOURCE_EXHAUSTED: too many requests. The request was not run; a
 	// google.rpc.RetryInfo says when the same request is taken (also in

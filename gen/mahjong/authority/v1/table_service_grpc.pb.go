@@ -76,7 +76,9 @@ type TableServiceClient interface {
 	// Act plays one action for the seat of the token. A retried request_id is
 	// applied once and answered the same (also after a restart, for the last
 	// 256 ids of the seat); an action decided on a stale view (last_seq older
-	// than the newest game event the seat can see) is refused with ABORTED.
+	// than the newest game event the seat can see, leaving out other seats'
+	// announcements of choices made at once, such as Sichuan's exchange) is
+	// refused with ABORTED.
 	// The answer comes once the action is stored durably. A refused action
 	// never changes the table.
 	Act(ctx context.Context, in *ActRequest, opts ...grpc.CallOption) (*ActResponse, error)
@@ -265,7 +267,9 @@ type TableServiceServer interface {
 	// Act plays one action for the seat of the token. A retried request_id is
 	// applied once and answered the same (also after a restart, for the last
 	// 256 ids of the seat); an action decided on a stale view (last_seq older
-	// than the newest game event the seat can see) is refused with ABORTED.
+	// than the newest game event the seat can see, leaving out other seats'
+	// announcements of choices made at once, such as Sichuan's exchange) is
+	// refused with ABORTED.
 	// The answer comes once the action is stored durably. A refused action
 	// never changes the table.
 	Act(context.Context, *ActRequest) (*ActResponse, error)

@@ -1521,8 +1521,9 @@ export enum ErrorReason {
   ILLEGAL_ACTION = 8,
 
   /**
-   * ABORTED: last_seq is older than the seat's newest game event
-   * (metadata "newest_seq").
+   * ABORTED: last_seq is older than the seat's newest game event, other
+   * seats' announcements of choices made at once left out (metadata
+   * "newest_seq": the newest that counts).
    *
    * @generated from enum value: ERROR_REASON_STALE_SEQ = 9;
    */
@@ -1844,7 +1845,9 @@ export const TableService: GenService<{
    * Act plays one action for the seat of the token. A retried request_id is
    * applied once and answered the same (also after a restart, for the last
    * 256 ids of the seat); an action decided on a stale view (last_seq older
-   * than the newest game event the seat can see) is refused with ABORTED.
+   * than the newest game event the seat can see, leaving out other seats'
+   * announcements of choices made at once, such as Sichuan's exchange) is
+   * refused with ABORTED.
    * The answer comes once the action is stored durably. A refused action
    * never changes the table.
    *
