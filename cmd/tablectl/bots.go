@@ -14,6 +14,8 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/metrics"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -51,6 +53,8 @@ type botsOptions struct {
 	ramp          float64       // new tables a second; 0: all at once
 	duration      time.Duration // duration mode: new games until this is up; 0: --games each
 	metricsAddr   string        // the server's metrics listener, for its CPU and RSS
+	cpuProfile    string        // write the load generator's CPU profile here
+	memProfile    string        // and its heap profile at the end
 }
 
 // thinkRange is a closed interval of durations, "MIN..MAX" or one
@@ -180,6 +184,8 @@ func parseBots(args []string, stderr io.Writer) (botsOptions, error) {
 	ramp := fs.String("ramp", "0", "new tables a `second` (e.g. 500/s; 0: all at once)")
 	fs.DurationVar(&o.duration, "for", 0, "duration mode: tables start new games until this is up, then stop (0: --games each)")
 	fs.StringVar(&o.metricsAddr, "metrics-addr", "", "the server's metrics `HOST:PORT`: report its CPU per action and RSS")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write the load generator's own CPU profile to `FILE` (pprof)")
+	fs.StringVar(&o.memProfile, "memprofile", "", "write the load generator's own heap profile to `FILE` at the end (pprof)")
 	if err := fs.Parse(args); err != nil {
 		return o, errUsage
 	}
@@ -235,7 +241,14 @@ func runBots(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	stopProfile, err := startProfiles(o)
+	if err != nil {
+		return err
+	}
 	sum, started := loadTest(ctx, o, stderr)
+	if err := stopProfile(); err != nil {
+		return err
+	}
 	if o.metricsAddr != "" {
 		after, err := readServerUsage(ctx, o.metricsAddr)
 		if err != nil {
@@ -259,6 +272,84 @@ func runBots(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return fmt.Errorf("bots: %d errors, %d of %d games ended", sum.Errors, sum.Games, want)
 	}
 	return nil
+}
+
+// startProfiles starts the CPU profile of --cpuprofile; the returned
+// function stops it and writes the heap profile of --memprofile.
+func startProfiles(o botsOptions) (func() error, error) {
+	var cpu *os.File
+	if o.cpuProfile != "" {
+		f, err := os.Create(o.cpuProfile)
+		if err != nil {
+			return nil, fmt.Errorf("bots: %w", err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("bots: cpu profile: %w", err)
+		}
+		cpu = f
+	}
+	// In duration mode the heap profile is taken two thirds into the run,
+	// every table playing, rather than after the seats have gone.
+	var heapTimer *time.Timer
+	heapDone := make(chan error, 1)
+	if o.memProfile != "" && o.duration > 0 {
+		heapTimer = time.AfterFunc(o.duration*2/3, func() { heapDone <- writeHeapProfile(o.memProfile) })
+	}
+	return func() error {
+		if heapTimer != nil && heapTimer.Stop() {
+			// Stopped before it fired (the run ended early): take it now.
+			heapDone <- writeHeapProfile(o.memProfile)
+		}
+		if cpu != nil {
+			pprof.StopCPUProfile()
+			if err := cpu.Close(); err != nil {
+				return fmt.Errorf("bots: cpu profile: %w", err)
+			}
+		}
+		if heapTimer != nil {
+			return <-heapDone
+		}
+		if o.memProfile == "" {
+			return nil
+		}
+		return writeHeapProfile(o.memProfile)
+	}, nil
+}
+
+// writeHeapProfile writes the heap profile (what is held, and what was
+// allocated since the start) to path.
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("bots: %w", err)
+	}
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		f.Close()
+		return fmt.Errorf("bots: heap profile: %w", err)
+	}
+	return f.Close()
+}
+
+// ownUsage is what the load generator itself holds: its goroutines and
+// the memory its runtime mapped (close to its RSS), stacks apart, so that
+// a run shows the cost of a seat.
+type ownUsage struct {
+	goroutines    uint64
+	total, stacks uint64 // bytes
+}
+
+var ownUsageSamples = []metrics.Sample{
+	{Name: "/sched/goroutines:goroutines"},
+	{Name: "/memory/classes/total:bytes"},
+	{Name: "/memory/classes/heap/stacks:bytes"},
+}
+
+// readOwnUsage reads ownUsage from runtime/metrics (no stop of the world).
+func readOwnUsage() ownUsage {
+	s := slices.Clone(ownUsageSamples)
+	metrics.Read(s)
+	return ownUsage{goroutines: s[0].Value.Uint64(), total: s[1].Value.Uint64(), stacks: s[2].Value.Uint64()}
 }
 
 // serverUsage is what the server's metrics say of its process.
@@ -314,15 +405,25 @@ type loadMetrics struct {
 	logged    int
 	games     int
 	rounds    int
-	actions   int
 	errors    int
 	throttled int64
 	cut       int
 	started   int
 	playing   atomic.Int64 // tables in a game now
-	actLat    []time.Duration
-	eventLat  []time.Duration
+	// What every action and every event adds: counted without the lock.
+	acted    atomic.Int64 // accepted actions
+	actLat   latencies
+	eventLat latencies
 }
+
+// act counts an accepted action and its round trip.
+func (m *loadMetrics) act(d time.Duration) {
+	m.actLat.add(d)
+	m.acted.Add(1)
+}
+
+// event counts the delivery latency of a live event.
+func (m *loadMetrics) event(d time.Duration) { m.eventLat.add(d) }
 
 // maxErrorLines bounds the errors written out one by one.
 const maxErrorLines = 20
@@ -343,22 +444,9 @@ func (m *loadMetrics) summary(tables int) botsSummary {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return botsSummary{
-		Tables: tables, Games: m.games, Rounds: m.rounds, Actions: m.actions, Errors: m.errors, Throttled: m.throttled, Cut: m.cut,
-		ActP50ms: quantileMs(m.actLat, 0.50), ActP99ms: quantileMs(m.actLat, 0.99), EventP99ms: quantileMs(m.eventLat, 0.99),
+		Tables: tables, Games: m.games, Rounds: m.rounds, Actions: int(m.acted.Load()), Errors: m.errors, Throttled: m.throttled, Cut: m.cut,
+		ActP50ms: m.actLat.quantileMs(0.50), ActP99ms: m.actLat.quantileMs(0.99), EventP99ms: m.eventLat.quantileMs(0.99),
 	}
-}
-
-// quantileMs is the q-quantile of ds in milliseconds, to the microsecond
-// (nearest rank); 0 for none.
-func quantileMs(ds []time.Duration, q float64) float64 {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	i := int(math.Ceil(q*float64(len(s)))) - 1
-	i = max(0, min(i, len(s)-1))
-	return math.Round(float64(s[i])/float64(time.Microsecond)) / 1000
 }
 
 // lockedWriter serialises the writes of the goroutines that share it.
@@ -416,8 +504,10 @@ func loadTest(ctx context.Context, o botsOptions, stderr io.Writer) (botsSummary
 				if o.duration == 0 {
 					of = fmt.Sprintf("/%d", o.tables*o.games)
 				}
-				fmt.Fprintf(stderr, "[%5.1fs] playing %d, games %d%s, rounds %d, actions %d, errors %d, act p50 %.2fms p99 %.2fms, event p99 %.2fms\n",
-					time.Since(start).Seconds(), m.playing.Load(), s.Games, of, s.Rounds, s.Actions, s.Errors, s.ActP50ms, s.ActP99ms, s.EventP99ms)
+				u := readOwnUsage()
+				fmt.Fprintf(stderr, "[%5.1fs] playing %d, games %d%s, rounds %d, actions %d, errors %d, act p50 %.2fms p99 %.2fms, event p99 %.2fms; load generator: %d goroutines, %.1f MiB (stacks %.1f MiB)\n",
+					time.Since(start).Seconds(), m.playing.Load(), s.Games, of, s.Rounds, s.Actions, s.Errors, s.ActP50ms, s.ActP99ms, s.EventP99ms,
+					u.goroutines, float64(u.total)/(1<<20), float64(u.stacks)/(1<<20))
 			}
 		}
 	})
@@ -663,9 +753,7 @@ func playSeat(ctx context.Context, cut func() bool, o botsOptions, rng *rand.Ran
 			return r
 		}
 		if u.Live {
-			m.mu.Lock()
-			m.eventLat = append(m.eventLat, u.Received.Sub(u.Event.Time))
-			m.mu.Unlock()
+			m.event(u.Received.Sub(u.Event.Time))
 		}
 		switch e := u.Event.Body.(type) {
 		case table.RoundEnded:
@@ -689,9 +777,6 @@ func playSeat(ctx context.Context, cut func() bool, o botsOptions, rng *rand.Ran
 			}
 			continue
 		}
-		m.mu.Lock()
-		m.actLat = append(m.actLat, d)
-		m.actions++
-		m.mu.Unlock()
+		m.act(d)
 	}
 }

@@ -88,9 +88,7 @@ func playMCRSeat(ctx context.Context, s *cmcr.Session, m *loadMetrics, who strin
 			return r
 		}
 		if u.Live {
-			m.mu.Lock()
-			m.eventLat = append(m.eventLat, u.Received.Sub(u.Event.Time))
-			m.mu.Unlock()
+			m.event(u.Received.Sub(u.Event.Time))
 		}
 		switch e := u.Event.Body.(type) {
 		case tmcr.HandEnded:
@@ -109,9 +107,6 @@ func playMCRSeat(ctx context.Context, s *cmcr.Session, m *loadMetrics, who strin
 			m.fail(1, "%s: %v", who, err)
 			continue
 		}
-		m.mu.Lock()
-		m.actLat = append(m.actLat, d)
-		m.actions++
-		m.mu.Unlock()
+		m.act(d)
 	}
 }

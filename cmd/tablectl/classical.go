@@ -103,9 +103,7 @@ func playClassicalSeat(ctx context.Context, s *cclassical.Session, m *loadMetric
 			return r
 		}
 		if u.Live {
-			m.mu.Lock()
-			m.eventLat = append(m.eventLat, u.Received.Sub(u.Event.Time))
-			m.mu.Unlock()
+			m.event(u.Received.Sub(u.Event.Time))
 		}
 		switch e := u.Event.Body.(type) {
 		case ct.HandEnded:
@@ -124,10 +122,7 @@ func playClassicalSeat(ctx context.Context, s *cclassical.Session, m *loadMetric
 			m.fail(1, "%s: %v", who, err)
 			continue
 		}
-		m.mu.Lock()
-		m.actLat = append(m.actLat, d)
-		m.actions++
-		m.mu.Unlock()
+		m.act(d)
 	}
 }
 

@@ -497,14 +497,14 @@ func ddzSeat(ctx context.Context, s *ddzclient.Session, m *loadMetrics, counter 
 			return false
 		}
 		if ev := u.Event; ev != nil {
-			m.mu.Lock()
 			if u.Live {
-				m.eventLat = append(m.eventLat, u.Received.Sub(ev.GetTime().AsTime()))
+				m.event(u.Received.Sub(ev.GetTime().AsTime()))
 			}
 			if counter && (ev.GetDealEnded() != nil || ev.GetThrownIn() != nil) {
+				m.mu.Lock()
 				m.rounds++
+				m.mu.Unlock()
 			}
-			m.mu.Unlock()
 		}
 		if s.Over() || !s.MyTurn() || (u.Snapshot == nil && u.Event.GetOffer() == nil) {
 			continue
@@ -520,9 +520,6 @@ func ddzSeat(ctx context.Context, s *ddzclient.Session, m *loadMetrics, counter 
 			continue
 		}
 		lat := time.Since(start)
-		m.mu.Lock()
-		m.actions++
-		m.actLat = append(m.actLat, lat)
-		m.mu.Unlock()
+		m.act(lat)
 	}
 }

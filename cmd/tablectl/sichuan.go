@@ -272,9 +272,7 @@ func playSichuanSeat(ctx context.Context, s *csc.Session, m *loadMetrics, who st
 			return r
 		}
 		if u.Live {
-			m.mu.Lock()
-			m.eventLat = append(m.eventLat, u.Received.Sub(u.Event.Time))
-			m.mu.Unlock()
+			m.event(u.Received.Sub(u.Event.Time))
 		}
 		switch e := u.Event.Body.(type) {
 		case sc.HandEnded:
@@ -293,9 +291,6 @@ func playSichuanSeat(ctx context.Context, s *csc.Session, m *loadMetrics, who st
 			m.fail(1, "%s: %v", who, err)
 			continue
 		}
-		m.mu.Lock()
-		m.actLat = append(m.actLat, d)
-		m.actions++
-		m.mu.Unlock()
+		m.act(d)
 	}
 }
