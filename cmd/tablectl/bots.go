@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/metrics"
 	"runtime/pprof"
 	"slices"
@@ -55,6 +56,7 @@ type botsOptions struct {
 	metricsAddr   string        // the server's metrics listener, for its CPU and RSS
 	cpuProfile    string        // write the load generator's CPU profile here
 	memProfile    string        // and its heap profile at the end
+	procs         int           // GOMAXPROCS of the load generator; 0: Go's default
 }
 
 // thinkRange is a closed interval of durations, "MIN..MAX" or one
@@ -184,6 +186,7 @@ func parseBots(args []string, stderr io.Writer) (botsOptions, error) {
 	ramp := fs.String("ramp", "0", "new tables a `second` (e.g. 500/s; 0: all at once)")
 	fs.DurationVar(&o.duration, "for", 0, "duration mode: tables start new games until this is up, then stop (0: --games each)")
 	fs.StringVar(&o.metricsAddr, "metrics-addr", "", "the server's metrics `HOST:PORT`: report its CPU per action and RSS")
+	fs.IntVar(&o.procs, "procs", 0, "cores the load generator's own goroutines run on at once (GOMAXPROCS; 0: Go's default, every core)")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write the load generator's own CPU profile to `FILE` (pprof)")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write the load generator's own heap profile to `FILE` at the end (pprof)")
 	if err := fs.Parse(args); err != nil {
@@ -195,8 +198,8 @@ func parseBots(args []string, stderr io.Writer) (botsOptions, error) {
 	switch {
 	case rerr != nil:
 		bad = rerr.Error()
-	case o.conns < 0 || o.duration < 0:
-		bad = "--conns and --for must not be negative"
+	case o.conns < 0 || o.duration < 0 || o.procs < 0:
+		bad = "--conns, --for and --procs must not be negative"
 	case o.think.max > 0 && (o.think.max >= o.turn || o.think.max >= o.claim):
 		bad = fmt.Sprintf("--think up to %v: want less than --turn-time and --claim-time", o.think.max)
 	case fs.NArg() > 0:
@@ -240,6 +243,9 @@ func runBots(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		if before, err = readServerUsage(ctx, o.metricsAddr); err != nil {
 			return err
 		}
+	}
+	if o.procs > 0 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(o.procs))
 	}
 	stopProfile, err := startProfiles(o)
 	if err != nil {
@@ -694,7 +700,7 @@ func playGame(ctx, run context.Context, o botsOptions, i, g int, clients *[table
 	var final [4]int
 	rounds := 0
 	for s, st := range seats {
-		wg.Go(func() {
+		play := func() {
 			think := derive(o, fmt.Sprint("think ", s), i, g)
 			rng := rand.New(rand.NewPCG(binary.LittleEndian.Uint64(think[:8]), binary.LittleEndian.Uint64(think[8:16])))
 			r := playSeat(run, cut, o, rng, clients[st.Seat].Follow(st, client.Options{}), o.newBot(i, g, s), m, fmt.Sprintf("table %d game %d seat %d", i, g, st.Seat))
@@ -702,7 +708,15 @@ func playGame(ctx, run context.Context, o botsOptions, i, g int, clients *[table
 			if s == 0 {
 				rounds, final = r.rounds, r.final
 			}
-		})
+		}
+		if s == len(seats)-1 {
+			// The table's own goroutine plays its last seat rather than
+			// wait for the others idle: a goroutine (and its stack) less
+			// a table.
+			play()
+		} else {
+			wg.Go(play)
+		}
 	}
 	wg.Wait()
 	m.mu.Lock()
@@ -728,10 +742,22 @@ type seatResult struct {
 // seat has something to do (after a delay drawn from --think with rng),
 // and records latencies and errors. Once cut reports the time of
 // duration mode up, a failure is no error.
+//
+// The seat's goroutine only reads its stream and decides: a decision is
+// prepared at once (numbered with the view it answers) and sent when its
+// think time is up by a timer (time.AfterFunc), on a goroutine that lives
+// only while the call does, so a thinking seat holds no goroutine and no
+// stack of its own beyond the one reading its stream.
 func playSeat(ctx context.Context, cut func() bool, o botsOptions, rng *rand.Rand, s *client.Session, b bot.Bot, m *loadMetrics, who string) seatResult {
 	defer s.Close()
 	var r seatResult
+	var sending sync.WaitGroup // the action on its way, if any
+	var timer *time.Timer
 	defer func() {
+		if timer != nil && timer.Stop() {
+			sending.Done() // never sent
+		}
+		sending.Wait()
 		st := s.Stats()
 		// Every stream retry is a stream RPC that failed (dropped, or
 		// refused when opened), every act retry an Act that did; faults
@@ -740,6 +766,21 @@ func playSeat(ctx context.Context, cut func() bool, o botsOptions, rng *rand.Ran
 			m.fail(n, "%s: %d failed streams (%d reconnections), %d act retries, %d inconsistencies", who, st.StreamRetries, st.Reconnects, st.ActRetries, st.Faults)
 		}
 	}()
+	send := func(p client.Prepared) {
+		if ctx.Err() != nil {
+			return // the end came while thinking: Next reports it
+		}
+		t0 := time.Now()
+		_, err := s.Send(ctx, p)
+		d := time.Since(t0)
+		if err != nil {
+			if !cut() {
+				m.fail(1, "%s: %v", who, err)
+			}
+			return
+		}
+		m.act(d)
+	}
 	for {
 		u, err := s.Next(ctx)
 		if errors.Is(err, io.EOF) {
@@ -765,18 +806,23 @@ func playSeat(ctx context.Context, cut func() bool, o botsOptions, rng *rand.Ran
 		if !ok {
 			continue
 		}
-		if o.think.max > 0 && sleepCtx(ctx, o.think.draw(rng)) != nil {
-			continue // Next reports the end
-		}
-		t0 := time.Now()
-		_, err = s.Act(ctx, a)
-		d := time.Since(t0)
+		// One action at a time: an offer that comes while the last
+		// action is on its way (a timer of the table answered for the
+		// seat) waits for it.
+		sending.Wait()
+		p, err := s.Prepare(a)
 		if err != nil {
-			if !cut() {
-				m.fail(1, "%s: %v", who, err)
-			}
+			m.fail(1, "%s: %v", who, err)
 			continue
 		}
-		m.act(d)
+		if o.think.max == 0 {
+			send(p)
+			continue
+		}
+		sending.Add(1)
+		timer = time.AfterFunc(o.think.draw(rng), func() {
+			defer sending.Done()
+			send(p)
+		})
 	}
 }

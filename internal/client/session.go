@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -116,12 +118,17 @@ type GameSession[A, V, B any, T GameTracker[V, B]] struct {
 
 	last     uint64 // seq of the last snapshot or event received
 	tracker  T
-	known    bool // the tracker's view is whole: from the start, a snapshot or a deal
-	over     bool // the game's end was received
-	done     bool // and the stream ended after it
-	idPrefix string
+	known    bool   // the tracker's view is whole: from the start, a snapshot or a deal
+	over     bool   // the game's end was received
+	done     bool   // and the stream ended after it
+	idPrefix string // of the request ids: a UUID and a dash
 	requests uint64
 	stats    Stats
+	// The action side, which Send may run on another goroutine than
+	// Next's: its retry loop (built once, not per call) and its counts.
+	actLoop      retry.Loop
+	actRetries   atomic.Int64
+	actThrottled atomic.Int64
 }
 
 // Follow returns the riichi session of a seat. Nothing is sent before the
@@ -153,9 +160,14 @@ func newSession[A, V, B any, T GameTracker[V, B]](c *Client, g Game[A, V, B, T],
 	}
 	s := &GameSession[A, V, B, T]{
 		game: g, c: c, seat: seat, spectator: spectator, opts: opts,
-		last: opts.AfterSeq, tracker: g.NewTracker(seat.Seat), known: opts.AfterSeq == 0, idPrefix: uuid.NewString(),
+		last: opts.AfterSeq, tracker: g.NewTracker(seat.Seat), known: opts.AfterSeq == 0, idPrefix: uuid.NewString() + "-",
 	}
 	s.reopen.Loop = s.loop(&s.stats.StreamRetries)
+	s.actLoop = retry.Loop{
+		Backoff:    opts.Backoff,
+		OnThrottle: func() { s.actThrottled.Add(1); s.c.nThrottled.Add(1) },
+		OnRetry:    func() { s.actRetries.Add(1) },
+	}
 	return s
 }
 
@@ -186,7 +198,12 @@ func (s *GameSession[A, V, B, T]) LastSeq() uint64 { return s.last }
 func (s *GameSession[A, V, B, T]) GameOver() bool { return s.over }
 
 // Stats returns the session's counts.
-func (s *GameSession[A, V, B, T]) Stats() Stats { return s.stats }
+func (s *GameSession[A, V, B, T]) Stats() Stats {
+	st := s.stats
+	st.ActRetries += int(s.actRetries.Load())
+	st.Throttled += int(s.actThrottled.Load())
+	return st
+}
 
 // receiver is a stream of either kind.
 type receiver interface {
@@ -382,24 +399,63 @@ func (s *GameSession[A, V, B, T]) event(ev *pb.Event, now time.Time) (GameUpdate
 // Stats.Throttled. After a success the seat has nothing to do until its
 // next offer.
 func (s *GameSession[A, V, B, T]) Act(ctx context.Context, a A) (uint64, error) {
+	p, err := s.prepare(a)
+	if err != nil {
+		return 0, err
+	}
+	seq, err := s.Send(ctx, p)
+	if err == nil {
+		s.tracker.Answered()
+	}
+	return seq, err
+}
+
+// Prepared is an action made ready by Prepare: its request, numbered,
+// with the sequence number of the view it answers.
+type Prepared struct {
+	req *pb.ActRequest
+}
+
+// Prepare makes an action ready to Send later, possibly on another
+// goroutine, as a person who has decided takes a moment to click: the
+// request carries the last sequence number received now and a fresh
+// request id. The seat has answered its offer from then on (the view's
+// Legal is cleared), whether or not the action is sent.
+func (s *GameSession[A, V, B, T]) Prepare(a A) (Prepared, error) {
+	p, err := s.prepare(a)
+	if err == nil {
+		s.tracker.Answered()
+	}
+	return p, err
+}
+
+func (s *GameSession[A, V, B, T]) prepare(a A) (Prepared, error) {
 	if s.spectator {
-		return 0, errors.New("client: a spectator cannot act")
+		return Prepared{}, errors.New("client: a spectator cannot act")
 	}
 	s.requests++
-	req := &pb.ActRequest{
+	return Prepared{req: &pb.ActRequest{
 		TableId: s.seat.TableID, SeatToken: s.seat.Token, LastSeq: s.last,
-		RequestId: fmt.Sprintf("%s-%d", s.idPrefix, s.requests), Action: s.game.ActionToPB(a),
+		RequestId: string(strconv.AppendUint([]byte(s.idPrefix), s.requests, 10)), Action: s.game.ActionToPB(a),
+	}}, nil
+}
+
+// Send sends a prepared action as Act does (the same retries, counted in
+// the session's Stats). It may run on another goroutine than Next, once
+// at a time: it reads nothing Next changes.
+func (s *GameSession[A, V, B, T]) Send(ctx context.Context, p Prepared) (uint64, error) {
+	req := p.req
+	if req == nil {
+		return 0, errors.New("client: send of an action not prepared")
 	}
-	typ := req.GetAction().GetType()
 	var seq uint64
-	err := s.loop(&s.stats.ActRetries).Resend(ctx, func() error {
+	err := s.actLoop.Resend(ctx, func() error {
 		r, err := s.c.Tables.Act(ctx, req)
 		seq = r.GetSeq()
 		return err
 	})
 	if err != nil {
-		return 0, fmt.Errorf("act %v at %d: %w", typ, req.LastSeq, err)
+		return 0, fmt.Errorf("act %v at %d: %w", req.GetAction().GetType(), req.LastSeq, err)
 	}
-	s.tracker.Answered()
 	return seq, nil
 }
