@@ -69,7 +69,7 @@ type Config[A comparable, V, B any] struct {
 	// The life of a table in memory (lifecycle.go). FinishedTTL is how
 	// long a table stays after its game ended; IdleTTL how long a table
 	// that has not started stays without a seat taken or given up. Past
-	// them the table leaves memory: its goroutine and timers stop, its
+	// them the table leaves memory: its timers stop, its
 	// open streams end (those of a finished game after its last event).
 	// Zero keeps tables in memory for ever.
 	FinishedTTL, IdleTTL time.Duration
@@ -77,7 +77,7 @@ type Config[A comparable, V, B any] struct {
 	// run every KeepGames, at most every hour); zero keeps them for ever.
 	KeepGames time.Duration
 	// Lifecycle, when set, hears of each step of a table's life
-	// (reserve.go), in the table's goroutine (Create's caller's for
+	// (reserve.go), as the table's runner (Create's caller's for
 	// LifeCreated, Recover's for LifeDamaged), before the step is
 	// answered: a slow hook slows the table. A restart may tell a step
 	// again (a game whose end the store had not marked); it never skips

@@ -52,7 +52,7 @@ type table[A comparable, V, B any] struct {
 	stopErr error         // why it stopped (ErrClosed, an EvictedError, ...); read after stopped
 	ctx     context.Context
 	cancel  context.CancelFunc
-	ro      bool // read back from the store for one request: no goroutine, no writes
+	ro      bool // read back from the store for one request: no executor, no writes
 
 	// Owned by the table's runner.
 	game     Game[A, V, B]
@@ -88,7 +88,7 @@ type table[A comparable, V, B any] struct {
 	// only the events logged after the latest stored snapshot of its
 	// game in play (or the one it was recovered from); those before it
 	// (arch) are read back from the store.
-	arch    archive     // written by the table's goroutine under mu (snapshot.go, archive)
+	arch    archive     // written by the table's runner under mu (snapshot.go, archive)
 	base    uint64      // the events in arch: events[0] is the table's event base
 	cache   segCache[B] // decoded segments of arch
 	mu      sync.RWMutex
@@ -250,7 +250,7 @@ func (t *table[A, V, B]) refresh() {
 
 // seatInfos describes the seats. Most calls (every Act) change none of
 // them, so the slice of the last description is shared until one does:
-// readers of t.snap never write to it, and only this goroutine writes
+// readers of t.snap never write to it, and only the runner writes
 // t.snap.
 func (t *table[A, V, B]) seatInfos() []SeatInfo {
 	last := t.snap.Seats
@@ -580,8 +580,8 @@ func (t *table[A, V, B]) rebuild() {
 	t.game = g
 }
 
-// replayAll rebuilds a stored table from its entries, before its goroutine
-// starts.
+// replayAll rebuilds a stored table from its entries, before it is added
+// to the host.
 func (t *table[A, V, B]) replayAll(entries []Entry[A]) error {
 	t.replay = true
 	defer func() { t.replay = false }()
