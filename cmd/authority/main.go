@@ -643,6 +643,10 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 	d.stop()
 	ddz.Close()
 	srv.Close()
+	if cl != nil {
+		// The tables stopped here: the other nodes take them at once.
+		cl.handover(log)
+	}
 	mux.Close()
 	sctx, cancel := context.WithTimeout(context.Background(), o.stopWait)
 	defer cancel()

@@ -122,6 +122,7 @@ type Node struct {
 	live     map[string]nodeSeen
 	adopters map[string]Adopter
 	started  bool
+	leaving  bool            // handed over: takes no table any more
 	trying   map[string]bool // takeovers in progress
 }
 
@@ -248,9 +249,67 @@ func (n *Node) Start() {
 	n.loop(n.sweepLoop)
 }
 
+// Handover gives the node's tables to the others at once, for a graceful
+// stop: it leaves the registry, so that no node ranks it first for a
+// table any more, takes no table over from now on, and purges every lease
+// it holds at the revision it last wrote. A purge is what the others see
+// when a lease expires, so they take the tables over as after a crash,
+// without waiting a TTL. Call it once the tables have stopped here (their
+// hosts closed: nothing more is appended), then Close. The leases it could
+// not purge (the store did not answer) expire as after a crash; the error
+// says how many.
+func (n *Node) Handover(ctx context.Context) error {
+	n.mu.Lock()
+	n.leaving = true
+	revs := make(map[string]uint64, len(n.mine))
+	for id, h := range n.mine {
+		revs[id] = h.rev
+	}
+	n.mine = map[string]*held{}
+	n.mu.Unlock()
+	var errs []error
+	if err := n.nodes.Delete(ctx, n.cfg.NodeID); err != nil {
+		errs = append(errs, fmt.Errorf("leave the registry: %w", err))
+	}
+	failed := 0
+	for id, rev := range revs {
+		if err := n.purge(ctx, id, rev); err != nil {
+			failed++
+			n.log.Debug("lease not handed over (it expires)", zap.String("table", id), zap.Error(err))
+		}
+	}
+	if failed > 0 {
+		errs = append(errs, fmt.Errorf("%d of %d leases not handed over: they expire", failed, len(revs)))
+	}
+	n.log.Info("tables handed over", zap.Int("tables", len(revs)-failed))
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("cluster: handover of node %s: %w", n.cfg.NodeID, err)
+	}
+	return nil
+}
+
+// purge ends table id's lease if it is still this node's: at rev, or,
+// where a renewal in flight wrote it again, at the revision it has now.
+func (n *Node) purge(ctx context.Context, id string, rev uint64) error {
+	err := n.owners.Purge(ctx, id, jetstream.LastRevision(rev))
+	if err == nil {
+		return nil
+	}
+	e, gerr := n.owners.Get(ctx, id)
+	if gerr != nil {
+		return errors.Join(err, gerr)
+	}
+	var l Lease
+	if json.Unmarshal(e.Value(), &l) != nil || l.Node != n.cfg.NodeID || e.Revision() == rev {
+		return err
+	}
+	return n.owners.Purge(ctx, id, jetstream.LastRevision(e.Revision()))
+}
+
 // Close stops renewing and watching, and closes the connections to the
-// other nodes. The leases it holds are not given up: they expire, and the
-// other nodes take the tables over (a graceful handover is a later step).
+// other nodes. The leases it still holds are not given up: they expire,
+// and the other nodes take the tables over (Handover first gives them up
+// at once).
 func (n *Node) Close() {
 	n.cancel()
 	n.wg.Wait()
@@ -294,7 +353,10 @@ func validKey(s string) bool {
 // acquire creates table id's lease for this node; false if another node
 // holds it.
 func (n *Node) acquire(ctx context.Context, id, ruleSet string) (bool, error) {
-	if !validKey(id) {
+	n.mu.Lock()
+	leaving := n.leaving
+	n.mu.Unlock()
+	if !validKey(id) || leaving {
 		return false, nil
 	}
 	l := Lease{Node: n.cfg.NodeID, Addr: n.cfg.Addr, RuleSet: ruleSet}
@@ -457,6 +519,12 @@ func (n *Node) renewLoop() {
 		case <-n.ctx.Done():
 			return
 		case <-tick.C:
+		}
+		n.mu.Lock()
+		leaving := n.leaving
+		n.mu.Unlock()
+		if leaving {
+			return // handed over: nothing left to renew
 		}
 		ctx, cancel := context.WithTimeout(n.ctx, n.cfg.TTL/3)
 		if err := n.register(ctx); err != nil && n.ctx.Err() == nil {
@@ -743,7 +811,7 @@ func mix(x uint64) uint64 {
 func (n *Node) take(id, ruleSet string, late bool) {
 	n.mu.Lock()
 	a := n.adopters[ruleSet]
-	if !n.started || a == nil || n.mine[id] != nil || n.trying[id] || n.ctx.Err() != nil {
+	if !n.started || n.leaving || a == nil || n.mine[id] != nil || n.trying[id] || n.ctx.Err() != nil {
 		n.mu.Unlock()
 		return
 	}
