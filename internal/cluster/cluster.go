@@ -21,6 +21,10 @@ package cluster
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -39,6 +43,7 @@ import (
 const (
 	OwnersBucket = "owners"
 	NodesBucket  = "nodes"
+	SharedBucket = "cluster"
 )
 
 // openRetry is how long Open tries to create the buckets.
@@ -111,6 +116,7 @@ type Node struct {
 	owners jetstream.KeyValue
 	nodes  jetstream.KeyValue
 	pool   pool
+	token  string // proves a call was forwarded by a node (forwardToken)
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -151,12 +157,15 @@ func Open(ctx context.Context, js jetstream.JetStream, cfg Config) (*Node, error
 	if cfg.Log == nil {
 		cfg.Log = zap.NewNop()
 	}
-	bucket := func(name, what string) (jetstream.KeyValue, error) {
+	bucket := func(name, what string, leases bool) (jetstream.KeyValue, error) {
 		kcfg := jetstream.KeyValueConfig{
-			Bucket: name, Description: what, History: 1, TTL: cfg.TTL,
+			Bucket: name, Description: what, History: 1,
+			Replicas: cfg.Replicas, Storage: jetstream.FileStorage,
+		}
+		if leases {
+			kcfg.TTL = cfg.TTL
 			// A marker when a key expires: every watch hears of it.
-			LimitMarkerTTL: max(cfg.TTL, time.Second), // the least JetStream takes
-			Replicas:       cfg.Replicas, Storage: jetstream.FileStorage,
+			kcfg.LimitMarkerTTL = max(cfg.TTL, time.Second) // the least JetStream takes
 		}
 		// A cluster that is starting has no JetStream leader for a few
 		// seconds, and nodes that start together create the bucket at
@@ -179,17 +188,25 @@ func Open(ctx context.Context, js jetstream.JetStream, cfg Config) (*Node, error
 			}
 		}
 	}
-	owners, err := bucket(OwnersBucket, "table id -> the node that owns the table (a lease)")
+	owners, err := bucket(OwnersBucket, "table id -> the node that owns the table (a lease)", true)
 	if err != nil {
 		return nil, err
 	}
-	nodes, err := bucket(NodesBucket, "node id -> its address (a lease)")
+	nodes, err := bucket(NodesBucket, "node id -> its address (a lease)", true)
+	if err != nil {
+		return nil, err
+	}
+	shared, err := bucket(SharedBucket, "what every node of the cluster shares", false)
+	if err != nil {
+		return nil, err
+	}
+	token, err := forwardToken(ctx, shared)
 	if err != nil {
 		return nil, err
 	}
 	nctx, cancel := context.WithCancel(context.Background())
 	n := &Node{
-		cfg: cfg, log: cfg.Log.With(zap.String("node", cfg.NodeID)), owners: owners, nodes: nodes,
+		cfg: cfg, log: cfg.Log.With(zap.String("node", cfg.NodeID)), owners: owners, nodes: nodes, token: token,
 		ctx: nctx, cancel: cancel,
 		mine: map[string]*held{}, leases: map[string]*seen{}, live: map[string]nodeSeen{},
 		adopters: map[string]Adopter{}, trying: map[string]bool{},
@@ -214,6 +231,36 @@ func Open(ctx context.Context, js jetstream.JetStream, cfg Config) (*Node, error
 	n.loop(func() { n.follow(nodes, nw, n.nodeChanged) })
 	n.loop(n.renewLoop)
 	return n, nil
+}
+
+// forwardKey is the shared bucket's key of the cluster's forwarding key:
+// random, made by the first node that finds none.
+const forwardKey = "forward-key"
+
+// forwardToken is what a forwarded call carries to prove that a node of
+// this cluster sent it, so that the node receiving it may skip the limits
+// the first node applied: derived from a random key every node reads from
+// JetStream, whose access is what makes a process a node. (Between nodes
+// calls are plaintext, docs/cluster.md: the token is as private as that
+// network.)
+func forwardToken(ctx context.Context, kv jetstream.KeyValue) (string, error) {
+	key := make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		return "", fmt.Errorf("cluster: forwarding key: %w", err)
+	}
+	if _, err := kv.Create(ctx, forwardKey, key); err != nil && !errors.Is(err, jetstream.ErrKeyExists) {
+		return "", fmt.Errorf("cluster: forwarding key: %w", err)
+	}
+	e, err := kv.Get(ctx, forwardKey)
+	if err != nil {
+		return "", fmt.Errorf("cluster: forwarding key: %w", err)
+	}
+	if len(e.Value()) < 16 {
+		return "", fmt.Errorf("cluster: forwarding key: %d bytes in the bucket %s", len(e.Value()), SharedBucket)
+	}
+	mac := hmac.New(sha256.New, e.Value())
+	mac.Write([]byte("authority forwarded call"))
+	return hex.EncodeToString(mac.Sum(nil)), nil
 }
 
 func (n *Node) loop(f func()) {

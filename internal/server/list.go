@@ -25,7 +25,7 @@ const (
 )
 
 func (t *tableService) ListTables(ctx context.Context, req *pb.ListTablesRequest) (*pb.ListTablesResponse, error) {
-	if c := t.s.cfg.Cluster; c != nil && !cluster.Forwarded(ctx) {
+	if c := t.s.cfg.Cluster; c != nil && !c.Forwarded(ctx) {
 		r, err := t.listCluster(ctx, c, req)
 		return r, toStatus(err)
 	}
