@@ -43,8 +43,7 @@ func (n *Node) Forwarded(ctx context.Context) bool {
 	if n == nil {
 		return false
 	}
-	md, _ := metadata.FromIncomingContext(ctx)
-	tok := md.Get(ForwardedTokenKey)
+	tok := metadata.ValueFromIncomingContext(ctx, ForwardedTokenKey) // no copy of the whole metadata
 	return len(tok) == 1 && subtle.ConstantTimeCompare([]byte(tok[0]), []byte(n.token)) == 1
 }
 
