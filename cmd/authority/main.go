@@ -516,7 +516,7 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 		mc.Store = mst
 	}
 	cfg := server.Config{RuleSets: []ruleset.RuleSet{riichi.New(rc), sichuan.New(sq), rsmcr.New(mc), classical.New(cq)}}
-	if err := roomService(ctx, &cfg, lis, log, o); err != nil {
+	if err := roomService(ctx, &cfg, lis, log, o, cl); err != nil {
 		return err
 	}
 	cfg.Log = log
