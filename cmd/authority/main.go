@@ -540,6 +540,7 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 	// tables too), with a store of its own.
 	dc := service.Config{Hosting: srv.Hosting(), Defaults: o.defaults}
 	if cl != nil {
+		dc.Cluster = cl.node
 		st, err := clusterStore(ctx, cl, service.Name, hosting.Codec{})
 		if err != nil {
 			srv.Close()

@@ -21,6 +21,7 @@ import (
 
 	pb "github.com/mahjong-authority/authority/gen/doudizhu/authority/v1"
 	mpb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/cluster"
 	"github.com/mahjong-authority/authority/internal/doudizhu/hosting"
 	"github.com/mahjong-authority/authority/internal/doudizhu/record"
 	"github.com/mahjong-authority/authority/internal/doudizhu/table"
@@ -48,6 +49,9 @@ type Config struct {
 	Defaults server.Defaults
 	// Store keeps the tables (DATA/doudizhu.db); nil keeps them in memory.
 	Store host.Store[table.Action]
+	// Cluster, when the server is a node of one, makes ListTables list
+	// every node's tables.
+	Cluster *cluster.Node
 }
 
 // Service implements DoudizhuService.
@@ -248,7 +252,7 @@ func TableToPB(in host.Info) *pb.Table {
 	return out
 }
 
-func (s *Service) ListTables(_ context.Context, req *pb.ListTablesRequest) (*pb.ListTablesResponse, error) {
+func (s *Service) ListTables(ctx context.Context, req *pb.ListTablesRequest) (*pb.ListTablesResponse, error) {
 	q, page, err := server.ParseList(req.GetPageSize(), req.GetPageToken(), req.GetOrder(), req.GetStates())
 	if err != nil {
 		return nil, server.ToStatus(err)
@@ -257,6 +261,16 @@ func (s *Service) ListTables(_ context.Context, req *pb.ListTablesRequest) (*pb.
 	out := &pb.ListTablesResponse{Tables: make([]*pb.Table, len(infos)), NextPageToken: page(infos, more)}
 	for i, in := range infos {
 		out.Tables[i] = TableToPB(in)
+	}
+	if c := s.cfg.Cluster; c != nil && !c.Forwarded(ctx) {
+		out.Tables, out.NextPageToken = server.ClusterPage(ctx, c, s.cfg.Hosting.Log, q, page, out.Tables, more,
+			func(tb *pb.Table) host.ListKey {
+				return host.ListKey{Created: tb.GetCreateTime().AsTime(), ID: tb.GetTableId()}
+			},
+			func(ctx context.Context, cc grpc.ClientConnInterface) ([]*pb.Table, bool, error) {
+				r, err := pb.NewDoudizhuServiceClient(cc).ListTables(ctx, req)
+				return r.GetTables(), r.GetNextPageToken() != "", err
+			})
 	}
 	return out, nil
 }
