@@ -222,9 +222,9 @@ func TestGame(t *testing.T) {
 		if want := a.Type == ct.Discard || a.Type == ct.AddedKong; (dwell == 1) != want || dwell > 1 {
 			t.Fatalf("%v: %d dwell marks", a, dwell)
 		}
-		if g.eng.Phase() == ct.Turn {
+		if g.Engine().Phase() == ct.Turn {
 			last := outs[len(outs)-1]
-			if o, ok := last.Body.(ct.TurnOffer); !ok || !last.To.Private || !last.Offer || !g.eng.Waiting(o.Seat) {
+			if o, ok := last.Body.(ct.TurnOffer); !ok || !last.To.Private || !last.Offer || !g.Engine().Waiting(o.Seat) {
 				t.Fatalf("%v: last event %+v, want the turn offer of the seat to act", a, last)
 			}
 		}
@@ -239,13 +239,14 @@ func TestGame(t *testing.T) {
 			if err := g2.Restore(snap); err != nil {
 				t.Fatal(err)
 			}
-			if !reflect.DeepEqual(g2.View(1), g.View(1)) || g2.hands != g.hands {
+			if !reflect.DeepEqual(g2.View(1), g.View(1)) || g2.Rounds() != g.Rounds() {
 				t.Fatalf("restored game differs")
 			}
 			g = g2
 		}
 	}
-	r, err := g.Record()
+	rr, err := p.Record(g)
+	r := rr.(gameRecord).g
 	if err != nil || r.Partial || r.ServerSeed == "" || len(r.Rounds) == 0 {
 		t.Fatalf("Record = %+v, %v", r, err)
 	}

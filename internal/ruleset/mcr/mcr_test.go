@@ -107,7 +107,7 @@ func TestGameSnapshot(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := newGame(eng, rules, [32]byte{7})
+		g := newGame(eng, rules, [32]byte{7}, nil)
 		g.Seed("t1", [][]byte{{1}, nil, nil, {4}})
 		return g
 	}
@@ -146,13 +146,19 @@ func TestGameSnapshot(t *testing.T) {
 	for !h.Over() {
 		step(h)
 	}
-	if h.eng.Scores() != g.eng.Scores() {
-		t.Errorf("restored game ends %v, the original %v", h.eng.Scores(), g.eng.Scores())
+	if scores(h) != scores(g) {
+		t.Errorf("restored game ends %v, the original %v", scores(h), scores(g))
 	}
-	if r := h.Record(); r.Partial || r.ServerSeed == "" || len(r.Hands) != 2 {
+	rec, err := parts{}.Record(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := rec.(gameRecord).g; r.Partial || r.ServerSeed == "" || len(r.Hands) != 2 {
 		t.Errorf("record after the game: partial %v, %d hands", r.Partial, len(r.Hands))
 	}
 	if err := h.Restore(snap[:len(snap)-2]); err == nil {
 		t.Error("a cut snapshot restores")
 	}
 }
+
+func scores(g *game) [tbl.NumSeats]int { return g.Engine().(*tbl.Table).Scores() }

@@ -149,7 +149,7 @@ func TestGame(t *testing.T) {
 			seat = pend.Seats[0]
 		}
 		a := g.Default(seat)
-		phase := g.eng.Phase()
+		phase := g.Engine().Phase()
 		outs, err := g.Apply(a)
 		if err != nil {
 			t.Fatalf("%v: %v", a, err)
@@ -174,13 +174,13 @@ func TestGame(t *testing.T) {
 			}
 		}
 		if a.Type == sc.Exchange || a.Type == sc.Void {
-			if last := outs[len(outs)-1]; (g.eng.Phase() == phase) != last.Simultaneous {
-				t.Fatalf("%v: phase %v after it, last event %T marked simultaneous %t", a, g.eng.Phase(), last.Body, last.Simultaneous)
+			if last := outs[len(outs)-1]; (g.Engine().Phase() == phase) != last.Simultaneous {
+				t.Fatalf("%v: phase %v after it, last event %T marked simultaneous %t", a, g.Engine().Phase(), last.Body, last.Simultaneous)
 			}
 		}
-		if g.eng.Phase() == sc.Turn {
+		if g.Engine().Phase() == sc.Turn {
 			last := outs[len(outs)-1]
-			if o, ok := last.Body.(sc.TurnOffer); !ok || !last.To.Private || !g.eng.Waiting(o.Seat) {
+			if o, ok := last.Body.(sc.TurnOffer); !ok || !last.To.Private || !g.Engine().Waiting(o.Seat) {
 				t.Fatalf("%v: last event %+v, want the turn offer of the seat to act", a, last)
 			}
 		}
@@ -195,13 +195,14 @@ func TestGame(t *testing.T) {
 			if err := g2.Restore(snap); err != nil {
 				t.Fatal(err)
 			}
-			if !reflect.DeepEqual(g2.View(1), g.View(1)) || g2.hands != g.hands {
+			if !reflect.DeepEqual(g2.View(1), g.View(1)) || g2.Rounds() != g.Rounds() {
 				t.Fatalf("restored game differs")
 			}
 			g = g2
 		}
 	}
-	r, err := g.Record()
+	rr, err := p.Record(g)
+	r := rr.(gameRecord).g
 	if err != nil || r.Partial || r.ServerSeed == "" || len(r.Rounds) != 2 {
 		t.Fatalf("Record = %+v, %v", r, err)
 	}
