@@ -54,7 +54,16 @@ type game = mahjong.Game[table.Action, table.View, table.Body, table.Event, tabl
 type adapted = mahjong.Engine[table.Action, table.View, table.Event, table.Seat, table.Phase]
 
 // turns adds Waiting and Default to an Engine.
-type turns struct{ Engine }
+type turns struct {
+	Engine
+	waits waiter // the engine's own Waiting, if it has one
+}
+
+// waiter is an engine that knows whom it waits for, as *table.Table does
+// (exactly the seats with legal actions, without making the list).
+type waiter interface {
+	Waiting(s table.Seat) bool
+}
 
 // snapshotTurns are the turns of an engine that snapshots itself.
 type snapshotTurns struct {
@@ -62,18 +71,25 @@ type snapshotTurns struct {
 	snap snapshotEngine
 }
 
-func (e snapshotTurns) Snapshot() (table.Snapshot, error) { return e.snap.Snapshot() }
+func (e *snapshotTurns) Snapshot() (table.Snapshot, error) { return e.snap.Snapshot() }
 
 // adapt gives an engine to the adapter.
 func adapt(eng Engine) adapted {
+	t := turns{Engine: eng}
+	t.waits, _ = eng.(waiter)
 	if se, ok := eng.(snapshotEngine); ok {
-		return &snapshotTurns{turns{eng}, se}
+		return &snapshotTurns{t, se}
 	}
-	return &turns{eng}
+	return &t
 }
 
 // Waiting: the table waits for a seat with something to do.
-func (e *turns) Waiting(s table.Seat) bool { return len(e.Legal(s)) > 0 }
+func (e *turns) Waiting(s table.Seat) bool {
+	if e.waits != nil {
+		return e.waits.Waiting(s)
+	}
+	return len(e.Legal(s)) > 0
+}
 
 // Default is what a seat that runs out of time plays: in its turn the
 // tile it just drew (tsumogiri), or after a call its last legal discard;

@@ -1,0 +1,97 @@
+// Package mahjongtest plays hosted games through the host's interface
+// (host.Game) as the host would, with no host: for the tests and
+// benchmarks of the rule sets' adapters.
+package mahjongtest
+
+import (
+	"reflect"
+	"runtime"
+	"testing"
+
+	"github.com/mahjong-authority/authority/internal/host"
+)
+
+// Play plays g to its end: the system deals between rounds, and the first
+// seat the game waits for plays its Default. After each action, step (nil:
+// none) sees the action and what the host would publish, and returns the
+// game to play on with (g itself, or a game restored from its snapshot).
+// Play fails tb after max actions, and returns the game it ended with and
+// how many actions it took.
+func Play[A comparable, V, B any](tb testing.TB, g host.Game[A, V, B], max int, step func(a A, outs []host.Out[B]) host.Game[A, V, B]) (host.Game[A, V, B], int) {
+	tb.Helper()
+	n := 0
+	for !g.Over() {
+		if n++; n > max {
+			tb.Fatalf("the game does not end in %d actions", max)
+		}
+		seat := host.System
+		if p := g.Pending(); p.Kind != host.WaitSystem {
+			seat = p.Seats[0]
+		}
+		a := g.Default(seat)
+		outs, err := g.Apply(a)
+		if err != nil {
+			tb.Fatalf("%v: %v", a, err)
+		}
+		if step != nil {
+			g = step(a, outs)
+		}
+	}
+	return g, n
+}
+
+// Restored snapshots g, which is at a round boundary, restores the
+// snapshot into a new game that newGame makes and seeds as g was, and
+// fails tb unless the two show seat 1 the same view.
+func Restored[A comparable, V, B any](tb testing.TB, g host.Game[A, V, B], newGame host.NewGame[A, V, B], tableID string, entropy [][]byte) host.Game[A, V, B] {
+	tb.Helper()
+	snap, err := g.(host.Snapshotter).AppendSnapshot(nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	g2, err := newGame()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	g2.(host.Seeder).Seed(tableID, entropy)
+	if err := g2.(host.Snapshotter).Restore(snap); err != nil {
+		tb.Fatal(err)
+	}
+	if !reflect.DeepEqual(g2.View(1), g.View(1)) {
+		tb.Fatalf("the restored game shows seat 1 another view")
+	}
+	return g2
+}
+
+// Dwells counts the events marked for the claim dwell.
+func Dwells[B any](outs []host.Out[B]) int {
+	n := 0
+	for _, o := range outs {
+		if o.Dwell {
+			n++
+		}
+	}
+	return n
+}
+
+// Bench plays one whole game per op of b, seeded: the adapter's hot path
+// (Pending, Default, Apply), with the engine's and the recorder's work.
+// It reports the actions of a game and the allocations per action.
+func Bench[A comparable, V, B any](b *testing.B, newGame host.NewGame[A, V, B]) {
+	b.ReportAllocs()
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	actions := 0
+	for b.Loop() {
+		g, err := newGame()
+		if err != nil {
+			b.Fatal(err)
+		}
+		g.(host.Seeder).Seed("bench", [][]byte{[]byte("e0"), nil, nil, []byte("e3")})
+		_, n := Play(b, g, 1<<20, nil)
+		actions += n
+	}
+	runtime.ReadMemStats(&ms1)
+	b.ReportMetric(float64(actions)/float64(b.N), "actions/op")
+	b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(actions), "allocs/action")
+}
