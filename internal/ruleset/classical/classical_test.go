@@ -2,7 +2,6 @@ package classical
 
 import (
 	"errors"
-	"fmt"
 	"reflect"
 	"testing"
 
@@ -12,6 +11,8 @@ import (
 	"github.com/mahjong-authority/authority/internal/host"
 	rcl "github.com/mahjong-authority/authority/internal/record/classical"
 	"github.com/mahjong-authority/authority/internal/ruleset"
+	"github.com/mahjong-authority/authority/internal/ruleset/mahjong"
+	"github.com/mahjong-authority/authority/internal/ruleset/mahjong/mahjongtest"
 	ct "github.com/mahjong-authority/authority/internal/table/classical"
 	"github.com/mahjong-authority/authority/internal/tile"
 	"github.com/mahjong-authority/authority/internal/wall"
@@ -76,53 +77,20 @@ func TestCheck(t *testing.T) {
 // TestClassify: the engine's refusals carry the error the server maps to
 // their reason, with the engine's error kept in the chain.
 func TestClassify(t *testing.T) {
-	discard := ct.Action{Type: ct.Discard}
-	for _, tc := range []struct {
-		a    ct.Action
-		err  error
-		want error
-	}{
-		{discard, errors.New("engine says no"), ruleset.ErrIllegal},
-		{discard, fmt.Errorf("x: %w", ct.ErrIllegal), ruleset.ErrIllegal},
-		{discard, fmt.Errorf("x: %w", ct.ErrBadAction), ruleset.ErrMalformed},
-		{discard, ct.ErrNotToAct, ruleset.ErrNotYourTurn},
-		{ct.Action{Type: ct.Pung}, ct.ErrPhase, ruleset.ErrClaimClosed},
-		{discard, ct.ErrGameOver, host.ErrGameOver},
-	} {
-		got := classify(tc.a, tc.err)
-		if !errors.Is(got, tc.want) || !errors.Is(got, tc.err) {
-			t.Errorf("classify(%v, %v) = %v, want it to wrap %v and the engine's error", tc.a.Type, tc.err, got, tc.want)
-		}
-	}
+	mahjongtest.CheckClassify(t, classify, ct.Action{Type: ct.Discard}, ct.Action{Type: ct.Pung},
+		mahjong.Errors{BadAction: ct.ErrBadAction, Over: ct.ErrGameOver, NotToAct: ct.ErrNotToAct, Phase: ct.ErrPhase}, ct.ErrIllegal)
 }
 
 func TestActionCodec(t *testing.T) {
-	var c ActionCodec
 	w := wall.New144([32]byte{1, 2, 3})
 	w.Commitment = [32]byte{9, 9}
-	for _, a := range []ct.Action{
+	mahjongtest.CheckCodec(t, ActionCodec{}, []ct.Action{
 		{Seat: 2, Type: ct.Discard, Tile: tile.Plain(tile.S7)},
 		{Seat: 1, Type: ct.Fish},
 		{Seat: 3, Type: ct.Chow, Tile: tile.Plain(tile.P3)},
 		{Type: ct.Deal, Wall: &w},
 		{Seat: 255, Type: 255, Tile: 255},
-	} {
-		b := c.AppendAction(nil, a)
-		got, err := c.DecodeAction(b)
-		if err != nil || !reflect.DeepEqual(got, a) {
-			t.Errorf("DecodeAction(AppendAction(%+v)) = %+v, %v", a, got, err)
-		}
-		if len(b) > actionSize {
-			if _, err := c.DecodeAction(b[:len(b)-1]); err == nil {
-				t.Errorf("DecodeAction of a short wall succeeded")
-			}
-		}
-	}
-	for _, b := range [][]byte{nil, {1, 2, 3}, {0, 4, 0, 4}, {0, 4, 0, 0, 9}} {
-		if a, err := c.DecodeAction(b); err == nil {
-			t.Errorf("DecodeAction(%x) = %+v, want an error", b, a)
-		}
-	}
+	}, [][]byte{nil, {1, 2, 3}, {0, 4, 0, 4}, {0, 4, 0, 0, 9}})
 }
 
 func TestActionFromPB(t *testing.T) {

@@ -2,7 +2,6 @@ package sichuan
 
 import (
 	"errors"
-	"fmt"
 	"reflect"
 	"testing"
 
@@ -12,6 +11,8 @@ import (
 	"github.com/mahjong-authority/authority/internal/host"
 	rsc "github.com/mahjong-authority/authority/internal/record/sichuan"
 	"github.com/mahjong-authority/authority/internal/ruleset"
+	"github.com/mahjong-authority/authority/internal/ruleset/mahjong"
+	"github.com/mahjong-authority/authority/internal/ruleset/mahjong/mahjongtest"
 	sc "github.com/mahjong-authority/authority/internal/table/sichuan"
 	"github.com/mahjong-authority/authority/internal/tile"
 	wsc "github.com/mahjong-authority/authority/internal/wire/sichuan"
@@ -20,54 +21,20 @@ import (
 // TestClassify: the engine's refusals carry the error the server maps to
 // their reason, with the engine's error kept in the chain.
 func TestClassify(t *testing.T) {
-	discard := sc.Action{Type: sc.Discard}
-	for _, tc := range []struct {
-		a    sc.Action
-		err  error
-		want error
-	}{
-		{discard, errors.New("engine says no"), ruleset.ErrIllegal},
-		{discard, fmt.Errorf("x: %w", sc.ErrIllegal), ruleset.ErrIllegal},
-		{discard, fmt.Errorf("x: %w", sc.ErrBadAction), ruleset.ErrMalformed},
-		{discard, sc.ErrNotToAct, ruleset.ErrNotYourTurn},
-		{sc.Action{Type: sc.Pon}, sc.ErrPhase, ruleset.ErrClaimClosed},
-		{discard, sc.ErrMatchOver, host.ErrGameOver},
-	} {
-		got := classify(tc.a, tc.err)
-		if !errors.Is(got, tc.want) || !errors.Is(got, tc.err) {
-			t.Errorf("classify(%v, %v) = %v, want it to wrap %v and the engine's error", tc.a.Type, tc.err, got, tc.want)
-		}
-	}
+	mahjongtest.CheckClassify(t, classify, sc.Action{Type: sc.Discard}, sc.Action{Type: sc.Pon},
+		mahjong.Errors{BadAction: sc.ErrBadAction, Over: sc.ErrMatchOver, NotToAct: sc.ErrNotToAct, Phase: sc.ErrPhase}, sc.ErrIllegal)
 }
 
 func TestActionCodec(t *testing.T) {
-	var c ActionCodec
 	w := sc.NewWall([32]byte{1, 2, 3})
 	w.Commitment = [32]byte{9, 9}
-	as := []sc.Action{
+	mahjongtest.CheckCodec(t, ActionCodec{}, []sc.Action{
 		{Seat: 2, Type: sc.Discard, Tile: tile.Plain(tile.S7)},
 		{Seat: 1, Type: sc.Exchange, Tiles: [3]tile.Tile{tile.Plain(tile.M9), 3, 4}},
 		{Seat: 3, Type: sc.Void, Suit: tile.Sou},
 		{Type: sc.Deal, Wall: &w},
 		{Seat: 255, Type: 255, Tile: 255, Tiles: [3]tile.Tile{255, 0, 7}, Suit: 255},
-	}
-	for _, a := range as {
-		b := c.AppendAction(nil, a)
-		got, err := c.DecodeAction(b)
-		if err != nil || !reflect.DeepEqual(got, a) {
-			t.Errorf("DecodeAction(AppendAction(%+v)) = %+v, %v", a, got, err)
-		}
-		if len(b) > actionSize {
-			if _, err := c.DecodeAction(b[:len(b)-1]); err == nil {
-				t.Errorf("DecodeAction of a short wall succeeded")
-			}
-		}
-	}
-	for _, b := range [][]byte{nil, {1, 2, 3}, {0, 4, 0, 0, 0, 0, 0, 4}, {0, 4, 0, 0, 0, 0, 0, 0, 9}} {
-		if a, err := c.DecodeAction(b); err == nil {
-			t.Errorf("DecodeAction(%x) = %+v, want an error", b, a)
-		}
-	}
+	}, [][]byte{nil, {1, 2, 3}, {0, 4, 0, 0, 0, 0, 0, 4}, {0, 4, 0, 0, 0, 0, 0, 0, 9}})
 }
 
 func TestActionFromPB(t *testing.T) {

@@ -4,11 +4,15 @@
 package mahjongtest
 
 import (
+	"errors"
+	"fmt"
 	"reflect"
 	"runtime"
 	"testing"
 
 	"github.com/mahjong-authority/authority/internal/host"
+	"github.com/mahjong-authority/authority/internal/ruleset"
+	"github.com/mahjong-authority/authority/internal/ruleset/mahjong"
 )
 
 // Play plays g to its end: the system deals between rounds, and the first
@@ -94,4 +98,59 @@ func Bench[A comparable, V, B any](b *testing.B, newGame host.NewGame[A, V, B]) 
 	runtime.ReadMemStats(&ms1)
 	b.ReportMetric(float64(actions)/float64(b.N), "actions/op")
 	b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(actions), "allocs/action")
+}
+
+// Codec is a rule set's action codec (the actions' half of store.Codec).
+type Codec[A any] interface {
+	AppendAction(dst []byte, a A) []byte
+	DecodeAction(b []byte) (A, error)
+}
+
+// CheckCodec checks that c decodes every action as it was, that none
+// decodes cut by a byte, and that no encoding of bad decodes.
+func CheckCodec[A any](t *testing.T, c Codec[A], actions []A, bad [][]byte) {
+	t.Helper()
+	for _, a := range actions {
+		b := c.AppendAction(nil, a)
+		got, err := c.DecodeAction(b)
+		if err != nil || !reflect.DeepEqual(got, a) {
+			t.Errorf("DecodeAction(AppendAction(%+v)) = %+v, %v", a, got, err)
+		}
+		if got, err := c.DecodeAction(b[:len(b)-1]); err == nil {
+			t.Errorf("DecodeAction of %+v cut by a byte = %+v, want an error", a, got)
+		}
+	}
+	for _, b := range bad {
+		if a, err := c.DecodeAction(b); err == nil {
+			t.Errorf("DecodeAction(%x) = %+v, want an error", b, a)
+		}
+	}
+}
+
+// CheckClassify checks that classify gives the engine's refusals the
+// reason the server maps (see server's TestToStatus), with the engine's
+// error kept in the chain: errs are the engine's sentinels and illegal its
+// error of an illegal action; move is an action of a turn, claim one that
+// answers a claim window.
+func CheckClassify[A any](t *testing.T, classify func(A, error) error, move, claim A, errs mahjong.Errors, illegal error) {
+	t.Helper()
+	for _, tc := range []struct {
+		a    A
+		err  error
+		want error
+	}{
+		{move, errors.New("engine says no"), ruleset.ErrIllegal},
+		{move, fmt.Errorf("x: %w", illegal), ruleset.ErrIllegal},
+		{move, fmt.Errorf("x: %w", errs.BadAction), ruleset.ErrMalformed},
+		{move, errs.NotToAct, ruleset.ErrNotYourTurn},
+		{move, errs.Phase, ruleset.ErrNotYourTurn},
+		{claim, errs.NotToAct, ruleset.ErrClaimClosed},
+		{claim, errs.Phase, ruleset.ErrClaimClosed},
+		{move, errs.Over, host.ErrGameOver},
+	} {
+		got := classify(tc.a, tc.err)
+		if !errors.Is(got, tc.want) || !errors.Is(got, tc.err) {
+			t.Errorf("classify(%v, %v) = %v, want it to wrap %v and the engine's error", tc.a, tc.err, got, tc.want)
+		}
+	}
 }
