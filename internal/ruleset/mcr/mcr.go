@@ -60,6 +60,9 @@ func (r *RuleSet) Open(hs ruleset.Hosting) (ruleset.Tables, error) {
 		host.Config[tbl.Action, tbl.View, tbl.Body]{Store: r.cfg.Store, Bot: r.cfg.Bot, Codec: Codec{}}), nil
 }
 
+// Parts are MCR's ruleset.Parts, for a host built by hand and for tests.
+func (r *RuleSet) Parts() ruleset.Parts[tbl.Action, tbl.View, tbl.Body] { return parts{} }
+
 // parts are MCR's ruleset.Parts.
 type parts struct {
 	obs ruleset.Observer // nil: none
