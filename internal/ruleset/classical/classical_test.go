@@ -161,34 +161,16 @@ func TestGame(t *testing.T) {
 	}
 	entropy := [][]byte{[]byte("e0"), nil, nil, []byte("e3")}
 	hg, _ := newGame()
-	g := hg.(*game)
-	g.Seed("t-9", entropy)
-	steps := 0
-	for !g.Over() {
-		if steps++; steps > 20000 {
-			t.Fatal("the game does not end")
-		}
-		pend := g.Pending()
-		seat := host.System
-		if pend.Kind != host.WaitSystem {
-			seat = pend.Seats[0]
-		}
-		a := g.Default(seat)
-		outs, err := g.Apply(a)
-		if err != nil {
-			t.Fatalf("%v: %v", a, err)
-		}
-		dwell := 0
+	hg.(*game).Seed("t-9", entropy)
+	hg, _ = mahjongtest.Play(t, hg, 20000, func(a ct.Action, outs []host.Out[ct.Body]) Game {
+		g := hg.(*game)
 		for _, o := range outs {
-			if o.Dwell {
-				dwell++
-			}
-			if _, ok := o.Body.(ct.ClaimOffer); ok != o.Offer && !o.Offer {
+			if _, ok := o.Body.(ct.ClaimOffer); ok && !o.Offer {
 				t.Fatalf("%v: a claim offer not marked as an offer", a)
 			}
 		}
-		if want := a.Type == ct.Discard || a.Type == ct.AddedKong; (dwell == 1) != want || dwell > 1 {
-			t.Fatalf("%v: %d dwell marks", a, dwell)
+		if want := a.Type == ct.Discard || a.Type == ct.AddedKong; (mahjongtest.Dwells(outs) == 1) != want || mahjongtest.Dwells(outs) > 1 {
+			t.Fatalf("%v: %d dwell marks", a, mahjongtest.Dwells(outs))
 		}
 		if g.Engine().Phase() == ct.Turn {
 			last := outs[len(outs)-1]
@@ -197,26 +179,17 @@ func TestGame(t *testing.T) {
 			}
 		}
 		if g.Boundary() {
-			snap, err := g.AppendSnapshot(nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			hg2, _ := newGame()
-			g2 := hg2.(*game)
-			g2.Seed("t-9", entropy)
-			if err := g2.Restore(snap); err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(g2.View(1), g.View(1)) || g2.Rounds() != g.Rounds() {
-				t.Fatalf("restored game differs")
-			}
-			g = g2
+			hg = mahjongtest.Restored(t, hg, newGame, "t-9", entropy)
 		}
+		return hg
+	})
+	rr, err := p.Record(hg)
+	if err != nil {
+		t.Fatal(err)
 	}
-	rr, err := p.Record(g)
 	r := rr.(gameRecord).g
-	if err != nil || r.Partial || r.ServerSeed == "" || len(r.Rounds) == 0 {
-		t.Fatalf("Record = %+v, %v", r, err)
+	if r.Partial || r.ServerSeed == "" || len(r.Rounds) == 0 {
+		t.Fatalf("Record = %+v", r)
 	}
 	rep, err := rcl.Verify(r)
 	if err != nil || rep.Err() != nil || !rep.Chain || !rep.Replayed {

@@ -2,7 +2,6 @@ package sichuan
 
 import (
 	"errors"
-	"reflect"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -83,12 +82,13 @@ func FuzzActionFromPB(f *testing.F) {
 	})
 }
 
-// TestGame plays a whole match through the adapter with the host's
+// TestGame plays a two-hand match through the adapter with the host's
 // defaults for every seat (timeouts, exchange and void included): walls
 // come from the table seed with their commitments, the seat to act is
 // told its options, every discard and added kan is marked for the dwell,
-// the exchange and void choices are marked simultaneous, and the match's record verifies; snapshots at each hand boundary
-// restore a game that goes on identically.
+// the exchange and void choices are marked simultaneous, and the match's
+// record verifies; snapshots at each hand boundary restore a game that
+// goes on identically.
 func TestGame(t *testing.T) {
 	rules := Defaults
 	rules.Hands = 2
@@ -102,33 +102,14 @@ func TestGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	entropy := [][]byte{[]byte("e0"), nil, nil, []byte("e3")}
 	hg, _ := newGame()
-	g := hg.(*game)
-	g.Seed("t-9", [][]byte{[]byte("e0"), nil, nil, []byte("e3")})
-	steps := 0
-	for !g.Over() {
-		if steps++; steps > 10000 {
-			t.Fatal("the match does not end")
-		}
-		pend := g.Pending()
-		seat := host.System
-		if pend.Kind != host.WaitSystem {
-			seat = pend.Seats[0]
-		}
-		a := g.Default(seat)
-		phase := g.Engine().Phase()
-		outs, err := g.Apply(a)
-		if err != nil {
-			t.Fatalf("%v: %v", a, err)
-		}
-		dwell := 0
-		for _, o := range outs {
-			if o.Dwell {
-				dwell++
-			}
-		}
-		if want := a.Type == sc.Discard || a.Type == sc.AddedKan; (dwell == 1) != want || dwell > 1 {
-			t.Fatalf("%v: %d dwell marks", a, dwell)
+	hg.(*game).Seed("t-9", entropy)
+	phase := sc.Phase(0) // before the step
+	hg, _ = mahjongtest.Play(t, hg, 10000, func(a sc.Action, outs []host.Out[sc.Body]) Game {
+		g := hg.(*game)
+		if want := a.Type == sc.Discard || a.Type == sc.AddedKan; (mahjongtest.Dwells(outs) == 1) != want || mahjongtest.Dwells(outs) > 1 {
+			t.Fatalf("%v: %d dwell marks", a, mahjongtest.Dwells(outs))
 		}
 		// The announcements of a choice every seat makes at once, and
 		// nothing else, leave the others' decisions standing; the step of
@@ -140,38 +121,31 @@ func TestGame(t *testing.T) {
 				t.Fatalf("%v: %T marked simultaneous %t", a, o.Body, o.Simultaneous)
 			}
 		}
+		now := g.Engine().Phase()
 		if a.Type == sc.Exchange || a.Type == sc.Void {
-			if last := outs[len(outs)-1]; (g.Engine().Phase() == phase) != last.Simultaneous {
-				t.Fatalf("%v: phase %v after it, last event %T marked simultaneous %t", a, g.Engine().Phase(), last.Body, last.Simultaneous)
+			if last := outs[len(outs)-1]; (now == phase) != last.Simultaneous {
+				t.Fatalf("%v: phase %v after it, last event %T marked simultaneous %t", a, now, last.Body, last.Simultaneous)
 			}
 		}
-		if g.Engine().Phase() == sc.Turn {
+		phase = now
+		if now == sc.Turn {
 			last := outs[len(outs)-1]
 			if o, ok := last.Body.(sc.TurnOffer); !ok || !last.To.Private || !g.Engine().Waiting(o.Seat) {
 				t.Fatalf("%v: last event %+v, want the turn offer of the seat to act", a, last)
 			}
 		}
 		if g.Boundary() {
-			snap, err := g.AppendSnapshot(nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			hg2, _ := newGame()
-			g2 := hg2.(*game)
-			g2.Seed("t-9", [][]byte{[]byte("e0"), nil, nil, []byte("e3")})
-			if err := g2.Restore(snap); err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(g2.View(1), g.View(1)) || g2.Rounds() != g.Rounds() {
-				t.Fatalf("restored game differs")
-			}
-			g = g2
+			hg = mahjongtest.Restored(t, hg, newGame, "t-9", entropy)
 		}
+		return hg
+	})
+	rr, err := p.Record(hg)
+	if err != nil {
+		t.Fatal(err)
 	}
-	rr, err := p.Record(g)
 	r := rr.(gameRecord).g
-	if err != nil || r.Partial || r.ServerSeed == "" || len(r.Rounds) != 2 {
-		t.Fatalf("Record = %+v, %v", r, err)
+	if r.Partial || r.ServerSeed == "" || len(r.Rounds) != 2 {
+		t.Fatalf("Record = %+v", r)
 	}
 	rep, err := rsc.Verify(r)
 	if err != nil || rep.Err() != nil || !rep.Chain || !rep.Replayed {

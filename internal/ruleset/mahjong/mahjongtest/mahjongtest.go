@@ -46,7 +46,8 @@ func Play[A comparable, V, B any](tb testing.TB, g host.Game[A, V, B], max int, 
 
 // Restored snapshots g, which is at a round boundary, restores the
 // snapshot into a new game that newGame makes and seeds as g was, and
-// fails tb unless the two show seat 1 the same view.
+// fails tb unless the two show seat 1 the same view and, for games that
+// count them, have dealt as many rounds.
 func Restored[A comparable, V, B any](tb testing.TB, g host.Game[A, V, B], newGame host.NewGame[A, V, B], tableID string, entropy [][]byte) host.Game[A, V, B] {
 	tb.Helper()
 	snap, err := g.(host.Snapshotter).AppendSnapshot(nil)
@@ -63,6 +64,10 @@ func Restored[A comparable, V, B any](tb testing.TB, g host.Game[A, V, B], newGa
 	}
 	if !reflect.DeepEqual(g2.View(1), g.View(1)) {
 		tb.Fatalf("the restored game shows seat 1 another view")
+	}
+	type counter interface{ Rounds() int }
+	if c, ok := g.(counter); ok && c.Rounds() != g2.(counter).Rounds() {
+		tb.Fatalf("the restored game dealt %d rounds, the game %d", g2.(counter).Rounds(), c.Rounds())
 	}
 	return g2
 }
