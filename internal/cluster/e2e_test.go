@@ -91,7 +91,7 @@ func startNodeTTL(t *testing.T, js jetstream.JetStream, id string, st *host.Memo
 	}
 	n := &node{id: id, addr: lis.Addr().String(), cn: cn, srv: srv, g: grpc.NewServer(srv.Options()...), done: make(chan error, 1)}
 	if ddzSt != nil {
-		n.ddz = service.New(service.Config{Hosting: srv.Hosting(), Store: ddzSt})
+		n.ddz = service.New(service.Config{Hosting: srv.Hosting(), Store: ddzSt, Cluster: cn})
 		if _, err := n.ddz.Recover(ctx); err != nil {
 			t.Fatal(err)
 		}
@@ -451,5 +451,30 @@ func TestDoudizhuForwarded(t *testing.T) {
 	}
 	if other.ddz.Host().Holds(id) || !owner.ddz.Host().Holds(id) {
 		t.Fatal("the table is not held by its owner alone")
+	}
+	// Each node lists both nodes' tables, a page at a time.
+	mine, err := conn(other.addr).CreateTable(ctx, &ddzpb.CreateTableRequest{Settings: &ddzpb.TableSettings{Deals: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{id, mine.GetTable().GetTableId()}
+	for _, n := range []*node{owner, other} {
+		var listed []string
+		tok := ""
+		for {
+			r, err := conn(n.addr).ListTables(ctx, &ddzpb.ListTablesRequest{PageSize: 1, PageToken: tok, Order: pb.TableOrder_TABLE_ORDER_OLDEST_FIRST})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tb := range r.GetTables() {
+				listed = append(listed, tb.GetTableId())
+			}
+			if tok = r.GetNextPageToken(); tok == "" {
+				break
+			}
+		}
+		if !slices.Equal(listed, want) {
+			t.Errorf("node %s lists the Dou Dizhu tables %v, want %v", n.id, listed, want)
+		}
 	}
 }

@@ -260,7 +260,7 @@ func (s *Server) Recover(ctx context.Context) (int, error) {
 func (s *Server) Keys() *backend.Keys { return s.cfg.Keys }
 
 // FeedLast is the results feed's newest cursor.
-func (s *Server) FeedLast() uint64 { return s.feed.Last() }
+func (s *Server) FeedLast() (uint64, error) { return s.feed.Last() }
 
 // EachTable calls f for every table in memory with the name of its rule
 // set (riichi, sichuan), for an operator's gauges.
