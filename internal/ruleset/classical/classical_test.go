@@ -36,12 +36,7 @@ func TestCheck(t *testing.T) {
 	opts := func(o *pb.ClassicalOptions) *pb.TableSettings {
 		return &pb.TableSettings{RuleSet: cl, Options: &pb.TableSettings_Classical{Classical: o}}
 	}
-	for _, tc := range []struct {
-		name string
-		in   *pb.TableSettings
-		want *pb.TableSettings
-		err  error
-	}{
+	mahjongtest.CheckSettings(t, Check, []mahjongtest.Settings{
 		{"defaults", &pb.TableSettings{RuleSet: cl}, full(Defaults), nil},
 		{"empty options", opts(&pb.ClassicalOptions{}), full(Defaults), nil},
 		{"limit 2000", opts(&pb.ClassicalOptions{Limit: 2000}), with(func(r *ct.Rules) { r.Limit = 2000 }), nil},
@@ -53,25 +48,7 @@ func TestCheck(t *testing.T) {
 		{"riichi preset", &pb.TableSettings{RuleSet: cl, Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU}, nil, ruleset.ErrBadOption},
 		{"undefined preset", &pb.TableSettings{RuleSet: cl, Rules: 77}, nil, ruleset.ErrMalformed},
 		{"riichi table", &pb.TableSettings{}, nil, ruleset.ErrBadOption},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got := proto.Clone(tc.in).(*pb.TableSettings)
-			err := Check(got)
-			if !errors.Is(err, tc.err) || (err != nil) != (tc.err != nil) {
-				t.Fatalf("Check = %v, want %v", err, tc.err)
-			}
-			if err != nil {
-				return
-			}
-			if !proto.Equal(got, tc.want) {
-				t.Fatalf("Check = %v, want %v", got, tc.want)
-			}
-			again := proto.Clone(got).(*pb.TableSettings)
-			if err := Check(again); err != nil || !proto.Equal(again, got) {
-				t.Fatalf("Check of completed settings = %v, %v", again, err)
-			}
-		})
-	}
+	})
 }
 
 // TestClassify: the engine's refusals carry the error the server maps to
@@ -149,16 +126,8 @@ func FuzzActionFromPB(f *testing.F) {
 func TestGame(t *testing.T) {
 	rules := Defaults
 	rules.Rounds = 1
-	set := &pb.TableSettings{RuleSet: pb.RuleSet_RULE_SET_CLASSICAL, Options: &pb.TableSettings_Classical{Classical: PB(rules)}}
-	raw, err := proto.Marshal(set)
-	if err != nil {
-		t.Fatal(err)
-	}
 	p := New(Standard()).Parts()
-	newGame, err := p.Game(ruleset.Meta{Settings: raw, Seed: [32]byte{4, 2}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	newGame := mahjongtest.NewGame(t, p, &pb.TableSettings{RuleSet: pb.RuleSet_RULE_SET_CLASSICAL, Options: &pb.TableSettings_Classical{Classical: PB(rules)}})
 	entropy := [][]byte{[]byte("e0"), nil, nil, []byte("e3")}
 	hg, _ := newGame()
 	hg.(*game).Seed("t-9", entropy)

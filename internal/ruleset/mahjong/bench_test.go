@@ -3,11 +3,7 @@ package mahjong_test
 import (
 	"testing"
 
-	"google.golang.org/protobuf/proto"
-
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
-	"github.com/mahjong-authority/authority/internal/host"
-	"github.com/mahjong-authority/authority/internal/ruleset"
 	"github.com/mahjong-authority/authority/internal/ruleset/classical"
 	"github.com/mahjong-authority/authority/internal/ruleset/mahjong/mahjongtest"
 	"github.com/mahjong-authority/authority/internal/ruleset/mcr"
@@ -24,31 +20,18 @@ func BenchmarkGame(b *testing.B) {
 	cq := classical.Defaults
 	cq.Rounds = 1
 	b.Run("riichi", func(b *testing.B) {
-		mahjongtest.Bench(b, newGame(b, riichi.New(riichi.Standard()).Parts(), &pb.TableSettings{Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU}))
+		mahjongtest.Bench(b, mahjongtest.NewGame(b, riichi.New(riichi.Standard()).Parts(), &pb.TableSettings{Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU}))
 	})
 	b.Run("sichuan", func(b *testing.B) {
-		mahjongtest.Bench(b, newGame(b, sichuan.New(sichuan.Standard()).Parts(), &pb.TableSettings{
+		mahjongtest.Bench(b, mahjongtest.NewGame(b, sichuan.New(sichuan.Standard()).Parts(), &pb.TableSettings{
 			RuleSet: pb.RuleSet_RULE_SET_SICHUAN, Options: &pb.TableSettings_Sichuan{Sichuan: sichuan.PB(sq)}}))
 	})
 	b.Run("mcr", func(b *testing.B) {
-		mahjongtest.Bench(b, newGame(b, mcr.New(mcr.Config{}).Parts(), &pb.TableSettings{
+		mahjongtest.Bench(b, mahjongtest.NewGame(b, mcr.New(mcr.Config{}).Parts(), &pb.TableSettings{
 			RuleSet: pb.RuleSet_RULE_SET_MCR, Options: &pb.TableSettings_Mcr{Mcr: &pb.McrOptions{Hands: 4}}}))
 	})
 	b.Run("classical", func(b *testing.B) {
-		mahjongtest.Bench(b, newGame(b, classical.New(classical.Standard()).Parts(), &pb.TableSettings{
+		mahjongtest.Bench(b, mahjongtest.NewGame(b, classical.New(classical.Standard()).Parts(), &pb.TableSettings{
 			RuleSet: pb.RuleSet_RULE_SET_CLASSICAL, Options: &pb.TableSettings_Classical{Classical: classical.PB(cq)}}))
 	})
-}
-
-// newGame makes the games of a table of settings set.
-func newGame[A comparable, V, B any](tb testing.TB, p ruleset.Parts[A, V, B], set *pb.TableSettings) host.NewGame[A, V, B] {
-	raw, err := proto.Marshal(set)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	newGame, err := p.Game(ruleset.Meta{Settings: raw, Seed: [32]byte{4, 2}})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return newGame
 }

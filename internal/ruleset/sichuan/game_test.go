@@ -4,8 +4,6 @@ import (
 	"errors"
 	"testing"
 
-	"google.golang.org/protobuf/proto"
-
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/host"
 	rsc "github.com/mahjong-authority/authority/internal/record/sichuan"
@@ -92,16 +90,8 @@ func FuzzActionFromPB(f *testing.F) {
 func TestGame(t *testing.T) {
 	rules := Defaults
 	rules.Hands = 2
-	set := &pb.TableSettings{RuleSet: pb.RuleSet_RULE_SET_SICHUAN, Options: &pb.TableSettings_Sichuan{Sichuan: PB(rules)}}
-	raw, err := proto.Marshal(set)
-	if err != nil {
-		t.Fatal(err)
-	}
 	p := New(Standard()).Parts()
-	newGame, err := p.Game(ruleset.Meta{Settings: raw, Seed: [32]byte{4, 2}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	newGame := mahjongtest.NewGame(t, p, &pb.TableSettings{RuleSet: pb.RuleSet_RULE_SET_SICHUAN, Options: &pb.TableSettings_Sichuan{Sichuan: PB(rules)}})
 	entropy := [][]byte{[]byte("e0"), nil, nil, []byte("e3")}
 	hg, _ := newGame()
 	hg.(*game).Seed("t-9", entropy)

@@ -10,6 +10,9 @@ import (
 	"runtime"
 	"testing"
 
+	"google.golang.org/protobuf/proto"
+
+	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/ruleset"
 	"github.com/mahjong-authority/authority/internal/ruleset/mahjong"
@@ -157,5 +160,55 @@ func CheckClassify[A any](t *testing.T, classify func(A, error) error, move, cla
 		if !errors.Is(got, tc.want) || !errors.Is(got, tc.err) {
 			t.Errorf("classify(%v, %v) = %v, want it to wrap %v and the engine's error", tc.a, tc.err, got, tc.want)
 		}
+	}
+}
+
+// NewGame makes the games of a table of settings set with the rule set's
+// parts p, seeded with a fixed server seed.
+func NewGame[A comparable, V, B any](tb testing.TB, p ruleset.Parts[A, V, B], set *pb.TableSettings) host.NewGame[A, V, B] {
+	tb.Helper()
+	raw, err := proto.Marshal(set)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	newGame, err := p.Game(ruleset.Meta{Settings: raw, Seed: [32]byte{4, 2}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return newGame
+}
+
+// Settings is a case of a rule set's Check: the settings in, and the
+// completed settings it makes of them or the error it wraps. An alias of
+// a plain struct, so that a table of cases may list its fields in order.
+type Settings = struct {
+	Name     string
+	In, Want *pb.TableSettings
+	Err      error
+}
+
+// CheckSettings runs check on each case's settings: it must fail with the
+// case's error, or complete them into the case's settings, which a second
+// check leaves as they are.
+func CheckSettings(t *testing.T, check func(*pb.TableSettings) error, cases []Settings) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			got := proto.Clone(tc.In).(*pb.TableSettings)
+			err := check(got)
+			if !errors.Is(err, tc.Err) || (err != nil) != (tc.Err != nil) {
+				t.Fatalf("Check = %v, want %v", err, tc.Err)
+			}
+			if err != nil {
+				return
+			}
+			if !proto.Equal(got, tc.Want) {
+				t.Fatalf("Check made %v, want %v", got, tc.Want)
+			}
+			again := proto.Clone(got).(*pb.TableSettings)
+			if err := check(again); err != nil || !proto.Equal(again, got) {
+				t.Fatalf("Check of completed settings = %v, %v; want them unchanged", again, err)
+			}
+		})
 	}
 }
