@@ -283,8 +283,8 @@ func NoticeToPB(n *host.Notice) *pb.SeatNotice {
 	return out
 }
 
-// errNoRecord is the error of a table whose game keeps no record.
-var errNoRecord = errors.New("the table keeps no record")
+// ErrNoRecord is the error of a table whose game keeps no record.
+var ErrNoRecord = errors.New("the table keeps no record")
 
 // Export writes the table's record: taken in the table's goroutine,
 // written outside it with the seats' names.
@@ -299,7 +299,7 @@ func (t *Hosted[A, V, B]) Export(ctx context.Context, id string, format pb.Recor
 		return nil, err
 	}
 	if rec == nil {
-		return nil, errNoRecord
+		return nil, ErrNoRecord
 	}
 	in, err := t.h.Get(ctx, id)
 	if err != nil {
