@@ -186,7 +186,7 @@ func (t *Hosted[A, V, B]) Act(ctx context.Context, id string, r ActRequest) (uin
 	if _, err := t.parts.ActionFromPB(r.Action, 0); err != nil {
 		return 0, err
 	}
-	// The seat's action is made in the table's goroutine: one call into
+	// The seat's action is made in a call into the table: one call into
 	// the table, not two.
 	return t.h.ActFor(ctx, id, host.Request[A]{Token: r.Token, LastSeq: r.LastSeq, RequestID: r.RequestID},
 		func(seat int) (A, error) { return t.parts.ActionFromPB(r.Action, seat) })
@@ -286,7 +286,7 @@ func NoticeToPB(n *host.Notice) *pb.SeatNotice {
 // ErrNoRecord is the error of a table whose game keeps no record.
 var ErrNoRecord = errors.New("the table keeps no record")
 
-// Export writes the table's record: taken in the table's goroutine,
+// Export writes the table's record: taken in a call into the table,
 // written outside it with the seats' names.
 func (t *Hosted[A, V, B]) Export(ctx context.Context, id string, format pb.RecordFormat) (*pb.ExportGameResponse, error) {
 	var rec Record

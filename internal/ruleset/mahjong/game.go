@@ -169,7 +169,7 @@ func New[A comparable, V, B, E any, S Seat, P comparable, K ActionType, N any, R
 }
 
 // Engine is the engine under the game, for tests and tools: in the
-// table's goroutine only.
+// table's calls only.
 func (g *Game[A, V, B, E, S, P, K, N, R]) Engine() Engine[A, V, E, S, P] { return g.eng }
 
 // Rounds is the number of rounds dealt so far.
