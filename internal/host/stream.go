@@ -97,7 +97,7 @@ func (t *table[A, V, B]) open(ctx context.Context, token string, afterSeq uint64
 				if t.hold.on && !t.awaited(s) {
 					return opened[V]{wait: t.hold.ends}, nil
 				}
-				snap = &Snapshot[V]{Seq: t.snapshotSeq(s, head), View: t.game.View(s)}
+				snap = &Snapshot[V]{Seq: t.snapshotSeq(s, head), View: t.game.View(s), Left: t.left(s)}
 			}
 			// The snapshot is taken before the return notice, which the
 			// stream then delivers as an event.

@@ -71,6 +71,7 @@ type table[A comparable, V, B any] struct {
 	timer    clock.Timer
 	timerGen uint64
 	timerKey waitKey
+	clock    decisionClock // when the timer of a turn or claim window runs out, and for whom
 	hold     hold[B]
 	replay   bool            // replaying stored entries: no timers
 	spent    map[string]bool // the ids of the join tickets used (reserve.go)
@@ -951,6 +952,12 @@ func (t *table[A, V, B]) arm(p Pending) {
 	t.timerKey = key
 	gen := t.timerGen
 	t.timer = t.clk.AfterFunc(d, func() { t.post(func() { t.expire(gen) }) })
+	if p.Kind == WaitTurn || p.Kind == WaitClaim {
+		t.clock = decisionClock{ends: t.clk.Now().Add(d)}
+		for _, s := range p.Seats {
+			t.clock.seats |= 1 << uint(s)
+		}
+	}
 }
 
 func (t *table[A, V, B]) stopTimer() {
@@ -960,6 +967,23 @@ func (t *table[A, V, B]) stopTimer() {
 	}
 	t.timerGen++
 	t.timerKey = waitKey{}
+	t.clock = decisionClock{}
+}
+
+// decisionClock is the running timer of a turn or a claim window: when it
+// runs out and the seats it runs for.
+type decisionClock struct {
+	ends  time.Time
+	seats uint64 // bit s: seat s
+}
+
+// left is how long seat s has left to decide on the table's clock; 0
+// when no timer runs for it.
+func (t *table[A, V, B]) left(s int) time.Duration {
+	if t.clock.ends.IsZero() || s < 0 || s >= 64 || t.clock.seats&(1<<uint(s)) == 0 {
+		return 0
+	}
+	return max(0, t.clock.ends.Sub(t.clk.Now()))
 }
 
 // armDwell starts the clock of the claim dwell in progress.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
@@ -198,7 +199,8 @@ func (t *Hosted[A, V, B]) Act(ctx context.Context, id string, r ActRequest) (uin
 func (t *Hosted[A, V, B]) Follow(ctx context.Context, id, token string, afterSeq uint64, send func(proto.Message) error) error {
 	return t.h.Follow(ctx, id, token, afterSeq, func(it host.Item[V, B]) error {
 		if it.Snapshot != nil {
-			return send(&pb.StreamEventsResponse{Item: &pb.StreamEventsResponse_Snapshot{Snapshot: &pb.Snapshot{Seq: it.Snapshot.Seq, View: t.parts.ViewToPB(it.Snapshot.View)}}})
+			sn := &pb.Snapshot{Seq: it.Snapshot.Seq, View: t.parts.ViewToPB(it.Snapshot.View), TimeLeft: TimeLeft(it.Snapshot.Left)}
+			return send(&pb.StreamEventsResponse{Item: &pb.StreamEventsResponse_Snapshot{Snapshot: sn}})
 		}
 		if it.Wire != nil {
 			return send(encoded.Numbered(newStreamEventsResponse, streamEventField, it.Event.Seq, it.Wire))
@@ -209,6 +211,15 @@ func (t *Hosted[A, V, B]) Follow(ctx context.Context, id, token string, afterSeq
 		}
 		return send(&pb.StreamEventsResponse{Item: &pb.StreamEventsResponse_Event{Event: e}})
 	})
+}
+
+// TimeLeft is a snapshot's time_left: unset when no timer runs for the
+// seat.
+func TimeLeft(d time.Duration) *durationpb.Duration {
+	if d <= 0 {
+		return nil
+	}
+	return durationpb.New(d)
 }
 
 // Watch streams the public events: each message a *pb.SpectateResponse

@@ -359,7 +359,7 @@ func (s *Service) StreamEvents(req *pb.StreamEventsRequest, stream pb.DoudizhuSe
 			if v.HasOffer {
 				o = &v.Offer
 			}
-			resp.Item = &pb.StreamEventsResponse_Snapshot{Snapshot: &pb.Snapshot{Seq: sn.Seq, View: wire.ViewToPB(&v.View, o)}}
+			resp.Item = &pb.StreamEventsResponse_Snapshot{Snapshot: &pb.Snapshot{Seq: sn.Seq, View: wire.ViewToPB(&v.View, o), TimeLeft: ruleset.TimeLeft(sn.Left)}}
 		} else {
 			if it.Wire != nil {
 				return stream.SendMsg(encoded.Numbered(newStreamEventsResponse, streamEventField, it.Event.Seq, it.Wire))
