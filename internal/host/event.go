@@ -55,6 +55,10 @@ type Event[B any] struct {
 type Snapshot[V any] struct {
 	Seq  uint64
 	View V
+	// Left is how long the seat had to decide when the snapshot was
+	// taken: the turn or claim timer running for it, 0 when none does.
+	// A client that opens its stream mid-turn counts down from it.
+	Left time.Duration
 }
 
 // Item is what a seat's stream delivers: a snapshot first (when it starts

@@ -449,6 +449,29 @@ func TestTimers(t *testing.T) {
 	st0.waitFor(t, body("play 1 1"))
 }
 
+// TestSnapshotTimeLeft: a stream opened in the middle of a seat's turn
+// says how long the seat has left; the other seats, whom no timer waits
+// for, and a table without timers say nothing.
+func TestSnapshotTimeLeft(t *testing.T) {
+	s := defaultSettings
+	s.TurnTime = 10 * time.Second
+	f := newFixture(t, s, 1, host.Config[toyAction, toyView, string]{})
+	f.join(4)
+	isSnap := func(it host.Item[toyView, string]) bool { return it.Snapshot != nil }
+	f.follow(0, 0).waitFor(t, isSnap) // the table has started
+	f.clk.Advance(4 * time.Second)
+	for seat, want := range []time.Duration{6 * time.Second, 0, 0, 0} {
+		if got := f.follow(seat, 0).waitFor(t, isSnap).Snapshot.Left; got != want {
+			t.Errorf("seat %d's snapshot 4s into seat 0's turn: %v left, want %v", seat, got, want)
+		}
+	}
+	untimed := newFixture(t, defaultSettings, 1, host.Config[toyAction, toyView, string]{})
+	untimed.join(4)
+	if got := untimed.follow(0, 0).waitFor(t, isSnap).Snapshot.Left; got != 0 {
+		t.Errorf("no turn time: %v left", got)
+	}
+}
+
 func TestBotsFillAndGraceTakeover(t *testing.T) {
 	s := defaultSettings
 	s.FillWithBots, s.DisconnectGrace = true, 30*time.Second

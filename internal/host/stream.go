@@ -79,7 +79,7 @@ type opened[V any] struct {
 // afterSeq is 0, once no claim dwell holds the snapshot back.
 func (t *table[A, V, B]) open(ctx context.Context, token string, afterSeq uint64) (opened[V], error) {
 	for {
-		openSeat := -1 // set in the table's goroutine once the stream counts
+		openSeat := -1 // set by the table's runner once the stream counts
 		o, err := call(ctx, t, func() (opened[V], error) {
 			s, err := t.seatOf(token)
 			if err != nil {
@@ -97,7 +97,7 @@ func (t *table[A, V, B]) open(ctx context.Context, token string, afterSeq uint64
 				if t.hold.on && !t.awaited(s) {
 					return opened[V]{wait: t.hold.ends}, nil
 				}
-				snap = &Snapshot[V]{Seq: t.snapshotSeq(s, head), View: t.game.View(s)}
+				snap = &Snapshot[V]{Seq: t.snapshotSeq(s, head), View: t.game.View(s), Left: t.left(s)}
 			}
 			// The snapshot is taken before the return notice, which the
 			// stream then delivers as an event.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
@@ -186,7 +187,7 @@ func (t *Hosted[A, V, B]) Act(ctx context.Context, id string, r ActRequest) (uin
 	if _, err := t.parts.ActionFromPB(r.Action, 0); err != nil {
 		return 0, err
 	}
-	// The seat's action is made in the table's goroutine: one call into
+	// The seat's action is made in a call into the table: one call into
 	// the table, not two.
 	return t.h.ActFor(ctx, id, host.Request[A]{Token: r.Token, LastSeq: r.LastSeq, RequestID: r.RequestID},
 		func(seat int) (A, error) { return t.parts.ActionFromPB(r.Action, seat) })
@@ -198,7 +199,8 @@ func (t *Hosted[A, V, B]) Act(ctx context.Context, id string, r ActRequest) (uin
 func (t *Hosted[A, V, B]) Follow(ctx context.Context, id, token string, afterSeq uint64, send func(proto.Message) error) error {
 	return t.h.Follow(ctx, id, token, afterSeq, func(it host.Item[V, B]) error {
 		if it.Snapshot != nil {
-			return send(&pb.StreamEventsResponse{Item: &pb.StreamEventsResponse_Snapshot{Snapshot: &pb.Snapshot{Seq: it.Snapshot.Seq, View: t.parts.ViewToPB(it.Snapshot.View)}}})
+			sn := &pb.Snapshot{Seq: it.Snapshot.Seq, View: t.parts.ViewToPB(it.Snapshot.View), TimeLeft: TimeLeft(it.Snapshot.Left)}
+			return send(&pb.StreamEventsResponse{Item: &pb.StreamEventsResponse_Snapshot{Snapshot: sn}})
 		}
 		if it.Wire != nil {
 			return send(encoded.Numbered(newStreamEventsResponse, streamEventField, it.Event.Seq, it.Wire))
@@ -209,6 +211,15 @@ func (t *Hosted[A, V, B]) Follow(ctx context.Context, id, token string, afterSeq
 		}
 		return send(&pb.StreamEventsResponse{Item: &pb.StreamEventsResponse_Event{Event: e}})
 	})
+}
+
+// TimeLeft is a snapshot's time_left: unset when no timer runs for the
+// seat.
+func TimeLeft(d time.Duration) *durationpb.Duration {
+	if d <= 0 {
+		return nil
+	}
+	return durationpb.New(d)
 }
 
 // Watch streams the public events: each message a *pb.SpectateResponse
@@ -283,10 +294,10 @@ func NoticeToPB(n *host.Notice) *pb.SeatNotice {
 	return out
 }
 
-// errNoRecord is the error of a table whose game keeps no record.
-var errNoRecord = errors.New("the table keeps no record")
+// ErrNoRecord is the error of a table whose game keeps no record.
+var ErrNoRecord = errors.New("the table keeps no record")
 
-// Export writes the table's record: taken in the table's goroutine,
+// Export writes the table's record: taken in a call into the table,
 // written outside it with the seats' names.
 func (t *Hosted[A, V, B]) Export(ctx context.Context, id string, format pb.RecordFormat) (*pb.ExportGameResponse, error) {
 	var rec Record
@@ -299,7 +310,7 @@ func (t *Hosted[A, V, B]) Export(ctx context.Context, id string, format pb.Recor
 		return nil, err
 	}
 	if rec == nil {
-		return nil, errNoRecord
+		return nil, ErrNoRecord
 	}
 	in, err := t.h.Get(ctx, id)
 	if err != nil {

@@ -16,6 +16,11 @@ export const tables: Tables = createClient(
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** requestId is a fresh id for Act (crypto.randomUUID needs a secure context). */
+/** durationMs is a protobuf Duration in milliseconds; undefined when unset. */
+export function durationMs(d: { seconds: bigint; nanos: number } | undefined): number | undefined {
+  return d ? Number(d.seconds) * 1000 + d.nanos / 1e6 : undefined;
+}
+
 export function requestId(): string {
   const b = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");

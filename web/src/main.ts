@@ -9,7 +9,7 @@ import {
   TableState,
   type Table,
 } from "../../clients/ts/src/gen/mahjong/authority/v1/table_service_pb.js";
-import { describe, requestId, retrying, tables } from "./api.js";
+import { describe, durationMs, requestId, retrying, tables } from "./api.js";
 import { ddzLobby } from "./ddz/lobby.js";
 import { DdzGame } from "./ddz/table.js";
 import { loadSession, resume, saveSession, type Session } from "./session.js";
@@ -26,8 +26,7 @@ function h<K extends keyof HTMLElementTagNameMap>(tag: K, cls = "", text = ""): 
   return el;
 }
 
-const ms = (d: { seconds: bigint; nanos: number } | undefined, dflt: number) =>
-  d ? Number(d.seconds) * 1000 + d.nanos / 1e6 : dflt;
+const ms = (d: { seconds: bigint; nanos: number } | undefined, dflt: number) => durationMs(d) ?? dflt;
 
 const secs = (v: string) => {
   const n = Number(v);
@@ -328,7 +327,7 @@ class Game {
       connected();
       if (m.item.case === "snapshot") {
         const snap = m.item.value;
-        this.onEvent(() => fromView(snap.view!, snap.seq, this.names, this.ctx));
+        this.onEvent(() => fromView(snap.view!, snap.seq, this.names, this.ctx, durationMs(snap.timeLeft)));
       } else if (m.item.case === "event") {
         const ev = m.item.value;
         this.onEvent(() => apply(this.model, ev, this.ctx));

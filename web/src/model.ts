@@ -50,6 +50,12 @@ export interface Offer {
    * them); its hooks draw it.
    */
   choice?: string;
+  /**
+   * standingSeq: for the offer a snapshot listed, its deadline from the
+   * snapshot's time_left, the seq of the event that sends the same offer
+   * again (the next one), which keeps that deadline.
+   */
+  standingSeq?: number;
 }
 
 /** Action as plain data. */
@@ -176,7 +182,7 @@ export function meldState(m: Meld | undefined): MeldState {
 }
 
 /** fromView makes the model from a snapshot's view. */
-export function fromView(v: View, seq: bigint, names: SeatState[] | undefined, ctx: Ctx): TableModel {
+export function fromView(v: View, seq: bigint, names: SeatState[] | undefined, ctx: Ctx, timeLeftMs?: number): TableModel {
   const timers = ctx;
   const m = emptyModel(v.seat, ctx.ruleSet);
   m.seq = seq.toString();
@@ -205,7 +211,9 @@ export function fromView(v: View, seq: bigint, names: SeatState[] | undefined, c
   if (v.legal.length > 0) {
     // The standing offer; the server sends it again as the next event.
     const claim = v.legal.some((a) => a.type === ActionType.PASS);
-    m.offer = { claim, options: v.legal.map(plainAction), deadline: Date.now() + (claim ? timers.claimMs : timers.turnMs) };
+    const left = timeLeftMs ?? (claim ? timers.claimMs : timers.turnMs);
+    m.offer = { claim, options: v.legal.map(plainAction), deadline: Date.now() + left };
+    if (timeLeftMs !== undefined) m.offer.standingSeq = Number(seq) + 1;
   }
   ctx.hooks.fromView?.(m, v, ctx);
   return m;
@@ -242,6 +250,16 @@ function removeTile(hand: string[], t: string): string[] {
 }
 
 /** removeHandTile takes tile t out of the viewer's tiles: the drawn one if it is t, else one in the hand (the drawn one joins the hand). */
+/**
+ * offerDeadline is when an offer event's time runs out: the full time from
+ * now, or, for the standing offer a snapshot listed (sent again as the
+ * next event), the snapshot's deadline.
+ */
+function offerDeadline(prev: TableModel, ev: Event, claim: boolean, fullMs: number): number {
+  const o = prev.offer;
+  return o?.standingSeq === Number(ev.seq) && o.claim === claim ? o.deadline : Date.now() + fullMs;
+}
+
 export function removeHandTile(m: TableModel, t: string) {
   if (m.drawn && m.drawn === t) {
     m.drawn = "";
@@ -349,13 +367,13 @@ export function apply(prev: TableModel, ev: Event, ctx: Ctx): TableModel {
       break;
     case "claimOffer":
       if (b.value.seat === me) {
-        m.offer = { claim: true, options: b.value.options.map(plainAction), deadline: Date.now() + ctx.claimMs };
+        m.offer = { claim: true, options: b.value.options.map(plainAction), deadline: offerDeadline(prev, ev, true, ctx.claimMs) };
       }
       break;
     case "turnOffer":
       if (b.value.seat === me) {
         m.toAct = me;
-        m.offer = { claim: false, options: b.value.options.map(plainAction), deadline: Date.now() + ctx.turnMs };
+        m.offer = { claim: false, options: b.value.options.map(plainAction), deadline: offerDeadline(prev, ev, false, ctx.turnMs) };
       }
       break;
     case "won":

@@ -33,6 +33,12 @@ export interface OfferPlain {
   mustLead: boolean;
   toBeat?: PlayPlain;
   deadline: number;
+  /**
+   * standingSeq: for the offer a snapshot listed, its deadline from the
+   * snapshot's time_left, the seq of the event that sends it again (the
+   * next one), which keeps that deadline.
+   */
+  standingSeq?: number;
 }
 
 export interface DealResult {
@@ -128,7 +134,7 @@ export function playPlain(p: Play): PlayPlain {
   return { type: p.type, rank: p.rank, length: p.length, cards: p.cards };
 }
 
-function offerPlain(o: Offer, turnMs: number): OfferPlain {
+function offerPlain(o: Offer, turnMs: number, standing?: OfferPlain, seq?: bigint): OfferPlain {
   return {
     bids: [...o.bids],
     call: o.call,
@@ -137,14 +143,14 @@ function offerPlain(o: Offer, turnMs: number): OfferPlain {
     play: o.play,
     mustLead: o.mustLead,
     toBeat: o.toBeat ? playPlain(o.toBeat) : undefined,
-    deadline: Date.now() + turnMs,
+    deadline: standing && seq !== undefined && standing.standingSeq === Number(seq) ? standing.deadline : Date.now() + turnMs,
   };
 }
 
 const n3 = (v: bigint[] | number[]) => [0, 1, 2].map((i) => Number(v[i] ?? 0));
 
 /** fromView is the model of a snapshot. */
-export function fromView(v: View, seq: bigint, names: SeatName[], turnMs: number): DdzModel {
+export function fromView(v: View, seq: bigint, names: SeatName[], turnMs: number, timeLeftMs?: number): DdzModel {
   const m = emptyModel(v.seat);
   m.seq = String(seq);
   m.names = names;
@@ -177,7 +183,10 @@ export function fromView(v: View, seq: bigint, names: SeatName[], turnMs: number
   m.mustLead = v.mustLead;
   m.bombs = v.bombs;
   m.played = sortCards(v.played);
-  if (v.offer && v.offer.seat === v.seat) m.offer = offerPlain(v.offer, turnMs);
+  if (v.offer && v.offer.seat === v.seat) {
+    m.offer = offerPlain(v.offer, timeLeftMs ?? turnMs);
+    if (timeLeftMs !== undefined) m.offer.standingSeq = Number(seq) + 1;
+  }
   if (v.phase === Phase.MATCH_OVER) {
     // A snapshot of a finished match: the ranks are the scores' order.
     m.final = { scores: m.scores, ranks: m.scores.map((x) => 1 + m.scores.filter((y) => y > x).length) };
@@ -333,7 +342,7 @@ export function apply(prev: DdzModel, ev: Event, turnMs: number): DdzModel {
       const o = b.value;
       m.toAct = o.seat;
       if (o.seat === m.seat) {
-        m.offer = offerPlain(o, turnMs);
+        m.offer = offerPlain(o, turnMs, prev.offer, ev.seq);
         if (m.phase === Phase.PLAYING) m.mustLead = o.mustLead;
       }
       break;

@@ -4,7 +4,7 @@
 
 import { TableState } from "../../../clients/ts/src/gen/mahjong/authority/v1/table_service_pb.js";
 import { ActionType, Bidding, Phase, type Table } from "../../../clients/ts/src/gen/doudizhu/authority/v1/doudizhu_pb.js";
-import { describe, requestId, retrying } from "../api.js";
+import { describe, durationMs, requestId, retrying } from "../api.js";
 import { resume, saveSession, type Session } from "../session.js";
 import { ddz } from "./api.js";
 import { rankOfKey } from "./cards.js";
@@ -12,7 +12,7 @@ import { counts } from "./judge.js";
 import { apply, emptyModel, fromView, type DdzModel, type SeatName } from "./model.js";
 import { hints, reading, renderDdz, selection, timerText, type DdzUi, type TableInfo } from "./view.js";
 
-const ms = (d: { seconds: bigint; nanos: number } | undefined, dflt: number) => (d ? Number(d.seconds) * 1000 + d.nanos / 1e6 : dflt);
+const ms = (d: { seconds: bigint; nanos: number } | undefined, dflt: number) => durationMs(d) ?? dflt;
 
 interface ActPlain {
   type: ActionType;
@@ -177,7 +177,7 @@ export class DdzGame {
       connected();
       if (m.item.case === "snapshot") {
         const snap = m.item.value;
-        this.onEvent(() => fromView(snap.view!, snap.seq, this.names, this.info.turnMs));
+        this.onEvent(() => fromView(snap.view!, snap.seq, this.names, this.info.turnMs, durationMs(snap.timeLeft)));
       } else if (m.item.case === "event") {
         const ev = m.item.value;
         this.onEvent(() => apply(this.model, ev, this.info.turnMs));

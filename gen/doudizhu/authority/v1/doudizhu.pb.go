@@ -2510,9 +2510,14 @@ func (x *StreamEventsRequest) GetAfterSeq() uint64 {
 
 // Snapshot is a seat's view as of seq.
 type Snapshot struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Seq           uint64                 `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`
-	View          *View                  `protobuf:"bytes,2,opt,name=view,proto3" json:"view,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Seq   uint64                 `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`
+	View  *View                  `protobuf:"bytes,2,opt,name=view,proto3" json:"view,omitempty"`
+	// How long the seat had left to decide when the snapshot was taken (the
+	// turn timer running for it); unset when no timer runs for the seat. A
+	// client that opens its stream mid-turn (a reloaded page) counts down
+	// from it rather than from the full turn time.
+	TimeLeft      *durationpb.Duration `protobuf:"bytes,3,opt,name=time_left,json=timeLeft,proto3" json:"time_left,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2557,6 +2562,13 @@ func (x *Snapshot) GetSeq() uint64 {
 func (x *Snapshot) GetView() *View {
 	if x != nil {
 		return x.View
+	}
+	return nil
+}
+
+func (x *Snapshot) GetTimeLeft() *durationpb.Duration {
+	if x != nil {
+		return x.TimeLeft
 	}
 	return nil
 }
@@ -3148,10 +3160,11 @@ const file_doudizhu_authority_v1_doudizhu_proto_rawDesc = "" +
 	"\btable_id\x18\x01 \x01(\tR\atableId\x12\x1d\n" +
 	"\n" +
 	"seat_token\x18\x02 \x01(\tR\tseatToken\x12\x1b\n" +
-	"\tafter_seq\x18\x03 \x01(\x04R\bafterSeq\"M\n" +
+	"\tafter_seq\x18\x03 \x01(\x04R\bafterSeq\"\x85\x01\n" +
 	"\bSnapshot\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x12/\n" +
-	"\x04view\x18\x02 \x01(\v2\x1b.doudizhu.authority.v1.ViewR\x04view\"\x93\x01\n" +
+	"\x04view\x18\x02 \x01(\v2\x1b.doudizhu.authority.v1.ViewR\x04view\x126\n" +
+	"\ttime_left\x18\x03 \x01(\v2\x19.google.protobuf.DurationR\btimeLeft\"\x93\x01\n" +
 	"\x14StreamEventsResponse\x12=\n" +
 	"\bsnapshot\x18\x01 \x01(\v2\x1f.doudizhu.authority.v1.SnapshotH\x00R\bsnapshot\x124\n" +
 	"\x05event\x18\x02 \x01(\v2\x1c.doudizhu.authority.v1.EventH\x00R\x05eventB\x06\n" +
@@ -3331,35 +3344,36 @@ var file_doudizhu_authority_v1_doudizhu_proto_depIdxs = []int32{
 	20, // 35: doudizhu.authority.v1.Event.offer:type_name -> doudizhu.authority.v1.Offer
 	46, // 36: doudizhu.authority.v1.Event.seat_notice:type_name -> mahjong.authority.v1.SeatNotice
 	21, // 37: doudizhu.authority.v1.Snapshot.view:type_name -> doudizhu.authority.v1.View
-	33, // 38: doudizhu.authority.v1.StreamEventsResponse.snapshot:type_name -> doudizhu.authority.v1.Snapshot
-	31, // 39: doudizhu.authority.v1.StreamEventsResponse.event:type_name -> doudizhu.authority.v1.Event
-	19, // 40: doudizhu.authority.v1.ActRequest.action:type_name -> doudizhu.authority.v1.Action
-	31, // 41: doudizhu.authority.v1.SpectateResponse.event:type_name -> doudizhu.authority.v1.Event
-	6,  // 42: doudizhu.authority.v1.DoudizhuService.CreateTable:input_type -> doudizhu.authority.v1.CreateTableRequest
-	8,  // 43: doudizhu.authority.v1.DoudizhuService.ListTables:input_type -> doudizhu.authority.v1.ListTablesRequest
-	10, // 44: doudizhu.authority.v1.DoudizhuService.GetTable:input_type -> doudizhu.authority.v1.GetTableRequest
-	12, // 45: doudizhu.authority.v1.DoudizhuService.JoinTable:input_type -> doudizhu.authority.v1.JoinTableRequest
-	14, // 46: doudizhu.authority.v1.DoudizhuService.LeaveTable:input_type -> doudizhu.authority.v1.LeaveTableRequest
-	16, // 47: doudizhu.authority.v1.DoudizhuService.StartTable:input_type -> doudizhu.authority.v1.StartTableRequest
-	32, // 48: doudizhu.authority.v1.DoudizhuService.StreamEvents:input_type -> doudizhu.authority.v1.StreamEventsRequest
-	35, // 49: doudizhu.authority.v1.DoudizhuService.Act:input_type -> doudizhu.authority.v1.ActRequest
-	37, // 50: doudizhu.authority.v1.DoudizhuService.Spectate:input_type -> doudizhu.authority.v1.SpectateRequest
-	39, // 51: doudizhu.authority.v1.DoudizhuService.ExportGame:input_type -> doudizhu.authority.v1.ExportGameRequest
-	7,  // 52: doudizhu.authority.v1.DoudizhuService.CreateTable:output_type -> doudizhu.authority.v1.CreateTableResponse
-	9,  // 53: doudizhu.authority.v1.DoudizhuService.ListTables:output_type -> doudizhu.authority.v1.ListTablesResponse
-	11, // 54: doudizhu.authority.v1.DoudizhuService.GetTable:output_type -> doudizhu.authority.v1.GetTableResponse
-	13, // 55: doudizhu.authority.v1.DoudizhuService.JoinTable:output_type -> doudizhu.authority.v1.JoinTableResponse
-	15, // 56: doudizhu.authority.v1.DoudizhuService.LeaveTable:output_type -> doudizhu.authority.v1.LeaveTableResponse
-	17, // 57: doudizhu.authority.v1.DoudizhuService.StartTable:output_type -> doudizhu.authority.v1.StartTableResponse
-	34, // 58: doudizhu.authority.v1.DoudizhuService.StreamEvents:output_type -> doudizhu.authority.v1.StreamEventsResponse
-	36, // 59: doudizhu.authority.v1.DoudizhuService.Act:output_type -> doudizhu.authority.v1.ActResponse
-	38, // 60: doudizhu.authority.v1.DoudizhuService.Spectate:output_type -> doudizhu.authority.v1.SpectateResponse
-	40, // 61: doudizhu.authority.v1.DoudizhuService.ExportGame:output_type -> doudizhu.authority.v1.ExportGameResponse
-	52, // [52:62] is the sub-list for method output_type
-	42, // [42:52] is the sub-list for method input_type
-	42, // [42:42] is the sub-list for extension type_name
-	42, // [42:42] is the sub-list for extension extendee
-	0,  // [0:42] is the sub-list for field type_name
+	41, // 38: doudizhu.authority.v1.Snapshot.time_left:type_name -> google.protobuf.Duration
+	33, // 39: doudizhu.authority.v1.StreamEventsResponse.snapshot:type_name -> doudizhu.authority.v1.Snapshot
+	31, // 40: doudizhu.authority.v1.StreamEventsResponse.event:type_name -> doudizhu.authority.v1.Event
+	19, // 41: doudizhu.authority.v1.ActRequest.action:type_name -> doudizhu.authority.v1.Action
+	31, // 42: doudizhu.authority.v1.SpectateResponse.event:type_name -> doudizhu.authority.v1.Event
+	6,  // 43: doudizhu.authority.v1.DoudizhuService.CreateTable:input_type -> doudizhu.authority.v1.CreateTableRequest
+	8,  // 44: doudizhu.authority.v1.DoudizhuService.ListTables:input_type -> doudizhu.authority.v1.ListTablesRequest
+	10, // 45: doudizhu.authority.v1.DoudizhuService.GetTable:input_type -> doudizhu.authority.v1.GetTableRequest
+	12, // 46: doudizhu.authority.v1.DoudizhuService.JoinTable:input_type -> doudizhu.authority.v1.JoinTableRequest
+	14, // 47: doudizhu.authority.v1.DoudizhuService.LeaveTable:input_type -> doudizhu.authority.v1.LeaveTableRequest
+	16, // 48: doudizhu.authority.v1.DoudizhuService.StartTable:input_type -> doudizhu.authority.v1.StartTableRequest
+	32, // 49: doudizhu.authority.v1.DoudizhuService.StreamEvents:input_type -> doudizhu.authority.v1.StreamEventsRequest
+	35, // 50: doudizhu.authority.v1.DoudizhuService.Act:input_type -> doudizhu.authority.v1.ActRequest
+	37, // 51: doudizhu.authority.v1.DoudizhuService.Spectate:input_type -> doudizhu.authority.v1.SpectateRequest
+	39, // 52: doudizhu.authority.v1.DoudizhuService.ExportGame:input_type -> doudizhu.authority.v1.ExportGameRequest
+	7,  // 53: doudizhu.authority.v1.DoudizhuService.CreateTable:output_type -> doudizhu.authority.v1.CreateTableResponse
+	9,  // 54: doudizhu.authority.v1.DoudizhuService.ListTables:output_type -> doudizhu.authority.v1.ListTablesResponse
+	11, // 55: doudizhu.authority.v1.DoudizhuService.GetTable:output_type -> doudizhu.authority.v1.GetTableResponse
+	13, // 56: doudizhu.authority.v1.DoudizhuService.JoinTable:output_type -> doudizhu.authority.v1.JoinTableResponse
+	15, // 57: doudizhu.authority.v1.DoudizhuService.LeaveTable:output_type -> doudizhu.authority.v1.LeaveTableResponse
+	17, // 58: doudizhu.authority.v1.DoudizhuService.StartTable:output_type -> doudizhu.authority.v1.StartTableResponse
+	34, // 59: doudizhu.authority.v1.DoudizhuService.StreamEvents:output_type -> doudizhu.authority.v1.StreamEventsResponse
+	36, // 60: doudizhu.authority.v1.DoudizhuService.Act:output_type -> doudizhu.authority.v1.ActResponse
+	38, // 61: doudizhu.authority.v1.DoudizhuService.Spectate:output_type -> doudizhu.authority.v1.SpectateResponse
+	40, // 62: doudizhu.authority.v1.DoudizhuService.ExportGame:output_type -> doudizhu.authority.v1.ExportGameResponse
+	53, // [53:63] is the sub-list for method output_type
+	43, // [43:53] is the sub-list for method input_type
+	43, // [43:43] is the sub-list for extension type_name
+	43, // [43:43] is the sub-list for extension extendee
+	0,  // [0:43] is the sub-list for field type_name
 }
 
 func init() { file_doudizhu_authority_v1_doudizhu_proto_init() }

@@ -1932,9 +1932,15 @@ func (x *StreamEventsRequest) GetAfterSeq() uint64 {
 // on offer events alone. A stream resumed with after_seq gets the offer
 // only if it comes after after_seq, like any event.
 type Snapshot struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Seq           uint64                 `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`
-	View          *View                  `protobuf:"bytes,2,opt,name=view,proto3" json:"view,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Seq   uint64                 `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`
+	View  *View                  `protobuf:"bytes,2,opt,name=view,proto3" json:"view,omitempty"`
+	// How long the seat had left to answer that offer when the snapshot was
+	// taken (the turn or claim window timer running for it); unset when no
+	// timer runs for the seat. A client that opens its stream mid-turn (a
+	// reloaded page) counts down from it rather than from the full turn_time
+	// or claim_time, which an offer event starts.
+	TimeLeft      *durationpb.Duration `protobuf:"bytes,3,opt,name=time_left,json=timeLeft,proto3" json:"time_left,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1979,6 +1985,13 @@ func (x *Snapshot) GetSeq() uint64 {
 func (x *Snapshot) GetView() *View {
 	if x != nil {
 		return x.View
+	}
+	return nil
+}
+
+func (x *Snapshot) GetTimeLeft() *durationpb.Duration {
+	if x != nil {
+		return x.TimeLeft
 	}
 	return nil
 }
@@ -3107,10 +3120,11 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\btable_id\x18\x01 \x01(\tR\atableId\x12\x1d\n" +
 	"\n" +
 	"seat_token\x18\x02 \x01(\tR\tseatToken\x12\x1b\n" +
-	"\tafter_seq\x18\x03 \x01(\x04R\bafterSeq\"L\n" +
+	"\tafter_seq\x18\x03 \x01(\x04R\bafterSeq\"\x84\x01\n" +
 	"\bSnapshot\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x12.\n" +
-	"\x04view\x18\x02 \x01(\v2\x1a.mahjong.authority.v1.ViewR\x04view\"\xbb\x13\n" +
+	"\x04view\x18\x02 \x01(\v2\x1a.mahjong.authority.v1.ViewR\x04view\x126\n" +
+	"\ttime_left\x18\x03 \x01(\v2\x19.google.protobuf.DurationR\btimeLeft\"\xbb\x13\n" +
 	"\x05Event\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x12.\n" +
 	"\x04time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x04time\x12I\n" +
@@ -3380,69 +3394,70 @@ var file_mahjong_authority_v1_table_service_proto_depIdxs = []int32{
 	12, // 22: mahjong.authority.v1.JoinTableResponse.table:type_name -> mahjong.authority.v1.Table
 	12, // 23: mahjong.authority.v1.StartTableResponse.table:type_name -> mahjong.authority.v1.Table
 	37, // 24: mahjong.authority.v1.Snapshot.view:type_name -> mahjong.authority.v1.View
-	36, // 25: mahjong.authority.v1.Event.time:type_name -> google.protobuf.Timestamp
-	38, // 26: mahjong.authority.v1.Event.round_started:type_name -> mahjong.authority.v1.RoundStarted
-	39, // 27: mahjong.authority.v1.Event.dealt:type_name -> mahjong.authority.v1.Dealt
-	40, // 28: mahjong.authority.v1.Event.drew:type_name -> mahjong.authority.v1.Drew
-	41, // 29: mahjong.authority.v1.Event.discarded:type_name -> mahjong.authority.v1.Discarded
-	42, // 30: mahjong.authority.v1.Event.fishing:type_name -> mahjong.authority.v1.Fishing
-	43, // 31: mahjong.authority.v1.Event.claim_offer:type_name -> mahjong.authority.v1.ClaimOffer
-	44, // 32: mahjong.authority.v1.Event.riichi_accepted:type_name -> mahjong.authority.v1.RiichiAccepted
-	45, // 33: mahjong.authority.v1.Event.called:type_name -> mahjong.authority.v1.Called
-	46, // 34: mahjong.authority.v1.Event.dora_revealed:type_name -> mahjong.authority.v1.DoraRevealed
-	47, // 35: mahjong.authority.v1.Event.won:type_name -> mahjong.authority.v1.Won
-	48, // 36: mahjong.authority.v1.Event.round_ended:type_name -> mahjong.authority.v1.RoundEnded
-	49, // 37: mahjong.authority.v1.Event.game_ended:type_name -> mahjong.authority.v1.GameEnded
-	50, // 38: mahjong.authority.v1.Event.seat_notice:type_name -> mahjong.authority.v1.SeatNotice
-	51, // 39: mahjong.authority.v1.Event.turn_offer:type_name -> mahjong.authority.v1.TurnOffer
-	52, // 40: mahjong.authority.v1.Event.sichuan_exchange_chosen:type_name -> mahjong.authority.v1.SichuanExchangeChosen
-	53, // 41: mahjong.authority.v1.Event.sichuan_exchanged:type_name -> mahjong.authority.v1.SichuanExchanged
-	54, // 42: mahjong.authority.v1.Event.sichuan_exchange_received:type_name -> mahjong.authority.v1.SichuanExchangeReceived
-	55, // 43: mahjong.authority.v1.Event.sichuan_void_chosen:type_name -> mahjong.authority.v1.SichuanVoidChosen
-	56, // 44: mahjong.authority.v1.Event.sichuan_voids_revealed:type_name -> mahjong.authority.v1.SichuanVoidsRevealed
-	57, // 45: mahjong.authority.v1.Event.sichuan_kan_paid:type_name -> mahjong.authority.v1.SichuanKanPaid
-	58, // 46: mahjong.authority.v1.Event.sichuan_kan_transferred:type_name -> mahjong.authority.v1.SichuanKanTransferred
-	59, // 47: mahjong.authority.v1.Event.sichuan_won:type_name -> mahjong.authority.v1.SichuanWon
-	60, // 48: mahjong.authority.v1.Event.sichuan_hand_ended:type_name -> mahjong.authority.v1.SichuanHandEnded
-	61, // 49: mahjong.authority.v1.Event.classical_bonus_set_aside:type_name -> mahjong.authority.v1.ClassicalBonusSetAside
-	62, // 50: mahjong.authority.v1.Event.classical_fishing:type_name -> mahjong.authority.v1.ClassicalFishing
-	63, // 51: mahjong.authority.v1.Event.classical_won:type_name -> mahjong.authority.v1.ClassicalWon
-	64, // 52: mahjong.authority.v1.Event.classical_hand_ended:type_name -> mahjong.authority.v1.ClassicalHandEnded
-	65, // 53: mahjong.authority.v1.Event.mcr_hand_started:type_name -> mahjong.authority.v1.McrHandStarted
-	66, // 54: mahjong.authority.v1.Event.mcr_flower_set_aside:type_name -> mahjong.authority.v1.McrFlowerSetAside
-	67, // 55: mahjong.authority.v1.Event.mcr_won:type_name -> mahjong.authority.v1.McrWon
-	68, // 56: mahjong.authority.v1.Event.mcr_game_ended:type_name -> mahjong.authority.v1.McrGameEnded
-	26, // 57: mahjong.authority.v1.StreamEventsResponse.snapshot:type_name -> mahjong.authority.v1.Snapshot
-	27, // 58: mahjong.authority.v1.StreamEventsResponse.event:type_name -> mahjong.authority.v1.Event
-	69, // 59: mahjong.authority.v1.ActRequest.action:type_name -> mahjong.authority.v1.Action
-	27, // 60: mahjong.authority.v1.SpectateResponse.event:type_name -> mahjong.authority.v1.Event
-	4,  // 61: mahjong.authority.v1.ExportGameRequest.format:type_name -> mahjong.authority.v1.RecordFormat
-	4,  // 62: mahjong.authority.v1.ExportGameResponse.format:type_name -> mahjong.authority.v1.RecordFormat
-	13, // 63: mahjong.authority.v1.TableService.CreateTable:input_type -> mahjong.authority.v1.CreateTableRequest
-	15, // 64: mahjong.authority.v1.TableService.ListTables:input_type -> mahjong.authority.v1.ListTablesRequest
-	17, // 65: mahjong.authority.v1.TableService.GetTable:input_type -> mahjong.authority.v1.GetTableRequest
-	19, // 66: mahjong.authority.v1.TableService.JoinTable:input_type -> mahjong.authority.v1.JoinTableRequest
-	21, // 67: mahjong.authority.v1.TableService.LeaveTable:input_type -> mahjong.authority.v1.LeaveTableRequest
-	23, // 68: mahjong.authority.v1.TableService.StartTable:input_type -> mahjong.authority.v1.StartTableRequest
-	25, // 69: mahjong.authority.v1.TableService.StreamEvents:input_type -> mahjong.authority.v1.StreamEventsRequest
-	29, // 70: mahjong.authority.v1.TableService.Act:input_type -> mahjong.authority.v1.ActRequest
-	31, // 71: mahjong.authority.v1.TableService.Spectate:input_type -> mahjong.authority.v1.SpectateRequest
-	33, // 72: mahjong.authority.v1.TableService.ExportGame:input_type -> mahjong.authority.v1.ExportGameRequest
-	14, // 73: mahjong.authority.v1.TableService.CreateTable:output_type -> mahjong.authority.v1.CreateTableResponse
-	16, // 74: mahjong.authority.v1.TableService.ListTables:output_type -> mahjong.authority.v1.ListTablesResponse
-	18, // 75: mahjong.authority.v1.TableService.GetTable:output_type -> mahjong.authority.v1.GetTableResponse
-	20, // 76: mahjong.authority.v1.TableService.JoinTable:output_type -> mahjong.authority.v1.JoinTableResponse
-	22, // 77: mahjong.authority.v1.TableService.LeaveTable:output_type -> mahjong.authority.v1.LeaveTableResponse
-	24, // 78: mahjong.authority.v1.TableService.StartTable:output_type -> mahjong.authority.v1.StartTableResponse
-	28, // 79: mahjong.authority.v1.TableService.StreamEvents:output_type -> mahjong.authority.v1.StreamEventsResponse
-	30, // 80: mahjong.authority.v1.TableService.Act:output_type -> mahjong.authority.v1.ActResponse
-	32, // 81: mahjong.authority.v1.TableService.Spectate:output_type -> mahjong.authority.v1.SpectateResponse
-	34, // 82: mahjong.authority.v1.TableService.ExportGame:output_type -> mahjong.authority.v1.ExportGameResponse
-	73, // [73:83] is the sub-list for method output_type
-	63, // [63:73] is the sub-list for method input_type
-	63, // [63:63] is the sub-list for extension type_name
-	63, // [63:63] is the sub-list for extension extendee
-	0,  // [0:63] is the sub-list for field type_name
+	35, // 25: mahjong.authority.v1.Snapshot.time_left:type_name -> google.protobuf.Duration
+	36, // 26: mahjong.authority.v1.Event.time:type_name -> google.protobuf.Timestamp
+	38, // 27: mahjong.authority.v1.Event.round_started:type_name -> mahjong.authority.v1.RoundStarted
+	39, // 28: mahjong.authority.v1.Event.dealt:type_name -> mahjong.authority.v1.Dealt
+	40, // 29: mahjong.authority.v1.Event.drew:type_name -> mahjong.authority.v1.Drew
+	41, // 30: mahjong.authority.v1.Event.discarded:type_name -> mahjong.authority.v1.Discarded
+	42, // 31: mahjong.authority.v1.Event.fishing:type_name -> mahjong.authority.v1.Fishing
+	43, // 32: mahjong.authority.v1.Event.claim_offer:type_name -> mahjong.authority.v1.ClaimOffer
+	44, // 33: mahjong.authority.v1.Event.riichi_accepted:type_name -> mahjong.authority.v1.RiichiAccepted
+	45, // 34: mahjong.authority.v1.Event.called:type_name -> mahjong.authority.v1.Called
+	46, // 35: mahjong.authority.v1.Event.dora_revealed:type_name -> mahjong.authority.v1.DoraRevealed
+	47, // 36: mahjong.authority.v1.Event.won:type_name -> mahjong.authority.v1.Won
+	48, // 37: mahjong.authority.v1.Event.round_ended:type_name -> mahjong.authority.v1.RoundEnded
+	49, // 38: mahjong.authority.v1.Event.game_ended:type_name -> mahjong.authority.v1.GameEnded
+	50, // 39: mahjong.authority.v1.Event.seat_notice:type_name -> mahjong.authority.v1.SeatNotice
+	51, // 40: mahjong.authority.v1.Event.turn_offer:type_name -> mahjong.authority.v1.TurnOffer
+	52, // 41: mahjong.authority.v1.Event.sichuan_exchange_chosen:type_name -> mahjong.authority.v1.SichuanExchangeChosen
+	53, // 42: mahjong.authority.v1.Event.sichuan_exchanged:type_name -> mahjong.authority.v1.SichuanExchanged
+	54, // 43: mahjong.authority.v1.Event.sichuan_exchange_received:type_name -> mahjong.authority.v1.SichuanExchangeReceived
+	55, // 44: mahjong.authority.v1.Event.sichuan_void_chosen:type_name -> mahjong.authority.v1.SichuanVoidChosen
+	56, // 45: mahjong.authority.v1.Event.sichuan_voids_revealed:type_name -> mahjong.authority.v1.SichuanVoidsRevealed
+	57, // 46: mahjong.authority.v1.Event.sichuan_kan_paid:type_name -> mahjong.authority.v1.SichuanKanPaid
+	58, // 47: mahjong.authority.v1.Event.sichuan_kan_transferred:type_name -> mahjong.authority.v1.SichuanKanTransferred
+	59, // 48: mahjong.authority.v1.Event.sichuan_won:type_name -> mahjong.authority.v1.SichuanWon
+	60, // 49: mahjong.authority.v1.Event.sichuan_hand_ended:type_name -> mahjong.authority.v1.SichuanHandEnded
+	61, // 50: mahjong.authority.v1.Event.classical_bonus_set_aside:type_name -> mahjong.authority.v1.ClassicalBonusSetAside
+	62, // 51: mahjong.authority.v1.Event.classical_fishing:type_name -> mahjong.authority.v1.ClassicalFishing
+	63, // 52: mahjong.authority.v1.Event.classical_won:type_name -> mahjong.authority.v1.ClassicalWon
+	64, // 53: mahjong.authority.v1.Event.classical_hand_ended:type_name -> mahjong.authority.v1.ClassicalHandEnded
+	65, // 54: mahjong.authority.v1.Event.mcr_hand_started:type_name -> mahjong.authority.v1.McrHandStarted
+	66, // 55: mahjong.authority.v1.Event.mcr_flower_set_aside:type_name -> mahjong.authority.v1.McrFlowerSetAside
+	67, // 56: mahjong.authority.v1.Event.mcr_won:type_name -> mahjong.authority.v1.McrWon
+	68, // 57: mahjong.authority.v1.Event.mcr_game_ended:type_name -> mahjong.authority.v1.McrGameEnded
+	26, // 58: mahjong.authority.v1.StreamEventsResponse.snapshot:type_name -> mahjong.authority.v1.Snapshot
+	27, // 59: mahjong.authority.v1.StreamEventsResponse.event:type_name -> mahjong.authority.v1.Event
+	69, // 60: mahjong.authority.v1.ActRequest.action:type_name -> mahjong.authority.v1.Action
+	27, // 61: mahjong.authority.v1.SpectateResponse.event:type_name -> mahjong.authority.v1.Event
+	4,  // 62: mahjong.authority.v1.ExportGameRequest.format:type_name -> mahjong.authority.v1.RecordFormat
+	4,  // 63: mahjong.authority.v1.ExportGameResponse.format:type_name -> mahjong.authority.v1.RecordFormat
+	13, // 64: mahjong.authority.v1.TableService.CreateTable:input_type -> mahjong.authority.v1.CreateTableRequest
+	15, // 65: mahjong.authority.v1.TableService.ListTables:input_type -> mahjong.authority.v1.ListTablesRequest
+	17, // 66: mahjong.authority.v1.TableService.GetTable:input_type -> mahjong.authority.v1.GetTableRequest
+	19, // 67: mahjong.authority.v1.TableService.JoinTable:input_type -> mahjong.authority.v1.JoinTableRequest
+	21, // 68: mahjong.authority.v1.TableService.LeaveTable:input_type -> mahjong.authority.v1.LeaveTableRequest
+	23, // 69: mahjong.authority.v1.TableService.StartTable:input_type -> mahjong.authority.v1.StartTableRequest
+	25, // 70: mahjong.authority.v1.TableService.StreamEvents:input_type -> mahjong.authority.v1.StreamEventsRequest
+	29, // 71: mahjong.authority.v1.TableService.Act:input_type -> mahjong.authority.v1.ActRequest
+	31, // 72: mahjong.authority.v1.TableService.Spectate:input_type -> mahjong.authority.v1.SpectateRequest
+	33, // 73: mahjong.authority.v1.TableService.ExportGame:input_type -> mahjong.authority.v1.ExportGameRequest
+	14, // 74: mahjong.authority.v1.TableService.CreateTable:output_type -> mahjong.authority.v1.CreateTableResponse
+	16, // 75: mahjong.authority.v1.TableService.ListTables:output_type -> mahjong.authority.v1.ListTablesResponse
+	18, // 76: mahjong.authority.v1.TableService.GetTable:output_type -> mahjong.authority.v1.GetTableResponse
+	20, // 77: mahjong.authority.v1.TableService.JoinTable:output_type -> mahjong.authority.v1.JoinTableResponse
+	22, // 78: mahjong.authority.v1.TableService.LeaveTable:output_type -> mahjong.authority.v1.LeaveTableResponse
+	24, // 79: mahjong.authority.v1.TableService.StartTable:output_type -> mahjong.authority.v1.StartTableResponse
+	28, // 80: mahjong.authority.v1.TableService.StreamEvents:output_type -> mahjong.authority.v1.StreamEventsResponse
+	30, // 81: mahjong.authority.v1.TableService.Act:output_type -> mahjong.authority.v1.ActResponse
+	32, // 82: mahjong.authority.v1.TableService.Spectate:output_type -> mahjong.authority.v1.SpectateResponse
+	34, // 83: mahjong.authority.v1.TableService.ExportGame:output_type -> mahjong.authority.v1.ExportGameResponse
+	74, // [74:84] is the sub-list for method output_type
+	64, // [64:74] is the sub-list for method input_type
+	64, // [64:64] is the sub-list for extension type_name
+	64, // [64:64] is the sub-list for extension extendee
+	0,  // [0:64] is the sub-list for field type_name
 }
 
 func init() { file_mahjong_authority_v1_table_service_proto_init() }
