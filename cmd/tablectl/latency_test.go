@@ -1,0 +1,72 @@
+package main
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+)
+
+// exactQuantileMs is the nearest-rank q-quantile of ds in milliseconds, to
+// the microsecond: what latencies approximates.
+func exactQuantileMs(ds []time.Duration, q float64) float64 {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	i := max(0, min(int(math.Ceil(q*float64(len(s))))-1, len(s)-1))
+	return math.Round(float64(s[i]/time.Microsecond)) / 1000
+}
+
+// TestLatenciesQuantile: exact below 1.024 ms, within 0.1% above, at
+// every scale a load test sees; nothing counted is 0.
+func TestLatenciesQuantile(t *testing.T) {
+	var empty latencies
+	if got := empty.quantileMs(0.99); got != 0 {
+		t.Errorf("no durations: p99 %v, want 0", got)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, tc := range []struct {
+		name string
+		max  time.Duration
+	}{{"sub-millisecond", time.Millisecond}, {"milliseconds", 50 * time.Millisecond}, {"seconds", 30 * time.Second}, {"hours", 5 * time.Hour}} {
+		var l latencies
+		ds := make([]time.Duration, 10_000)
+		for i := range ds {
+			ds[i] = time.Duration(rng.Int64N(int64(tc.max)))
+			l.add(ds[i])
+		}
+		for _, q := range []float64{0.01, 0.5, 0.99, 1} {
+			got, want := l.quantileMs(q), exactQuantileMs(ds, q)
+			tol := 0.001
+			if want >= 1.024 {
+				tol = want * 0.001
+			}
+			if math.Abs(got-want) > tol+1e-9 {
+				t.Errorf("%s: q%v = %v ms, want %v (within %v)", tc.name, q, got, want, tol)
+			}
+		}
+	}
+	var l latencies
+	l.add(-time.Second) // clocks apart: counted as 0
+	l.add(3 * time.Microsecond)
+	if got := l.quantileMs(0.5); got != 0 {
+		t.Errorf("negative duration: p50 %v, want 0", got)
+	}
+	if got := l.quantileMs(1); got != 0.003 {
+		t.Errorf("p100 %v, want 0.003", got)
+	}
+}
+
+// BenchmarkLatenciesAdd counts durations from both cores at once, as every
+// seat of a load test does for each event.
+func BenchmarkLatenciesAdd(b *testing.B) {
+	var l latencies
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		d := time.Duration(0)
+		for pb.Next() {
+			d = (d + 7919*time.Microsecond) % (3 * time.Second)
+			l.add(d)
+		}
+	})
+}
