@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -87,6 +88,37 @@ func openTables(b *testing.B, n int, opts ...store.Option) (*store.Bolt[move], *
 	return s, c
 }
 
+// cost measures what a benchmark's appends cost the process: CPU time
+// (user and system, from getrusage, so the writer goroutine's syscalls
+// count) per append and bbolt's page writes per commit.
+type cost struct {
+	s      *store.Bolt[move]
+	c      *commits
+	cpu    time.Duration
+	writes int64
+}
+
+func startCost(s *store.Bolt[move], c *commits) *cost {
+	return &cost{s: s, c: c, cpu: cpuTime(), writes: store.PageWrites(s)}
+}
+
+// report adds cpu-us/append and writes/commit to b's results.
+func (k *cost) report(b *testing.B) {
+	cpu := cpuTime() - k.cpu
+	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-us/append")
+	if n := k.c.n.Load(); n > 0 {
+		b.ReportMetric(float64(store.PageWrites(k.s)-k.writes)/float64(n), "writes/commit")
+	}
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 // BenchmarkAppendConcurrent is 1, 100 and 1,000 tables each appending one
 // entry at a time, as fast as their commits come back: appends/s over all
 // tables and the commits (two fsyncs each) per append.
@@ -100,6 +132,7 @@ func BenchmarkAppendConcurrent(b *testing.B) {
 				var next atomic.Int64
 				var wg sync.WaitGroup
 				b.ResetTimer()
+				k := startCost(s, c)
 				start := time.Now()
 				for i := range tables {
 					wg.Go(func() {
@@ -115,6 +148,7 @@ func BenchmarkAppendConcurrent(b *testing.B) {
 				wg.Wait()
 				b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "appends/s")
 				b.ReportMetric(float64(c.n.Load())/float64(b.N), "commits/append")
+				k.report(b)
 			})
 		}
 	}
@@ -136,6 +170,7 @@ func BenchmarkAppendPaced(b *testing.B) {
 				var wg sync.WaitGroup
 				var total, worst atomic.Int64
 				b.ResetTimer()
+				k := startCost(s, c)
 				start := time.Now()
 				at := start
 				for i := range b.N {
@@ -157,6 +192,7 @@ func BenchmarkAppendPaced(b *testing.B) {
 				b.ReportMetric(float64(c.n.Load())/float64(b.N), "commits/append")
 				b.ReportMetric(float64(total.Load())/float64(b.N)/1e6, "ms/durable")
 				b.ReportMetric(float64(worst.Load())/1e6, "ms/worst")
+				k.report(b)
 			})
 		}
 	}
