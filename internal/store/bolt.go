@@ -23,7 +23,8 @@ var ErrClosed = errors.New("store: closed")
 
 // Bucket layout: "tables" holds one bucket per table id with the record
 // (JSON) under "record", a bucket "log" of entries under big-endian
-// 8-byte keys from 1, the latest snapshot under "snapshot" (a version
+// 8-byte keys from 1 (its Sequence the last of them; the newest entries
+// may still be in "journal", see journal.go), the latest snapshot under "snapshot" (a version
 // byte, the big-endian 8-byte count of entries it covers, then its State)
 // and a bucket "events" of every snapshot's Events under the same 8-byte
 // count, its key in "order" under "seq" and, once its game is over, the
@@ -36,7 +37,9 @@ var ErrClosed = errors.New("store: closed")
 // A file written before snapshots existed has none: its tables are
 // rebuilt from their logs, and gain snapshots as they play. One written
 // before "live" existed gets it when it is opened, with every table in
-// it; the host marks the finished ones as it recovers them.
+// it; the host marks the finished ones as it recovers them. One written
+// before "journal" existed gets an empty one; a file whose journal is
+// empty (after Close) reads the same to a store that knows no journal.
 var (
 	bucketTables   = []byte("tables")
 	bucketOrder    = []byte("order")
@@ -77,6 +80,10 @@ type Bolt[A any] struct {
 	once   sync.Once
 	obs    Observer
 	linger time.Duration
+
+	jr        journal // the writer's only
+	moveEvery time.Duration
+	moveAt    int
 }
 
 // Observer is told how the store performs, for an operator's metrics
@@ -102,8 +109,10 @@ func (nopObserver) Committed(time.Duration, int) {}
 type Option func(*options)
 
 type options struct {
-	obs    Observer
-	linger time.Duration
+	obs       Observer
+	linger    time.Duration
+	moveEvery time.Duration
+	moveAt    int
 }
 
 // WithObserver has the store tell o how it performs.
@@ -126,9 +135,12 @@ type request struct {
 // Open opens or creates the store at path. It fails after a second if
 // another process holds the file.
 func Open[A any](path string, codec Codec[A], opts ...Option) (*Bolt[A], error) {
-	op := options{obs: nopObserver{}, linger: DefaultLinger}
+	op := options{obs: nopObserver{}, linger: DefaultLinger, moveEvery: defaultMoveEvery, moveAt: defaultMoveAt}
 	for _, o := range opts {
 		o(&op)
+	}
+	if op.moveEvery <= 0 {
+		op.moveEvery = defaultMoveEvery
 	}
 	// The freelist is not written on every commit (a page or more less per
 	// transaction): bbolt rebuilds it from the file when it opens it, a
@@ -143,6 +155,16 @@ func Open[A any](path string, codec Codec[A], opts ...Option) (*Bolt[A], error) 
 				return err
 			}
 		}
+		if jb := tx.Bucket(bucketJournal); jb == nil {
+			if _, err := tx.CreateBucket(bucketJournal); err != nil {
+				return err
+			}
+		} else if k, _ := jb.Cursor().First(); k != nil {
+			// Left by a crash before the writer moved it.
+			if err := moveJournal(tx); err != nil {
+				return fmt.Errorf("move journal: %w", err)
+			}
+		}
 		if tx.Bucket(bucketLive) != nil {
 			return nil
 		}
@@ -152,7 +174,8 @@ func Open[A any](path string, codec Codec[A], opts ...Option) (*Bolt[A], error) 
 		db.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	s := &Bolt[A]{db: db, codec: codec, reqs: make(chan *request, maxBatch), quit: make(chan struct{}), done: make(chan struct{}), obs: op.obs, linger: op.linger}
+	s := &Bolt[A]{db: db, codec: codec, reqs: make(chan *request, maxBatch), quit: make(chan struct{}), done: make(chan struct{}), obs: op.obs, linger: op.linger,
+		jr: newJournal(), moveEvery: op.moveEvery, moveAt: op.moveAt}
 	go s.writer()
 	return s, nil
 }
@@ -177,7 +200,8 @@ func addLive(tx *bolt.Tx) error {
 	})
 }
 
-// Close waits for the writes in flight and closes the file.
+// Close waits for the writes in flight, moves the journal into the
+// tables' logs and closes the file.
 func (s *Bolt[A]) Close() error {
 	s.once.Do(func() { close(s.quit) })
 	<-s.done
@@ -193,17 +217,30 @@ func (s *Bolt[A]) Close() error {
 // A small batch first waits up to s.linger for more while such waits
 // gather some (lingering), so that tables acting a few milliseconds apart
 // share one commit instead of paying two fsyncs each.
+//
+// Between commits it moves the journal when it is due (journal.go), and
+// once more when the store closes.
 func (s *Bolt[A]) writer() {
 	defer close(s.done)
 	l := lingering{gain: 1}
 	var wait *time.Timer
+	idle := time.NewTicker(s.moveEvery)
+	defer idle.Stop()
 	batch := make([]*request, 0, maxBatch)
 	for {
 		batch = batch[:0]
 		select {
 		case r := <-s.reqs:
 			batch = append(batch, r)
+		case <-idle.C:
+			if s.jr.due(time.Now(), s.moveEvery, s.moveAt) {
+				s.move()
+			}
+			continue
 		case <-s.quit:
+			if s.jr.n > 0 {
+				s.move()
+			}
 			return
 		}
 		batch = s.drain(batch)
@@ -231,6 +268,9 @@ func (s *Bolt[A]) writer() {
 		}
 		s.commit(batch)
 		clear(batch) // no request outlives its commit here
+		if s.jr.due(time.Now(), s.moveEvery, s.moveAt) {
+			s.move()
+		}
 	}
 }
 
@@ -289,6 +329,7 @@ func (s *Bolt[A]) commit(batch []*request) {
 	var failErr error
 	start := time.Now()
 	err := s.db.Update(func(tx *bolt.Tx) error {
+		s.jr.begin()
 		for _, r := range batch {
 			if err := r.write(tx); err != nil {
 				failed, failErr = r, err
@@ -299,6 +340,7 @@ func (s *Bolt[A]) commit(batch []*request) {
 	})
 	switch {
 	case err == nil:
+		s.jr.committed(time.Now())
 		s.obs.Committed(time.Since(start), len(batch))
 		for _, r := range batch {
 			r.err <- nil
@@ -411,15 +453,19 @@ func finishedKey(when []byte, table string) []byte {
 
 // Delete forgets a table.
 func (s *Bolt[A]) Delete(ctx context.Context, table string) error {
-	return s.do(ctx, func(tx *bolt.Tx) error { return deleteTable(tx, table) })
+	return s.do(ctx, func(tx *bolt.Tx) error { return s.deleteTable(tx, table) })
 }
 
-// deleteTable removes a table and its places in the indexes.
-func deleteTable(tx *bolt.Tx, table string) error {
+// deleteTable removes a table, its entries in the journal and its places
+// in the indexes.
+func (s *Bolt[A]) deleteTable(tx *bolt.Tx, table string) error {
 	tables := tx.Bucket(bucketTables)
 	tb := tables.Bucket([]byte(table))
 	if tb == nil {
 		return nil
+	}
+	if err := s.dropJournal(tx, table); err != nil {
+		return err
 	}
 	if seq := tb.Get(keySeq); seq != nil {
 		if err := tx.Bucket(bucketOrder).Delete(seq); err != nil {
@@ -462,7 +508,7 @@ func (s *Bolt[A]) Prune(ctx context.Context, before time.Time) (int, error) {
 			}
 			for _, k := range keys {
 				id := string(k[8:])
-				if err := deleteTable(tx, id); err != nil {
+				if err := s.deleteTable(tx, id); err != nil {
 					return fmt.Errorf("table %s: %w", id, err)
 				}
 				// Gone with the table; deleted here too, so that an index
@@ -485,15 +531,16 @@ func (s *Bolt[A]) Prune(ctx context.Context, before time.Time) (int, error) {
 	}
 }
 
-// Append adds entries to a table's log, all or none.
+// Append adds entries to a table's log, all or none. They land in the
+// journal, where every reader finds them as if they were in the log.
 func (s *Bolt[A]) Append(ctx context.Context, table string, entries ...host.Entry[A]) error {
-	raws := make([][]byte, len(entries))
+	vals := make([][]byte, len(entries))
 	for i := range entries {
-		raw, err := AppendEntry(nil, s.codec, &entries[i])
+		v, err := AppendEntry(journalValue(table), s.codec, &entries[i])
 		if err != nil {
 			return fmt.Errorf("bolt store: table %s: %w", table, err)
 		}
-		raws[i] = raw
+		vals[i] = v
 	}
 	start := time.Now()
 	defer func() { s.obs.Appended(time.Since(start)) }()
@@ -502,17 +549,7 @@ func (s *Bolt[A]) Append(ctx context.Context, table string, entries ...host.Entr
 		if tb == nil {
 			return fmt.Errorf("bolt store: table %s: %w", table, host.ErrNoTable)
 		}
-		lb := tb.Bucket(bucketLog)
-		for _, raw := range raws {
-			n, err := lb.NextSequence()
-			if err != nil {
-				return err
-			}
-			if err := lb.Put(key(n), raw); err != nil {
-				return err
-			}
-		}
-		return nil
+		return s.appendJournal(tx, table, tb.Bucket(bucketLog), vals)
 	})
 }
 
@@ -532,7 +569,7 @@ func (s *Bolt[A]) SaveSnapshot(ctx context.Context, table string, snap host.Tabl
 		if tb == nil {
 			return fmt.Errorf("bolt store: table %s: %w", table, host.ErrNoTable)
 		}
-		if n := tb.Bucket(bucketLog).Sequence(); snap.Entries > n {
+		if n := s.jr.lastOf(table, tb.Bucket(bucketLog)); snap.Entries > n {
 			return fmt.Errorf("bolt store: table %s: snapshot of %d entries, log of %d: %w", table, snap.Entries, n, host.ErrNoSnapshot)
 		}
 		eb, err := tb.CreateBucketIfNotExists(bucketEvents)
@@ -608,7 +645,7 @@ func (s *Bolt[A]) load(id string) (host.TableRecord, *host.TableSnapshot, []host
 			}
 		}
 		var err error
-		entries, err = s.entries(tb, from)
+		entries, err = s.entries(tx, tb, id, from)
 		return err
 	})
 	if err != nil {
@@ -617,9 +654,11 @@ func (s *Bolt[A]) load(id string) (host.TableRecord, *host.TableSnapshot, []host
 	return rec, snap, entries, nil
 }
 
-// entries decodes a table's entries from the from-th on.
-func (s *Bolt[A]) entries(tb *bolt.Bucket, from uint64) ([]host.Entry[A], error) {
+// entries decodes a table's entries from the from-th on: those of its
+// log, then those still in the journal.
+func (s *Bolt[A]) entries(tx *bolt.Tx, tb *bolt.Bucket, table string, from uint64) ([]host.Entry[A], error) {
 	var entries []host.Entry[A]
+	next := from + 1
 	c := tb.Bucket(bucketLog).Cursor()
 	for k, v := c.Seek(key(from + 1)); k != nil; k, v = c.Next() {
 		e, err := decodeEntry(v, s.codec)
@@ -627,6 +666,25 @@ func (s *Bolt[A]) entries(tb *bolt.Bucket, from uint64) ([]host.Entry[A], error)
 			return nil, fmt.Errorf("entry %x: %w", k, err)
 		}
 		entries = append(entries, e)
+		next = binary.BigEndian.Uint64(k) + 1
+	}
+	err := journalEntries(tx, []byte(table), func(k []byte, n uint64, raw []byte) error {
+		if n <= from {
+			return nil
+		}
+		if n != next {
+			return fmt.Errorf("%w: journal entry %x is entry %d, %d expected", ErrCorrupt, k, n, next)
+		}
+		e, err := decodeEntry(raw, s.codec)
+		if err != nil {
+			return fmt.Errorf("journal entry %x: %w", k, err)
+		}
+		entries = append(entries, e)
+		next++
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return entries, nil
 }
@@ -640,7 +698,7 @@ func (s *Bolt[A]) LoadEntries(_ context.Context, table string, from uint64) ([]h
 			return fmt.Errorf("table %s: %w", table, host.ErrNoTable)
 		}
 		var err error
-		entries, err = s.entries(tb, from)
+		entries, err = s.entries(tx, tb, table, from)
 		return err
 	})
 	if err != nil {

@@ -1,6 +1,13 @@
 package store
 
-import "github.com/mahjong-authority/authority/internal/host"
+import (
+	"context"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/mahjong-authority/authority/internal/host"
+)
 
 // EncodeEntry exposes the entry encoding, without AppendEntry's limits,
 // to the fuzz test.
@@ -11,4 +18,26 @@ func EncodeEntry[A any](c Codec[A], e host.Entry[A]) []byte { return appendEntry
 func PageWrites[A any](s *Bolt[A]) int64 {
 	st := s.db.Stats()
 	return st.TxStats.GetWrite()
+}
+
+// WithJournalMove sets when the writer moves the journal into the
+// tables' logs: every d, or once it holds n entries.
+func WithJournalMove(d time.Duration, n int) Option {
+	return func(op *options) { op.moveEvery, op.moveAt = d, n }
+}
+
+// MoveJournal has the writer move the journal now, in a transaction of
+// its own, and returns once that is durable.
+func MoveJournal[A any](s *Bolt[A]) error {
+	return s.do(context.Background(), s.moveJournal)
+}
+
+// JournalLen is how many entries the journal holds.
+func JournalLen[A any](s *Bolt[A]) int {
+	n := 0
+	s.db.View(func(tx *bolt.Tx) error {
+		n = tx.Bucket(bucketJournal).Stats().KeyN
+		return nil
+	})
+	return n
 }
