@@ -229,19 +229,30 @@ func (s *Bolt[A]) writer() {
 	batch := make([]*request, 0, maxBatch)
 	for {
 		batch = batch[:0]
-		select {
-		case r := <-s.reqs:
-			batch = append(batch, r)
-		case <-idle.C:
-			if s.jr.due(time.Now(), s.moveEvery, s.moveAt) {
+		if s.jr.draining && s.jr.due(time.Now(), s.moveEvery, s.moveAt) {
+			// A drain goes on chunk by chunk while nothing waits, and
+			// between commits otherwise.
+			select {
+			case r := <-s.reqs:
+				batch = append(batch, r)
+			default:
 				s.move()
+				continue
 			}
-			continue
-		case <-s.quit:
-			if s.jr.n > 0 {
-				s.move()
+		}
+		if len(batch) == 0 {
+			select {
+			case r := <-s.reqs:
+				batch = append(batch, r)
+			case <-idle.C:
+				if s.jr.due(time.Now(), s.moveEvery, s.moveAt) {
+					s.move()
+				}
+				continue
+			case <-s.quit:
+				s.closeJournal()
+				return
 			}
-			return
 		}
 		batch = s.drain(batch)
 		if s.linger > 0 && l.want(len(batch)) {
@@ -669,8 +680,8 @@ func (s *Bolt[A]) entries(tx *bolt.Tx, tb *bolt.Bucket, table string, from uint6
 		next = binary.BigEndian.Uint64(k) + 1
 	}
 	err := journalEntries(tx, []byte(table), func(k []byte, n uint64, raw []byte) error {
-		if n <= from {
-			return nil
+		if n < next {
+			return nil // before from, or moved already
 		}
 		if n != next {
 			return fmt.Errorf("%w: journal entry %x is entry %d, %d expected", ErrCorrupt, k, n, next)

@@ -29,7 +29,7 @@ func WithJournalMove(d time.Duration, n int) Option {
 // MoveJournal has the writer move the journal now, in a transaction of
 // its own, and returns once that is durable.
 func MoveJournal[A any](s *Bolt[A]) error {
-	return s.do(context.Background(), s.moveJournal)
+	return s.do(context.Background(), s.moveAll)
 }
 
 // JournalLen is how many entries the journal holds.
@@ -40,4 +40,11 @@ func JournalLen[A any](s *Bolt[A]) int {
 		return nil
 	})
 	return n
+}
+
+// MoveTables moves the journal entries of the given tables into their
+// logs and leaves them in the journal too, as a crash between two chunks
+// of a move leaves them (the writer's account is not told).
+func MoveTables[A any](s *Bolt[A], ids ...string) error {
+	return s.do(context.Background(), func(tx *bolt.Tx) error { return s.moveChunk(tx, ids, false) })
 }

@@ -207,8 +207,8 @@ func copyFile(t *testing.T, from, to string) {
 }
 
 // TestJournalCrash: a process killed after the journal's commit and
-// before the move, or after the move, leaves a file that opens with every
-// acknowledged entry once, in order.
+// before the move, between two chunks of a move, or after the move,
+// leaves a file that opens with every acknowledged entry once, in order.
 func TestJournalCrash(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "a.db")
@@ -224,6 +224,13 @@ func TestJournalCrash(t *testing.T) {
 	mustAppend(t, s, "t1", want["t1"]...)
 	mustAppend(t, s, "t2", want["t2"]...)
 	copyFile(t, path, filepath.Join(dir, "journal-only.db"))
+	// A move of t1's chunk, not yet of t2's: t1's entries are in its log
+	// and still in the journal.
+	if err := store.MoveTables(s, "t1"); err != nil {
+		t.Fatal(err)
+	}
+	copyFile(t, path, filepath.Join(dir, "part-moved.db"))
+	checkReaders(t, s, "t1", want["t1"])
 	if err := store.MoveJournal(s); err != nil {
 		t.Fatal(err)
 	}
@@ -237,6 +244,7 @@ func TestJournalCrash(t *testing.T) {
 		t2   []host.Entry[move]
 	}{
 		{"journal-only.db", want["t2"]},
+		{"part-moved.db", want["t2"]},
 		{"moved.db", want["t2"]},
 		{"both.db", append(slices.Clone(want["t2"]), more...)},
 	} {
@@ -259,7 +267,7 @@ func TestJournalCrash(t *testing.T) {
 // TestJournalDeletedTable: the journal entries of a deleted table go with
 // it; a table created again under its id starts an empty log.
 func TestJournalDeletedTable(t *testing.T) {
-	for _, how := range []string{"Delete", "Prune"} {
+	for _, how := range []string{"Delete", "Prune", "Delete after its move"} {
 		t.Run(how, func(t *testing.T) {
 			s := openNoMove(t, filepath.Join(t.TempDir(), "a.db"))
 			defer s.Close()
@@ -272,6 +280,12 @@ func TestJournalDeletedTable(t *testing.T) {
 			mustAppend(t, s, "t", numbered(0, 3)...)
 			mustAppend(t, s, "u", numbered(10, 2)...)
 			switch how {
+			case "Delete after its move":
+				// Moved, not yet emptied out of the journal.
+				if err := store.MoveTables(s, "t"); err != nil {
+					t.Fatal(err)
+				}
+				fallthrough
 			case "Delete":
 				if err := s.Delete(ctx, "t"); err != nil {
 					t.Fatal(err)
@@ -342,16 +356,16 @@ func TestOpenOldFile(t *testing.T) {
 }
 
 // TestJournalConcurrent: many tables appending at once, with the writer
-// moving the journal every few entries; every table reads back its own
-// entries in order.
+// moving the journal (in chunks, more tables than one chunk moves) every
+// hundred entries; every table reads back its own entries in order.
 func TestJournalConcurrent(t *testing.T) {
-	s, err := store.Open[move](filepath.Join(t.TempDir(), "a.db"), moveCodec{}, store.WithJournalMove(time.Hour, 7))
+	s, err := store.Open[move](filepath.Join(t.TempDir(), "a.db"), moveCodec{}, store.WithJournalMove(time.Hour, 100))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
 	ctx := context.Background()
-	const tables, each = 16, 20
+	const tables, each = 300, 8
 	done := make(chan error, tables)
 	for i := range tables {
 		id := fmt.Sprint("t", i)
