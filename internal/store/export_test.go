@@ -48,3 +48,13 @@ func JournalLen[A any](s *Bolt[A]) int {
 func MoveTables[A any](s *Bolt[A], ids ...string) error {
 	return s.do(context.Background(), func(tx *bolt.Tx) error { return s.moveChunk(tx, ids, false) })
 }
+
+// JournalValue builds a journal value as Append and its writer do.
+func JournalValue(table string, n uint64, raw []byte) []byte {
+	v := append(journalValue(table), raw...)
+	setJournalNumber(v, len(table), n)
+	return v
+}
+
+// DecodeJournal exposes the journal value's decoding to the fuzz test.
+var DecodeJournal = decodeJournal

@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -390,4 +391,22 @@ func TestJournalConcurrent(t *testing.T) {
 	for i := range tables {
 		checkReaders(t, s, fmt.Sprint("t", i), numbered(0, each))
 	}
+}
+
+// FuzzDecodeJournal: a journal value decodes to what was put in it, and
+// no bytes make the decoder panic or read past them.
+func FuzzDecodeJournal(f *testing.F) {
+	f.Add("t1", uint64(1), []byte{1, 2, 3}, []byte{})
+	f.Add(string(make([]byte, 200)), uint64(1<<40), []byte{}, []byte{0x80})
+	f.Add("", uint64(0), []byte(nil), []byte{2, 'a', 'b', 0, 0, 0, 0, 0, 0, 0})
+	f.Fuzz(func(t *testing.T, table string, n uint64, raw, junk []byte) {
+		v := store.JournalValue(table, n, raw)
+		id, gotN, gotRaw, err := store.DecodeJournal(v)
+		if err != nil || string(id) != table || gotN != n || !bytes.Equal(gotRaw, raw) {
+			t.Fatalf("DecodeJournal(JournalValue(%q, %d, %x)) = %q, %d, %x, %v", table, n, raw, id, gotN, gotRaw, err)
+		}
+		if id, _, raw, err := store.DecodeJournal(junk); err == nil && len(id)+8+len(raw) > len(junk) {
+			t.Fatalf("DecodeJournal(%x) read %d+8+%d bytes", junk, len(id), len(raw))
+		}
+	})
 }
