@@ -609,24 +609,60 @@ func (s *Bolt[A]) Load(ctx context.Context, f func(host.TableRecord, *host.Table
 		return fmt.Errorf("store: tables: %w", err)
 	}
 	var damaged []error
-	for _, id := range ids {
+	for len(ids) > 0 {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		rec, snap, entries, err := s.load(id)
-		if errors.Is(err, host.ErrNoTable) {
-			continue // deleted since the index was read
-		}
+		batch := ids[:min(len(ids), loadBatch)]
+		ids = ids[len(batch):]
+		tables, err := s.loadBatch(batch)
 		if err != nil {
-			// One table that does not decode keeps no other from loading.
-			damaged = append(damaged, &host.DamagedError{ID: id, Err: err})
-			continue
+			return fmt.Errorf("store: tables: %w", err)
 		}
-		if err := f(rec, snap, entries); err != nil {
-			return err
+		for i, t := range tables {
+			if errors.Is(t.err, host.ErrNoTable) {
+				continue // deleted since the index was read
+			}
+			if t.err != nil {
+				// One table that does not decode keeps no other from loading.
+				damaged = append(damaged, &host.DamagedError{ID: batch[i], Err: t.err})
+				continue
+			}
+			if err := f(t.rec, t.snap, t.entries); err != nil {
+				return err
+			}
 		}
 	}
 	return errors.Join(damaged...)
+}
+
+// loadBatch is how many tables Load reads in one transaction, with one
+// scan of the journal for all of them.
+const loadBatch = 256
+
+// loaded is a table as Load reads it.
+type loaded[A any] struct {
+	rec     host.TableRecord
+	snap    *host.TableSnapshot
+	entries []host.Entry[A]
+	err     error
+}
+
+// loadBatch reads the given tables in one transaction.
+func (s *Bolt[A]) loadBatch(ids []string) ([]loaded[A], error) {
+	out := make([]loaded[A], len(ids))
+	err := s.db.View(func(tx *bolt.Tx) error {
+		idx, err := indexJournal(tx)
+		if err != nil {
+			return err
+		}
+		for i, id := range ids {
+			t := &out[i]
+			t.rec, t.snap, t.entries, t.err = s.loadIn(tx, id, idx)
+		}
+		return nil
+	})
+	return out, err
 }
 
 // LoadTable returns one table, finished or not.
@@ -634,11 +670,24 @@ func (s *Bolt[A]) LoadTable(_ context.Context, table string) (host.TableRecord, 
 	return s.load(table)
 }
 
-func (s *Bolt[A]) load(id string) (host.TableRecord, *host.TableSnapshot, []host.Entry[A], error) {
+func (s *Bolt[A]) load(id string) (rec host.TableRecord, snap *host.TableSnapshot, entries []host.Entry[A], err error) {
+	verr := s.db.View(func(tx *bolt.Tx) error {
+		rec, snap, entries, err = s.loadIn(tx, id, nil)
+		return nil
+	})
+	if verr != nil {
+		return rec, nil, nil, fmt.Errorf("store: table %s: %w", id, verr)
+	}
+	return rec, snap, entries, err
+}
+
+// loadIn reads a table in tx; idx is the journal's index, or nil to scan
+// the journal for the table's entries.
+func (s *Bolt[A]) loadIn(tx *bolt.Tx, id string, idx journalIndex) (host.TableRecord, *host.TableSnapshot, []host.Entry[A], error) {
 	var rec host.TableRecord
 	var snap *host.TableSnapshot
 	var entries []host.Entry[A]
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := func() error {
 		tb := tx.Bucket(bucketTables).Bucket([]byte(id))
 		if tb == nil {
 			return fmt.Errorf("table %s: %w", id, host.ErrNoTable)
@@ -656,9 +705,9 @@ func (s *Bolt[A]) load(id string) (host.TableRecord, *host.TableSnapshot, []host
 			}
 		}
 		var err error
-		entries, err = s.entries(tx, tb, id, from)
+		entries, err = s.entries(tx, tb, id, from, idx)
 		return err
-	})
+	}()
 	if err != nil {
 		return rec, nil, nil, fmt.Errorf("store: table %s: %w", id, err)
 	}
@@ -666,8 +715,9 @@ func (s *Bolt[A]) load(id string) (host.TableRecord, *host.TableSnapshot, []host
 }
 
 // entries decodes a table's entries from the from-th on: those of its
-// log, then those still in the journal.
-func (s *Bolt[A]) entries(tx *bolt.Tx, tb *bolt.Bucket, table string, from uint64) ([]host.Entry[A], error) {
+// log, then those still in the journal (found in idx, or by a scan if
+// idx is nil).
+func (s *Bolt[A]) entries(tx *bolt.Tx, tb *bolt.Bucket, table string, from uint64, idx journalIndex) ([]host.Entry[A], error) {
 	var entries []host.Entry[A]
 	next := from + 1
 	c := tb.Bucket(bucketLog).Cursor()
@@ -679,7 +729,7 @@ func (s *Bolt[A]) entries(tx *bolt.Tx, tb *bolt.Bucket, table string, from uint6
 		entries = append(entries, e)
 		next = binary.BigEndian.Uint64(k) + 1
 	}
-	err := journalEntries(tx, []byte(table), func(k []byte, n uint64, raw []byte) error {
+	err := journalEntries(tx, idx, table, func(k []byte, n uint64, raw []byte) error {
 		if n < next {
 			return nil // before from, or moved already
 		}
@@ -709,7 +759,7 @@ func (s *Bolt[A]) LoadEntries(_ context.Context, table string, from uint64) ([]h
 			return fmt.Errorf("table %s: %w", table, host.ErrNoTable)
 		}
 		var err error
-		entries, err = s.entries(tx, tb, table, from)
+		entries, err = s.entries(tx, tb, table, from, nil)
 		return err
 	})
 	if err != nil {

@@ -366,8 +366,47 @@ func (s *Bolt[A]) moveAll(tx *bolt.Tx) error {
 	return nil
 }
 
-// journalEntries calls f with each journal entry of table, in order.
-func journalEntries(tx *bolt.Tx, table []byte, f func(k []byte, n uint64, raw []byte) error) error {
+// journalIndex maps a table id to its journal entries, in order, for
+// readers of many tables in one transaction (only valid in it).
+type journalIndex map[string][]journalRef
+
+type journalRef struct {
+	key, raw []byte
+	n        uint64
+}
+
+// indexJournal reads the journal of tx into an index, nil if it is empty.
+func indexJournal(tx *bolt.Tx) (journalIndex, error) {
+	jb := tx.Bucket(bucketJournal)
+	if jb == nil {
+		return nil, nil
+	}
+	var idx journalIndex
+	c := jb.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		id, n, raw, err := decodeJournal(v)
+		if err != nil {
+			return nil, fmt.Errorf("journal entry %x: %w", k, err)
+		}
+		if idx == nil {
+			idx = make(journalIndex)
+		}
+		idx[string(id)] = append(idx[string(id)], journalRef{key: k, raw: raw, n: n})
+	}
+	return idx, nil
+}
+
+// journalEntries calls f with each journal entry of table in tx, in
+// order: from idx if it is not nil, else by a scan of the journal.
+func journalEntries(tx *bolt.Tx, idx journalIndex, table string, f func(k []byte, n uint64, raw []byte) error) error {
+	if idx != nil {
+		for _, r := range idx[table] {
+			if err := f(r.key, r.n, r.raw); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	jb := tx.Bucket(bucketJournal)
 	if jb == nil {
 		return nil
@@ -378,7 +417,7 @@ func journalEntries(tx *bolt.Tx, table []byte, f func(k []byte, n uint64, raw []
 		if err != nil {
 			return fmt.Errorf("journal entry %x: %w", k, err)
 		}
-		if bytes.Equal(id, table) {
+		if string(id) == table {
 			if err := f(k, n, raw); err != nil {
 				return err
 			}
