@@ -39,7 +39,7 @@ var bucketJournal = []byte("journal")
 const (
 	defaultMoveEvery = 10 * time.Second
 	defaultMoveAt    = 32 << 10
-	moveChunk        = 256
+	moveChunk        = 64
 )
 
 // pending is what the journal holds of one table that is not moved yet.
