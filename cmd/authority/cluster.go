@@ -50,8 +50,18 @@ func joinCluster(ctx context.Context, o clusterOptions, log *zap.Logger, m *metr
 	return &clusterNode{opts: o, nc: nc, js: js, node: n, metrics: m}, nil
 }
 
-// close leaves the cluster (the leases expire: the other nodes take the
-// tables over) and closes the connection.
+// handover gives the tables of this node, whose hosts are closed, to the
+// other nodes at once (a graceful stop; after a crash the leases expire).
+func (c *clusterNode) handover(log *zap.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), c.opts.ttl)
+	defer cancel()
+	if err := c.node.Handover(ctx); err != nil {
+		log.Warn("handover incomplete", zap.Error(err))
+	}
+}
+
+// close leaves the cluster (leases not handed over expire: the other
+// nodes take those tables over a TTL later) and closes the connection.
 func (c *clusterNode) close() {
 	c.node.Close()
 	c.nc.Close()

@@ -3,11 +3,15 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -16,10 +20,14 @@ import (
 	natsserver "github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/client"
+	"github.com/mahjong-authority/authority/internal/feed"
 	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
 	jsstore "github.com/mahjong-authority/authority/internal/store/jetstream"
 	"github.com/mahjong-authority/authority/internal/table"
@@ -150,12 +158,18 @@ func TestClusterProcesses(t *testing.T) {
 	ports := freePorts(t, nodes)
 	addrs := make([]string, nodes)
 	procs := make([]*process, nodes)
+	hook := startHook(t)
+	secret := filepath.Join(dir, "webhook-secret")
+	if err := os.WriteFile(secret, hookSecret, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for i := range nodes {
 		addrs[i] = fmt.Sprintf("127.0.0.1:%d", ports[i])
 		procs[i] = startAuthority(t, bin, addrs[i], "--cluster", fmt.Sprintf("node%d", i), "--nats", nc.urls(i),
 			"--advertise", addrs[i], "--lease-ttl", ttl.String(), "--replicas", "3",
 			"--round-pause", "1ms", "--claim-dwell", "1ms", "--turn-time", "60s", "--claim-time", "60s",
-			"--disconnect-grace", "5m", "--seat-rate", "10000", "--seat-burst", "10000", "--conn-rate", "10000", "--conn-burst", "10000")
+			"--disconnect-grace", "5m", "--seat-rate", "10000", "--seat-burst", "10000", "--conn-rate", "10000", "--conn-burst", "10000",
+			"--webhook", hook.url, "--webhook-secret-file", secret)
 	}
 	defer func() {
 		for _, p := range procs {
@@ -314,4 +328,113 @@ func TestClusterProcesses(t *testing.T) {
 	if reconnects == 0 {
 		t.Fatal("no client of the dead node's tables reconnected")
 	}
+	checkClusterFeed(ctx, t, addrs[1:], ids[:], hook)
+}
+
+// checkClusterFeed: the results feed is the cluster's. Every live node
+// gives the same events with the same cursors, each table's end is in it
+// exactly once (a table taken over included, whose end the new owner
+// told), and the webhook, posted from one node at a time, got every event.
+func checkClusterFeed(ctx context.Context, t *testing.T, addrs []string, ids []string, hook *hookRecorder) {
+	t.Helper()
+	var first []*pb.TableEvent
+	for n, addr := range addrs {
+		conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		rooms := pb.NewRoomServiceClient(conn)
+		wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		stream, err := rooms.WatchResults(wctx, &pb.WatchResultsRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var evs []*pb.TableEvent
+		finished := map[string]int{}
+		for len(finished) < len(ids) {
+			r, err := stream.Recv()
+			if err != nil {
+				cancel()
+				t.Fatalf("node %d's feed after %d events (finished %v): %v", n+1, len(evs), finished, err)
+			}
+			evs = append(evs, r.GetEvent())
+			if r.GetEvent().GetKind() == pb.TableEvent_KIND_FINISHED {
+				finished[r.GetEvent().GetTableId()]++
+			}
+		}
+		cancel()
+		for i, e := range evs {
+			if e.GetCursor() != uint64(i+1) {
+				t.Fatalf("node %d: event %d has cursor %d", n+1, i, e.GetCursor())
+			}
+		}
+		for i, id := range ids {
+			if finished[id] != 1 {
+				t.Errorf("node %d: table %d finished %d times in the feed", n+1, i, finished[id])
+			}
+		}
+		if first == nil {
+			first = evs
+		} else if len(first) < len(evs) {
+			evs = evs[:len(first)]
+		}
+		for i := range min(len(first), len(evs)) {
+			if !proto.Equal(first[i], evs[i]) {
+				t.Fatalf("event %d differs between nodes: %v, %v", i+1, first[i], evs[i])
+			}
+		}
+	}
+	last := first[len(first)-1].GetCursor()
+	for deadline := time.Now().Add(30 * time.Second); hook.upTo() < last; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the webhook got the feed up to cursor %d of %d", hook.upTo(), last)
+		}
+	}
+	hook.mu.Lock()
+	defer hook.mu.Unlock()
+	if hook.bad > 0 {
+		t.Errorf("%d webhook posts without a valid signature or cursor", hook.bad)
+	}
+}
+
+var hookSecret = []byte("0123456789abcdef-cluster")
+
+// hookRecorder is a webhook receiver: it checks each post's signature
+// and records the cursors posted.
+type hookRecorder struct {
+	url     string
+	mu      sync.Mutex
+	cursors map[uint64]bool
+	bad     int
+}
+
+func startHook(t *testing.T) *hookRecorder {
+	h := &hookRecorder{cursors: map[uint64]bool{}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		c, err := strconv.ParseUint(r.Header.Get("X-Authority-Cursor"), 10, 64)
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		if err != nil || r.Header.Get("X-Authority-Signature") != feed.Sign(hookSecret, body) {
+			h.bad++
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		h.cursors[c] = true
+	}))
+	t.Cleanup(srv.Close)
+	h.url = srv.URL
+	return h
+}
+
+// upTo is the cursor up to which every event was posted.
+func (h *hookRecorder) upTo() uint64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	c := uint64(0)
+	for h.cursors[c+1] {
+		c++
+	}
+	return c
 }

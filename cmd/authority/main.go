@@ -516,7 +516,7 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 		mc.Store = mst
 	}
 	cfg := server.Config{RuleSets: []ruleset.RuleSet{riichi.New(rc), sichuan.New(sq), rsmcr.New(mc), classical.New(cq)}}
-	if err := roomService(ctx, &cfg, lis, log, o); err != nil {
+	if err := roomService(ctx, &cfg, lis, log, o, cl); err != nil {
 		return err
 	}
 	cfg.Log = log
@@ -540,6 +540,7 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 	// tables too), with a store of its own.
 	dc := service.Config{Hosting: srv.Hosting(), Defaults: o.defaults}
 	if cl != nil {
+		dc.Cluster = cl.node
 		st, err := clusterStore(ctx, cl, service.Name, hosting.Codec{})
 		if err != nil {
 			srv.Close()
@@ -643,6 +644,10 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 	d.stop()
 	ddz.Close()
 	srv.Close()
+	if cl != nil {
+		// The tables stopped here: the other nodes take them at once.
+		cl.handover(log)
+	}
 	mux.Close()
 	sctx, cancel := context.WithTimeout(context.Background(), o.stopWait)
 	defer cancel()

@@ -21,6 +21,10 @@ package cluster
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -39,6 +43,7 @@ import (
 const (
 	OwnersBucket = "owners"
 	NodesBucket  = "nodes"
+	SharedBucket = "cluster"
 )
 
 // openRetry is how long Open tries to create the buckets.
@@ -111,6 +116,7 @@ type Node struct {
 	owners jetstream.KeyValue
 	nodes  jetstream.KeyValue
 	pool   pool
+	token  string // proves a call was forwarded by a node (forwardToken)
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -122,6 +128,7 @@ type Node struct {
 	live     map[string]nodeSeen
 	adopters map[string]Adopter
 	started  bool
+	leaving  bool            // handed over: takes no table any more
 	trying   map[string]bool // takeovers in progress
 }
 
@@ -150,12 +157,15 @@ func Open(ctx context.Context, js jetstream.JetStream, cfg Config) (*Node, error
 	if cfg.Log == nil {
 		cfg.Log = zap.NewNop()
 	}
-	bucket := func(name, what string) (jetstream.KeyValue, error) {
+	bucket := func(name, what string, leases bool) (jetstream.KeyValue, error) {
 		kcfg := jetstream.KeyValueConfig{
-			Bucket: name, Description: what, History: 1, TTL: cfg.TTL,
+			Bucket: name, Description: what, History: 1,
+			Replicas: cfg.Replicas, Storage: jetstream.FileStorage,
+		}
+		if leases {
+			kcfg.TTL = cfg.TTL
 			// A marker when a key expires: every watch hears of it.
-			LimitMarkerTTL: max(cfg.TTL, time.Second), // the least JetStream takes
-			Replicas:       cfg.Replicas, Storage: jetstream.FileStorage,
+			kcfg.LimitMarkerTTL = max(cfg.TTL, time.Second) // the least JetStream takes
 		}
 		// A cluster that is starting has no JetStream leader for a few
 		// seconds, and nodes that start together create the bucket at
@@ -178,17 +188,25 @@ func Open(ctx context.Context, js jetstream.JetStream, cfg Config) (*Node, error
 			}
 		}
 	}
-	owners, err := bucket(OwnersBucket, "table id -> the node that owns the table (a lease)")
+	owners, err := bucket(OwnersBucket, "table id -> the node that owns the table (a lease)", true)
 	if err != nil {
 		return nil, err
 	}
-	nodes, err := bucket(NodesBucket, "node id -> its address (a lease)")
+	nodes, err := bucket(NodesBucket, "node id -> its address (a lease)", true)
+	if err != nil {
+		return nil, err
+	}
+	shared, err := bucket(SharedBucket, "what every node of the cluster shares", false)
+	if err != nil {
+		return nil, err
+	}
+	token, err := forwardToken(ctx, shared)
 	if err != nil {
 		return nil, err
 	}
 	nctx, cancel := context.WithCancel(context.Background())
 	n := &Node{
-		cfg: cfg, log: cfg.Log.With(zap.String("node", cfg.NodeID)), owners: owners, nodes: nodes,
+		cfg: cfg, log: cfg.Log.With(zap.String("node", cfg.NodeID)), owners: owners, nodes: nodes, token: token,
 		ctx: nctx, cancel: cancel,
 		mine: map[string]*held{}, leases: map[string]*seen{}, live: map[string]nodeSeen{},
 		adopters: map[string]Adopter{}, trying: map[string]bool{},
@@ -213,6 +231,36 @@ func Open(ctx context.Context, js jetstream.JetStream, cfg Config) (*Node, error
 	n.loop(func() { n.follow(nodes, nw, n.nodeChanged) })
 	n.loop(n.renewLoop)
 	return n, nil
+}
+
+// forwardKey is the shared bucket's key of the cluster's forwarding key:
+// random, made by the first node that finds none.
+const forwardKey = "forward-key"
+
+// forwardToken is what a forwarded call carries to prove that a node of
+// this cluster sent it, so that the node receiving it may skip the limits
+// the first node applied: derived from a random key every node reads from
+// JetStream, whose access is what makes a process a node. (Between nodes
+// calls are plaintext, docs/cluster.md: the token is as private as that
+// network.)
+func forwardToken(ctx context.Context, kv jetstream.KeyValue) (string, error) {
+	key := make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		return "", fmt.Errorf("cluster: forwarding key: %w", err)
+	}
+	if _, err := kv.Create(ctx, forwardKey, key); err != nil && !errors.Is(err, jetstream.ErrKeyExists) {
+		return "", fmt.Errorf("cluster: forwarding key: %w", err)
+	}
+	e, err := kv.Get(ctx, forwardKey)
+	if err != nil {
+		return "", fmt.Errorf("cluster: forwarding key: %w", err)
+	}
+	if len(e.Value()) < 16 {
+		return "", fmt.Errorf("cluster: forwarding key: %d bytes in the bucket %s", len(e.Value()), SharedBucket)
+	}
+	mac := hmac.New(sha256.New, e.Value())
+	mac.Write([]byte("authority forwarded call"))
+	return hex.EncodeToString(mac.Sum(nil)), nil
 }
 
 func (n *Node) loop(f func()) {
@@ -248,9 +296,67 @@ func (n *Node) Start() {
 	n.loop(n.sweepLoop)
 }
 
+// Handover gives the node's tables to the others at once, for a graceful
+// stop: it leaves the registry, so that no node ranks it first for a
+// table any more, takes no table over from now on, and purges every lease
+// it holds at the revision it last wrote. A purge is what the others see
+// when a lease expires, so they take the tables over as after a crash,
+// without waiting a TTL. Call it once the tables have stopped here (their
+// hosts closed: nothing more is appended), then Close. The leases it could
+// not purge (the store did not answer) expire as after a crash; the error
+// says how many.
+func (n *Node) Handover(ctx context.Context) error {
+	n.mu.Lock()
+	n.leaving = true
+	revs := make(map[string]uint64, len(n.mine))
+	for id, h := range n.mine {
+		revs[id] = h.rev
+	}
+	n.mine = map[string]*held{}
+	n.mu.Unlock()
+	var errs []error
+	if err := n.nodes.Delete(ctx, n.cfg.NodeID); err != nil {
+		errs = append(errs, fmt.Errorf("leave the registry: %w", err))
+	}
+	failed := 0
+	for id, rev := range revs {
+		if err := n.purge(ctx, id, rev); err != nil {
+			failed++
+			n.log.Debug("lease not handed over (it expires)", zap.String("table", id), zap.Error(err))
+		}
+	}
+	if failed > 0 {
+		errs = append(errs, fmt.Errorf("%d of %d leases not handed over: they expire", failed, len(revs)))
+	}
+	n.log.Info("tables handed over", zap.Int("tables", len(revs)-failed))
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("cluster: handover of node %s: %w", n.cfg.NodeID, err)
+	}
+	return nil
+}
+
+// purge ends table id's lease if it is still this node's: at rev, or,
+// where a renewal in flight wrote it again, at the revision it has now.
+func (n *Node) purge(ctx context.Context, id string, rev uint64) error {
+	err := n.owners.Purge(ctx, id, jetstream.LastRevision(rev))
+	if err == nil {
+		return nil
+	}
+	e, gerr := n.owners.Get(ctx, id)
+	if gerr != nil {
+		return errors.Join(err, gerr)
+	}
+	var l Lease
+	if json.Unmarshal(e.Value(), &l) != nil || l.Node != n.cfg.NodeID || e.Revision() == rev {
+		return err
+	}
+	return n.owners.Purge(ctx, id, jetstream.LastRevision(e.Revision()))
+}
+
 // Close stops renewing and watching, and closes the connections to the
-// other nodes. The leases it holds are not given up: they expire, and the
-// other nodes take the tables over (a graceful handover is a later step).
+// other nodes. The leases it still holds are not given up: they expire,
+// and the other nodes take the tables over (Handover first gives them up
+// at once).
 func (n *Node) Close() {
 	n.cancel()
 	n.wg.Wait()
@@ -294,7 +400,10 @@ func validKey(s string) bool {
 // acquire creates table id's lease for this node; false if another node
 // holds it.
 func (n *Node) acquire(ctx context.Context, id, ruleSet string) (bool, error) {
-	if !validKey(id) {
+	n.mu.Lock()
+	leaving := n.leaving
+	n.mu.Unlock()
+	if !validKey(id) || leaving {
 		return false, nil
 	}
 	l := Lease{Node: n.cfg.NodeID, Addr: n.cfg.Addr, RuleSet: ruleSet}
@@ -457,6 +566,12 @@ func (n *Node) renewLoop() {
 		case <-n.ctx.Done():
 			return
 		case <-tick.C:
+		}
+		n.mu.Lock()
+		leaving := n.leaving
+		n.mu.Unlock()
+		if leaving {
+			return // handed over: nothing left to renew
 		}
 		ctx, cancel := context.WithTimeout(n.ctx, n.cfg.TTL/3)
 		if err := n.register(ctx); err != nil && n.ctx.Err() == nil {
@@ -743,7 +858,7 @@ func mix(x uint64) uint64 {
 func (n *Node) take(id, ruleSet string, late bool) {
 	n.mu.Lock()
 	a := n.adopters[ruleSet]
-	if !n.started || a == nil || n.mine[id] != nil || n.trying[id] || n.ctx.Err() != nil {
+	if !n.started || n.leaving || a == nil || n.mine[id] != nil || n.trying[id] || n.ctx.Err() != nil {
 		n.mu.Unlock()
 		return
 	}

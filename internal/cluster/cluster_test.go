@@ -157,6 +157,84 @@ func TestTakeover(t *testing.T) {
 	}
 }
 
+// TestHandover: a node that stops gracefully gives its leases up, and the
+// other nodes take its tables over at once, not a TTL later as after a
+// crash; each exactly once, spread over both, and the node that left is
+// no longer in the registry.
+func TestHandover(t *testing.T) {
+	const long = 8 * time.Second // a takeover by expiry would take this long
+	ns := startNATS(t)
+	_, js := jetStream(t, ns)
+	ctx := context.Background()
+	open := func(id string) (*cluster.Node, *adopter) {
+		n, err := cluster.Open(ctx, js, cluster.Config{NodeID: id, Addr: "127.0.0.1:" + id, TTL: long})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := &adopter{}
+		n.Register("riichi", a)
+		n.Start()
+		return n, a
+	}
+	leaving, la := open("1")
+	b, ab := open("2")
+	defer b.Close()
+	c, ac := open("3")
+	defer c.Close()
+	const tables = 16
+	for i := range tables {
+		if won, err := leaving.Owner("riichi").Acquire(ctx, fmt.Sprintf("t%02d", i)); !won || err != nil {
+			t.Fatal(won, err)
+		}
+	}
+	for len(b.Nodes()) < 3 || len(c.Nodes()) < 3 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	stopped := time.Now()
+	if err := leaving.Handover(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if won, _ := leaving.Owner("riichi").Acquire(ctx, "after"); won {
+		t.Error("a node that handed over took a new lease")
+	}
+	leaving.Close()
+	deadline := stopped.Add(long / 2)
+	for {
+		gb, _ := ab.snapshot()
+		gc, _ := ac.snapshot()
+		if len(gb)+len(gc) >= tables {
+			t.Logf("%d tables taken over %v after the handover: %d by node 2, %d by node 3", tables, time.Since(stopped).Round(time.Millisecond), len(gb), len(gc))
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after %v (lease TTL %v): node 2 took %v, node 3 %v", time.Since(stopped), long, gb, gc)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if adopted, _ := la.snapshot(); len(adopted) != 0 {
+		t.Errorf("the node that left adopted %v", adopted)
+	}
+	gb, _ := ab.snapshot()
+	gc, _ := ac.snapshot()
+	seen := map[string]int{}
+	for _, id := range append(gb, gc...) {
+		seen[id]++
+	}
+	for i := range tables {
+		if id := fmt.Sprintf("t%02d", i); seen[id] != 1 {
+			t.Errorf("table %s adopted %d times", id, seen[id])
+		}
+	}
+	if len(gb) == 0 || len(gc) == 0 {
+		t.Errorf("one node took every table: node 2 %d, node 3 %d", len(gb), len(gc))
+	}
+	for _, info := range b.Nodes() {
+		if info.ID == "1" {
+			t.Error("node 1 is still in the registry after its handover")
+		}
+	}
+}
+
 // TestStaleOwnerReleases: a node whose lease another node took (here by
 // force, as after a pause longer than the TTL) releases its table: it
 // hears it from the watch, or at its next renewal.

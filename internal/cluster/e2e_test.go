@@ -55,12 +55,17 @@ type node struct {
 // with --cluster: leases first, then the server, its recovery of the
 // tables it wins, takeovers, then serving.
 func startNode(t *testing.T, js jetstream.JetStream, id string, st *host.MemoryStore[table.Action], noForward bool) *node {
-	return startNodeDdz(t, js, id, st, nil, noForward)
+	return startNodeTTL(t, js, id, st, nil, noForward, nodeTTL)
 }
 
 // startNodeDdz is startNode with Dou Dizhu served beside, on its own
 // shared store (nil: none).
 func startNodeDdz(t *testing.T, js jetstream.JetStream, id string, st *host.MemoryStore[table.Action], ddzSt *host.MemoryStore[ddztable.Action], noForward bool) *node {
+	return startNodeTTL(t, js, id, st, ddzSt, noForward, nodeTTL)
+}
+
+// startNodeTTL is startNodeDdz with the leases' TTL.
+func startNodeTTL(t *testing.T, js jetstream.JetStream, id string, st *host.MemoryStore[table.Action], ddzSt *host.MemoryStore[ddztable.Action], noForward bool, ttl time.Duration) *node {
 	t.Helper()
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -71,7 +76,7 @@ func startNodeDdz(t *testing.T, js jetstream.JetStream, id string, st *host.Memo
 	if testing.Verbose() {
 		log = zaptest.NewLogger(t, zaptest.Level(zap.InfoLevel)).With(zap.String("node", id))
 	}
-	cn, err := cluster.Open(ctx, js, cluster.Config{NodeID: id, Addr: lis.Addr().String(), TTL: nodeTTL, Log: log})
+	cn, err := cluster.Open(ctx, js, cluster.Config{NodeID: id, Addr: lis.Addr().String(), TTL: ttl, Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +91,7 @@ func startNodeDdz(t *testing.T, js jetstream.JetStream, id string, st *host.Memo
 	}
 	n := &node{id: id, addr: lis.Addr().String(), cn: cn, srv: srv, g: grpc.NewServer(srv.Options()...), done: make(chan error, 1)}
 	if ddzSt != nil {
-		n.ddz = service.New(service.Config{Hosting: srv.Hosting(), Store: ddzSt})
+		n.ddz = service.New(service.Config{Hosting: srv.Hosting(), Store: ddzSt, Cluster: cn})
 		if _, err := n.ddz.Recover(ctx); err != nil {
 			t.Fatal(err)
 		}
@@ -111,6 +116,24 @@ func (n *node) kill() {
 			n.ddz.Close()
 		}
 		n.srv.Close()
+	})
+}
+
+// stop stops the node gracefully, as authority does on SIGTERM: its
+// tables stop, the other nodes are handed them, then the connections
+// close.
+func (n *node) stop(t *testing.T) {
+	n.once.Do(func() {
+		if n.ddz != nil {
+			n.ddz.Close()
+		}
+		n.srv.Close()
+		if err := n.cn.Handover(context.Background()); err != nil {
+			t.Error(err)
+		}
+		n.g.Stop()
+		<-n.done
+		n.cn.Close()
 	})
 }
 
@@ -169,14 +192,32 @@ func playBot(ctx context.Context, s *client.Session, r *seatRun) {
 // and every game ends with every seat's stream contiguous, the log
 // holding exactly the actions the clients had acknowledged, and the same
 // final scores for every seat.
+//
+// Stopped gracefully instead (SIGTERM), the owner hands its tables over:
+// the new owner goes on well before the lease could have expired.
 func TestClusterFailover(t *testing.T) {
+	t.Run("kill", func(t *testing.T) {
+		failover(t, nodeTTL, func(n *node) { n.kill() })
+	})
+	t.Run("graceful", func(t *testing.T) {
+		const long = 6 * time.Second // an expiry would take this long
+		took := failover(t, long, func(n *node) { n.stop(t) })
+		if took >= long/2 {
+			t.Errorf("after a graceful stop the table went on %v later (lease TTL %v): not handed over", took, long)
+		}
+	})
+}
+
+// failover plays the test with leases of the given TTL, stopping table 0's
+// owner with stop, and returns the failover time.
+func failover(t *testing.T, ttl time.Duration, stop func(*node)) time.Duration {
 	ns := startNATS(t)
 	_, js := jetStream(t, ns)
 	st := host.NewMemoryStore[table.Action]()
 	nodes := []*node{
-		startNode(t, js, "n0", st, false),
-		startNode(t, js, "n1", st, false),
-		startNode(t, js, "n2", st, false),
+		startNodeTTL(t, js, "n0", st, nil, false, ttl),
+		startNodeTTL(t, js, "n1", st, nil, false, ttl),
+		startNodeTTL(t, js, "n2", st, nil, false, ttl),
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -239,7 +280,7 @@ func TestClusterFailover(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	nodes[0].kill()
+	stop(nodes[0])
 	killed := time.Now()
 	logged := len(st.Entries(ids[0]))
 	wg.Wait()
@@ -249,7 +290,8 @@ func TestClusterFailover(t *testing.T) {
 	if len(es) <= logged {
 		t.Fatal("table 0 went on nowhere after its owner died")
 	}
-	t.Logf("failover: the new owner stored its first entry %v after the kill (lease TTL %v)", es[logged].At.Sub(killed).Round(time.Millisecond), nodeTTL)
+	took := es[logged].At.Sub(killed)
+	t.Logf("failover: the new owner stored its first entry %v after the stop (lease TTL %v)", took.Round(time.Millisecond), ttl)
 	for i, id := range ids {
 		checkGame(t, i, st.Entries(id), runs[i])
 	}
@@ -269,6 +311,7 @@ func TestClusterFailover(t *testing.T) {
 	if owners != 1 {
 		t.Errorf("table 0 is held by %d live nodes", owners)
 	}
+	return took
 }
 
 // checkGame compares a table's stored log with what its four clients saw.
@@ -408,5 +451,30 @@ func TestDoudizhuForwarded(t *testing.T) {
 	}
 	if other.ddz.Host().Holds(id) || !owner.ddz.Host().Holds(id) {
 		t.Fatal("the table is not held by its owner alone")
+	}
+	// Each node lists both nodes' tables, a page at a time.
+	mine, err := conn(other.addr).CreateTable(ctx, &ddzpb.CreateTableRequest{Settings: &ddzpb.TableSettings{Deals: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{id, mine.GetTable().GetTableId()}
+	for _, n := range []*node{owner, other} {
+		var listed []string
+		tok := ""
+		for {
+			r, err := conn(n.addr).ListTables(ctx, &ddzpb.ListTablesRequest{PageSize: 1, PageToken: tok, Order: pb.TableOrder_TABLE_ORDER_OLDEST_FIRST})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tb := range r.GetTables() {
+				listed = append(listed, tb.GetTableId())
+			}
+			if tok = r.GetNextPageToken(); tok == "" {
+				break
+			}
+		}
+		if !slices.Equal(listed, want) {
+			t.Errorf("node %s lists the Dou Dizhu tables %v, want %v", n.id, listed, want)
+		}
 	}
 }

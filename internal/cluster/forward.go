@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"io"
@@ -26,15 +27,24 @@ import (
 // ways; a forwarded call carries ForwardedKey, and the node that receives
 // it serves it itself, so a call is forwarded at most once.
 
-// ForwardedKey is the metadata key of a forwarded call: the id of the
-// node that forwarded it.
-const ForwardedKey = "authority-forwarded-by"
+// The metadata of a forwarded call: the id of the node that forwarded it,
+// and the cluster's forwarding token, which proves it (a client can send
+// any header; only the nodes know the token).
+const (
+	ForwardedKey      = "authority-forwarded-by"
+	ForwardedTokenKey = "authority-forwarded-token"
+)
 
-// Forwarded reports whether the incoming call in ctx was forwarded by
-// another node (which applied its per-connection limits already).
-func Forwarded(ctx context.Context) bool {
-	md, _ := metadata.FromIncomingContext(ctx)
-	return len(md.Get(ForwardedKey)) > 0
+// Forwarded reports whether the incoming call in ctx was forwarded by a
+// node of n's cluster (which applied its per-connection limits already):
+// it carries the cluster's forwarding token. Always false on a nil Node
+// (no cluster), whatever the call's headers say.
+func (n *Node) Forwarded(ctx context.Context) bool {
+	if n == nil {
+		return false
+	}
+	tok := metadata.ValueFromIncomingContext(ctx, ForwardedTokenKey) // no copy of the whole metadata
+	return len(tok) == 1 && subtle.ConstantTimeCompare([]byte(tok[0]), []byte(n.token)) == 1
 }
 
 // Routing configures the interceptors.
@@ -104,7 +114,7 @@ func (n *Node) UnaryInterceptor(r Routing) grpc.UnaryServerInterceptor {
 // the owner's responses to the client until either side ends.
 func (n *Node) StreamInterceptor(r Routing) grpc.StreamServerInterceptor {
 	return func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, next grpc.StreamHandler) error {
-		if !r.selects(info.FullMethod) || !info.IsServerStream || info.IsClientStream || Forwarded(ss.Context()) {
+		if !r.selects(info.FullMethod) || !info.IsServerStream || info.IsClientStream || n.Forwarded(ss.Context()) {
 			return next(srv, ss)
 		}
 		in, out, err := messageTypes(info.FullMethod)
@@ -199,7 +209,7 @@ func (n *Node) elsewhere(ctx context.Context, req any, held func(string) bool) (
 		// Leased here, not running yet: the host would not know it.
 		return "", false, errOrphaned
 	}
-	forwarded := Forwarded(ctx)
+	forwarded := n.Forwarded(ctx)
 	if forwarded && n.Holds(id) {
 		return "", false, nil
 	}
@@ -246,6 +256,7 @@ func (n *Node) outgoing(ctx context.Context) context.Context {
 		md[k] = v
 	}
 	md.Set(ForwardedKey, n.cfg.NodeID)
+	md.Set(ForwardedTokenKey, n.token)
 	return metadata.NewOutgoingContext(ctx, md)
 }
 

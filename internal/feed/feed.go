@@ -3,22 +3,19 @@
 // damaged), one event per step, numbered by a cursor that only grows.
 // A reader resumes after the last cursor it handled and gets every event
 // after it, in order; a step told twice (a restart replays the end of a
-// game whose end the store had not marked) is kept once, so every
-// finished game is in the feed exactly once. With a file the feed is
-// durable (bbolt, beside the tables' stores); without one it lives in
-// memory and starts again empty after a restart.
+// game whose end the store had not marked, or a table moves to another
+// node of a cluster) is kept once, so every finished game is in the feed
+// exactly once. Where the events are kept is a Log: in memory (Memory,
+// empty again after a restart), in a bbolt file beside the tables' stores
+// (Open), or in a JetStream stream that every node of a cluster shares
+// (package feed/jetstream).
 package feed
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"sync"
-	"time"
-
-	bolt "go.etcd.io/bbolt"
-	"google.golang.org/protobuf/proto"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 )
@@ -26,151 +23,121 @@ import (
 // ErrClosed ends the streams of a closed feed.
 var ErrClosed = errors.New("feed closed")
 
-var (
-	bucketEvents = []byte("events") // cursor (big endian) -> pb.TableEvent
-	bucketSeen   = []byte("seen")   // kind byte + table id -> cursor
-)
-
 // batch is how many events Watch reads at once.
 const batch = 256
+
+// Log keeps a feed's events. A Feed calls Append and SetDelivered one at
+// a time; Last, Read and Delivered may come at any time.
+type Log interface {
+	// Append adds e unless the log has an event of its kind for its
+	// table already; it sets e's cursor (the kept one's, for a repeat)
+	// and reports whether it was added. It returns once e is kept (on
+	// disk, or replicated, for a durable log).
+	Append(e *pb.TableEvent) (bool, error)
+	// Last is the newest cursor (0: the log is empty).
+	Last() (uint64, error)
+	// Read returns up to max events after cursor after, in order.
+	Read(after uint64, max int) ([]*pb.TableEvent, error)
+	// Delivered is the cursor of the last event delivered to a webhook
+	// (0: none).
+	Delivered(url string) (uint64, error)
+	// SetDelivered records it.
+	SetDelivered(url string, cursor uint64) error
+	Close() error
+}
 
 // Feed is the results feed. Its methods may be called at once from many
 // goroutines.
 type Feed struct {
-	db *bolt.DB // nil: in memory
+	log Log
 
 	mu      sync.Mutex
-	events  []*pb.TableEvent // in memory: cursor n is events[n-1]
-	seen    map[string]uint64
-	next    uint64 // the cursor of the next event
 	changed chan struct{}
 	closed  bool
-	hooks   map[string]uint64 // in memory: webhook URL -> cursor delivered
+}
+
+// New returns the feed of the events kept in l. A log that other
+// processes append to as well (a cluster's) calls Changed when they do.
+func New(l Log) *Feed {
+	return &Feed{log: l, changed: make(chan struct{})}
 }
 
 // Memory returns a feed in memory.
-func Memory() *Feed {
-	return &Feed{seen: map[string]uint64{}, next: 1, changed: make(chan struct{})}
-}
+func Memory() *Feed { return New(&memoryLog{seen: map[string]uint64{}}) }
 
 // Open opens (or creates) a durable feed in the file at path.
 func Open(path string) (*Feed, error) {
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	l, err := openBolt(path)
 	if err != nil {
-		return nil, fmt.Errorf("open feed: %w", err)
+		return nil, err
 	}
-	f := &Feed{db: db, next: 1, changed: make(chan struct{})}
-	err = db.Update(func(tx *bolt.Tx) error {
-		b, err := tx.CreateBucketIfNotExists(bucketEvents)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.CreateBucketIfNotExists(bucketSeen); err != nil {
-			return err
-		}
-		if k, _ := b.Cursor().Last(); k != nil {
-			f.next = binary.BigEndian.Uint64(k) + 1
-		}
-		return nil
-	})
-	if err != nil {
-		db.Close()
-		return nil, fmt.Errorf("open feed: %w", err)
-	}
-	return f, nil
+	return New(l), nil
 }
 
-func seenKey(e *pb.TableEvent) string {
+// Key is what makes an event one of a kind: its kind and its table. A log
+// keeps one event a key.
+func Key(e *pb.TableEvent) string {
 	return string(rune('0'+e.GetKind())) + e.GetTableId()
 }
 
 // Append adds an event unless the feed has one of its kind for its table
 // already; it sets e's cursor (the kept one's, for a repeat) and reports
-// whether it was added. A durable feed has it on disk when Append returns.
+// whether it was added. A durable feed has it kept when Append returns.
 func (f *Feed) Append(e *pb.TableEvent) (bool, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.closed {
 		return false, ErrClosed
 	}
-	key := seenKey(e)
-	if f.db == nil {
-		if c, ok := f.seen[key]; ok {
-			e.Cursor = c
-			return false, nil
-		}
-		e.Cursor = f.next
-		f.events = append(f.events, proto.Clone(e).(*pb.TableEvent))
-		f.seen[key] = e.Cursor
-	} else {
-		added := false
-		err := f.db.Update(func(tx *bolt.Tx) error {
-			seen := tx.Bucket(bucketSeen)
-			if v := seen.Get([]byte(key)); v != nil {
-				e.Cursor = binary.BigEndian.Uint64(v)
-				return nil
-			}
-			e.Cursor = f.next
-			raw, err := proto.Marshal(e)
-			if err != nil {
-				return err
-			}
-			var k [8]byte
-			binary.BigEndian.PutUint64(k[:], e.Cursor)
-			if err := tx.Bucket(bucketEvents).Put(k[:], raw); err != nil {
-				return err
-			}
-			added = true
-			return seen.Put([]byte(key), k[:])
-		})
-		if err != nil || !added {
-			return false, err
-		}
+	added, err := f.log.Append(e)
+	if err != nil {
+		return false, fmt.Errorf("results feed: %w", err)
 	}
-	f.next++
+	if added {
+		f.wake()
+	}
+	return added, nil
+}
+
+// Changed wakes the watchers: events were added by another process.
+func (f *Feed) Changed() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.closed {
+		f.wake()
+	}
+}
+
+func (f *Feed) wake() {
 	close(f.changed)
 	f.changed = make(chan struct{})
-	return true, nil
 }
 
 // Last is the newest cursor (0: the feed is empty).
-func (f *Feed) Last() uint64 {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.next - 1
+func (f *Feed) Last() (uint64, error) {
+	last, err := f.log.Last()
+	if err != nil {
+		return 0, fmt.Errorf("results feed: %w", err)
+	}
+	return last, nil
 }
 
 // read returns up to batch events after cursor, and a channel closed when
 // more come.
 func (f *Feed) read(after uint64) ([]*pb.TableEvent, <-chan struct{}, error) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.closed {
+	closed, ch := f.closed, f.changed
+	f.mu.Unlock()
+	if closed {
 		return nil, nil, ErrClosed
 	}
-	ch := f.changed
-	if f.db == nil {
-		if after >= uint64(len(f.events)) {
-			return nil, ch, nil
-		}
-		end := min(uint64(len(f.events)), after+batch)
-		return f.events[after:end], ch, nil
+	// The channel is taken before the read: an event added after the
+	// read closes it.
+	evs, err := f.log.Read(after, batch)
+	if err != nil {
+		return nil, nil, fmt.Errorf("results feed: %w", err)
 	}
-	var out []*pb.TableEvent
-	err := f.db.View(func(tx *bolt.Tx) error {
-		var k [8]byte
-		binary.BigEndian.PutUint64(k[:], after+1)
-		c := tx.Bucket(bucketEvents).Cursor()
-		for key, v := c.Seek(k[:]); key != nil && len(out) < batch; key, v = c.Next() {
-			e := &pb.TableEvent{}
-			if err := proto.Unmarshal(v, e); err != nil {
-				return fmt.Errorf("feed event %d: %w", binary.BigEndian.Uint64(key), err)
-			}
-			out = append(out, e)
-		}
-		return nil
-	})
-	return out, ch, err
+	return evs, ch, nil
 }
 
 // Watch sends every event after cursor after, in order, then each new one
@@ -198,7 +165,7 @@ func (f *Feed) Watch(ctx context.Context, after uint64, send func(*pb.TableEvent
 	}
 }
 
-// Close ends the streams and closes the file.
+// Close ends the streams and closes the log.
 func (f *Feed) Close() error {
 	f.mu.Lock()
 	if f.closed {
@@ -206,11 +173,7 @@ func (f *Feed) Close() error {
 		return nil
 	}
 	f.closed = true
-	close(f.changed)
-	f.changed = make(chan struct{})
+	f.wake()
 	f.mu.Unlock()
-	if f.db != nil {
-		return f.db.Close()
-	}
-	return nil
+	return f.log.Close()
 }

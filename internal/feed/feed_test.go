@@ -13,33 +13,15 @@ import (
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/feed"
+	"github.com/mahjong-authority/authority/internal/feed/feedtest"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-func ev(kind pb.TableEvent_Kind, table string) *pb.TableEvent {
-	return &pb.TableEvent{Kind: kind, TableId: table}
-}
-
-// collect reads n events after cursor after.
-func collect(t *testing.T, f *feed.Feed, after uint64, n int) []*pb.TableEvent {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	var got []*pb.TableEvent
-	stop := errors.New("enough")
-	err := f.Watch(ctx, after, func(e *pb.TableEvent) error {
-		got = append(got, e)
-		if len(got) == n {
-			return stop
-		}
-		return nil
-	})
-	if !errors.Is(err, stop) {
-		t.Fatalf("Watch after %d = %v with %d events, want %d", after, err, len(got), n)
-	}
-	return got
-}
+var (
+	ev      = feedtest.Event
+	collect = feedtest.Collect
+)
 
 func TestFeed(t *testing.T) {
 	for name, open := range map[string]func(t *testing.T) *feed.Feed{
@@ -55,35 +37,7 @@ func TestFeed(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			f := open(t)
 			defer f.Close()
-			steps := []struct {
-				e          *pb.TableEvent
-				added      bool
-				wantCursor uint64
-			}{
-				{ev(pb.TableEvent_KIND_CREATED, "a"), true, 1},
-				{ev(pb.TableEvent_KIND_CREATED, "b"), true, 2},
-				{ev(pb.TableEvent_KIND_STARTED, "a"), true, 3},
-				{ev(pb.TableEvent_KIND_FINISHED, "a"), true, 4},
-				{ev(pb.TableEvent_KIND_FINISHED, "a"), false, 4}, // told again after a restart
-				{ev(pb.TableEvent_KIND_CLOSED, "b"), true, 5},
-			}
-			for i, s := range steps {
-				added, err := f.Append(s.e)
-				if err != nil || added != s.added || s.e.GetCursor() != s.wantCursor {
-					t.Fatalf("step %d: Append = %v, %v, cursor %d; want %v, cursor %d", i, added, err, s.e.GetCursor(), s.added, s.wantCursor)
-				}
-			}
-			if got := f.Last(); got != 5 {
-				t.Fatalf("Last = %d, want 5", got)
-			}
-			for after := uint64(0); after < 5; after++ {
-				got := collect(t, f, after, int(5-after))
-				for i, e := range got {
-					if e.GetCursor() != after+uint64(i)+1 {
-						t.Fatalf("after %d: event %d has cursor %d", after, i, e.GetCursor())
-					}
-				}
-			}
+			feedtest.Steps(t, f)
 		})
 	}
 }

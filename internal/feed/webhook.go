@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -14,7 +13,6 @@ import (
 	"time"
 
 	"github.com/cenkalti/backoff/v4"
-	bolt "go.etcd.io/bbolt"
 	"go.uber.org/zap"
 	"google.golang.org/protobuf/encoding/protojson"
 
@@ -44,32 +42,11 @@ type Webhook struct {
 	Backoff func() backoff.BackOff
 }
 
-var bucketHooks = []byte("webhooks") // URL -> cursor delivered
-
 // Sign is the signature header's value of a body.
 func Sign(secret, body []byte) string {
 	m := hmac.New(sha256.New, secret)
 	m.Write(body)
 	return "sha256=" + hex.EncodeToString(m.Sum(nil))
-}
-
-// delivered reads the cursor of the last event delivered to url.
-func (f *Feed) delivered(url string) (uint64, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.db == nil {
-		return f.hooks[url], nil
-	}
-	var c uint64
-	err := f.db.View(func(tx *bolt.Tx) error {
-		if b := tx.Bucket(bucketHooks); b != nil {
-			if v := b.Get([]byte(url)); len(v) == 8 {
-				c = binary.BigEndian.Uint64(v)
-			}
-		}
-		return nil
-	})
-	return c, err
 }
 
 func (f *Feed) setDelivered(url string, c uint64) error {
@@ -78,22 +55,7 @@ func (f *Feed) setDelivered(url string, c uint64) error {
 	if f.closed {
 		return ErrClosed
 	}
-	if f.db == nil {
-		if f.hooks == nil {
-			f.hooks = map[string]uint64{}
-		}
-		f.hooks[url] = c
-		return nil
-	}
-	return f.db.Update(func(tx *bolt.Tx) error {
-		b, err := tx.CreateBucketIfNotExists(bucketHooks)
-		if err != nil {
-			return err
-		}
-		var v [8]byte
-		binary.BigEndian.PutUint64(v[:], c)
-		return b.Put([]byte(url), v[:])
-	})
+	return f.log.SetDelivered(url, c)
 }
 
 // Deliver posts every event after the last one delivered to w.URL, then
@@ -105,7 +67,7 @@ func (f *Feed) Deliver(ctx context.Context, w Webhook) error {
 	if w.Log == nil {
 		w.Log = zap.NewNop()
 	}
-	after, err := f.delivered(w.URL)
+	after, err := f.log.Delivered(w.URL)
 	if err != nil {
 		return fmt.Errorf("webhook: %w", err)
 	}

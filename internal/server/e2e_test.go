@@ -16,12 +16,14 @@ import (
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/clock"
+	"github.com/mahjong-authority/authority/internal/cluster"
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/server"
 	"github.com/mahjong-authority/authority/internal/servertest"
@@ -617,6 +619,11 @@ func TestConnectionRateLimit(t *testing.T) {
 	_, err := e.tables.ListTables(ctx, &pb.ListTablesRequest{})
 	wantStatus(t, "fourth call", err, codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_RATE_LIMITED)
 	wantRetry(t, "fourth call", err, 1000*time.Second)
+	// A client that says its call was forwarded by a node of a cluster
+	// (there is none here) is limited all the same.
+	spoofed := metadata.AppendToOutgoingContext(ctx, cluster.ForwardedKey, "n1", cluster.ForwardedTokenKey, "guess")
+	_, err = e.tables.ListTables(spoofed, &pb.ListTablesRequest{})
+	wantStatus(t, "a call that claims it was forwarded", err, codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_RATE_LIMITED)
 }
 
 // wantRetry checks a rate-limited error's delay: RetryInfo with at most

@@ -25,7 +25,7 @@ const (
 )
 
 func (t *tableService) ListTables(ctx context.Context, req *pb.ListTablesRequest) (*pb.ListTablesResponse, error) {
-	if c := t.s.cfg.Cluster; c != nil && !cluster.Forwarded(ctx) {
+	if c := t.s.cfg.Cluster; c != nil && !c.Forwarded(ctx) {
 		r, err := t.listCluster(ctx, c, req)
 		return r, toStatus(err)
 	}
@@ -33,58 +33,80 @@ func (t *tableService) ListTables(ctx context.Context, req *pb.ListTablesRequest
 	return r, toStatus(err)
 }
 
-// listCluster lists the tables of every node of a cluster: each node's
-// page after the same key (a page token is a place in the order, valid on
-// every node), merged and cut as list merges the rule sets' pages. A node
-// that does not answer is left out of the page: its tables are being
-// taken over by the others.
+// listCluster lists the tables of every node of a cluster (ClusterPage).
 func (t *tableService) listCluster(ctx context.Context, c *cluster.Node, req *pb.ListTablesRequest) (*pb.ListTablesResponse, error) {
 	hq, page, err := ParseList(req.GetPageSize(), req.GetPageToken(), req.GetOrder(), req.GetStates())
 	if err != nil {
 		return nil, err
 	}
 	infos, more := t.s.list(hq)
-	all := make([]*pb.Table, 0, len(infos))
-	seen := map[string]bool{}
-	for _, in := range infos {
-		all = append(all, t.s.tableToPB(in))
-		seen[in.ID] = true
+	local := make([]*pb.Table, len(infos))
+	for i, in := range infos {
+		local[i] = t.s.tableToPB(in)
+	}
+	all, next := ClusterPage(ctx, c, t.s.cfg.Log, hq, page, local, more,
+		func(tb *pb.Table) host.ListKey {
+			return host.ListKey{Created: tb.GetCreateTime().AsTime(), ID: tb.GetTableId()}
+		},
+		func(ctx context.Context, cc grpc.ClientConnInterface) ([]*pb.Table, bool, error) {
+			r, err := pb.NewTableServiceClient(cc).ListTables(ctx, req)
+			return r.GetTables(), r.GetNextPageToken() != "", err
+		})
+	return &pb.ListTablesResponse{Tables: all, NextPageToken: next}, nil
+}
+
+// ClusterPage makes a page of every node's tables: this node's page
+// (local, and whether more follow) and the same request's page from each
+// other node (ask, as a forwarded call), merged in the query's order, a
+// table listed by two nodes (moving between them) once, cut to the page
+// size, with the token of the next page (a page token is a place in the
+// order, valid on every node). A node that does not answer is left out:
+// its tables are being taken over by the others. Every game's API lists
+// its tables with it in a cluster.
+func ClusterPage[T any](ctx context.Context, c *cluster.Node, log *zap.Logger, q host.ListQuery, page func([]host.Info, bool) string,
+	local []T, more bool, key func(T) host.ListKey, ask func(context.Context, grpc.ClientConnInterface) ([]T, bool, error)) ([]T, string) {
+	all := slices.Clone(local)
+	seen := make(map[string]bool, len(local))
+	for _, tb := range local {
+		seen[key(tb).ID] = true
 	}
 	for _, r := range c.Ask(ctx, func(ctx context.Context, cc grpc.ClientConnInterface) (any, error) {
-		return pb.NewTableServiceClient(cc).ListTables(ctx, req)
+		tables, more, err := ask(ctx, cc)
+		return answer[T]{tables, more}, err
 	}) {
 		if r.Err != nil {
-			t.s.cfg.Log.Warn("list tables: a node did not answer", zap.String("node", r.Node.ID), zap.Error(r.Err))
+			log.Warn("list tables: a node did not answer", zap.String("node", r.Node.ID), zap.Error(r.Err))
 			continue
 		}
-		page := r.Reply.(*pb.ListTablesResponse)
-		more = more || page.GetNextPageToken() != ""
-		for _, tb := range page.GetTables() {
-			// A table moving between nodes may be listed by both.
-			if !seen[tb.GetTableId()] {
-				seen[tb.GetTableId()] = true
+		a := r.Reply.(answer[T])
+		more = more || a.more
+		for _, tb := range a.tables {
+			if id := key(tb).ID; !seen[id] {
+				seen[id] = true
 				all = append(all, tb)
 			}
 		}
 	}
-	key := func(tb *pb.Table) host.ListKey {
-		return host.ListKey{Created: tb.GetCreateTime().AsTime(), ID: tb.GetTableId()}
-	}
-	slices.SortFunc(all, func(a, b *pb.Table) int {
-		if hq.NewestFirst {
+	slices.SortFunc(all, func(a, b T) int {
+		if q.NewestFirst {
 			return key(b).Compare(key(a))
 		}
 		return key(a).Compare(key(b))
 	})
-	if hq.Limit > 0 && len(all) > hq.Limit {
-		all, more = all[:hq.Limit], true
+	if q.Limit > 0 && len(all) > q.Limit {
+		all, more = all[:q.Limit], true
 	}
-	out := &pb.ListTablesResponse{Tables: all}
-	if len(all) > 0 {
-		last := key(all[len(all)-1])
-		out.NextPageToken = page([]host.Info{{ID: last.ID, Created: last.Created}}, more)
+	if len(all) == 0 {
+		return all, ""
 	}
-	return out, nil
+	last := key(all[len(all)-1])
+	return all, page([]host.Info{{ID: last.ID, Created: last.Created}}, more)
+}
+
+// answer is one node's page.
+type answer[T any] struct {
+	tables []T
+	more   bool
 }
 
 func (t *tableService) list(req *pb.ListTablesRequest) (*pb.ListTablesResponse, error) {

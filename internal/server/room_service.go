@@ -355,10 +355,14 @@ func (r *roomService) CloseTable(ctx context.Context, req *pb.CloseTableRequest)
 }
 
 func (r *roomService) WatchResults(req *pb.WatchResultsRequest, stream grpc.ServerStreamingServer[pb.WatchResultsResponse]) error {
-	if last := r.s.feed.Last(); req.GetAfterCursor() > last {
+	last, err := r.s.feed.Last()
+	if err != nil {
+		return toStatus(fmt.Errorf("%w: %v", host.ErrUnavailable, err))
+	}
+	if req.GetAfterCursor() > last {
 		return toStatus(fieldError("after_cursor", &host.SeqAheadError{Seq: req.GetAfterCursor(), Newest: last}))
 	}
-	err := r.s.feed.Watch(stream.Context(), req.GetAfterCursor(), func(e *pb.TableEvent) error {
+	err = r.s.feed.Watch(stream.Context(), req.GetAfterCursor(), func(e *pb.TableEvent) error {
 		return stream.Send(&pb.WatchResultsResponse{Event: e})
 	})
 	if errors.Is(err, feed.ErrClosed) {

@@ -711,7 +711,7 @@ func TestRoomAbandon(t *testing.T) {
 	if st := e2.table(t, id).GetState(); st != pb.TableState_TABLE_STATE_FINISHED {
 		t.Fatalf("after a restart the abandoned table is %v", st)
 	}
-	if n := e2.srv.FeedLast(); n != 3 {
+	if n, _ := e2.srv.FeedLast(); n != 3 {
 		t.Fatalf("the feed has %d events after the restart, want 3", n)
 	}
 }

@@ -260,7 +260,7 @@ func (s *Server) Recover(ctx context.Context) (int, error) {
 func (s *Server) Keys() *backend.Keys { return s.cfg.Keys }
 
 // FeedLast is the results feed's newest cursor.
-func (s *Server) FeedLast() uint64 { return s.feed.Last() }
+func (s *Server) FeedLast() (uint64, error) { return s.feed.Last() }
 
 // EachTable calls f for every table in memory with the name of its rule
 // set (riichi, sichuan), for an operator's gauges.
@@ -282,7 +282,7 @@ func (s *Server) Register(g grpc.ServiceRegistrar) {
 // from a handler's panic (outermost, so that it covers the rest), the
 // per-connection rate limit, then the room service's authentication.
 func (s *Server) Options() []grpc.ServerOption {
-	lim := connLimits{rate: s.cfg.ConnRate, clk: s.cfg.Clock, streams: s.cfg.MaxConnStreams, obs: s.cfg.Observer}
+	lim := connLimits{rate: s.cfg.ConnRate, clk: s.cfg.Clock, streams: s.cfg.MaxConnStreams, obs: s.cfg.Observer, cluster: s.cfg.Cluster}
 	rec := recovery.WithRecoveryHandlerContext(s.recovered)
 	unary := []grpc.UnaryServerInterceptor{recovery.UnaryServerInterceptor(rec), lim.unary}
 	stream := []grpc.StreamServerInterceptor{recovery.StreamServerInterceptor(rec), lim.stream}
@@ -337,6 +337,7 @@ type connLimits struct {
 	clk     clock.Clock
 	streams int // open streams a connection may have
 	obs     Observer
+	cluster *cluster.Node // nil: no call is forwarded
 }
 
 type connKey struct{}
@@ -374,7 +375,7 @@ func limited(method string) bool {
 }
 
 func (l connLimits) allow(ctx context.Context, method string) error {
-	if !limited(method) || cluster.Forwarded(ctx) {
+	if !limited(method) || l.cluster.Forwarded(ctx) {
 		// A forwarded call was counted on the node it came in on.
 		return nil
 	}
@@ -419,7 +420,7 @@ func (l connLimits) stream(srv any, ss grpc.ServerStream, info *grpc.StreamServe
 		return err
 	}
 	cb, ok := ss.Context().Value(connKey{}).(*connBucket)
-	if !ok || !limited(info.FullMethod) || cluster.Forwarded(ss.Context()) {
+	if !ok || !limited(info.FullMethod) || l.cluster.Forwarded(ss.Context()) {
 		return next(srv, ss)
 	}
 	cb.mu.Lock()

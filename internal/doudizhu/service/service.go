@@ -21,10 +21,12 @@ import (
 
 	pb "github.com/mahjong-authority/authority/gen/doudizhu/authority/v1"
 	mpb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/cluster"
 	"github.com/mahjong-authority/authority/internal/doudizhu/hosting"
 	"github.com/mahjong-authority/authority/internal/doudizhu/record"
 	"github.com/mahjong-authority/authority/internal/doudizhu/table"
 	"github.com/mahjong-authority/authority/internal/doudizhu/wire"
+	"github.com/mahjong-authority/authority/internal/encoded"
 	"github.com/mahjong-authority/authority/internal/fair"
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/ruleset"
@@ -48,6 +50,9 @@ type Config struct {
 	Defaults server.Defaults
 	// Store keeps the tables (DATA/doudizhu.db); nil keeps them in memory.
 	Store host.Store[table.Action]
+	// Cluster, when the server is a node of one, makes ListTables list
+	// every node's tables.
+	Cluster *cluster.Node
 }
 
 // Service implements DoudizhuService.
@@ -67,6 +72,7 @@ func New(cfg Config) *Service {
 		FinishedTTL: hs.FinishedTTL, IdleTTL: hs.IdleTTL, KeepGames: hs.KeepGames,
 		ForgetEvicted: cfg.Store == nil, GameFor: gameFor,
 		ActionKind: func(a table.Action) string { return a.Type.String() },
+		Encode:     encode,
 	}
 	if hs.Observer != nil {
 		hc.Observer = hs.Observer
@@ -248,7 +254,7 @@ func TableToPB(in host.Info) *pb.Table {
 	return out
 }
 
-func (s *Service) ListTables(_ context.Context, req *pb.ListTablesRequest) (*pb.ListTablesResponse, error) {
+func (s *Service) ListTables(ctx context.Context, req *pb.ListTablesRequest) (*pb.ListTablesResponse, error) {
 	q, page, err := server.ParseList(req.GetPageSize(), req.GetPageToken(), req.GetOrder(), req.GetStates())
 	if err != nil {
 		return nil, server.ToStatus(err)
@@ -257,6 +263,16 @@ func (s *Service) ListTables(_ context.Context, req *pb.ListTablesRequest) (*pb.
 	out := &pb.ListTablesResponse{Tables: make([]*pb.Table, len(infos)), NextPageToken: page(infos, more)}
 	for i, in := range infos {
 		out.Tables[i] = TableToPB(in)
+	}
+	if c := s.cfg.Cluster; c != nil && !c.Forwarded(ctx) {
+		out.Tables, out.NextPageToken = server.ClusterPage(ctx, c, s.cfg.Hosting.Log, q, page, out.Tables, more,
+			func(tb *pb.Table) host.ListKey {
+				return host.ListKey{Created: tb.GetCreateTime().AsTime(), ID: tb.GetTableId()}
+			},
+			func(ctx context.Context, cc grpc.ClientConnInterface) ([]*pb.Table, bool, error) {
+				r, err := pb.NewDoudizhuServiceClient(cc).ListTables(ctx, req)
+				return r.GetTables(), r.GetNextPageToken() != "", err
+			})
 	}
 	return out, nil
 }
@@ -345,6 +361,9 @@ func (s *Service) StreamEvents(req *pb.StreamEventsRequest, stream pb.DoudizhuSe
 			}
 			resp.Item = &pb.StreamEventsResponse_Snapshot{Snapshot: &pb.Snapshot{Seq: sn.Seq, View: wire.ViewToPB(&v.View, o)}}
 		} else {
+			if it.Wire != nil {
+				return stream.SendMsg(encoded.Numbered(newStreamEventsResponse, streamEventField, it.Event.Seq, it.Wire))
+			}
 			e, err := eventToPB(it.Event)
 			if err != nil {
 				return err
@@ -354,6 +373,35 @@ func (s *Service) StreamEvents(req *pb.StreamEventsRequest, stream pb.DoudizhuSe
 		return stream.Send(&resp)
 	})
 	return server.ToStatus(err)
+}
+
+// The messages that carry an event to a viewer and the number of the
+// field that holds it: each viewer's seq is spliced in front of the
+// encoding of the rest of the event, made once for all its viewers
+// (package encoded, as the mahjong rule sets do).
+var (
+	streamEventField   = (&pb.StreamEventsResponse{}).ProtoReflect().Descriptor().Fields().ByName("event").Number()
+	spectateEventField = (&pb.SpectateResponse{}).ProtoReflect().Descriptor().Fields().ByName("event").Number()
+)
+
+func newStreamEventsResponse() proto.Message { return &pb.StreamEventsResponse{} }
+func newSpectateResponse() proto.Message     { return &pb.SpectateResponse{} }
+
+// encode is an event of the log without its seq, encoded once for every
+// stream that sends it (host.Config.Encode); nil if it does not convert
+// (the stream then gets eventToPB's error).
+func encode(e *host.Event[table.Body]) []byte {
+	e0 := *e
+	e0.Seq = 0
+	ev, err := eventToPB(&e0)
+	if err != nil {
+		return nil
+	}
+	b, err := proto.Marshal(ev)
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 func eventToPB(e *host.Event[table.Body]) (*pb.Event, error) {
@@ -408,7 +456,10 @@ func (s *Service) Spectate(req *pb.SpectateRequest, stream pb.DoudizhuService_Sp
 	if err := server.CheckID("table_id", id); err != nil {
 		return server.ToStatus(err)
 	}
-	err := s.h.Watch(stream.Context(), id, req.GetAfterSeq(), func(e *host.Event[table.Body]) error {
+	err := s.h.WatchEncoded(stream.Context(), id, req.GetAfterSeq(), func(e *host.Event[table.Body], wire []byte) error {
+		if wire != nil {
+			return stream.SendMsg(encoded.Numbered(newSpectateResponse, spectateEventField, e.Seq, wire))
+		}
 		ev, err := eventToPB(e)
 		if err != nil {
 			return err
