@@ -238,3 +238,36 @@ func BenchmarkAppendPaced(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLoadEntriesFullJournal is a reader of one table while the
+// journal holds entries of 1,000 tables, as many as it holds before the
+// writer moves it (its default): the scan of the journal a reader pays.
+func BenchmarkLoadEntriesFullJournal(b *testing.B) {
+	const tables, entries = 1000, 8 << 10
+	s, _ := openTables(b, tables, store.WithJournalMove(time.Hour, 1<<30))
+	defer s.Close()
+	ctx := context.Background()
+	e := host.Entry[move]{At: t0, Kind: host.EntryAction, Actor: 1, Action: move{1, 2}, RequestID: "0123456789abcdef"}
+	var wg sync.WaitGroup
+	for i := range tables {
+		wg.Go(func() {
+			for range entries / tables {
+				if err := s.Append(ctx, fmt.Sprint("t", i), e); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	n := store.JournalLen(s)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		es, err := s.LoadEntries(ctx, "t7", prefill)
+		if err != nil || len(es) != entries/tables {
+			b.Fatalf("LoadEntries = %d entries, %v", len(es), err)
+		}
+	}
+	b.ReportMetric(float64(n), "journal-entries")
+}

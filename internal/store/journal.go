@@ -35,10 +35,11 @@ var bucketJournal = []byte("journal")
 // oldest is moveEvery old, it moves every table's, moveChunk tables a
 // transaction between commits. Longer waits give a table more entries to
 // move at once; a shorter journal is quicker for a reader to scan
-// (readers scan it whole: at most a few milliseconds at moveAt).
+// (readers scan it whole: a millisecond or two at moveAt, see
+// BenchmarkLoadEntriesFullJournal).
 const (
 	defaultMoveEvery = 10 * time.Second
-	defaultMoveAt    = 32 << 10
+	defaultMoveAt    = 8 << 10
 	moveChunk        = 64
 )
 
