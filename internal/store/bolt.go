@@ -24,10 +24,11 @@ var ErrClosed = errors.New("store: closed")
 // Bucket layout: "tables" holds one bucket per table id with the record
 // (JSON) under "record", a bucket "log" of entries under big-endian
 // 8-byte keys from 1 (its Sequence the last of them; the newest entries
-// may still be in "journal", see journal.go), the latest snapshot under "snapshot" (a version
-// byte, the big-endian 8-byte count of entries it covers, then its State)
-// and a bucket "events" of every snapshot's Events under the same 8-byte
-// count, its key in "order" under "seq" and, once its game is over, the
+// may still be in "journal", see journal.go), the latest snapshot under
+// "snapshot" (a version byte, the big-endian 8-byte count of entries it
+// covers, then its State) and a bucket "events" of every snapshot's
+// Events under the same 8-byte count, its key in "order" under "seq"
+// and, once its game is over, the
 // time it ended (big-endian Unix nanoseconds) under "finished". "order"
 // maps a big-endian sequence to table ids, the order of creation; "live"
 // holds the same keys for the tables not finished, which is all that
