@@ -70,7 +70,7 @@ func TestMetrics(t *testing.T) {
 		require.True(t, r.ended, "seat %d did not see the end of the game: %v", s, r.err)
 	}
 
-	// The clients end on the game's last event; the table's goroutine
+	// The clients end on the game's last event; the table's last call
 	// then marks the game over and stores its last snapshot. Scrape until
 	// it did (the assertions below say what is missing after 10s).
 	base := "http://" + mlis.Addr().String()

@@ -186,7 +186,7 @@ func (h *Host[A, V, B]) Release(id string, why error) bool {
 	return true
 }
 
-// giveUp is Release in the table's goroutine; the run loop then stops.
+// giveUp is Release as the table's runner; the table then stops.
 func (t *table[A, V, B]) giveUp(why error) {
 	if t.exit {
 		return

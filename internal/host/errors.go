@@ -113,11 +113,11 @@ func (e *StateError) Error() string { return e.Err.Error() }
 
 func (e *StateError) Unwrap() error { return e.Err }
 
-// PanicError is a panic of a table's goroutine, recovered: the table is
+// PanicError is a panic of a call into a table, recovered: the table is
 // set aside with a DamagedError that wraps it.
 type PanicError struct {
 	Value any    // what was passed to panic
-	Stack []byte // the goroutine's stack at the panic
+	Stack []byte // the stack of the goroutine that ran the call, at the panic
 }
 
 func (e *PanicError) Error() string { return fmt.Sprintf("its game panicked: %v", e.Value) }

@@ -1,7 +1,8 @@
 // Package host runs turn-based games for remote players. It knows nothing of
 // mahjong: a game is a deterministic state machine behind the Game
-// interface, and the host adds what playing it over a network needs - one
-// goroutine that owns each table, secret seat tokens, the event log with
+// interface, and the host adds what playing it over a network needs - calls into each
+// table serialized (by a small executor, not a goroutine: exec.go), secret
+// seat tokens, the event log with
 // sequence numbers and audiences, per-seat streams that resume without gaps
 // or repeats, retried requests applied once, stale decisions refused, turn
 // timers, bots for empty or abandoned seats, rate limits, and storage: a
@@ -91,7 +92,9 @@ type Pending struct {
 }
 
 // Game is the rules engine of one table, as the host needs it. The host
-// calls it from one goroutine only.
+// makes one call into it at a time, never two at once, though not always
+// from the same goroutine (exec.go): it needs no lock, and must keep no
+// state per goroutine.
 type Game[A comparable, V, B any] interface {
 	// Apply plays an action and returns the events it caused. On error
 	// nothing changed.

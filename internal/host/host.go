@@ -69,7 +69,7 @@ type Config[A comparable, V, B any] struct {
 	// The life of a table in memory (lifecycle.go). FinishedTTL is how
 	// long a table stays after its game ended; IdleTTL how long a table
 	// that has not started stays without a seat taken or given up. Past
-	// them the table leaves memory: its goroutine and timers stop, its
+	// them the table leaves memory: its timers stop, its
 	// open streams end (those of a finished game after its last event).
 	// Zero keeps tables in memory for ever.
 	FinishedTTL, IdleTTL time.Duration
@@ -77,7 +77,7 @@ type Config[A comparable, V, B any] struct {
 	// run every KeepGames, at most every hour); zero keeps them for ever.
 	KeepGames time.Duration
 	// Lifecycle, when set, hears of each step of a table's life
-	// (reserve.go), in the table's goroutine (Create's caller's for
+	// (reserve.go), as the table's runner (Create's caller's for
 	// LifeCreated, Recover's for LifeDamaged), before the step is
 	// answered: a slow hook slows the table. A restart may tell a step
 	// again (a game whose end the store had not marked); it never skips
@@ -146,7 +146,8 @@ type SeatInfo struct {
 	PlayerID  string // the room service's id of the player (reservations, passes)
 }
 
-// Host runs many tables, one goroutine each.
+// Host runs many tables. A table has no goroutine of its own: calls into
+// it run one at a time on the callers' goroutines (exec.go).
 type Host[A comparable, V, B any] struct {
 	cfg Config[A, V, B]
 	obs Observer
@@ -310,7 +311,7 @@ func (h *Host[A, V, B]) roomForTable() error {
 	}
 }
 
-// add registers a table and starts its goroutine; counted says the table
+// add registers a table and lets calls run on it; counted says the table
 // already has its place among the unfinished ones (roomForTable).
 func (h *Host[A, V, B]) add(t *table[A, V, B], counted bool) error {
 	h.mu.Lock()
@@ -327,15 +328,13 @@ func (h *Host[A, V, B]) add(t *table[A, V, B], counted bool) error {
 	if t.state != Finished && !counted {
 		h.unfinished.n.Add(1)
 	}
-	h.wg.Add(1)
+	h.wg.Add(1) // done when the table stops (exec.go)
 	h.mu.Unlock()
-	// Before the goroutine starts, which then owns the timer: the idle
-	// clock of a table waiting for players runs from now.
+	// The table's creator is its runner until now (newTable): the idle
+	// clock of a table waiting for players runs from now, and the calls
+	// that came meanwhile run after it.
 	t.armEvict()
-	go func() {
-		defer h.wg.Done()
-		t.run()
-	}()
+	t.letGo()
 	return nil
 }
 
@@ -398,12 +397,14 @@ type recoveryStats struct{ tables, fromSnap, replayed int }
 
 // resume adds a recovered table to the host and lets it go on.
 func (h *Host[A, V, B]) resume(t *table[A, V, B], st *recoveryStats) error {
-	// Counted before add: from then on the table's goroutine owns it.
+	// Counted before add: from then on the table's runner owns it.
 	fromSnap, replayed := len(t.arch.segs) > 0, int(t.logged-t.arch.last())
 	if err := h.add(t, false); err != nil {
 		return err
 	}
-	t.post(t.resume)
+	// Not in this goroutine: Recover is in the middle of the store's
+	// Load, and resume may write to the store.
+	t.postAsync(t.resume)
 	st.tables++
 	st.replayed += replayed
 	if fromSnap {
@@ -612,7 +613,7 @@ func (h *Host[A, V, B]) Close() {
 	}
 	h.mu.Unlock()
 	for _, t := range ts {
-		close(t.quit)
+		t.shut()
 	}
 	h.wg.Wait()
 }
@@ -649,7 +650,7 @@ func (h *Host[A, V, B]) Holds(id string) bool {
 	return h.tables[id] != nil || h.gone.find(id) != nil || h.damaged[id] != nil
 }
 
-// do runs f on table id in the table's goroutine (see call). If the table
+// do runs f on table id as the table's runner (see callOn). If the table
 // leaves memory before f ran, f runs on the table as the store keeps it.
 func do[R any, A comparable, V, B any](ctx context.Context, h *Host[A, V, B], id string, f func(t *table[A, V, B]) (R, error)) (R, error) {
 	t, err := h.table(ctx, id)
@@ -666,55 +667,9 @@ func do[R any, A comparable, V, B any](ctx context.Context, h *Host[A, V, B], id
 	return r, err
 }
 
-// call runs f in the table's goroutine and waits for its result. If ctx ends
-// first, f may still run: a retry with the same request id then gets its
-// answer. On a table read back from the store, which nobody else sees,
-// f runs in the caller's goroutine. If the table stops before f ran, call
-// returns why (ErrClosed, or an EvictedError).
+// call runs f on the table and waits for its result (see callOn).
 func call[R any, A comparable, V, B any](ctx context.Context, t *table[A, V, B], f func() (R, error)) (R, error) {
 	return callOn(ctx, t, func(*table[A, V, B]) (R, error) { return f() })
-}
-
-// callOn is call of a function of the table: one closure fewer for do,
-// the path of every Act.
-func callOn[R any, A comparable, V, B any](ctx context.Context, t *table[A, V, B], f func(*table[A, V, B]) (R, error)) (R, error) {
-	if t.ro {
-		r, err := f(t)
-		t.refresh()
-		return r, err
-	}
-	type result struct {
-		r   R
-		err error
-	}
-	var zero R
-	ch := make(chan result, 1)
-	select {
-	case t.inbox <- func() {
-		r, err := f(t)
-		t.refresh() // before the answer, so the caller reads its own write
-		ch <- result{r, err}
-	}:
-	case <-ctx.Done():
-		return zero, ctx.Err()
-	case <-t.stopped:
-		return zero, t.stopErr
-	}
-	select {
-	case res := <-ch:
-		return res.r, res.err
-	case <-ctx.Done():
-		return zero, ctx.Err()
-	case <-t.stopped:
-		// f may have run just before the table stopped: its answer is
-		// then the one to give (a join done, a stream opened).
-		select {
-		case res := <-ch:
-			return res.r, res.err
-		default:
-			return zero, t.stopErr
-		}
-	}
 }
 
 // refusal adds the table's state to an error of a request (StateError).

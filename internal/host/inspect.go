@@ -27,7 +27,7 @@ func (t *table[A, V, B]) seed(g Game[A, V, B]) {
 	s.Seed(t.rec.ID, entropy)
 }
 
-// Inspect runs f on a table's game in the table's goroutine, so that f
+// Inspect runs f on a table's game as the table's runner, so that f
 // reads a game nothing changes meanwhile; f must not keep the game, block,
 // or call the host. A finished table that left memory is read back from
 // the store for f. It returns f's error.

@@ -9,14 +9,14 @@ import (
 	"go.uber.org/zap"
 )
 
-// A table's life in memory. A table is held, with its goroutine, while
+// A table's life in memory. A table is held, with its timers, while
 // its game may still change. Once the game is over it stays for
 // Config.FinishedTTL, so that streams catch up and clients read the
 // result; a table that never starts stays until nobody has taken or
 // given up a seat for Config.IdleTTL. Then it is evicted: the store is
 // told (a finished game is marked finished and kept; an abandoned table,
 // which has nothing worth keeping, is deleted), the table leaves the
-// host's map and its goroutine and timers stop. A stream of a finished
+// host's map and its timers stop. A stream of a finished
 // game still sends every event to the end (the log never changes again);
 // those of an abandoned table end with its EvictedError.
 //
@@ -185,8 +185,8 @@ func (t *table[A, V, B]) mark() {
 	t.dropLease()
 }
 
-// evict takes the table out of memory once the store agrees; the run loop
-// then stops its goroutine and timers.
+// evict takes the table out of memory once the store agrees; the
+// executor then stops the table and its timers (exec.go).
 func (t *table[A, V, B]) evict(gen uint64) {
 	if gen != t.evictGen || t.state == Playing {
 		return
@@ -256,7 +256,7 @@ func (h *Host[A, V, B]) remove(t *table[A, V, B], e *EvictedError) int {
 
 // readBack makes a finished table the host no longer holds out of the
 // store, restored as recovery restores a table, for one request: it has
-// no goroutine, arms no timer and writes nothing. Anything but a finished
+// no runner, arms no timer and writes nothing. Anything but a finished
 // game there is not found.
 func (h *Host[A, V, B]) readBack(ctx context.Context, id string) (*table[A, V, B], error) {
 	notFound := fmt.Errorf("table %q: %w", id, ErrNotFound)

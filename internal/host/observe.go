@@ -4,7 +4,7 @@ import "time"
 
 // Observer is told what the host does, for an operator's metrics
 // (package metrics implements it over Prometheus). Its methods are called
-// from the tables' goroutines and the streams' on the hot path: they must
+// from the tables' runners and the streams' on the hot path: they must
 // be quick, must not block, must be safe for concurrent use, and should
 // not allocate. The host knows no metrics library: this interface is all
 // it says.
@@ -39,7 +39,7 @@ type Observer interface {
 	// it took.
 	Recovered(tables int, took time.Duration)
 	// TableSetAside is told of every table taken out of play: damaged in
-	// the store at recovery, or its goroutine panicked.
+	// the store at recovery, or a call into it panicked.
 	TableSetAside(why SetAside)
 }
 
@@ -69,7 +69,7 @@ type SetAside uint8
 // The reasons a table is set aside.
 const (
 	SetAsideDamaged SetAside = iota + 1 // its stored data does not decode or replay
-	SetAsidePanic                       // its goroutine panicked
+	SetAsidePanic                       // a call into it panicked
 )
 
 var setAsideNames = [...]string{"", "damaged", "panic"}

@@ -281,7 +281,7 @@ type Life[B any] struct {
 	HasFinal bool
 }
 
-// life tells Config.Lifecycle, in the table's goroutine.
+// life tells Config.Lifecycle, as the table's runner.
 func (t *table[A, V, B]) life(k LifeKind) {
 	f := t.h.cfg.Lifecycle
 	if f == nil || t.ro {

@@ -334,7 +334,7 @@ func checked(b []byte, version byte, what string) ([]byte, error) {
 	return b[5:], nil
 }
 
-// restore sets a new table, before its goroutine starts, to a snapshot
+// restore sets a new table, before it is added to the host, to a snapshot
 // and replays the entries after it. Errors match ErrSnapshot or
 // ErrCorruptLog.
 func (t *table[A, V, B]) restore(snap *TableSnapshot, entries []Entry[A]) error {

@@ -79,7 +79,7 @@ type opened[V any] struct {
 // afterSeq is 0, once no claim dwell holds the snapshot back.
 func (t *table[A, V, B]) open(ctx context.Context, token string, afterSeq uint64) (opened[V], error) {
 	for {
-		openSeat := -1 // set in the table's goroutine once the stream counts
+		openSeat := -1 // set by the table's runner once the stream counts
 		o, err := call(ctx, t, func() (opened[V], error) {
 			s, err := t.seatOf(token)
 			if err != nil {

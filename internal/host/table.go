@@ -26,8 +26,9 @@ const maxName = 64
 // store refused and that no client is waiting for (a bot's move, a timeout).
 const retryDelay = time.Second
 
-// table is one hosted table. Everything but the fields under mu belongs to
-// the goroutine that runs run(); other goroutines reach it through inbox.
+// table is one hosted table. Everything but the fields under mu and xmu
+// belongs to the table's runner: the one goroutine at a time that runs the
+// calls queued on the table (exec.go). A table has no goroutine of its own.
 //
 // Every change goes the same way: check, build the entries that record it,
 // commit them to the store, then apply them (applyAction, applyNotice,
@@ -41,15 +42,19 @@ type table[A comparable, V, B any] struct {
 	clk   clock.Clock
 	store Store[A]
 
-	inbox   chan func()
-	quit    chan struct{} // closed by Host.Close
-	stopped chan struct{} // closed when run returns
-	stopErr error         // why run returned (ErrClosed or an EvictedError); read after stopped
+	// The executor (exec.go), under xmu.
+	xmu     sync.Mutex
+	queue   []func()      // calls waiting for the runner, in order
+	running bool          // a goroutine is the table's runner
+	quit    bool          // Host.Close asked the runner to stop
+	over    bool          // the table stopped: calls are refused
+	stopped chan struct{} // closed when the table stops
+	stopErr error         // why it stopped (ErrClosed, an EvictedError, ...); read after stopped
 	ctx     context.Context
 	cancel  context.CancelFunc
-	ro      bool // read back from the store for one request: no goroutine, no writes
+	ro      bool // read back from the store for one request: no executor, no writes
 
-	// Owned by the table's goroutine.
+	// Owned by the table's runner.
 	game     Game[A, V, B]
 	newGame  NewGame[A, V, B]
 	actions  []A     // the actions accepted since gameSnap, to rebuild the game
@@ -83,7 +88,7 @@ type table[A comparable, V, B any] struct {
 	// only the events logged after the latest stored snapshot of its
 	// game in play (or the one it was recovered from); those before it
 	// (arch) are read back from the store.
-	arch    archive     // written by the table's goroutine under mu (snapshot.go, archive)
+	arch    archive     // written by the table's runner under mu (snapshot.go, archive)
 	base    uint64      // the events in arch: events[0] is the table's event base
 	cache   segCache[B] // decoded segments of arch
 	mu      sync.RWMutex
@@ -145,8 +150,9 @@ func newTable[A comparable, V, B any](h *Host[A, V, B], rec TableRecord, g Game[
 	t := &table[A, V, B]{
 		h: h, rec: rec, set: rec.Settings,
 		log: h.cfg.Log.With(zap.String("table", rec.ID)), clk: h.cfg.Clock, store: h.cfg.Store,
-		inbox: make(chan func(), 16), quit: make(chan struct{}), stopped: make(chan struct{}),
-		ctx: ctx, cancel: cancel,
+		stopped: make(chan struct{}),
+		running: true, // the creator's until Host.add releases it
+		ctx:     ctx, cancel: cancel,
 		game: g, newGame: newGame, state: Waiting,
 		seats:   make([]seat[A, V], rec.Settings.Seats),
 		seen:    make([][]int32, rec.Settings.Seats),
@@ -160,45 +166,27 @@ func newTable[A comparable, V, B any](h *Host[A, V, B], rec TableRecord, g Game[
 	return t
 }
 
-func (t *table[A, V, B]) run() {
-	defer close(t.stopped)
-	defer t.cancel()
-	for {
-		select {
-		case f := <-t.inbox:
-			if err := t.guard(f); err != nil {
-				t.setAside(err)
-				return
-			}
-			if t.exit {
-				t.stopClocks()
-				return // stopErr was set by evict
-			}
-		case <-t.quit:
-			t.stopClocks()
-			t.stopErr = ErrClosed
-			return
-		}
-	}
-}
-
-// guard runs f, and the bookkeeping after it, in the table's goroutine
-// and turns a panic there (the game's Apply, View, Default, a bot, our
-// own code) into a *DamagedError carrying a *PanicError: one table's
-// panic must not take the server and every other table down with it.
+// guard runs f, and the bookkeeping after it, as the table's runner
+// (exec.go) and turns a panic there (the game's Apply, View, Default, a
+// bot, our own code) into a *DamagedError carrying a *PanicError: one
+// table's panic must not take the server, the caller's goroutine or every
+// other table down with it.
 func (t *table[A, V, B]) guard(f func()) (err *DamagedError) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = &DamagedError{ID: t.rec.ID, Err: &PanicError{Value: r, Stack: debug.Stack()}}
-		}
-	}()
+	defer t.catch(&err)
 	f()
 	t.refresh()
 	t.flush()
 	return nil
 }
 
-// setAside takes a table whose goroutine panicked out of play, as
+// catch is guard's deferred recovery; it calls recover itself, as it must.
+func (t *table[A, V, B]) catch(err **DamagedError) {
+	if r := recover(); r != nil {
+		*err = &DamagedError{ID: t.rec.ID, Err: &PanicError{Value: r, Stack: debug.Stack()}}
+	}
+}
+
+// setAside takes a table whose runner panicked out of play, as
 // recovery sets aside a table damaged in the store: it leaves the host's
 // map and listings, its timers stop, its waiting requests and open
 // streams end with err, and every later request that names it gets err
@@ -228,7 +216,7 @@ func (t *table[A, V, B]) setAside(err *DamagedError) {
 	h.mu.Unlock()
 	var p *PanicError
 	errors.As(err, &p)
-	t.log.Error("table set aside: its goroutine panicked; its stored data is kept as it is",
+	t.log.Error("table set aside: a call into it panicked; its stored data is kept as it is",
 		zap.String("panic", fmt.Sprint(p.Value)), zap.ByteString("stack", p.Stack))
 	h.obs.TableSetAside(SetAsidePanic)
 }
@@ -240,19 +228,6 @@ func (t *table[A, V, B]) stopClocks() {
 	t.stopEvict()
 	for i := range t.seats {
 		t.stopGrace(i)
-	}
-}
-
-// post queues f for the table's goroutine; it gives up if the table
-// stopped. On a table read back from the store f runs at once.
-func (t *table[A, V, B]) post(f func()) {
-	if t.ro {
-		f()
-		return
-	}
-	select {
-	case t.inbox <- f:
-	case <-t.stopped:
 	}
 }
 
@@ -275,7 +250,7 @@ func (t *table[A, V, B]) refresh() {
 
 // seatInfos describes the seats. Most calls (every Act) change none of
 // them, so the slice of the last description is shared until one does:
-// readers of t.snap never write to it, and only this goroutine writes
+// readers of t.snap never write to it, and only the runner writes
 // t.snap.
 func (t *table[A, V, B]) seatInfos() []SeatInfo {
 	last := t.snap.Seats
@@ -605,8 +580,8 @@ func (t *table[A, V, B]) rebuild() {
 	t.game = g
 }
 
-// replayAll rebuilds a stored table from its entries, before its goroutine
-// starts.
+// replayAll rebuilds a stored table from its entries, before it is added
+// to the host.
 func (t *table[A, V, B]) replayAll(entries []Entry[A]) error {
 	t.replay = true
 	defer func() { t.replay = false }()

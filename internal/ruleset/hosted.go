@@ -186,7 +186,7 @@ func (t *Hosted[A, V, B]) Act(ctx context.Context, id string, r ActRequest) (uin
 	if _, err := t.parts.ActionFromPB(r.Action, 0); err != nil {
 		return 0, err
 	}
-	// The seat's action is made in the table's goroutine: one call into
+	// The seat's action is made in a call into the table: one call into
 	// the table, not two.
 	return t.h.ActFor(ctx, id, host.Request[A]{Token: r.Token, LastSeq: r.LastSeq, RequestID: r.RequestID},
 		func(seat int) (A, error) { return t.parts.ActionFromPB(r.Action, seat) })
@@ -283,10 +283,10 @@ func NoticeToPB(n *host.Notice) *pb.SeatNotice {
 	return out
 }
 
-// errNoRecord is the error of a table whose game keeps no record.
-var errNoRecord = errors.New("the table keeps no record")
+// ErrNoRecord is the error of a table whose game keeps no record.
+var ErrNoRecord = errors.New("the table keeps no record")
 
-// Export writes the table's record: taken in the table's goroutine,
+// Export writes the table's record: taken in a call into the table,
 // written outside it with the seats' names.
 func (t *Hosted[A, V, B]) Export(ctx context.Context, id string, format pb.RecordFormat) (*pb.ExportGameResponse, error) {
 	var rec Record
@@ -299,7 +299,7 @@ func (t *Hosted[A, V, B]) Export(ctx context.Context, id string, format pb.Recor
 		return nil, err
 	}
 	if rec == nil {
-		return nil, errNoRecord
+		return nil, ErrNoRecord
 	}
 	in, err := t.h.Get(ctx, id)
 	if err != nil {

@@ -77,7 +77,7 @@ func FuzzTableServiceAct(f *testing.F) {
 			}
 			s.table = gr.GetTable()
 			for i := range tokens {
-				s.seqs[i] = seqOf(tokens[i]) // also waits for the table's goroutine
+				s.seqs[i] = seqOf(tokens[i]) // also waits for the table's calls
 				s.views[i] = eng.View(table.Seat(i))
 			}
 			return s

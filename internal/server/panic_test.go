@@ -38,7 +38,7 @@ func (p panicEngine) Step(a table.Action) ([]table.Event, error) {
 }
 
 // TestEnginePanicSetsTableAside checks that an engine that panics in one
-// table's goroutine fails that table alone: the request that ran into it
+// table's call fails that table alone: the request that ran into it
 // and every later one get DATA_LOSS / TABLE_DAMAGED, the panic is logged
 // with its stack, and another table plays a whole game afterwards on the
 // same server.

@@ -216,7 +216,7 @@ func BenchmarkSnapshotWrite(b *testing.B) {
 				if err := riichiHost(srv).Start(ctx, id, r.GetOwnerToken()); err != nil {
 					b.Fatal(err)
 				}
-				// The bots play the whole game in the table's goroutine;
+				// The bots play the whole game in a call into the table;
 				// the public stream ends with it.
 				err = riichiHost(srv).Watch(ctx, id, 0, func(e *host.Event[table.Body]) error {
 					if _, ok := e.Body.(table.RoundEnded); ok {

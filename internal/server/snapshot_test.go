@@ -131,7 +131,7 @@ func (s *soloTable) recovered(t *testing.T, st host.Store[table.Action]) *soloTa
 	return r
 }
 
-// view is seat 0's view, read in the table's goroutine.
+// view is seat 0's view, read in a call into the table.
 func (s *soloTable) view() table.View {
 	var v table.View
 	err := riichiHost(s.srv).Inspect(context.Background(), s.id, func(g riichi.Game) error {

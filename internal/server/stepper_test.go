@@ -85,7 +85,7 @@ func (st *seatStream) follow(t *testing.T, e *env, id string, from uint64) {
 }
 
 // sync reads every seat's stream up to what the table has published.
-// SeatSeq goes through the table's goroutine, so the table has done
+// SeatSeq goes through a call into the table, so the table has done
 // everything asked of it before.
 func (s *stepper) sync() {
 	s.t.Helper()

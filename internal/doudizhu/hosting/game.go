@@ -142,7 +142,7 @@ func (g *Game) Default(seat int) table.Action {
 // Over reports whether the match is over.
 func (g *Game) Over() bool { return g.eng.Phase() == table.MatchOver }
 
-// Record returns the record so far (taken in the table's goroutine).
+// Record returns the record so far (taken in a call into the table).
 func (g *Game) Record(names [3]string) record.Record { return g.rec.Record(names) }
 
 // The game's snapshots (host.Snapshotter): between deals, the engine's

@@ -487,7 +487,7 @@ func (s *Service) export(ctx context.Context, req *pb.ExportGameRequest) (*pb.Ex
 	for i := range min(len(in.Seats), len(names)) {
 		names[i] = in.Seats[i].Name
 	}
-	// The record is taken in the table's goroutine, written outside it.
+	// The record is taken in a call into the table, written outside it.
 	var rec record.Record
 	err = s.h.Inspect(ctx, id, func(g host.Game[table.Action, hosting.View, table.Body]) error {
 		hg, ok := g.(*hosting.Game)

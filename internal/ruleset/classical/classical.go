@@ -21,34 +21,6 @@ type Game = host.Game[ct.Action, ct.View, ct.Body]
 // host under them to in-process tools and tests.
 type Tables = ruleset.Hosted[ct.Action, ct.View, ct.Body]
 
-// Engine is what the adapter needs of a classical engine: *ct.Table has
-// these methods.
-type Engine interface {
-	Step(a ct.Action) ([]ct.Event, error)
-	Legal(s ct.Seat) []ct.Action
-	View(s ct.Seat) ct.View
-	Phase() ct.Phase
-	Waiting(s ct.Seat) bool
-	Default(s ct.Seat) (ct.Action, bool)
-}
-
-// snapshotEngine is an Engine that snapshots itself between hands, as
-// *ct.Table does.
-type snapshotEngine interface {
-	Engine
-	Snapshot() (ct.Snapshot, error)
-}
-
-// NewEngine makes the engine of a new table.
-type NewEngine func(cfg ct.Config) (Engine, error)
-
-// RestoreEngine makes an engine from a snapshot an engine of the same
-// config took between hands.
-type RestoreEngine func(cfg ct.Config, s ct.Snapshot) (Engine, error)
-
-// NewWall shuffles a hand's wall from its seed.
-type NewWall func(seed [32]byte) wall.Wall144
-
 // Config configures the classical rule set. NewEngine and NewWall are
 // required; Standard has the real ones.
 type Config struct {
@@ -100,14 +72,20 @@ func (r *RuleSet) Open(hs ruleset.Hosting) (ruleset.Tables, error) {
 	if r.cfg.NewEngine == nil || r.cfg.NewWall == nil {
 		return nil, fmt.Errorf("classical: NewEngine and NewWall are required")
 	}
-	return ruleset.NewHosted("classical", r.Parts(), hs,
+	return ruleset.NewHosted("classical", &parts{cfg: r.cfg, obs: hs.Observer}, hs,
 		host.Config[ct.Action, ct.View, ct.Body]{Store: r.cfg.Store, Bot: r.cfg.Bot, Codec: Codec{}}), nil
 }
 
 // Parts are the classical ruleset.Parts.
 func (r *RuleSet) Parts() ruleset.Parts[ct.Action, ct.View, ct.Body] { return &parts{cfg: r.cfg} }
 
-type parts struct{ cfg Config }
+type parts struct {
+	cfg Config
+	obs ruleset.Observer // nil: none
+}
+
+// ActionKind names an action's type for the host's observer.
+func (*parts) ActionKind(a ct.Action) string { return spec.ActionKind(a) }
 
 // Seats is 4.
 func (*parts) Seats() int { return ct.NumSeats }
@@ -126,13 +104,13 @@ func (p *parts) Game(m ruleset.Meta) (host.NewGame[ct.Action, ct.View, ct.Body],
 	if err != nil {
 		return nil, err
 	}
-	newEngine, restore, newWall, seed := p.cfg.NewEngine, p.cfg.RestoreEngine, p.cfg.NewWall, m.Seed
+	newEngine, restore, newWall, seed, obs := p.cfg.NewEngine, p.cfg.RestoreEngine, p.cfg.NewWall, m.Seed, p.obs
 	return func() (Game, error) {
 		eng, err := newEngine(ct.Config{Rules: rules})
 		if err != nil {
 			return nil, err
 		}
-		return makeGame(eng, restore, newWall, rules, seed), nil
+		return makeGame(eng, restore, newWall, rules, seed, obs), nil
 	}, nil
 }
 

@@ -2,7 +2,6 @@ package classical
 
 import (
 	"errors"
-	"fmt"
 	"reflect"
 	"testing"
 
@@ -12,6 +11,8 @@ import (
 	"github.com/mahjong-authority/authority/internal/host"
 	rcl "github.com/mahjong-authority/authority/internal/record/classical"
 	"github.com/mahjong-authority/authority/internal/ruleset"
+	"github.com/mahjong-authority/authority/internal/ruleset/mahjong"
+	"github.com/mahjong-authority/authority/internal/ruleset/mahjong/mahjongtest"
 	ct "github.com/mahjong-authority/authority/internal/table/classical"
 	"github.com/mahjong-authority/authority/internal/tile"
 	"github.com/mahjong-authority/authority/internal/wall"
@@ -35,12 +36,7 @@ func TestCheck(t *testing.T) {
 	opts := func(o *pb.ClassicalOptions) *pb.TableSettings {
 		return &pb.TableSettings{RuleSet: cl, Options: &pb.TableSettings_Classical{Classical: o}}
 	}
-	for _, tc := range []struct {
-		name string
-		in   *pb.TableSettings
-		want *pb.TableSettings
-		err  error
-	}{
+	mahjongtest.CheckSettings(t, Check, []mahjongtest.Settings{
 		{"defaults", &pb.TableSettings{RuleSet: cl}, full(Defaults), nil},
 		{"empty options", opts(&pb.ClassicalOptions{}), full(Defaults), nil},
 		{"limit 2000", opts(&pb.ClassicalOptions{Limit: 2000}), with(func(r *ct.Rules) { r.Limit = 2000 }), nil},
@@ -52,77 +48,26 @@ func TestCheck(t *testing.T) {
 		{"riichi preset", &pb.TableSettings{RuleSet: cl, Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU}, nil, ruleset.ErrBadOption},
 		{"undefined preset", &pb.TableSettings{RuleSet: cl, Rules: 77}, nil, ruleset.ErrMalformed},
 		{"riichi table", &pb.TableSettings{}, nil, ruleset.ErrBadOption},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got := proto.Clone(tc.in).(*pb.TableSettings)
-			err := Check(got)
-			if !errors.Is(err, tc.err) || (err != nil) != (tc.err != nil) {
-				t.Fatalf("Check = %v, want %v", err, tc.err)
-			}
-			if err != nil {
-				return
-			}
-			if !proto.Equal(got, tc.want) {
-				t.Fatalf("Check = %v, want %v", got, tc.want)
-			}
-			again := proto.Clone(got).(*pb.TableSettings)
-			if err := Check(again); err != nil || !proto.Equal(again, got) {
-				t.Fatalf("Check of completed settings = %v, %v", again, err)
-			}
-		})
-	}
+	})
 }
 
 // TestClassify: the engine's refusals carry the error the server maps to
 // their reason, with the engine's error kept in the chain.
 func TestClassify(t *testing.T) {
-	discard := ct.Action{Type: ct.Discard}
-	for _, tc := range []struct {
-		a    ct.Action
-		err  error
-		want error
-	}{
-		{discard, errors.New("engine says no"), ruleset.ErrIllegal},
-		{discard, fmt.Errorf("x: %w", ct.ErrIllegal), ruleset.ErrIllegal},
-		{discard, fmt.Errorf("x: %w", ct.ErrBadAction), ruleset.ErrMalformed},
-		{discard, ct.ErrNotToAct, ruleset.ErrNotYourTurn},
-		{ct.Action{Type: ct.Pung}, ct.ErrPhase, ruleset.ErrClaimClosed},
-		{discard, ct.ErrGameOver, host.ErrGameOver},
-	} {
-		got := classify(tc.a, tc.err)
-		if !errors.Is(got, tc.want) || !errors.Is(got, tc.err) {
-			t.Errorf("classify(%v, %v) = %v, want it to wrap %v and the engine's error", tc.a.Type, tc.err, got, tc.want)
-		}
-	}
+	mahjongtest.CheckClassify(t, classify, ct.Action{Type: ct.Discard}, ct.Action{Type: ct.Pung},
+		mahjong.Errors{BadAction: ct.ErrBadAction, Over: ct.ErrGameOver, NotToAct: ct.ErrNotToAct, Phase: ct.ErrPhase}, ct.ErrIllegal)
 }
 
 func TestActionCodec(t *testing.T) {
-	var c ActionCodec
 	w := wall.New144([32]byte{1, 2, 3})
 	w.Commitment = [32]byte{9, 9}
-	for _, a := range []ct.Action{
+	mahjongtest.CheckCodec(t, ActionCodec{}, []ct.Action{
 		{Seat: 2, Type: ct.Discard, Tile: tile.Plain(tile.S7)},
 		{Seat: 1, Type: ct.Fish},
 		{Seat: 3, Type: ct.Chow, Tile: tile.Plain(tile.P3)},
 		{Type: ct.Deal, Wall: &w},
 		{Seat: 255, Type: 255, Tile: 255},
-	} {
-		b := c.AppendAction(nil, a)
-		got, err := c.DecodeAction(b)
-		if err != nil || !reflect.DeepEqual(got, a) {
-			t.Errorf("DecodeAction(AppendAction(%+v)) = %+v, %v", a, got, err)
-		}
-		if len(b) > actionSize {
-			if _, err := c.DecodeAction(b[:len(b)-1]); err == nil {
-				t.Errorf("DecodeAction of a short wall succeeded")
-			}
-		}
-	}
-	for _, b := range [][]byte{nil, {1, 2, 3}, {0, 4, 0, 4}, {0, 4, 0, 0, 9}} {
-		if a, err := c.DecodeAction(b); err == nil {
-			t.Errorf("DecodeAction(%x) = %+v, want an error", b, a)
-		}
-	}
+	}, [][]byte{nil, {1, 2, 3}, {0, 4, 0, 4}, {0, 4, 0, 0, 9}})
 }
 
 func TestActionFromPB(t *testing.T) {
@@ -181,73 +126,39 @@ func FuzzActionFromPB(f *testing.F) {
 func TestGame(t *testing.T) {
 	rules := Defaults
 	rules.Rounds = 1
-	set := &pb.TableSettings{RuleSet: pb.RuleSet_RULE_SET_CLASSICAL, Options: &pb.TableSettings_Classical{Classical: PB(rules)}}
-	raw, err := proto.Marshal(set)
-	if err != nil {
-		t.Fatal(err)
-	}
 	p := New(Standard()).Parts()
-	newGame, err := p.Game(ruleset.Meta{Settings: raw, Seed: [32]byte{4, 2}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	newGame := mahjongtest.NewGame(t, p, &pb.TableSettings{RuleSet: pb.RuleSet_RULE_SET_CLASSICAL, Options: &pb.TableSettings_Classical{Classical: PB(rules)}})
 	entropy := [][]byte{[]byte("e0"), nil, nil, []byte("e3")}
 	hg, _ := newGame()
-	g := hg.(*game)
-	g.Seed("t-9", entropy)
-	steps := 0
-	for !g.Over() {
-		if steps++; steps > 20000 {
-			t.Fatal("the game does not end")
-		}
-		pend := g.Pending()
-		seat := host.System
-		if pend.Kind != host.WaitSystem {
-			seat = pend.Seats[0]
-		}
-		a := g.Default(seat)
-		outs, err := g.Apply(a)
-		if err != nil {
-			t.Fatalf("%v: %v", a, err)
-		}
-		dwell := 0
+	hg.(*game).Seed("t-9", entropy)
+	hg, _ = mahjongtest.Play(t, hg, 20000, func(a ct.Action, outs []host.Out[ct.Body]) Game {
+		g := hg.(*game)
 		for _, o := range outs {
-			if o.Dwell {
-				dwell++
-			}
-			if _, ok := o.Body.(ct.ClaimOffer); ok != o.Offer && !o.Offer {
+			if _, ok := o.Body.(ct.ClaimOffer); ok && !o.Offer {
 				t.Fatalf("%v: a claim offer not marked as an offer", a)
 			}
 		}
-		if want := a.Type == ct.Discard || a.Type == ct.AddedKong; (dwell == 1) != want || dwell > 1 {
-			t.Fatalf("%v: %d dwell marks", a, dwell)
+		if want := a.Type == ct.Discard || a.Type == ct.AddedKong; (mahjongtest.Dwells(outs) == 1) != want || mahjongtest.Dwells(outs) > 1 {
+			t.Fatalf("%v: %d dwell marks", a, mahjongtest.Dwells(outs))
 		}
-		if g.eng.Phase() == ct.Turn {
+		if g.Engine().Phase() == ct.Turn {
 			last := outs[len(outs)-1]
-			if o, ok := last.Body.(ct.TurnOffer); !ok || !last.To.Private || !last.Offer || !g.eng.Waiting(o.Seat) {
+			if o, ok := last.Body.(ct.TurnOffer); !ok || !last.To.Private || !last.Offer || !g.Engine().Waiting(o.Seat) {
 				t.Fatalf("%v: last event %+v, want the turn offer of the seat to act", a, last)
 			}
 		}
 		if g.Boundary() {
-			snap, err := g.AppendSnapshot(nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			hg2, _ := newGame()
-			g2 := hg2.(*game)
-			g2.Seed("t-9", entropy)
-			if err := g2.Restore(snap); err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(g2.View(1), g.View(1)) || g2.hands != g.hands {
-				t.Fatalf("restored game differs")
-			}
-			g = g2
+			hg = mahjongtest.Restored(t, hg, newGame, "t-9", entropy)
 		}
+		return hg
+	})
+	rr, err := p.Record(hg)
+	if err != nil {
+		t.Fatal(err)
 	}
-	r, err := g.Record()
-	if err != nil || r.Partial || r.ServerSeed == "" || len(r.Rounds) == 0 {
-		t.Fatalf("Record = %+v, %v", r, err)
+	r := rr.(gameRecord).g
+	if r.Partial || r.ServerSeed == "" || len(r.Rounds) == 0 {
+		t.Fatalf("Record = %+v", r)
 	}
 	rep, err := rcl.Verify(r)
 	if err != nil || rep.Err() != nil || !rep.Chain || !rep.Replayed {

@@ -1,8 +1,7 @@
 package mcr
 
 import (
-	"fmt"
-
+	"github.com/mahjong-authority/authority/internal/ruleset/mahjong"
 	tbl "github.com/mahjong-authority/authority/internal/table/mcr"
 	"github.com/mahjong-authority/authority/internal/tile"
 	"github.com/mahjong-authority/authority/internal/wall"
@@ -10,15 +9,14 @@ import (
 
 // ActionCodec encodes MCR actions for the store (store.Codec): seat,
 // type, tile, run and a flag byte (1: a wall follows), then for a deal the
-// wall's 144 tiles, its seed and its commitment. Five bytes for a move,
-// 213 for a deal.
+// wall's 144 tiles, its seed and its commitment (mahjong.AppendWall). Five
+// bytes for a move, 213 for a deal.
 type ActionCodec struct{}
 
-const (
-	flagWall   = 1
-	actionSize = 5
-	wallSize   = wall.Size144 + 32 + 32
-)
+const flagWall = 1
+
+// frame is the shape of the encoded actions.
+var frame = mahjong.Frame{Size: 5, Flags: flagWall, Wall: flagWall, WallSize: wall.Size144 + 32 + 32}
 
 // AppendAction appends the encoding of a to dst.
 func (ActionCodec) AppendAction(dst []byte, a tbl.Action) []byte {
@@ -27,42 +25,24 @@ func (ActionCodec) AppendAction(dst []byte, a tbl.Action) []byte {
 		flags |= flagWall
 	}
 	dst = append(dst, byte(a.Seat), byte(a.Type), byte(a.Tile), byte(a.Run), flags)
-	if a.Wall != nil {
-		for _, t := range a.Wall.Tiles {
-			dst = append(dst, byte(t))
-		}
-		dst = append(dst, a.Wall.Seed[:]...)
-		dst = append(dst, a.Wall.Commitment[:]...)
+	if w := a.Wall; w != nil {
+		dst = mahjong.AppendWall(dst, w.Tiles[:], &w.Seed, &w.Commitment)
 	}
 	return dst
 }
 
 // DecodeAction decodes what AppendAction wrote.
 func (ActionCodec) DecodeAction(b []byte) (tbl.Action, error) {
-	if len(b) < actionSize {
-		return tbl.Action{}, fmt.Errorf("action of %d bytes", len(b))
+	head, rest, err := frame.Split(b)
+	if err != nil {
+		return tbl.Action{}, err
 	}
-	a := tbl.Action{Seat: tbl.Seat(b[0]), Type: tbl.ActionType(b[1]), Tile: tile.Tile(b[2]), Run: tile.Kind(b[3])}
-	if b[4]&^flagWall != 0 {
-		return tbl.Action{}, fmt.Errorf("action flags %#x", b[4])
+	a := tbl.Action{Seat: tbl.Seat(head[0]), Type: tbl.ActionType(head[1]), Tile: tile.Tile(head[2]), Run: tile.Kind(head[3])}
+	if rest != nil {
+		w := &wall.Wall144{}
+		mahjong.ReadWall(rest, w.Tiles[:], &w.Seed, &w.Commitment)
+		a.Wall = w
 	}
-	rest := b[actionSize:]
-	if b[4]&flagWall == 0 {
-		if len(rest) != 0 {
-			return tbl.Action{}, fmt.Errorf("%d bytes after an action without a wall", len(rest))
-		}
-		return a, nil
-	}
-	if len(rest) != wallSize {
-		return tbl.Action{}, fmt.Errorf("wall of %d bytes, want %d", len(rest), wallSize)
-	}
-	w := &wall.Wall144{}
-	for i := range w.Tiles {
-		w.Tiles[i] = tile.Tile(rest[i])
-	}
-	copy(w.Seed[:], rest[wall.Size144:])
-	copy(w.Commitment[:], rest[wall.Size144+32:])
-	a.Wall = w
 	return a, nil
 }
 

@@ -1,8 +1,6 @@
 package mcr
 
 import (
-	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 
@@ -11,25 +9,18 @@ import (
 	"github.com/mahjong-authority/authority/internal/ruleset"
 )
 
-// Record returns the record of the game so far: its finished hands, the
-// whole game once it is over, with the server seed revealed only then.
-func (g *game) Record() *rmcr.Game {
-	r := g.rec.Game()
-	if !r.Partial {
-		r.ServerSeed = hex.EncodeToString(g.server[:])
-	}
-	return r
-}
-
-var errNoRecord = errors.New("the table keeps no record")
-
 // Record takes a hosted game's record (ruleset.Parts).
-func (parts) Record(hg Game) (ruleset.Record, error) {
-	g, ok := hg.(*game)
-	if !ok {
-		return nil, errNoRecord
+func (parts) Record(hg Game) (ruleset.Record, error) { return spec.Record(hg, readRecord) }
+
+// readRecord is the record of the game so far: its finished hands, the
+// whole game once it is over, with the server seed revealed only then.
+// The MCR recorder cannot fail.
+func readRecord(rec *rmcr.Recorder, serverSeed string) (ruleset.Record, error) {
+	g := rec.Game()
+	if !g.Partial {
+		g.ServerSeed = serverSeed
 	}
-	return gameRecord{g.Record()}, nil
+	return gameRecord{g}, nil
 }
 
 // gameRecord is an MCR record as ExportGame writes it: native only (the

@@ -56,19 +56,27 @@ func (*RuleSet) Check(set *pb.TableSettings) error { return Check(set) }
 
 // Open starts the MCR host.
 func (r *RuleSet) Open(hs ruleset.Hosting) (ruleset.Tables, error) {
-	return ruleset.NewHosted("mcr", parts{}, hs,
+	return ruleset.NewHosted("mcr", parts{obs: hs.Observer}, hs,
 		host.Config[tbl.Action, tbl.View, tbl.Body]{Store: r.cfg.Store, Bot: r.cfg.Bot, Codec: Codec{}}), nil
 }
 
+// Parts are MCR's ruleset.Parts, for a host built by hand and for tests.
+func (r *RuleSet) Parts() ruleset.Parts[tbl.Action, tbl.View, tbl.Body] { return parts{} }
+
 // parts are MCR's ruleset.Parts.
-type parts struct{}
+type parts struct {
+	obs ruleset.Observer // nil: none
+}
+
+// ActionKind names an action's type for the host's observer.
+func (parts) ActionKind(a tbl.Action) string { return spec.ActionKind(a) }
 
 // Seats is 4.
 func (parts) Seats() int { return tbl.NumSeats }
 
 // Game makes the games of a table: the engine for its options, and walls
 // from its seed.
-func (parts) Game(m ruleset.Meta) (host.NewGame[tbl.Action, tbl.View, tbl.Body], error) {
+func (p parts) Game(m ruleset.Meta) (host.NewGame[tbl.Action, tbl.View, tbl.Body], error) {
 	set, err := m.TableSettings()
 	if err != nil {
 		return nil, err
@@ -77,12 +85,12 @@ func (parts) Game(m ruleset.Meta) (host.NewGame[tbl.Action, tbl.View, tbl.Body],
 	if err != nil {
 		return nil, fmt.Errorf("stored settings: %w", err)
 	}
-	seed := m.Seed
+	seed, obs := m.Seed, p.obs
 	return func() (Game, error) {
 		eng, err := tbl.New(tbl.Config{Rules: rules})
 		if err != nil {
 			return nil, err
 		}
-		return newGame(eng, rules, seed), nil
+		return newGame(eng, rules, seed, obs), nil
 	}, nil
 }

@@ -9,6 +9,7 @@ import (
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/ruleset"
+	"github.com/mahjong-authority/authority/internal/ruleset/mahjong/mahjongtest"
 	tbl "github.com/mahjong-authority/authority/internal/table/mcr"
 	"github.com/mahjong-authority/authority/internal/tile"
 	"github.com/mahjong-authority/authority/internal/wall"
@@ -56,24 +57,12 @@ func TestCheck(t *testing.T) {
 func TestActionCodec(t *testing.T) {
 	w := wall.New144([32]byte{1})
 	w.Commitment = [32]byte{2}
-	for _, a := range []tbl.Action{
+	mahjongtest.CheckCodec(t, ActionCodec{}, []tbl.Action{
 		{Type: tbl.Deal, Wall: &w},
 		{Seat: 2, Type: tbl.Discard, Tile: tile.MustParse("7z")[0]},
 		{Seat: 1, Type: tbl.Chi, Tile: tile.MustParse("4p")[0], Run: tile.MustParse("3p")[0].Kind()},
 		{Seat: 3, Type: tbl.Pass},
-	} {
-		b := ActionCodec{}.AppendAction(nil, a)
-		got, err := ActionCodec{}.DecodeAction(b)
-		if err != nil || got.Seat != a.Seat || got.Type != a.Type || got.Tile != a.Tile || got.Run != a.Run || (a.Wall == nil) != (got.Wall == nil) || a.Wall != nil && *a.Wall != *got.Wall {
-			t.Errorf("round trip of %v: %v, %v", a, got, err)
-		}
-		if _, err := (ActionCodec{}).DecodeAction(b[:len(b)-1]); err == nil {
-			t.Errorf("a cut %v decodes", a)
-		}
-	}
-	if _, err := (ActionCodec{}).DecodeAction([]byte{0, 2, 3, 0, 4}); err == nil {
-		t.Error("unknown flags decode")
-	}
+	}, [][]byte{{0, 2, 3, 0, 4}})
 }
 
 // TestConvertRefusesUnusedFields: a client's action must leave empty the
@@ -107,7 +96,7 @@ func TestGameSnapshot(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := newGame(eng, rules, [32]byte{7})
+		g := newGame(eng, rules, [32]byte{7}, nil)
 		g.Seed("t1", [][]byte{{1}, nil, nil, {4}})
 		return g
 	}
@@ -146,13 +135,19 @@ func TestGameSnapshot(t *testing.T) {
 	for !h.Over() {
 		step(h)
 	}
-	if h.eng.Scores() != g.eng.Scores() {
-		t.Errorf("restored game ends %v, the original %v", h.eng.Scores(), g.eng.Scores())
+	if scores(h) != scores(g) {
+		t.Errorf("restored game ends %v, the original %v", scores(h), scores(g))
 	}
-	if r := h.Record(); r.Partial || r.ServerSeed == "" || len(r.Hands) != 2 {
+	rec, err := parts{}.Record(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := rec.(gameRecord).g; r.Partial || r.ServerSeed == "" || len(r.Hands) != 2 {
 		t.Errorf("record after the game: partial %v, %d hands", r.Partial, len(r.Hands))
 	}
 	if err := h.Restore(snap[:len(snap)-2]); err == nil {
 		t.Error("a cut snapshot restores")
 	}
 }
+
+func scores(g *game) [tbl.NumSeats]int { return g.Engine().(*tbl.Table).Scores() }

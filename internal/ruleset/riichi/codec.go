@@ -1,8 +1,7 @@
 package riichi
 
 import (
-	"fmt"
-
+	"github.com/mahjong-authority/authority/internal/ruleset/mahjong"
 	"github.com/mahjong-authority/authority/internal/table"
 	"github.com/mahjong-authority/authority/internal/tile"
 	"github.com/mahjong-authority/authority/internal/wall"
@@ -11,7 +10,7 @@ import (
 // ActionCodec encodes the riichi table's actions for a durable store
 // (store.Codec): seat, type, tile, the two tiles and a flag byte (1:
 // tsumogiri, 2: a wall follows), then for a deal the wall's 136 tiles, its
-// 32-byte seed and its 32-byte commitment. Six bytes for a move, 206 for a
+// 32-byte seed and its 32-byte commitment (mahjong.AppendWall). Six bytes for a move, 206 for a
 // deal.
 type ActionCodec struct{}
 
@@ -20,10 +19,8 @@ const (
 	flagWall
 )
 
-const (
-	actionSize = 6
-	wallSize   = wall.Size + 32 + 32
-)
+// frame is the shape of the encoded actions.
+var frame = mahjong.Frame{Size: 6, Flags: flagTsumogiri | flagWall, Wall: flagWall, WallSize: wall.Size + 32 + 32}
 
 // AppendAction appends the encoding of a to dst.
 func (ActionCodec) AppendAction(dst []byte, a table.Action) []byte {
@@ -35,45 +32,27 @@ func (ActionCodec) AppendAction(dst []byte, a table.Action) []byte {
 		flags |= flagWall
 	}
 	dst = append(dst, byte(a.Seat), byte(a.Type), byte(a.Tile), byte(a.Tiles[0]), byte(a.Tiles[1]), flags)
-	if a.Wall != nil {
-		for _, t := range a.Wall.Tiles {
-			dst = append(dst, byte(t))
-		}
-		dst = append(dst, a.Wall.Seed[:]...)
-		dst = append(dst, a.Wall.Commitment[:]...)
+	if w := a.Wall; w != nil {
+		dst = mahjong.AppendWall(dst, w.Tiles[:], &w.Seed, &w.Commitment)
 	}
 	return dst
 }
 
 // DecodeAction decodes what AppendAction wrote.
 func (ActionCodec) DecodeAction(b []byte) (table.Action, error) {
-	if len(b) < actionSize {
-		return table.Action{}, fmt.Errorf("action of %d bytes", len(b))
+	head, rest, err := frame.Split(b)
+	if err != nil {
+		return table.Action{}, err
 	}
 	a := table.Action{
-		Seat: table.Seat(b[0]), Type: table.ActionType(b[1]), Tile: tile.Tile(b[2]),
-		Tiles: [2]tile.Tile{tile.Tile(b[3]), tile.Tile(b[4])}, Tsumogiri: b[5]&flagTsumogiri != 0,
+		Seat: table.Seat(head[0]), Type: table.ActionType(head[1]), Tile: tile.Tile(head[2]),
+		Tiles: [2]tile.Tile{tile.Tile(head[3]), tile.Tile(head[4])}, Tsumogiri: head[5]&flagTsumogiri != 0,
 	}
-	if b[5]&^(flagTsumogiri|flagWall) != 0 {
-		return table.Action{}, fmt.Errorf("action flags %#x", b[5])
+	if rest != nil {
+		w := &wall.Wall{}
+		mahjong.ReadWall(rest, w.Tiles[:], &w.Seed, &w.Commitment)
+		a.Wall = w
 	}
-	rest := b[actionSize:]
-	if b[5]&flagWall == 0 {
-		if len(rest) != 0 {
-			return table.Action{}, fmt.Errorf("%d bytes after an action without a wall", len(rest))
-		}
-		return a, nil
-	}
-	if len(rest) != wallSize {
-		return table.Action{}, fmt.Errorf("wall of %d bytes, want %d", len(rest), wallSize)
-	}
-	w := &wall.Wall{}
-	for i := range w.Tiles {
-		w.Tiles[i] = tile.Tile(rest[i])
-	}
-	copy(w.Seed[:], rest[wall.Size:])
-	copy(w.Commitment[:], rest[wall.Size+32:])
-	a.Wall = w
 	return a, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/mahjong-authority/authority/internal/ruleset/mahjong/mahjongtest"
 	"github.com/mahjong-authority/authority/internal/table"
 	"github.com/mahjong-authority/authority/internal/tile"
 	"github.com/mahjong-authority/authority/internal/wall"
@@ -31,28 +32,10 @@ func randomWall(t *testing.T, r *rand.Rand) *wall.Wall {
 
 func TestActionCodec(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	var c ActionCodec
-	as := []table.Action{
+	mahjongtest.CheckCodec(t, ActionCodec{}, []table.Action{
 		{Seat: 2, Type: table.Discard, Tile: tile.RedM5, Tsumogiri: true},
 		{Seat: 1, Type: table.Chi, Tiles: [2]tile.Tile{tile.Plain(tile.S4), tile.RedS5}},
 		{Type: table.Deal, Wall: randomWall(t, r)},
 		{Seat: 255, Type: 255, Tile: 255, Tiles: [2]tile.Tile{255, 0}},
-	}
-	for _, a := range as {
-		b := c.AppendAction(nil, a)
-		got, err := c.DecodeAction(b)
-		if err != nil || !reflect.DeepEqual(got, a) {
-			t.Errorf("DecodeAction(AppendAction(%+v)) = %+v, %v", a, got, err)
-		}
-		if len(b) > actionSize {
-			if _, err := c.DecodeAction(b[:len(b)-1]); err == nil {
-				t.Errorf("DecodeAction of a short wall succeeded")
-			}
-		}
-	}
-	for _, b := range [][]byte{nil, {1, 2, 3}, {0, 2, 0, 0, 0, 4}, {0, 2, 0, 0, 0, 0, 9}} {
-		if a, err := c.DecodeAction(b); err == nil {
-			t.Errorf("DecodeAction(%x) = %+v, want an error", b, a)
-		}
-	}
+	}, [][]byte{nil, {1, 2, 3}, {0, 2, 0, 0, 0, 4}, {0, 2, 0, 0, 0, 0, 9}})
 }

@@ -1,8 +1,6 @@
 package riichi
 
 import (
-	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 
@@ -13,36 +11,18 @@ import (
 	"github.com/mahjong-authority/authority/internal/ruleset"
 )
 
-// Record returns the record of the game so far: its finished rounds, the
-// whole game once it is over, with the server seed revealed only then.
-// The host calls it in the table's goroutine (Host.Inspect).
-func (g *game) Record() (*record.Game, error) {
-	r := g.rec.Game()
-	if err := g.rec.Err(); err != nil {
-		return nil, err
-	}
-	if !r.Partial {
-		r.ServerSeed = hex.EncodeToString(g.server[:])
-	}
-	return r, nil
-}
-
-// recorded is a hosted game that keeps a record.
-type recorded interface {
-	Record() (*record.Game, error)
-}
-
-var errNoRecord = errors.New("the table keeps no record")
-
 // Record takes a hosted game's record (ruleset.Parts).
-func (*parts) Record(hg Game) (ruleset.Record, error) {
-	rg, ok := hg.(recorded)
-	if !ok {
-		return nil, errNoRecord
-	}
-	g, err := rg.Record()
-	if err != nil {
+func (*parts) Record(hg Game) (ruleset.Record, error) { return spec.Record(hg, readRecord) }
+
+// readRecord is the record of the game so far: its finished rounds, the
+// whole game once it is over, with the server seed revealed only then.
+func readRecord(rec *record.Recorder, serverSeed string) (ruleset.Record, error) {
+	g := rec.Game()
+	if err := rec.Err(); err != nil {
 		return nil, err
+	}
+	if !g.Partial {
+		g.ServerSeed = serverSeed
 	}
 	return gameRecord{g}, nil
 }

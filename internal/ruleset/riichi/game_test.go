@@ -2,37 +2,21 @@ package riichi
 
 import (
 	"errors"
-	"fmt"
 	"testing"
 
-	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/ruleset"
+	"github.com/mahjong-authority/authority/internal/ruleset/mahjong"
+	"github.com/mahjong-authority/authority/internal/ruleset/mahjong/mahjongtest"
 	"github.com/mahjong-authority/authority/internal/table"
 )
 
 var testAction = table.Action{Type: table.Discard}
 
 // TestClassify checks that the engine's refusals carry the error the
-// server maps to their reason (see server's TestToStatus), with the
-// engine's error kept in the chain.
+// server maps to their reason, with the engine's error kept in the chain.
 func TestClassify(t *testing.T) {
-	for _, tc := range []struct {
-		a    table.Action
-		err  error
-		want error
-	}{
-		{testAction, errors.New("engine says no"), ruleset.ErrIllegal},
-		{testAction, fmt.Errorf("x: %w", table.ErrIllegal), ruleset.ErrIllegal},
-		{testAction, fmt.Errorf("x: %w", table.ErrBadAction), ruleset.ErrMalformed},
-		{testAction, table.ErrNotToAct, ruleset.ErrNotYourTurn},
-		{table.Action{Type: table.Pon}, table.ErrPhase, ruleset.ErrClaimClosed},
-		{testAction, table.ErrGameOver, host.ErrGameOver},
-	} {
-		got := classify(tc.a, tc.err)
-		if !errors.Is(got, tc.want) || !errors.Is(got, tc.err) {
-			t.Errorf("classify(%v, %v) = %v, want it to wrap %v and the engine's error", tc.a.Type, tc.err, got, tc.want)
-		}
-	}
+	mahjongtest.CheckClassify(t, classify, table.Action{Type: table.Discard}, table.Action{Type: table.Pon},
+		mahjong.Errors{BadAction: table.ErrBadAction, Over: table.ErrGameOver, NotToAct: table.ErrNotToAct, Phase: table.ErrPhase}, table.ErrIllegal)
 }
 
 // TestClassifyNamesTheActionAsked: a refusal says the action as the seat

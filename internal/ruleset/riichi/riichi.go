@@ -137,7 +137,7 @@ type parts struct {
 }
 
 // ActionKind names an action's type for the host's observer.
-func (*parts) ActionKind(a table.Action) string { return a.Type.String() }
+func (*parts) ActionKind(a table.Action) string { return spec.ActionKind(a) }
 
 // Seats is 4.
 func (*parts) Seats() int { return table.NumSeats }
@@ -162,8 +162,6 @@ func (p *parts) Game(m ruleset.Meta) (host.NewGame[table.Action, table.View, tab
 		if err != nil {
 			return nil, err
 		}
-		g := makeGame(eng, restore, newWall, rules, seed)
-		g.obs = obs
-		return g, nil
+		return makeGame(eng, restore, newWall, rules, seed, obs), nil
 	}, nil
 }

@@ -1,8 +1,6 @@
 package sichuan
 
 import (
-	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 
@@ -11,35 +9,18 @@ import (
 	"github.com/mahjong-authority/authority/internal/ruleset"
 )
 
-// Record returns the record of the match so far: its finished hands, the
-// whole match once it is over, with the server seed revealed only then.
-// The host calls it in the table's goroutine (Host.Inspect).
-func (g *game) Record() (*rsc.Game, error) {
-	r := g.rec.Game()
-	if err := g.rec.Err(); err != nil {
-		return nil, err
-	}
-	if !r.Partial {
-		r.ServerSeed = hex.EncodeToString(g.server[:])
-	}
-	return r, nil
-}
-
-type recorded interface {
-	Record() (*rsc.Game, error)
-}
-
-var errNoRecord = errors.New("the table keeps no record")
-
 // Record takes a hosted game's record (ruleset.Parts).
-func (*parts) Record(hg Game) (ruleset.Record, error) {
-	rg, ok := hg.(recorded)
-	if !ok {
-		return nil, errNoRecord
-	}
-	g, err := rg.Record()
-	if err != nil {
+func (*parts) Record(hg Game) (ruleset.Record, error) { return spec.Record(hg, readRecord) }
+
+// readRecord is the record of the match so far: its finished hands, the
+// whole match once it is over, with the server seed revealed only then.
+func readRecord(rec *rsc.Recorder, serverSeed string) (ruleset.Record, error) {
+	g := rec.Game()
+	if err := rec.Err(); err != nil {
 		return nil, err
+	}
+	if !g.Partial {
+		g.ServerSeed = serverSeed
 	}
 	return gameRecord{g}, nil
 }

@@ -2,16 +2,14 @@ package sichuan
 
 import (
 	"errors"
-	"fmt"
-	"reflect"
 	"testing"
-
-	"google.golang.org/protobuf/proto"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/host"
 	rsc "github.com/mahjong-authority/authority/internal/record/sichuan"
 	"github.com/mahjong-authority/authority/internal/ruleset"
+	"github.com/mahjong-authority/authority/internal/ruleset/mahjong"
+	"github.com/mahjong-authority/authority/internal/ruleset/mahjong/mahjongtest"
 	sc "github.com/mahjong-authority/authority/internal/table/sichuan"
 	"github.com/mahjong-authority/authority/internal/tile"
 	wsc "github.com/mahjong-authority/authority/internal/wire/sichuan"
@@ -20,54 +18,20 @@ import (
 // TestClassify: the engine's refusals carry the error the server maps to
 // their reason, with the engine's error kept in the chain.
 func TestClassify(t *testing.T) {
-	discard := sc.Action{Type: sc.Discard}
-	for _, tc := range []struct {
-		a    sc.Action
-		err  error
-		want error
-	}{
-		{discard, errors.New("engine says no"), ruleset.ErrIllegal},
-		{discard, fmt.Errorf("x: %w", sc.ErrIllegal), ruleset.ErrIllegal},
-		{discard, fmt.Errorf("x: %w", sc.ErrBadAction), ruleset.ErrMalformed},
-		{discard, sc.ErrNotToAct, ruleset.ErrNotYourTurn},
-		{sc.Action{Type: sc.Pon}, sc.ErrPhase, ruleset.ErrClaimClosed},
-		{discard, sc.ErrMatchOver, host.ErrGameOver},
-	} {
-		got := classify(tc.a, tc.err)
-		if !errors.Is(got, tc.want) || !errors.Is(got, tc.err) {
-			t.Errorf("classify(%v, %v) = %v, want it to wrap %v and the engine's error", tc.a.Type, tc.err, got, tc.want)
-		}
-	}
+	mahjongtest.CheckClassify(t, classify, sc.Action{Type: sc.Discard}, sc.Action{Type: sc.Pon},
+		mahjong.Errors{BadAction: sc.ErrBadAction, Over: sc.ErrMatchOver, NotToAct: sc.ErrNotToAct, Phase: sc.ErrPhase}, sc.ErrIllegal)
 }
 
 func TestActionCodec(t *testing.T) {
-	var c ActionCodec
 	w := sc.NewWall([32]byte{1, 2, 3})
 	w.Commitment = [32]byte{9, 9}
-	as := []sc.Action{
+	mahjongtest.CheckCodec(t, ActionCodec{}, []sc.Action{
 		{Seat: 2, Type: sc.Discard, Tile: tile.Plain(tile.S7)},
 		{Seat: 1, Type: sc.Exchange, Tiles: [3]tile.Tile{tile.Plain(tile.M9), 3, 4}},
 		{Seat: 3, Type: sc.Void, Suit: tile.Sou},
 		{Type: sc.Deal, Wall: &w},
 		{Seat: 255, Type: 255, Tile: 255, Tiles: [3]tile.Tile{255, 0, 7}, Suit: 255},
-	}
-	for _, a := range as {
-		b := c.AppendAction(nil, a)
-		got, err := c.DecodeAction(b)
-		if err != nil || !reflect.DeepEqual(got, a) {
-			t.Errorf("DecodeAction(AppendAction(%+v)) = %+v, %v", a, got, err)
-		}
-		if len(b) > actionSize {
-			if _, err := c.DecodeAction(b[:len(b)-1]); err == nil {
-				t.Errorf("DecodeAction of a short wall succeeded")
-			}
-		}
-	}
-	for _, b := range [][]byte{nil, {1, 2, 3}, {0, 4, 0, 0, 0, 0, 0, 4}, {0, 4, 0, 0, 0, 0, 0, 0, 9}} {
-		if a, err := c.DecodeAction(b); err == nil {
-			t.Errorf("DecodeAction(%x) = %+v, want an error", b, a)
-		}
-	}
+	}, [][]byte{nil, {1, 2, 3}, {0, 4, 0, 0, 0, 0, 0, 4}, {0, 4, 0, 0, 0, 0, 0, 0, 9}})
 }
 
 func TestActionFromPB(t *testing.T) {
@@ -116,52 +80,26 @@ func FuzzActionFromPB(f *testing.F) {
 	})
 }
 
-// TestGame plays a whole match through the adapter with the host's
+// TestGame plays a two-hand match through the adapter with the host's
 // defaults for every seat (timeouts, exchange and void included): walls
 // come from the table seed with their commitments, the seat to act is
 // told its options, every discard and added kan is marked for the dwell,
-// the exchange and void choices are marked simultaneous, and the match's record verifies; snapshots at each hand boundary
-// restore a game that goes on identically.
+// the exchange and void choices are marked simultaneous, and the match's
+// record verifies; snapshots at each hand boundary restore a game that
+// goes on identically.
 func TestGame(t *testing.T) {
 	rules := Defaults
 	rules.Hands = 2
-	set := &pb.TableSettings{RuleSet: pb.RuleSet_RULE_SET_SICHUAN, Options: &pb.TableSettings_Sichuan{Sichuan: PB(rules)}}
-	raw, err := proto.Marshal(set)
-	if err != nil {
-		t.Fatal(err)
-	}
 	p := New(Standard()).Parts()
-	newGame, err := p.Game(ruleset.Meta{Settings: raw, Seed: [32]byte{4, 2}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	newGame := mahjongtest.NewGame(t, p, &pb.TableSettings{RuleSet: pb.RuleSet_RULE_SET_SICHUAN, Options: &pb.TableSettings_Sichuan{Sichuan: PB(rules)}})
+	entropy := [][]byte{[]byte("e0"), nil, nil, []byte("e3")}
 	hg, _ := newGame()
-	g := hg.(*game)
-	g.Seed("t-9", [][]byte{[]byte("e0"), nil, nil, []byte("e3")})
-	steps := 0
-	for !g.Over() {
-		if steps++; steps > 10000 {
-			t.Fatal("the match does not end")
-		}
-		pend := g.Pending()
-		seat := host.System
-		if pend.Kind != host.WaitSystem {
-			seat = pend.Seats[0]
-		}
-		a := g.Default(seat)
-		phase := g.eng.Phase()
-		outs, err := g.Apply(a)
-		if err != nil {
-			t.Fatalf("%v: %v", a, err)
-		}
-		dwell := 0
-		for _, o := range outs {
-			if o.Dwell {
-				dwell++
-			}
-		}
-		if want := a.Type == sc.Discard || a.Type == sc.AddedKan; (dwell == 1) != want || dwell > 1 {
-			t.Fatalf("%v: %d dwell marks", a, dwell)
+	hg.(*game).Seed("t-9", entropy)
+	phase := sc.Phase(0) // before the step
+	hg, _ = mahjongtest.Play(t, hg, 10000, func(a sc.Action, outs []host.Out[sc.Body]) Game {
+		g := hg.(*game)
+		if want := a.Type == sc.Discard || a.Type == sc.AddedKan; (mahjongtest.Dwells(outs) == 1) != want || mahjongtest.Dwells(outs) > 1 {
+			t.Fatalf("%v: %d dwell marks", a, mahjongtest.Dwells(outs))
 		}
 		// The announcements of a choice every seat makes at once, and
 		// nothing else, leave the others' decisions standing; the step of
@@ -173,37 +111,31 @@ func TestGame(t *testing.T) {
 				t.Fatalf("%v: %T marked simultaneous %t", a, o.Body, o.Simultaneous)
 			}
 		}
+		now := g.Engine().Phase()
 		if a.Type == sc.Exchange || a.Type == sc.Void {
-			if last := outs[len(outs)-1]; (g.eng.Phase() == phase) != last.Simultaneous {
-				t.Fatalf("%v: phase %v after it, last event %T marked simultaneous %t", a, g.eng.Phase(), last.Body, last.Simultaneous)
+			if last := outs[len(outs)-1]; (now == phase) != last.Simultaneous {
+				t.Fatalf("%v: phase %v after it, last event %T marked simultaneous %t", a, now, last.Body, last.Simultaneous)
 			}
 		}
-		if g.eng.Phase() == sc.Turn {
+		phase = now
+		if now == sc.Turn {
 			last := outs[len(outs)-1]
-			if o, ok := last.Body.(sc.TurnOffer); !ok || !last.To.Private || !g.eng.Waiting(o.Seat) {
+			if o, ok := last.Body.(sc.TurnOffer); !ok || !last.To.Private || !g.Engine().Waiting(o.Seat) {
 				t.Fatalf("%v: last event %+v, want the turn offer of the seat to act", a, last)
 			}
 		}
 		if g.Boundary() {
-			snap, err := g.AppendSnapshot(nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			hg2, _ := newGame()
-			g2 := hg2.(*game)
-			g2.Seed("t-9", [][]byte{[]byte("e0"), nil, nil, []byte("e3")})
-			if err := g2.Restore(snap); err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(g2.View(1), g.View(1)) || g2.hands != g.hands {
-				t.Fatalf("restored game differs")
-			}
-			g = g2
+			hg = mahjongtest.Restored(t, hg, newGame, "t-9", entropy)
 		}
+		return hg
+	})
+	rr, err := p.Record(hg)
+	if err != nil {
+		t.Fatal(err)
 	}
-	r, err := g.Record()
-	if err != nil || r.Partial || r.ServerSeed == "" || len(r.Rounds) != 2 {
-		t.Fatalf("Record = %+v, %v", r, err)
+	r := rr.(gameRecord).g
+	if r.Partial || r.ServerSeed == "" || len(r.Rounds) != 2 {
+		t.Fatalf("Record = %+v", r)
 	}
 	rep, err := rsc.Verify(r)
 	if err != nil || rep.Err() != nil || !rep.Chain || !rep.Replayed {

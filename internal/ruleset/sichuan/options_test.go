@@ -9,6 +9,7 @@ import (
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/ruleset"
+	"github.com/mahjong-authority/authority/internal/ruleset/mahjong/mahjongtest"
 	tsichuan "github.com/mahjong-authority/authority/internal/table/sichuan"
 )
 
@@ -28,12 +29,7 @@ func TestCheck(t *testing.T) {
 		f(&o)
 		return full(o)
 	}
-	for _, tc := range []struct {
-		name string
-		in   *pb.TableSettings
-		want *pb.TableSettings
-		err  error
-	}{
+	mahjongtest.CheckSettings(t, Check, []mahjongtest.Settings{
 		{"defaults", &pb.TableSettings{RuleSet: sc}, full(Defaults), nil},
 		{"empty options", &pb.TableSettings{RuleSet: sc, Options: &pb.TableSettings_Sichuan{Sichuan: &pb.SichuanOptions{}}}, full(Defaults), nil},
 		{"each option", &pb.TableSettings{RuleSet: sc, Options: &pb.TableSettings_Sichuan{Sichuan: &pb.SichuanOptions{
@@ -50,25 +46,7 @@ func TestCheck(t *testing.T) {
 		{"riichi preset", &pb.TableSettings{RuleSet: sc, Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU}, nil, ruleset.ErrBadOption},
 		{"undefined preset", &pb.TableSettings{RuleSet: sc, Rules: 77}, nil, ruleset.ErrMalformed},
 		{"riichi table", &pb.TableSettings{}, nil, ruleset.ErrBadOption},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got := proto.Clone(tc.in).(*pb.TableSettings)
-			err := Check(got)
-			if !errors.Is(err, tc.err) || (err != nil) != (tc.err != nil) {
-				t.Fatalf("Check = %v, want %v", err, tc.err)
-			}
-			if err != nil {
-				return
-			}
-			if !proto.Equal(got, tc.want) {
-				t.Fatalf("Check made %v, want %v", got, tc.want)
-			}
-			again := proto.Clone(got).(*pb.TableSettings)
-			if err := Check(again); err != nil || !proto.Equal(again, got) {
-				t.Fatalf("Check of completed settings = %v, %v; want them unchanged", again, err)
-			}
-		})
-	}
+	})
 }
 
 // FuzzCheck feeds arbitrary Sichuan settings to Check: it either refuses

@@ -20,35 +20,6 @@ type Game = host.Game[sc.Action, sc.View, sc.Body]
 // under them to in-process tools and tests.
 type Tables = ruleset.Hosted[sc.Action, sc.View, sc.Body]
 
-// Engine is what the adapter needs of a Sichuan engine: *sc.Table has
-// these methods.
-type Engine interface {
-	Step(a sc.Action) ([]sc.Event, error)
-	Legal(s sc.Seat) []sc.Action
-	View(s sc.Seat) sc.View
-	Phase() sc.Phase
-	Waiting(s sc.Seat) bool
-	Default(s sc.Seat) (sc.Action, bool)
-}
-
-// snapshotEngine is an Engine that snapshots itself between hands, as
-// *sc.Table does.
-type snapshotEngine interface {
-	Engine
-	Snapshot() (sc.Snapshot, error)
-}
-
-// NewEngine makes the engine of a new table.
-type NewEngine func(cfg sc.Config) (Engine, error)
-
-// RestoreEngine makes an engine from a snapshot an engine of the same
-// config took between hands.
-type RestoreEngine func(cfg sc.Config, s sc.Snapshot) (Engine, error)
-
-// NewWall shuffles a hand's wall (and draws its exchange direction) from
-// its seed.
-type NewWall func(seed [32]byte) sc.Wall
-
 // Config configures the Sichuan rule set. NewEngine and NewWall are
 // required; Standard has the real ones.
 type Config struct {
@@ -113,7 +84,7 @@ type parts struct {
 }
 
 // ActionKind names an action's type for the host's observer.
-func (*parts) ActionKind(a sc.Action) string { return a.Type.String() }
+func (*parts) ActionKind(a sc.Action) string { return spec.ActionKind(a) }
 
 // Seats is 4.
 func (*parts) Seats() int { return sc.NumSeats }
@@ -138,8 +109,6 @@ func (p *parts) Game(m ruleset.Meta) (host.NewGame[sc.Action, sc.View, sc.Body],
 		if err != nil {
 			return nil, err
 		}
-		g := makeGame(eng, restore, newWall, rules, seed)
-		g.obs = obs
-		return g, nil
+		return makeGame(eng, restore, newWall, rules, seed, obs), nil
 	}, nil
 }

@@ -183,7 +183,7 @@ func newRacer(t *testing.T, h *raceHost) *racer {
 	return r
 }
 
-// game is a copy of the table's game, read in the table's goroutine.
+// game is a copy of the table's game, read in a call into the table.
 func (r *racer) game() race {
 	r.t.Helper()
 	var g race
