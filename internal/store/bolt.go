@@ -23,10 +23,12 @@ var ErrClosed = errors.New("store: closed")
 
 // Bucket layout: "tables" holds one bucket per table id with the record
 // (JSON) under "record", a bucket "log" of entries under big-endian
-// 8-byte keys from 1, the latest snapshot under "snapshot" (a version
-// byte, the big-endian 8-byte count of entries it covers, then its State)
-// and a bucket "events" of every snapshot's Events under the same 8-byte
-// count, its key in "order" under "seq" and, once its game is over, the
+// 8-byte keys from 1 (its Sequence the last of them; the newest entries
+// may still be in "journal", see journal.go), the latest snapshot under
+// "snapshot" (a version byte, the big-endian 8-byte count of entries it
+// covers, then its State) and a bucket "events" of every snapshot's
+// Events under the same 8-byte count, its key in "order" under "seq"
+// and, once its game is over, the
 // time it ended (big-endian Unix nanoseconds) under "finished". "order"
 // maps a big-endian sequence to table ids, the order of creation; "live"
 // holds the same keys for the tables not finished, which is all that
@@ -36,7 +38,9 @@ var ErrClosed = errors.New("store: closed")
 // A file written before snapshots existed has none: its tables are
 // rebuilt from their logs, and gain snapshots as they play. One written
 // before "live" existed gets it when it is opened, with every table in
-// it; the host marks the finished ones as it recovers them.
+// it; the host marks the finished ones as it recovers them. One written
+// before "journal" existed gets an empty one; a file whose journal is
+// empty (after Close) reads the same to a store that knows no journal.
 var (
 	bucketTables   = []byte("tables")
 	bucketOrder    = []byte("order")
@@ -77,6 +81,10 @@ type Bolt[A any] struct {
 	once   sync.Once
 	obs    Observer
 	linger time.Duration
+
+	jr        journal // the writer's only
+	moveEvery time.Duration
+	moveAt    int
 }
 
 // Observer is told how the store performs, for an operator's metrics
@@ -102,8 +110,10 @@ func (nopObserver) Committed(time.Duration, int) {}
 type Option func(*options)
 
 type options struct {
-	obs    Observer
-	linger time.Duration
+	obs       Observer
+	linger    time.Duration
+	moveEvery time.Duration
+	moveAt    int
 }
 
 // WithObserver has the store tell o how it performs.
@@ -126,9 +136,12 @@ type request struct {
 // Open opens or creates the store at path. It fails after a second if
 // another process holds the file.
 func Open[A any](path string, codec Codec[A], opts ...Option) (*Bolt[A], error) {
-	op := options{obs: nopObserver{}, linger: DefaultLinger}
+	op := options{obs: nopObserver{}, linger: DefaultLinger, moveEvery: defaultMoveEvery, moveAt: defaultMoveAt}
 	for _, o := range opts {
 		o(&op)
+	}
+	if op.moveEvery <= 0 {
+		op.moveEvery = defaultMoveEvery
 	}
 	// The freelist is not written on every commit (a page or more less per
 	// transaction): bbolt rebuilds it from the file when it opens it, a
@@ -143,6 +156,16 @@ func Open[A any](path string, codec Codec[A], opts ...Option) (*Bolt[A], error) 
 				return err
 			}
 		}
+		if jb := tx.Bucket(bucketJournal); jb == nil {
+			if _, err := tx.CreateBucket(bucketJournal); err != nil {
+				return err
+			}
+		} else if k, _ := jb.Cursor().First(); k != nil {
+			// Left by a crash before the writer moved it.
+			if err := moveJournal(tx); err != nil {
+				return fmt.Errorf("move journal: %w", err)
+			}
+		}
 		if tx.Bucket(bucketLive) != nil {
 			return nil
 		}
@@ -152,7 +175,8 @@ func Open[A any](path string, codec Codec[A], opts ...Option) (*Bolt[A], error) 
 		db.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	s := &Bolt[A]{db: db, codec: codec, reqs: make(chan *request, maxBatch), quit: make(chan struct{}), done: make(chan struct{}), obs: op.obs, linger: op.linger}
+	s := &Bolt[A]{db: db, codec: codec, reqs: make(chan *request, maxBatch), quit: make(chan struct{}), done: make(chan struct{}), obs: op.obs, linger: op.linger,
+		jr: newJournal(), moveEvery: op.moveEvery, moveAt: op.moveAt}
 	go s.writer()
 	return s, nil
 }
@@ -177,7 +201,8 @@ func addLive(tx *bolt.Tx) error {
 	})
 }
 
-// Close waits for the writes in flight and closes the file.
+// Close waits for the writes in flight, moves the journal into the
+// tables' logs and closes the file.
 func (s *Bolt[A]) Close() error {
 	s.once.Do(func() { close(s.quit) })
 	<-s.done
@@ -193,18 +218,42 @@ func (s *Bolt[A]) Close() error {
 // A small batch first waits up to s.linger for more while such waits
 // gather some (lingering), so that tables acting a few milliseconds apart
 // share one commit instead of paying two fsyncs each.
+//
+// Between commits it moves the journal when it is due (journal.go), and
+// once more when the store closes.
 func (s *Bolt[A]) writer() {
 	defer close(s.done)
 	l := lingering{gain: 1}
 	var wait *time.Timer
+	idle := time.NewTicker(s.moveEvery)
+	defer idle.Stop()
 	batch := make([]*request, 0, maxBatch)
 	for {
 		batch = batch[:0]
-		select {
-		case r := <-s.reqs:
-			batch = append(batch, r)
-		case <-s.quit:
-			return
+		if s.jr.draining && s.jr.due(time.Now(), s.moveEvery, s.moveAt) {
+			// A drain goes on chunk by chunk while nothing waits, and
+			// between commits otherwise.
+			select {
+			case r := <-s.reqs:
+				batch = append(batch, r)
+			default:
+				s.move()
+				continue
+			}
+		}
+		if len(batch) == 0 {
+			select {
+			case r := <-s.reqs:
+				batch = append(batch, r)
+			case <-idle.C:
+				if s.jr.due(time.Now(), s.moveEvery, s.moveAt) {
+					s.move()
+				}
+				continue
+			case <-s.quit:
+				s.closeJournal()
+				return
+			}
 		}
 		batch = s.drain(batch)
 		if s.linger > 0 && l.want(len(batch)) {
@@ -231,6 +280,9 @@ func (s *Bolt[A]) writer() {
 		}
 		s.commit(batch)
 		clear(batch) // no request outlives its commit here
+		if s.jr.due(time.Now(), s.moveEvery, s.moveAt) {
+			s.move()
+		}
 	}
 }
 
@@ -289,6 +341,7 @@ func (s *Bolt[A]) commit(batch []*request) {
 	var failErr error
 	start := time.Now()
 	err := s.db.Update(func(tx *bolt.Tx) error {
+		s.jr.begin()
 		for _, r := range batch {
 			if err := r.write(tx); err != nil {
 				failed, failErr = r, err
@@ -299,6 +352,7 @@ func (s *Bolt[A]) commit(batch []*request) {
 	})
 	switch {
 	case err == nil:
+		s.jr.committed(time.Now())
 		s.obs.Committed(time.Since(start), len(batch))
 		for _, r := range batch {
 			r.err <- nil
@@ -411,15 +465,19 @@ func finishedKey(when []byte, table string) []byte {
 
 // Delete forgets a table.
 func (s *Bolt[A]) Delete(ctx context.Context, table string) error {
-	return s.do(ctx, func(tx *bolt.Tx) error { return deleteTable(tx, table) })
+	return s.do(ctx, func(tx *bolt.Tx) error { return s.deleteTable(tx, table) })
 }
 
-// deleteTable removes a table and its places in the indexes.
-func deleteTable(tx *bolt.Tx, table string) error {
+// deleteTable removes a table, its entries in the journal and its places
+// in the indexes.
+func (s *Bolt[A]) deleteTable(tx *bolt.Tx, table string) error {
 	tables := tx.Bucket(bucketTables)
 	tb := tables.Bucket([]byte(table))
 	if tb == nil {
 		return nil
+	}
+	if err := s.dropJournal(tx, table); err != nil {
+		return err
 	}
 	if seq := tb.Get(keySeq); seq != nil {
 		if err := tx.Bucket(bucketOrder).Delete(seq); err != nil {
@@ -462,7 +520,7 @@ func (s *Bolt[A]) Prune(ctx context.Context, before time.Time) (int, error) {
 			}
 			for _, k := range keys {
 				id := string(k[8:])
-				if err := deleteTable(tx, id); err != nil {
+				if err := s.deleteTable(tx, id); err != nil {
 					return fmt.Errorf("table %s: %w", id, err)
 				}
 				// Gone with the table; deleted here too, so that an index
@@ -485,15 +543,16 @@ func (s *Bolt[A]) Prune(ctx context.Context, before time.Time) (int, error) {
 	}
 }
 
-// Append adds entries to a table's log, all or none.
+// Append adds entries to a table's log, all or none. They land in the
+// journal, where every reader finds them as if they were in the log.
 func (s *Bolt[A]) Append(ctx context.Context, table string, entries ...host.Entry[A]) error {
-	raws := make([][]byte, len(entries))
+	vals := make([][]byte, len(entries))
 	for i := range entries {
-		raw, err := AppendEntry(nil, s.codec, &entries[i])
+		v, err := AppendEntry(journalValue(table), s.codec, &entries[i])
 		if err != nil {
 			return fmt.Errorf("bolt store: table %s: %w", table, err)
 		}
-		raws[i] = raw
+		vals[i] = v
 	}
 	start := time.Now()
 	defer func() { s.obs.Appended(time.Since(start)) }()
@@ -502,17 +561,7 @@ func (s *Bolt[A]) Append(ctx context.Context, table string, entries ...host.Entr
 		if tb == nil {
 			return fmt.Errorf("bolt store: table %s: %w", table, host.ErrNoTable)
 		}
-		lb := tb.Bucket(bucketLog)
-		for _, raw := range raws {
-			n, err := lb.NextSequence()
-			if err != nil {
-				return err
-			}
-			if err := lb.Put(key(n), raw); err != nil {
-				return err
-			}
-		}
-		return nil
+		return s.appendJournal(tx, table, tb.Bucket(bucketLog), vals)
 	})
 }
 
@@ -532,7 +581,7 @@ func (s *Bolt[A]) SaveSnapshot(ctx context.Context, table string, snap host.Tabl
 		if tb == nil {
 			return fmt.Errorf("bolt store: table %s: %w", table, host.ErrNoTable)
 		}
-		if n := tb.Bucket(bucketLog).Sequence(); snap.Entries > n {
+		if n := s.jr.lastOf(table, tb.Bucket(bucketLog)); snap.Entries > n {
 			return fmt.Errorf("bolt store: table %s: snapshot of %d entries, log of %d: %w", table, snap.Entries, n, host.ErrNoSnapshot)
 		}
 		eb, err := tb.CreateBucketIfNotExists(bucketEvents)
@@ -561,24 +610,60 @@ func (s *Bolt[A]) Load(ctx context.Context, f func(host.TableRecord, *host.Table
 		return fmt.Errorf("store: tables: %w", err)
 	}
 	var damaged []error
-	for _, id := range ids {
+	for len(ids) > 0 {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		rec, snap, entries, err := s.load(id)
-		if errors.Is(err, host.ErrNoTable) {
-			continue // deleted since the index was read
-		}
+		batch := ids[:min(len(ids), loadBatch)]
+		ids = ids[len(batch):]
+		tables, err := s.loadBatch(batch)
 		if err != nil {
-			// One table that does not decode keeps no other from loading.
-			damaged = append(damaged, &host.DamagedError{ID: id, Err: err})
-			continue
+			return fmt.Errorf("store: tables: %w", err)
 		}
-		if err := f(rec, snap, entries); err != nil {
-			return err
+		for i, t := range tables {
+			if errors.Is(t.err, host.ErrNoTable) {
+				continue // deleted since the index was read
+			}
+			if t.err != nil {
+				// One table that does not decode keeps no other from loading.
+				damaged = append(damaged, &host.DamagedError{ID: batch[i], Err: t.err})
+				continue
+			}
+			if err := f(t.rec, t.snap, t.entries); err != nil {
+				return err
+			}
 		}
 	}
 	return errors.Join(damaged...)
+}
+
+// loadBatch is how many tables Load reads in one transaction, with one
+// scan of the journal for all of them.
+const loadBatch = 256
+
+// loaded is a table as Load reads it.
+type loaded[A any] struct {
+	rec     host.TableRecord
+	snap    *host.TableSnapshot
+	entries []host.Entry[A]
+	err     error
+}
+
+// loadBatch reads the given tables in one transaction.
+func (s *Bolt[A]) loadBatch(ids []string) ([]loaded[A], error) {
+	out := make([]loaded[A], len(ids))
+	err := s.db.View(func(tx *bolt.Tx) error {
+		idx, err := indexJournal(tx)
+		if err != nil {
+			return err
+		}
+		for i, id := range ids {
+			t := &out[i]
+			t.rec, t.snap, t.entries, t.err = s.loadIn(tx, id, idx)
+		}
+		return nil
+	})
+	return out, err
 }
 
 // LoadTable returns one table, finished or not.
@@ -586,11 +671,24 @@ func (s *Bolt[A]) LoadTable(_ context.Context, table string) (host.TableRecord, 
 	return s.load(table)
 }
 
-func (s *Bolt[A]) load(id string) (host.TableRecord, *host.TableSnapshot, []host.Entry[A], error) {
+func (s *Bolt[A]) load(id string) (rec host.TableRecord, snap *host.TableSnapshot, entries []host.Entry[A], err error) {
+	verr := s.db.View(func(tx *bolt.Tx) error {
+		rec, snap, entries, err = s.loadIn(tx, id, nil)
+		return nil
+	})
+	if verr != nil {
+		return rec, nil, nil, fmt.Errorf("store: table %s: %w", id, verr)
+	}
+	return rec, snap, entries, err
+}
+
+// loadIn reads a table in tx; idx is the journal's index, or nil to scan
+// the journal for the table's entries.
+func (s *Bolt[A]) loadIn(tx *bolt.Tx, id string, idx journalIndex) (host.TableRecord, *host.TableSnapshot, []host.Entry[A], error) {
 	var rec host.TableRecord
 	var snap *host.TableSnapshot
 	var entries []host.Entry[A]
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := func() error {
 		tb := tx.Bucket(bucketTables).Bucket([]byte(id))
 		if tb == nil {
 			return fmt.Errorf("table %s: %w", id, host.ErrNoTable)
@@ -608,18 +706,21 @@ func (s *Bolt[A]) load(id string) (host.TableRecord, *host.TableSnapshot, []host
 			}
 		}
 		var err error
-		entries, err = s.entries(tb, from)
+		entries, err = s.entries(tx, tb, id, from, idx)
 		return err
-	})
+	}()
 	if err != nil {
 		return rec, nil, nil, fmt.Errorf("store: table %s: %w", id, err)
 	}
 	return rec, snap, entries, nil
 }
 
-// entries decodes a table's entries from the from-th on.
-func (s *Bolt[A]) entries(tb *bolt.Bucket, from uint64) ([]host.Entry[A], error) {
+// entries decodes a table's entries from the from-th on: those of its
+// log, then those still in the journal (found in idx, or by a scan if
+// idx is nil).
+func (s *Bolt[A]) entries(tx *bolt.Tx, tb *bolt.Bucket, table string, from uint64, idx journalIndex) ([]host.Entry[A], error) {
 	var entries []host.Entry[A]
+	next := from + 1
 	c := tb.Bucket(bucketLog).Cursor()
 	for k, v := c.Seek(key(from + 1)); k != nil; k, v = c.Next() {
 		e, err := decodeEntry(v, s.codec)
@@ -627,6 +728,25 @@ func (s *Bolt[A]) entries(tb *bolt.Bucket, from uint64) ([]host.Entry[A], error)
 			return nil, fmt.Errorf("entry %x: %w", k, err)
 		}
 		entries = append(entries, e)
+		next = binary.BigEndian.Uint64(k) + 1
+	}
+	err := journalEntries(tx, idx, table, func(k []byte, n uint64, raw []byte) error {
+		if n < next {
+			return nil // before from, or moved already
+		}
+		if n != next {
+			return fmt.Errorf("%w: journal entry %x is entry %d, %d expected", ErrCorrupt, k, n, next)
+		}
+		e, err := decodeEntry(raw, s.codec)
+		if err != nil {
+			return fmt.Errorf("journal entry %x: %w", k, err)
+		}
+		entries = append(entries, e)
+		next++
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return entries, nil
 }
@@ -640,7 +760,7 @@ func (s *Bolt[A]) LoadEntries(_ context.Context, table string, from uint64) ([]h
 			return fmt.Errorf("table %s: %w", table, host.ErrNoTable)
 		}
 		var err error
-		entries, err = s.entries(tb, from)
+		entries, err = s.entries(tx, tb, table, from, nil)
 		return err
 	})
 	if err != nil {

@@ -1,7 +1,60 @@
 package store
 
-import "github.com/mahjong-authority/authority/internal/host"
+import (
+	"context"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/mahjong-authority/authority/internal/host"
+)
 
 // EncodeEntry exposes the entry encoding, without AppendEntry's limits,
 // to the fuzz test.
 func EncodeEntry[A any](c Codec[A], e host.Entry[A]) []byte { return appendEntry(nil, c, &e) }
+
+// PageWrites is how many page writes the store's transactions have made
+// (bbolt's TxStats.Write: one per page, one per meta page).
+func PageWrites[A any](s *Bolt[A]) int64 {
+	st := s.db.Stats()
+	return st.TxStats.GetWrite()
+}
+
+// WithJournalMove sets when the writer moves the journal into the
+// tables' logs: every d, or once it holds n entries.
+func WithJournalMove(d time.Duration, n int) Option {
+	return func(op *options) { op.moveEvery, op.moveAt = d, n }
+}
+
+// MoveJournal has the writer move the journal now, in a transaction of
+// its own, and returns once that is durable.
+func MoveJournal[A any](s *Bolt[A]) error {
+	return s.do(context.Background(), s.moveAll)
+}
+
+// JournalLen is how many entries the journal holds.
+func JournalLen[A any](s *Bolt[A]) int {
+	n := 0
+	s.db.View(func(tx *bolt.Tx) error {
+		n = tx.Bucket(bucketJournal).Stats().KeyN
+		return nil
+	})
+	return n
+}
+
+// MoveTables moves the journal entries of the given tables into their
+// logs and leaves them in the journal too, as a crash between two chunks
+// of a move leaves them (the writer's account is not told).
+func MoveTables[A any](s *Bolt[A], ids ...string) error {
+	return s.do(context.Background(), func(tx *bolt.Tx) error { return s.moveChunk(tx, ids, false) })
+}
+
+// JournalValue builds a journal value as Append and its writer do.
+func JournalValue(table string, n uint64, raw []byte) []byte {
+	v := append(journalValue(table), raw...)
+	setJournalNumber(v, len(table), n)
+	return v
+}
+
+// DecodeJournal exposes the journal value's decoding to the fuzz test.
+var DecodeJournal = decodeJournal
