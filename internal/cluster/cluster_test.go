@@ -93,10 +93,35 @@ func TestLeaseIsExclusive(t *testing.T) {
 	}
 }
 
-// TestTakeover: a node stops without giving its leases up (as a killed
-// one does); the others take every table over about a TTL later, each
-// exactly once, spread over both.
+// TestTakeover: a node stops and the other two take its 16 tables over,
+// each exactly once, spread over both. Killed (it stops without giving its
+// leases up), its tables move about a TTL later; stopped gracefully (it
+// hands its leases over and leaves the registry), at once: the test's TTL
+// is then long, and the tables must move within half of it.
 func TestTakeover(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		ttl    time.Duration
+		stop   func(t *testing.T, n *cluster.Node)
+		within time.Duration
+		left   bool // the node leaves the registry at once
+	}{
+		{"killed", ttl, func(_ *testing.T, n *cluster.Node) { n.Close() }, 10 * ttl, false},
+		{"handed over", 8 * time.Second, func(t *testing.T, n *cluster.Node) {
+			if err := n.Handover(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if won, _ := n.Owner("riichi").Acquire(context.Background(), "after"); won {
+				t.Error("a node that handed over took a new lease")
+			}
+			n.Close()
+		}, 4 * time.Second, true},
+	} {
+		t.Run(c.name, func(t *testing.T) { takeover(t, c.ttl, c.stop, c.within, c.left) })
+	}
+}
+
+func takeover(t *testing.T, ttl time.Duration, stop func(*testing.T, *cluster.Node), within time.Duration, left bool) {
 	ns := startNATS(t)
 	_, js := jetStream(t, ns)
 	ctx := context.Background()
@@ -110,34 +135,41 @@ func TestTakeover(t *testing.T) {
 		n.Start()
 		return n, a
 	}
-	dead, _ := open("1")
+	gone, ag := open("1")
 	b, ab := open("2")
 	defer b.Close()
 	c, ac := open("3")
 	defer c.Close()
 	const tables = 16
 	for i := range tables {
-		if won, err := dead.Owner("riichi").Acquire(ctx, fmt.Sprintf("t%02d", i)); !won || err != nil {
+		if won, err := gone.Owner("riichi").Acquire(ctx, fmt.Sprintf("t%02d", i)); !won || err != nil {
 			t.Fatal(won, err)
 		}
 	}
-	time.Sleep(ttl) // every node sees node 1's leases renewed
-	killed := time.Now()
-	dead.Close()
-	deadline := time.Now().Add(10 * ttl)
+	// Every node sees the others and node 1's leases.
+	for len(b.Nodes()) < 3 || len(c.Nodes()) < 3 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(600 * time.Millisecond) // and node 1's leases renewed
+	stopped := time.Now()
+	stop(t, gone)
+	deadline := stopped.Add(within)
 	for {
 		gb, _ := ab.snapshot()
 		gc, _ := ac.snapshot()
 		if len(gb)+len(gc) >= tables {
-			t.Logf("%d tables taken over %v after the stop: %d by node 2, %d by node 3", tables, time.Since(killed).Round(time.Millisecond), len(gb), len(gc))
+			t.Logf("%d tables taken over %v after the stop (TTL %v): %d by node 2, %d by node 3", tables, time.Since(stopped).Round(time.Millisecond), ttl, len(gb), len(gc))
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("after %v: node 2 took %v, node 3 %v", time.Since(killed), gb, gc)
+			t.Fatalf("after %v (TTL %v): node 2 took %v, node 3 %v", time.Since(stopped), ttl, gb, gc)
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(10 * time.Millisecond)
 	}
-	time.Sleep(ttl) // no second takeover
+	time.Sleep(min(ttl, time.Second)) // no second takeover
+	if adopted, _ := ag.snapshot(); len(adopted) != 0 {
+		t.Errorf("the node that stopped adopted %v", adopted)
+	}
 	gb, _ := ab.snapshot()
 	gc, _ := ac.snapshot()
 	seen := map[string]int{}
@@ -155,82 +187,11 @@ func TestTakeover(t *testing.T) {
 	if b.Owned()+c.Owned() != tables {
 		t.Errorf("leases held: %d + %d", b.Owned(), c.Owned())
 	}
-}
-
-// TestHandover: a node that stops gracefully gives its leases up, and the
-// other nodes take its tables over at once, not a TTL later as after a
-// crash; each exactly once, spread over both, and the node that left is
-// no longer in the registry.
-func TestHandover(t *testing.T) {
-	const long = 8 * time.Second // a takeover by expiry would take this long
-	ns := startNATS(t)
-	_, js := jetStream(t, ns)
-	ctx := context.Background()
-	open := func(id string) (*cluster.Node, *adopter) {
-		n, err := cluster.Open(ctx, js, cluster.Config{NodeID: id, Addr: "127.0.0.1:" + id, TTL: long})
-		if err != nil {
-			t.Fatal(err)
-		}
-		a := &adopter{}
-		n.Register("riichi", a)
-		n.Start()
-		return n, a
-	}
-	leaving, la := open("1")
-	b, ab := open("2")
-	defer b.Close()
-	c, ac := open("3")
-	defer c.Close()
-	const tables = 16
-	for i := range tables {
-		if won, err := leaving.Owner("riichi").Acquire(ctx, fmt.Sprintf("t%02d", i)); !won || err != nil {
-			t.Fatal(won, err)
-		}
-	}
-	for len(b.Nodes()) < 3 || len(c.Nodes()) < 3 {
-		time.Sleep(10 * time.Millisecond)
-	}
-	stopped := time.Now()
-	if err := leaving.Handover(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if won, _ := leaving.Owner("riichi").Acquire(ctx, "after"); won {
-		t.Error("a node that handed over took a new lease")
-	}
-	leaving.Close()
-	deadline := stopped.Add(long / 2)
-	for {
-		gb, _ := ab.snapshot()
-		gc, _ := ac.snapshot()
-		if len(gb)+len(gc) >= tables {
-			t.Logf("%d tables taken over %v after the handover: %d by node 2, %d by node 3", tables, time.Since(stopped).Round(time.Millisecond), len(gb), len(gc))
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("after %v (lease TTL %v): node 2 took %v, node 3 %v", time.Since(stopped), long, gb, gc)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if adopted, _ := la.snapshot(); len(adopted) != 0 {
-		t.Errorf("the node that left adopted %v", adopted)
-	}
-	gb, _ := ab.snapshot()
-	gc, _ := ac.snapshot()
-	seen := map[string]int{}
-	for _, id := range append(gb, gc...) {
-		seen[id]++
-	}
-	for i := range tables {
-		if id := fmt.Sprintf("t%02d", i); seen[id] != 1 {
-			t.Errorf("table %s adopted %d times", id, seen[id])
-		}
-	}
-	if len(gb) == 0 || len(gc) == 0 {
-		t.Errorf("one node took every table: node 2 %d, node 3 %d", len(gb), len(gc))
-	}
-	for _, info := range b.Nodes() {
-		if info.ID == "1" {
-			t.Error("node 1 is still in the registry after its handover")
+	if left {
+		for _, info := range b.Nodes() {
+			if info.ID == "1" {
+				t.Error("node 1 is still in the registry after its handover")
+			}
 		}
 	}
 }

@@ -239,20 +239,11 @@ func failover(t *testing.T, ttl time.Duration, stop func(*node)) time.Duration {
 	}
 	// Every node lists every node's tables, a page at a time.
 	for _, n := range nodes {
-		var listed []string
-		tok := ""
-		for {
-			r, err := dial(t, n.addr).Tables.ListTables(ctx, &pb.ListTablesRequest{PageSize: 2, PageToken: tok, Order: pb.TableOrder_TABLE_ORDER_OLDEST_FIRST})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, tb := range r.GetTables() {
-				listed = append(listed, tb.GetTableId())
-			}
-			if tok = r.GetNextPageToken(); tok == "" {
-				break
-			}
-		}
+		tables := dial(t, n.addr).Tables
+		listed := listAll(t, func(tok string) ([]*pb.Table, string, error) {
+			r, err := tables.ListTables(ctx, &pb.ListTablesRequest{PageSize: 2, PageToken: tok, Order: pb.TableOrder_TABLE_ORDER_OLDEST_FIRST})
+			return r.GetTables(), r.GetNextPageToken(), err
+		})
 		if !slices.Equal(listed, ids) {
 			t.Fatalf("node %s lists %v, want %v", n.id, listed, ids)
 		}
@@ -459,22 +450,32 @@ func TestDoudizhuForwarded(t *testing.T) {
 	}
 	want := []string{id, mine.GetTable().GetTableId()}
 	for _, n := range []*node{owner, other} {
-		var listed []string
-		tok := ""
-		for {
-			r, err := conn(n.addr).ListTables(ctx, &ddzpb.ListTablesRequest{PageSize: 1, PageToken: tok, Order: pb.TableOrder_TABLE_ORDER_OLDEST_FIRST})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, tb := range r.GetTables() {
-				listed = append(listed, tb.GetTableId())
-			}
-			if tok = r.GetNextPageToken(); tok == "" {
-				break
-			}
-		}
+		c := conn(n.addr)
+		listed := listAll(t, func(tok string) ([]*ddzpb.Table, string, error) {
+			r, err := c.ListTables(ctx, &ddzpb.ListTablesRequest{PageSize: 1, PageToken: tok, Order: pb.TableOrder_TABLE_ORDER_OLDEST_FIRST})
+			return r.GetTables(), r.GetNextPageToken(), err
+		})
 		if !slices.Equal(listed, want) {
 			t.Errorf("node %s lists the Dou Dizhu tables %v, want %v", n.id, listed, want)
+		}
+	}
+}
+
+// listAll reads a listing page by page (page: the tables after a token and
+// the next token) and returns the tables' ids in order.
+func listAll[T interface{ GetTableId() string }](t *testing.T, page func(token string) ([]T, string, error)) []string {
+	t.Helper()
+	var ids []string
+	for tok := ""; ; {
+		tables, next, err := page(tok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tb := range tables {
+			ids = append(ids, tb.GetTableId())
+		}
+		if tok = next; tok == "" {
+			return ids
 		}
 	}
 }

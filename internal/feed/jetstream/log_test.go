@@ -11,67 +11,34 @@ import (
 	"time"
 
 	natsserver "github.com/nats-io/nats-server/v2/server"
-	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
 	"go.uber.org/goleak"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/feed"
 	"github.com/mahjong-authority/authority/internal/feed/feedtest"
 	fjs "github.com/mahjong-authority/authority/internal/feed/jetstream"
+	"github.com/mahjong-authority/authority/internal/natstest"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
-
-// startNATS runs a one-server JetStream on loopback for the test.
-func startNATS(t *testing.T) *natsserver.Server {
-	t.Helper()
-	s, err := natsserver.NewServer(&natsserver.Options{
-		ServerName: "feed", Host: "127.0.0.1", Port: -1,
-		JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	go s.Start()
-	if !s.ReadyForConnections(10 * time.Second) {
-		s.Shutdown()
-		t.Fatal("NATS server not ready")
-	}
-	t.Cleanup(func() {
-		s.Shutdown()
-		s.WaitForShutdown()
-	})
-	return s
-}
 
 // node opens the feed as one node of a cluster does: its own connection
 // to the JetStream servers, the log, the feed woken by the log.
 func node(t *testing.T, s *natsserver.Server) *feed.Feed {
 	t.Helper()
-	nc, err := nats.Connect(s.ClientURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, js := natstest.Connect(t, s)
 	l, err := fjs.Open(context.Background(), js, fjs.Config{Poll: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
 	f := feed.New(l)
 	l.Notify(f.Changed)
-	t.Cleanup(func() {
-		f.Close()
-		nc.Close()
-	})
+	t.Cleanup(func() { f.Close() })
 	return f
 }
 
 func TestSteps(t *testing.T) {
-	feedtest.Steps(t, node(t, startNATS(t)))
+	feedtest.Steps(t, node(t, natstest.Start(t)))
 }
 
 // TestOneFeedForTheCluster: two nodes share one feed. A watcher on one
@@ -79,7 +46,7 @@ func TestSteps(t *testing.T) {
 // step both nodes tell (a table that moved) is kept once with one cursor;
 // the cursors are the same on both; and the feed outlives the nodes.
 func TestOneFeedForTheCluster(t *testing.T) {
-	s := startNATS(t)
+	s := natstest.Start(t)
 	a, b := node(t, s), node(t, s)
 	var mu sync.Mutex
 	var heard []*pb.TableEvent
@@ -136,7 +103,7 @@ func TestOneFeedForTheCluster(t *testing.T) {
 // TestWebhookCursorShared: the cursor delivered to a webhook is the
 // cluster's: a node that takes the delivery over goes on after it.
 func TestWebhookCursorShared(t *testing.T) {
-	s := startNATS(t)
+	s := natstest.Start(t)
 	a := node(t, s)
 	for i := range 3 {
 		if _, err := a.Append(feedtest.Event(pb.TableEvent_KIND_CREATED, fmt.Sprint("t", i))); err != nil {
