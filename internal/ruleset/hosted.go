@@ -248,13 +248,17 @@ var (
 func newStreamEventsResponse() proto.Message { return &pb.StreamEventsResponse{} }
 func newSpectateResponse() proto.Message     { return &pb.SpectateResponse{} }
 
-// encode is an event of the log in the API, without its Seq, encoded once
-// for every stream that sends it (host.Config.Encode); nil if the rule
-// set cannot convert it (the stream then gets the error from eventToPB).
-func (t *Hosted[A, V, B]) encode(e *host.Event[B]) []byte {
+// encode is the rule set's host.Config.Encode (Encode).
+func (t *Hosted[A, V, B]) encode(e *host.Event[B]) []byte { return Encode(e, t.eventToPB) }
+
+// Encode is an event of the log in the API, without its Seq, encoded once
+// for every stream that sends it (host.Config.Encode, for every game's
+// API); nil if toPB cannot convert it (the stream then gets toPB's error
+// when it converts the event itself).
+func Encode[B any, M proto.Message](e *host.Event[B], toPB func(*host.Event[B]) (M, error)) []byte {
 	e0 := *e
 	e0.Seq = 0
-	ev, err := t.eventToPB(&e0)
+	ev, err := toPB(&e0)
 	if err != nil {
 		return nil
 	}

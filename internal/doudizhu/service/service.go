@@ -72,7 +72,7 @@ func New(cfg Config) *Service {
 		FinishedTTL: hs.FinishedTTL, IdleTTL: hs.IdleTTL, KeepGames: hs.KeepGames,
 		ForgetEvicted: cfg.Store == nil, GameFor: gameFor,
 		ActionKind: func(a table.Action) string { return a.Type.String() },
-		Encode:     encode,
+		Encode:     func(e *host.Event[table.Body]) []byte { return ruleset.Encode(e, eventToPB) },
 	}
 	if hs.Observer != nil {
 		hc.Observer = hs.Observer
@@ -386,23 +386,6 @@ var (
 
 func newStreamEventsResponse() proto.Message { return &pb.StreamEventsResponse{} }
 func newSpectateResponse() proto.Message     { return &pb.SpectateResponse{} }
-
-// encode is an event of the log without its seq, encoded once for every
-// stream that sends it (host.Config.Encode); nil if it does not convert
-// (the stream then gets eventToPB's error).
-func encode(e *host.Event[table.Body]) []byte {
-	e0 := *e
-	e0.Seq = 0
-	ev, err := eventToPB(&e0)
-	if err != nil {
-		return nil
-	}
-	b, err := proto.Marshal(ev)
-	if err != nil {
-		return nil
-	}
-	return b
-}
 
 func eventToPB(e *host.Event[table.Body]) (*pb.Event, error) {
 	if n := e.Notice; n != nil {
