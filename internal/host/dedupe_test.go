@@ -1,46 +1,99 @@
 package host
 
 import (
+	"errors"
 	"fmt"
+	"hash/fnv"
 	"runtime"
 	"slices"
 	"testing"
 )
 
-// TestWindow checks the dedupe window: it finds every id it holds, the
-// newest max of them, and lists them oldest first.
-func TestWindow(t *testing.T) {
-	for _, tc := range []struct{ max, adds int }{{1, 3}, {4, 3}, {4, 4}, {4, 9}, {256, 600}} {
-		var w window[int]
-		for i := range tc.adds {
-			w.add(tc.max, fmt.Sprint("req-", i), answer[int]{action: i, seq: uint64(i + 1)})
+// TestDigest checks digest against hash/fnv's FNV-1a 128, which it must
+// equal: the digests are in the snapshots, so they may never change.
+func TestDigest(t *testing.T) {
+	for _, id := range []string{"", "a", "req-1", "0f0e0d0c-0000-4000-8000-000000000001", string(make([]byte, 1024))} {
+		h := fnv.New128a()
+		h.Write([]byte(id))
+		if got, want := appendKey(nil, digest(id)), h.Sum(nil); !slices.Equal(got, want) {
+			t.Errorf("digest(%q) = %x, want %x", id, got, want)
 		}
-		var got []string
-		w.each(func(id string, a answer[int]) {
-			got = append(got, id)
-			if want := fmt.Sprint("req-", a.action); id != want {
-				t.Errorf("max %d, %d adds: %s holds the answer of %s", tc.max, tc.adds, id, want)
-			}
-		})
-		var want []string
-		for i := max(0, tc.adds-tc.max); i < tc.adds; i++ {
-			want = append(want, fmt.Sprint("req-", i))
-		}
-		if !slices.Equal(got, want) {
-			t.Fatalf("max %d, %d adds: each = %v, want %v", tc.max, tc.adds, got, want)
-		}
-		for i := range tc.adds {
-			a, ok := w.get(fmt.Sprint("req-", i))
-			if held := i >= tc.adds-tc.max; ok != held || ok && (a.action != i || a.seq != uint64(i+1)) {
-				t.Fatalf("max %d, %d adds: get(req-%d) = %+v, %v; want held %v", tc.max, tc.adds, i, a, ok, held)
-			}
+		if k := digest(id); keyFrom(appendKey(nil, k)) != k {
+			t.Errorf("keyFrom(appendKey(%x)) differs", k)
 		}
 	}
 }
 
-// BenchmarkWindowMemory fills 100 seats' windows of 256 request ids (36
-// bytes, as uuids) with riichi-sized answers and reports the heap a seat
-// keeps, against the map and list of ids the host kept before.
+// TestWindow checks the dedupe window: it finds every id it holds, the
+// newest max of them, with their answers (a refusal's error the very
+// value it was given), and lists them oldest first.
+func TestWindow(t *testing.T) {
+	errs := []error{errors.New("refused 0"), fmt.Errorf("seat 1: %w", errors.New("refused 1"))}
+	ans := func(i int) answer[int] {
+		a := answer[int]{action: i, seq: uint64(i + 1)}
+		if i%3 == 1 {
+			a.seq, a.err = 0, errs[i%2]
+		}
+		return a
+	}
+	for _, tc := range []struct{ max, adds int }{{1, 3}, {4, 3}, {4, 4}, {4, 9}, {16, 17}, {20, 70}, {256, 600}} {
+		var w window[int]
+		for i := range tc.adds {
+			w.add(tc.max, digest(fmt.Sprint("req-", i)), ans(i))
+		}
+		var got []idKey
+		w.each(func(k idKey, a answer[int]) {
+			got = append(got, k)
+			if want := digest(fmt.Sprint("req-", a.action)); k != want {
+				t.Errorf("max %d, %d adds: %x holds the answer of req-%d", tc.max, tc.adds, k, a.action)
+			}
+		})
+		var want []idKey
+		for i := max(0, tc.adds-tc.max); i < tc.adds; i++ {
+			want = append(want, digest(fmt.Sprint("req-", i)))
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("max %d, %d adds: each = %x, want %x", tc.max, tc.adds, got, want)
+		}
+		for i := range tc.adds {
+			a, ok := w.get(digest(fmt.Sprint("req-", i)))
+			if held := i >= tc.adds-tc.max; ok != held || ok && a != ans(i) {
+				t.Fatalf("max %d, %d adds: get(req-%d) = %+v, %v; want %+v, held %v", tc.max, tc.adds, i, a, ok, ans(i), held)
+			}
+		}
+		if n := min(tc.adds, tc.max); cap(w.keys) != n && n >= 16 || len(w.refused) > n {
+			t.Fatalf("max %d, %d adds: %d digests' room, %d refusals", tc.max, tc.adds, cap(w.keys), len(w.refused))
+		}
+	}
+}
+
+// TestWindowAllocs: once full, a window remembers and finds answers
+// without allocating.
+func TestWindowAllocs(t *testing.T) {
+	var w window[int]
+	keys := make([]idKey, 512)
+	for i := range keys {
+		keys[i] = digest(fmt.Sprint("client-", i))
+	}
+	for i := range 256 {
+		w.add(256, keys[i], answer[int]{action: i, seq: uint64(i)})
+	}
+	i := 256
+	if n := testing.AllocsPerRun(1000, func() {
+		w.add(256, keys[i%512], answer[int]{action: i, seq: uint64(i)})
+		if _, ok := w.get(keys[i%512]); !ok {
+			t.Fatal("lost an answer")
+		}
+		i++
+	}); n != 0 {
+		t.Fatalf("a full window allocates %v times an add", n)
+	}
+}
+
+// BenchmarkWindowMemory fills 1,000 seats' windows of 256 request ids (36
+// bytes, as uuids) with riichi-sized answers, one in ten a refusal, and
+// reports the heap a seat keeps: the window, and the layout before it
+// that kept each id (its string, its maphash sum and the whole answer).
 func BenchmarkWindowMemory(b *testing.B) {
 	type action struct {
 		seat, kind, tile int8
@@ -48,8 +101,15 @@ func BenchmarkWindowMemory(b *testing.B) {
 		wall             *int
 		tsumogiri        bool
 	}
-	const seats, size = 100, 256
+	const seats, size = 1000, 256
+	refused := errors.New("refused")
 	id := func(i int) string { return fmt.Sprintf("%08x-0000-4000-8000-%012x", i, i) }
+	ans := func(i int) answer[action] {
+		if i%10 == 0 {
+			return answer[action]{err: fmt.Errorf("seat 1: %w", refused)}
+		}
+		return answer[action]{seq: uint64(i)}
+	}
 	measure := func(b *testing.B, fill func() any) {
 		var keep []any
 		for range b.N {
@@ -66,29 +126,44 @@ func BenchmarkWindowMemory(b *testing.B) {
 		}
 		runtime.KeepAlive(keep)
 	}
-	b.Run("map", func(b *testing.B) {
+	b.Run("ids", func(b *testing.B) {
+		type idWindow struct {
+			sums []uint64
+			ids  []string
+			ans  []answer[action]
+			head int
+		}
 		measure(b, func() any {
-			m := map[string]answer[action]{}
-			var order []string
+			w := &idWindow{}
 			for i := range 2 * size {
-				if len(order) >= size {
-					delete(m, order[0])
-					order = order[1:]
-				}
 				s := id(i)
-				m[s] = answer[action]{seq: uint64(i)}
-				order = append(order, s)
-			}
-			return []any{m, order}
-		})
-	})
-	b.Run("window", func(b *testing.B) {
-		measure(b, func() any {
-			w := &window[action]{}
-			for i := range 2 * size {
-				w.add(size, id(i), answer[action]{seq: uint64(i)})
+				if len(w.ids) < size {
+					w.sums, w.ids, w.ans = append(w.sums, uint64(i)), append(w.ids, s), append(w.ans, ans(i))
+					continue
+				}
+				w.sums[w.head], w.ids[w.head], w.ans[w.head] = uint64(i), s, ans(i)
+				w.head = (w.head + 1) % size
 			}
 			return w
 		})
 	})
+	b.Run("digests", func(b *testing.B) {
+		measure(b, func() any {
+			w := &window[action]{}
+			for i := range 2 * size {
+				w.add(size, digest(id(i)), ans(i))
+			}
+			return w
+		})
+	})
+}
+
+// BenchmarkDigest is the cost of a request id's digest (a uuid).
+func BenchmarkDigest(b *testing.B) {
+	ids := []string{"0f0e0d0c-0000-4000-8000-000000000001", "0f0e0d0c-0000-4000-8000-000000000002"}
+	var k idKey
+	for i := range b.N {
+		k = digest(ids[i&1])
+	}
+	_ = k
 }

@@ -61,7 +61,9 @@ var ErrSnapshot = errors.New("host: snapshot does not restore")
 
 // The encodings' first bytes; a new layout takes the next number.
 const (
-	stateVersion   = 2 // 2: each seat's player id after its entropy; 1 still restores
+	// 3: the dedupe window's ids as digests; 2: each seat's player id
+	// after its entropy. 1 and 2 still restore.
+	stateVersion   = 3
 	segmentVersion = 1
 )
 
@@ -271,27 +273,25 @@ func (t *table[A, V, B]) encodeState(chain archive, sn Snapshotter) (state, game
 		// the events before the snapshot.
 		b = pack.AppendUint(b, s.lastSeen)
 		// The dedupe window: the accepted requests (a refused one is not
-		// in the log either, so a replay would not remember it), ids
-		// front-coded (a client's ids share a prefix), seqs as deltas.
+		// in the log either, so a replay would not remember it), the
+		// ids' digests, seqs as deltas.
 		n := 0
-		s.dedupe.each(func(_ string, ans answer[A]) {
+		s.dedupe.each(func(_ idKey, ans answer[A]) {
 			if ans.err == nil {
 				n++
 			}
 		})
 		b = pack.AppendUint(b, uint64(n))
-		prevID, prevSeq := "", uint64(0)
-		s.dedupe.each(func(id string, ans answer[A]) {
+		prevSeq := uint64(0)
+		s.dedupe.each(func(k idKey, ans answer[A]) {
 			if ans.err != nil {
 				return
 			}
-			common := commonPrefix(prevID, id)
-			b = pack.AppendUint(b, uint64(common))
-			b = pack.AppendString(b, id[common:])
+			b = appendKey(b, k)
 			act = c.AppendAction(act[:0], ans.action)
 			b = pack.AppendBytes(b, act)
 			b = binary.AppendVarint(b, int64(ans.seq-prevSeq))
-			prevID, prevSeq = id, ans.seq
+			prevSeq = ans.seq
 		})
 	}
 	b = pack.AppendUint(b, uint64(len(chain.segs)))
@@ -311,14 +311,6 @@ func (t *table[A, V, B]) encodeState(chain archive, sn Snapshotter) (state, game
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
-func commonPrefix(a, b string) int {
-	n := 0
-	for n < len(a) && n < len(b) && n < 255 && a[n] == b[n] {
-		n++
-	}
-	return n
-}
 
 // checked strips an encoding's version byte and checksum.
 func checked(b []byte, version byte, what string) ([]byte, error) {
@@ -350,8 +342,8 @@ func (t *table[A, V, B]) restoreState(snap *TableSnapshot) error {
 		return errors.New("no codec configured")
 	}
 	version := byte(stateVersion)
-	if len(snap.State) > 0 && snap.State[0] == 1 {
-		version = 1 // before player ids
+	if len(snap.State) > 0 && (snap.State[0] == 1 || snap.State[0] == 2) {
+		version = snap.State[0] // before digests (2), before player ids (1)
 	}
 	raw, err := checked(snap.State, version, "state")
 	if err != nil {
@@ -382,23 +374,30 @@ func (t *table[A, V, B]) restoreState(snap *TableSnapshot) error {
 		n := r.Count("dedupe", t.h.cfg.DedupeWindow)
 		prevID, prevSeq := "", uint64(0)
 		for range n {
-			common := r.Count("id prefix", len(prevID))
-			id := prevID[:common] + r.String("id", maxIDLen)
+			var k idKey
+			if version >= 3 {
+				k = keyFrom(r.Fixed("id digest", 16))
+			} else {
+				// The ids themselves, front-coded.
+				common := r.Count("id prefix", len(prevID))
+				prevID = prevID[:common] + r.String("id", maxIDLen)
+				k = digest(prevID)
+			}
 			var a A
 			if raw := r.Bytes("action", maxAction); r.Err() == nil {
 				if a, err = c.DecodeAction(raw); err != nil {
-					return fmt.Errorf("seat %d: request %q: %w", i, id, err)
+					return fmt.Errorf("seat %d: request %x: %w", i, appendKey(nil, k), err)
 				}
 			}
 			seq := prevSeq + uint64(r.Int("seq", -maxEvents, maxEvents))
 			if r.Err() != nil {
 				break
 			}
-			if _, dup := s.dedupe.get(id); dup {
-				return fmt.Errorf("seat %d: request %q twice", i, id)
+			if _, dup := s.dedupe.get(k); dup {
+				return fmt.Errorf("seat %d: request %x twice", i, appendKey(nil, k))
 			}
-			s.dedupe.add(n, id, answer[A]{action: a, seq: seq})
-			prevID, prevSeq = id, seq
+			s.dedupe.add(n, k, answer[A]{action: a, seq: seq})
+			prevSeq = seq
 		}
 	}
 	var chain archive
@@ -441,9 +440,9 @@ func (t *table[A, V, B]) restoreState(snap *TableSnapshot) error {
 			return fmt.Errorf("seat %d saw event %d of %d", i, seats[i].lastSeen, chain.count(i))
 		}
 		var bad error
-		seats[i].dedupe.each(func(id string, ans answer[A]) {
+		seats[i].dedupe.each(func(k idKey, ans answer[A]) {
 			if ans.seq > chain.count(i) && bad == nil {
-				bad = fmt.Errorf("seat %d: request %q answered with seq %d of %d", i, id, ans.seq, chain.count(i))
+				bad = fmt.Errorf("seat %d: request %x answered with seq %d of %d", i, appendKey(nil, k), ans.seq, chain.count(i))
 			}
 		})
 		if bad != nil {
