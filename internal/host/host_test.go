@@ -413,6 +413,12 @@ func TestDedupeAndStaleSeq(t *testing.T) {
 	if v := viewOf(t, f, 0); v.Turn != 2 {
 		t.Fatalf("turn after seat 2's claim = %d, want 2", v.Turn)
 	}
+	// A refusal retried after the table moved on is the very refusal it
+	// was, not a new one.
+	_, again := f.act(2, "c", head2, toyAction{Seat: 2, Kind: "claim"})
+	if again == nil || again.Error() != err.Error() || !errors.As(again, &stale) || stale.Newest != before {
+		t.Fatalf("retried stale Act = %v, want %v", again, err)
+	}
 }
 
 func TestTimers(t *testing.T) {

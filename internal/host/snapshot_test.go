@@ -3,9 +3,11 @@ package host_test
 import (
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -541,5 +543,82 @@ func TestLiveArchive(t *testing.T) {
 	early.waitLen(t, int(n)-1)
 	if got, want := early.got(), streams(t, b.h, b.id, b.tokens, 1)[0]; !slices.Equal(got, want) {
 		t.Fatalf("the stream open through the rounds:\n%v\nwant\n%v", got, want)
+	}
+}
+
+// TestRestoreVersion2 recovers a table from snapshots that the host wrote
+// before its dedupe windows kept digests (state version 2, the ids
+// themselves: testdata/snapshot-v2.json, made by that host with the
+// fixtures of this file, with its log, its tokens, the answers it gave
+// and every viewer's events). The snapshot restores (the whole log is
+// never read), every viewer's events are as they were, and every request
+// it acknowledged is answered again as it was - the ids read from the
+// old encoding match the same ids sent now - while an id reused for
+// another action is refused.
+func TestRestoreVersion2(t *testing.T) {
+	raw, err := os.ReadFile("testdata/snapshot-v2.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var old struct {
+		Record    host.TableRecord
+		Log       []host.Entry[toyAction]
+		Snapshots []host.TableSnapshot
+		Tokens    [4]string
+		Now       time.Time
+		Acked     map[string]uint64
+		Streams   [][]string
+	}
+	if err := json.Unmarshal(raw, &old); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	st := &spyStore{MemoryStore: host.NewMemoryStore[toyAction]()}
+	if err := st.Create(ctx, old.Record); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Append(ctx, old.Record.ID, old.Log...); err != nil {
+		t.Fatal(err)
+	}
+	for _, sn := range old.Snapshots {
+		if sn.State[0] != 2 {
+			t.Fatalf("testdata: a snapshot of version %d", sn.State[0])
+		}
+		if err := st.SaveSnapshot(ctx, old.Record.ID, sn); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := recoverOn(t, st, old.Now, &fixture{id: old.Record.ID, tokens: old.Tokens})
+	if n := st.entries.Load(); n != 0 {
+		t.Fatalf("the version 2 snapshot did not restore: the whole log read %d times", n)
+	}
+	if got := streams(t, b.h, b.id, b.tokens, 1); !slices.EqualFunc(got, old.Streams, slices.Equal) {
+		t.Fatalf("streams\n%v\nwant\n%v", got, old.Streams)
+	}
+	if len(old.Acked) < 10 {
+		t.Fatalf("testdata: %d requests acknowledged", len(old.Acked))
+	}
+	before := 0
+	for id, seq := range old.Acked {
+		var seat, n int
+		fmt.Sscanf(id, "client-%d-request-%d", &seat, &n)
+		play, pass := toyAction{Seat: seat, Kind: "play", N: 2}, toyAction{Seat: seat, Kind: "pass"}
+		got, err := b.act(seat, id, 0, play)
+		if errors.Is(err, host.ErrRequestIDReused) {
+			play, pass = pass, play
+			got, err = b.act(seat, id, 0, play)
+		}
+		if err != nil || got != seq {
+			t.Fatalf("retried %s = %d, %v; want %d", id, got, err, seq)
+		}
+		if _, err := b.act(seat, id, 0, pass); !errors.Is(err, host.ErrRequestIDReused) {
+			t.Fatalf("%s reused for another action: %v, want ErrRequestIDReused", id, err)
+		}
+		if i := slices.IndexFunc(old.Log, func(e host.Entry[toyAction]) bool { return e.RequestID == id }); i < int(old.Snapshots[len(old.Snapshots)-1].Entries) {
+			before++ // only the snapshot's window holds its answer
+		}
+	}
+	if before == 0 {
+		t.Fatal("testdata: no request answered before the latest snapshot")
 	}
 }
