@@ -125,6 +125,9 @@ func (f *fixture) seq(seat int) uint64 {
 	if err != nil {
 		f.t.Fatalf("SeatSeq: %v", err)
 	}
+	if !f.async {
+		f.h.WaitSnapshots(f.id) // a barrier for the snapshot writes too
+	}
 	return n
 }
 

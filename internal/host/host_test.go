@@ -28,6 +28,7 @@ type fixture struct {
 	id     string
 	owner  string
 	tokens [4]string
+	async  bool // act and seq do not wait for snapshot writes
 }
 
 var defaultSettings = host.Settings{Seats: 4}
@@ -62,8 +63,13 @@ func (f *fixture) join(n int) {
 	}
 }
 
+// act sends a request, then waits for the snapshot writes it caused.
 func (f *fixture) act(seat int, id string, last uint64, a toyAction) (uint64, error) {
-	return f.h.Act(context.Background(), f.id, host.Request[toyAction]{Token: f.tokens[seat], LastSeq: last, RequestID: id, Action: a})
+	seq, err := f.h.Act(context.Background(), f.id, host.Request[toyAction]{Token: f.tokens[seat], LastSeq: last, RequestID: id, Action: a})
+	if !f.async {
+		f.h.WaitSnapshots(f.id)
+	}
+	return seq, err
 }
 
 func (f *fixture) info() host.Info {

@@ -164,10 +164,13 @@ func (t *table[A, V, B]) snapshots() (Snapshotter, bool) {
 
 // capture takes a snapshot if a step has just left the game at a round
 // boundary with nothing held back, and queues it for the store: flush
-// saves it once the current request is answered. It is called after every
-// live step; replays take none.
+// hands it to the store once the current request is answered. It is
+// called after every live step; replays take none. While a write is in
+// flight it takes none either: the next boundary's snapshot holds the
+// events of both rounds, so that a slow store gets one write a table at
+// a time, however many rounds go by meanwhile.
 func (t *table[A, V, B]) capture() {
-	if t.replay || t.hold.on || len(t.actions) == 0 || t.state != Playing {
+	if t.replay || t.hold.on || len(t.actions) == 0 || t.state != Playing || t.writing != nil {
 		return
 	}
 	sn, ok := t.snapshots()
@@ -197,27 +200,52 @@ func (t *table[A, V, B]) capture() {
 	t.pending = append(t.pending, pendingSnap{snap: TableSnapshot{Entries: t.logged, State: state, Events: seg}, chain: chain})
 }
 
-// flush stores the snapshots taken. A store that refuses one costs
-// nothing but time: the next snapshot's segment starts after the last one
-// stored.
+// flush hands the oldest snapshot taken to the store, unless a write is
+// in flight: the write goes on in a goroutine of its own, and the table
+// goes on with its next calls meanwhile (a snapshot only makes recovery
+// faster; the log, written before every answer, is what a table is).
+// written applies the outcome on the table. One write at a time keeps
+// the snapshots in order, each one's chain built on the one before.
 func (t *table[A, V, B]) flush() {
-	for i, p := range t.pending {
-		start := t.clk.Now()
-		if err := t.store.SaveSnapshot(t.ctx, t.rec.ID, p.snap); err != nil {
-			t.log.Warn("store snapshot", zap.Uint64("entries", p.snap.Entries), zap.Error(err))
-			t.chain = t.saved
-			clear(t.pending[i:])
-			break
-		}
-		t.saved = p.chain
-		t.h.obs.Snapshot(len(p.snap.State) + len(p.snap.Events))
-		t.log.Debug("snapshot stored", zap.Uint64("entries", p.snap.Entries), zap.Int("bytes", len(p.snap.State)+len(p.snap.Events)),
-			zap.Duration("took", t.clk.Now().Sub(start)))
+	if t.writing != nil || len(t.pending) == 0 || t.ro {
+		return
 	}
+	p, done := t.pending[0], make(chan struct{})
+	t.writing = done
+	go func() {
+		start := t.clk.Now()
+		err := t.store.SaveSnapshot(t.ctx, t.rec.ID, p.snap)
+		took := t.clk.Now().Sub(start)
+		// Closed before the outcome is posted, so that a runner stopping
+		// the table (stop waits for it) never waits for this goroutine's
+		// post; a table that stopped meanwhile drops the outcome.
+		close(done)
+		t.post(func() { t.written(p, err, took) })
+	}()
+}
+
+// written applies the outcome of a snapshot write, on the table. A store
+// that refuses one costs nothing but time: the snapshots taken after it
+// are dropped (their chains hold its segment), and the next one's
+// segment starts after the last one stored.
+func (t *table[A, V, B]) written(p pendingSnap, err error, took time.Duration) {
+	t.writing = nil
+	if err != nil {
+		t.log.Warn("store snapshot", zap.Uint64("entries", p.snap.Entries), zap.Error(err))
+		t.chain = t.saved
+		clear(t.pending)
+		t.pending = t.pending[:0]
+		return
+	}
+	t.saved = p.chain
+	t.h.obs.Snapshot(len(p.snap.State) + len(p.snap.Events))
+	t.log.Debug("snapshot stored", zap.Uint64("entries", p.snap.Entries), zap.Int("bytes", len(p.snap.State)+len(p.snap.Events)),
+		zap.Duration("took", took))
 	// Stored: the encoded events are the store's now, not the table's to
 	// keep until the next snapshot.
-	clear(t.pending)
-	t.pending = t.pending[:0]
+	n := copy(t.pending, t.pending[1:])
+	clear(t.pending[n:])
+	t.pending = t.pending[:n]
 	t.archive()
 }
 

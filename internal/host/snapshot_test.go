@@ -157,6 +157,9 @@ func (s *snapTable) playUntil(stop func() bool) map[string]uint64 {
 				s.t.Fatalf("nobody could act in %+v", s.info())
 			}
 			s.clk.Advance(time.Second)
+			if !s.async {
+				s.h.WaitSnapshots(s.id)
+			}
 		}
 	}
 	return acked
@@ -620,5 +623,108 @@ func TestRestoreVersion2(t *testing.T) {
 	}
 	if before == 0 {
 		t.Fatal("testdata: no request answered before the latest snapshot")
+	}
+}
+
+// blockStore is a MemoryStore whose snapshot writes wait until released.
+type blockStore struct {
+	*host.MemoryStore[toyAction]
+	began   chan uint64 // the Entries of every write that began
+	release chan struct{}
+	saved   atomic.Int32
+}
+
+func (s *blockStore) SaveSnapshot(ctx context.Context, table string, snap host.TableSnapshot) error {
+	s.began <- snap.Entries
+	<-s.release
+	s.saved.Add(1)
+	return s.MemoryStore.SaveSnapshot(ctx, table, snap)
+}
+
+// TestSnapshotWriteOffPath: a snapshot write that the store holds up
+// holds nothing else up. The table plays on - two rounds - while the
+// write waits, taking no other snapshot meanwhile; once the store
+// answers, the snapshot is stored and the table leaves the events it
+// holds to the store (its archive), every stream reading the same
+// events as before. The next boundary's snapshot holds both rounds, and
+// the table recovers from it. Close waits for a write in flight.
+func TestSnapshotWriteOffPath(t *testing.T) {
+	st := &blockStore{MemoryStore: host.NewMemoryStore[toyAction](), began: make(chan uint64, 16), release: make(chan struct{})}
+	a := newSnapTable(t, st, 5)
+	a.async = true
+	t.Cleanup(a.h.Close)
+	a.playUntil(func() bool { return a.round() >= 2 })
+	var first uint64
+	select {
+	case first = <-st.began:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no snapshot write after round 1")
+	}
+	acked := a.playUntil(func() bool { return a.round() >= 3 && a.game().total >= 2 })
+	if len(acked) < 5 {
+		t.Fatalf("%d actions accepted while the snapshot write waited", len(acked))
+	}
+	if _, ok := st.Snapshot(a.id); ok || len(st.began) != 0 {
+		t.Fatalf("a snapshot stored (%v) or another write begun (%d) while the first waits", ok, len(st.began))
+	}
+	held, archived := a.h.InMemory(a.id)
+	if archived != 0 {
+		t.Fatalf("%d events archived before the snapshot is stored", archived)
+	}
+	want := streams(t, a.h, a.id, a.tokens, 1)
+
+	close(st.release)
+	a.h.WaitSnapshots(a.id)
+	if snap, ok := st.Snapshot(a.id); !ok || snap.Entries != first {
+		t.Fatalf("stored snapshot %v at %d, want the one at %d", ok, snap.Entries, first)
+	}
+	n, archived := a.h.InMemory(a.id)
+	if archived == 0 || n >= held {
+		t.Fatalf("after the write: %d events in memory and %d archived, before it %d and 0", n, archived, held)
+	}
+	if got := streams(t, a.h, a.id, a.tokens, 1); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Fatalf("streams after the archive\n%v\nbefore\n%v", got, want)
+	}
+
+	// The next boundary, round 3's end, takes the next snapshot.
+	a.playUntil(func() bool { return a.round() >= 4 && a.game().total >= 2 })
+	a.h.WaitSnapshots(a.id)
+	if n := st.saved.Load(); n != 2 {
+		t.Fatalf("%d snapshots stored, want 2 (rounds 1 and 3)", n)
+	}
+	want = streams(t, a.h, a.id, a.tokens, 1)
+	a.h.Close()
+	b := recoverOn(t, st, a.clk.Now(), a.fixture)
+	if got := streams(t, b.h, b.id, b.tokens, 1); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Fatalf("recovered streams\n%v\nwant\n%v", got, want)
+	}
+}
+
+// TestCloseWaitsForSnapshot: Close returns only once the snapshot write
+// in flight has, and the snapshot is then in the store.
+func TestCloseWaitsForSnapshot(t *testing.T) {
+	st := &blockStore{MemoryStore: host.NewMemoryStore[toyAction](), began: make(chan uint64, 16), release: make(chan struct{})}
+	a := newSnapTable(t, st, 4)
+	a.async = true
+	a.playUntil(func() bool { return a.round() >= 2 })
+	<-st.began
+	closed := make(chan struct{})
+	go func() {
+		a.h.Close()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+		t.Fatal("Close returned with a snapshot write in flight")
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(st.release)
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close did not return after the write")
+	}
+	if _, ok := st.Snapshot(a.id); !ok {
+		t.Fatal("no snapshot stored")
 	}
 }

@@ -1,0 +1,47 @@
+package host
+
+import (
+	"context"
+	"runtime"
+)
+
+// WaitSnapshots waits until table id has no snapshot write in flight or
+// waiting, and their outcomes are applied on the table: a test then sees
+// the store and the table as a write made before the answer would have
+// left them. Snapshot writes are asynchronous (flush); the fixtures call
+// this after every request, so that which rounds get a snapshot does not
+// depend on how fast the store's goroutine ran.
+func (h *Host[A, V, B]) WaitSnapshots(id string) {
+	for {
+		h.mu.RLock()
+		t := h.tables[id]
+		h.mu.RUnlock()
+		if t == nil {
+			return
+		}
+		var w chan struct{}
+		busy := false
+		_, err := callOn(context.Background(), t, func(t *table[A, V, B]) (struct{}, error) {
+			w, busy = t.writing, t.writing != nil || len(t.pending) > 0
+			return struct{}{}, nil
+		})
+		if err != nil || !busy {
+			return
+		}
+		if w != nil {
+			<-w // then its outcome is posted to the table
+		}
+		runtime.Gosched()
+	}
+}
+
+// InMemory returns how many of table id's events it holds in memory, and
+// how many before them it left to the store (its archive).
+func (h *Host[A, V, B]) InMemory(id string) (events int, archived uint64) {
+	h.mu.RLock()
+	t := h.tables[id]
+	h.mu.RUnlock()
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return len(t.events), t.base
+}
