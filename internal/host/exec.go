@@ -189,12 +189,13 @@ func (t *table[A, V, B]) closeNow() {
 // stopErr, which the runner set before), later ones are refused, streams
 // end. The caller is its runner, for the last time.
 func (t *table[A, V, B]) stop() {
-	if t.writing != nil {
+	if w := t.writing; w != nil {
 		// A snapshot write in flight ends before the table does: Close
 		// returns with the store quiet, and a table released or evicted
 		// writes nothing once it is gone. Its outcome is dropped with the
-		// queue: a table that leaves memory needs none.
-		<-t.writing
+		// queue, and a snapshot waiting is not written: a table that
+		// leaves memory needs neither.
+		<-w.done
 	}
 	t.xmu.Lock()
 	t.over, t.running = true, false

@@ -19,17 +19,17 @@ func (h *Host[A, V, B]) WaitSnapshots(id string) {
 		if t == nil {
 			return
 		}
-		var w chan struct{}
+		var w *snapWrite
 		busy := false
 		_, err := callOn(context.Background(), t, func(t *table[A, V, B]) (struct{}, error) {
-			w, busy = t.writing, t.writing != nil || len(t.pending) > 0
+			w, busy = t.writing, t.writing != nil || t.next != nil
 			return struct{}{}, nil
 		})
 		if err != nil || !busy {
 			return
 		}
 		if w != nil {
-			<-w // then its outcome is posted to the table
+			<-w.done // then its outcome is posted to the table
 		}
 		runtime.Gosched()
 	}

@@ -163,19 +163,26 @@ func (t *table[A, V, B]) snapshots() (Snapshotter, bool) {
 }
 
 // capture takes a snapshot if a step has just left the game at a round
-// boundary with nothing held back, and queues it for the store: flush
-// hands it to the store once the current request is answered. It is
-// called after every live step; replays take none. While a write is in
-// flight it takes none either: the next boundary's snapshot holds the
-// events of both rounds, so that a slow store gets one write a table at
-// a time, however many rounds go by meanwhile.
+// boundary with nothing held back, and keeps it for the store: flush
+// hands it over once the current request is answered. It is called after
+// every live step; replays take none. A snapshot taken and not yet
+// handed to the store (one write at a time: another is in flight, or
+// this call took one already) is replaced by the new one, whose segment
+// holds its events too: however many rounds go by while a slow store
+// writes, a table has one write in flight and one waiting.
 func (t *table[A, V, B]) capture() {
-	if t.replay || t.hold.on || len(t.actions) == 0 || t.state != Playing || t.writing != nil {
+	if t.replay || t.hold.on || len(t.actions) == 0 || t.state != Playing {
 		return
 	}
 	sn, ok := t.snapshots()
 	if !ok || !sn.Boundary() {
 		return
+	}
+	if t.next != nil {
+		t.next, t.chain = nil, t.saved
+		if w := t.writing; w != nil {
+			t.chain = w.snap.chain
+		}
 	}
 	t.mu.RLock()
 	total := t.base + uint64(len(t.events))
@@ -197,55 +204,91 @@ func (t *table[A, V, B]) capture() {
 	// the snapshot is ever stored.
 	t.gameSnap, t.actions = game, nil
 	t.chain = chain
-	t.pending = append(t.pending, pendingSnap{snap: TableSnapshot{Entries: t.logged, State: state, Events: seg}, chain: chain})
+	t.next = &pendingSnap{snap: TableSnapshot{Entries: t.logged, State: state, Events: seg}, chain: chain}
 }
 
-// flush hands the oldest snapshot taken to the store, unless a write is
-// in flight: the write goes on in a goroutine of its own, and the table
-// goes on with its next calls meanwhile (a snapshot only makes recovery
-// faster; the log, written before every answer, is what a table is).
-// written applies the outcome on the table. One write at a time keeps
-// the snapshots in order, each one's chain built on the one before.
+// snapWrite is a snapshot handed to the store, and the store's answer.
+type snapWrite struct {
+	snap    pendingSnap
+	done    chan struct{} // closed when the store answered (err, took set)
+	err     error
+	took    time.Duration
+	applied bool // written ran; the table's runner's
+}
+
+// flush hands the snapshot taken to the store, unless a write is in
+// flight (written calls flush again when it ends): the write goes on in
+// a goroutine of its own, and the table goes on with its next calls
+// meanwhile - a snapshot only makes recovery faster, the log written
+// before every answer is what the table is - and written applies the
+// outcome on the table. One write at a time keeps the snapshots in
+// order, each one's chain built on the one before.
+//
+// A game that is over has no next action to hold up: its last snapshot
+// is written before the answer goes out, after the write in flight, as
+// a reader of the store may expect of a finished game.
 func (t *table[A, V, B]) flush() {
-	if t.writing != nil || len(t.pending) == 0 || t.ro {
+	if t.next == nil || t.ro {
 		return
 	}
-	p, done := t.pending[0], make(chan struct{})
-	t.writing = done
+	if t.state != Playing {
+		if w := t.writing; w != nil {
+			<-w.done
+			t.written(w)
+		}
+		if t.next == nil { // the write in flight was refused
+			return
+		}
+		w := &snapWrite{snap: *t.next}
+		t.next = nil
+		t.save(w)
+		t.written(w)
+		return
+	}
+	if t.writing != nil {
+		return
+	}
+	w := &snapWrite{snap: *t.next, done: make(chan struct{})}
+	t.next, t.writing = nil, w
 	go func() {
-		start := t.clk.Now()
-		err := t.store.SaveSnapshot(t.ctx, t.rec.ID, p.snap)
-		took := t.clk.Now().Sub(start)
-		// Closed before the outcome is posted, so that a runner stopping
-		// the table (stop waits for it) never waits for this goroutine's
-		// post; a table that stopped meanwhile drops the outcome.
-		close(done)
-		t.post(func() { t.written(p, err, took) })
+		t.save(w)
+		// Closed before the outcome is posted, so that a runner that
+		// waits for it (stop, a flush after the game) never waits for
+		// this goroutine's post; a table that stopped drops the outcome.
+		close(w.done)
+		t.post(func() { t.written(w) })
 	}()
 }
 
-// written applies the outcome of a snapshot write, on the table. A store
-// that refuses one costs nothing but time: the snapshots taken after it
-// are dropped (their chains hold its segment), and the next one's
-// segment starts after the last one stored.
-func (t *table[A, V, B]) written(p pendingSnap, err error, took time.Duration) {
-	t.writing = nil
-	if err != nil {
-		t.log.Warn("store snapshot", zap.Uint64("entries", p.snap.Entries), zap.Error(err))
-		t.chain = t.saved
-		clear(t.pending)
-		t.pending = t.pending[:0]
+// save writes w's snapshot to the store.
+func (t *table[A, V, B]) save(w *snapWrite) {
+	start := t.clk.Now()
+	w.err = t.store.SaveSnapshot(t.ctx, t.rec.ID, w.snap.snap)
+	w.took = t.clk.Now().Sub(start)
+}
+
+// written applies the outcome of a snapshot write, on the table, once. A
+// store that refuses one costs nothing but time: the snapshot waiting
+// is dropped (its chain holds the refused one's segment), and the next
+// one's segment starts after the last one stored.
+func (t *table[A, V, B]) written(w *snapWrite) {
+	if w.applied {
+		return
+	}
+	w.applied = true
+	if t.writing == w {
+		t.writing = nil
+	}
+	p := &w.snap
+	if w.err != nil {
+		t.log.Warn("store snapshot", zap.Uint64("entries", p.snap.Entries), zap.Error(w.err))
+		t.chain, t.next = t.saved, nil
 		return
 	}
 	t.saved = p.chain
 	t.h.obs.Snapshot(len(p.snap.State) + len(p.snap.Events))
 	t.log.Debug("snapshot stored", zap.Uint64("entries", p.snap.Entries), zap.Int("bytes", len(p.snap.State)+len(p.snap.Events)),
-		zap.Duration("took", took))
-	// Stored: the encoded events are the store's now, not the table's to
-	// keep until the next snapshot.
-	n := copy(t.pending, t.pending[1:])
-	clear(t.pending[n:])
-	t.pending = t.pending[:n]
+		zap.Duration("took", w.took))
 	t.archive()
 }
 

@@ -631,26 +631,30 @@ type blockStore struct {
 	*host.MemoryStore[toyAction]
 	began   chan uint64 // the Entries of every write that began
 	release chan struct{}
+	refuse  atomic.Bool
 	saved   atomic.Int32
 }
 
 func (s *blockStore) SaveSnapshot(ctx context.Context, table string, snap host.TableSnapshot) error {
 	s.began <- snap.Entries
 	<-s.release
+	if s.refuse.Load() {
+		return errors.New("disk full")
+	}
 	s.saved.Add(1)
 	return s.MemoryStore.SaveSnapshot(ctx, table, snap)
 }
 
 // TestSnapshotWriteOffPath: a snapshot write that the store holds up
-// holds nothing else up. The table plays on - two rounds - while the
-// write waits, taking no other snapshot meanwhile; once the store
-// answers, the snapshot is stored and the table leaves the events it
-// holds to the store (its archive), every stream reading the same
-// events as before. The next boundary's snapshot holds both rounds, and
-// the table recovers from it. Close waits for a write in flight.
+// holds nothing else up. The table plays on - three rounds - while the
+// write waits, with no second write meanwhile: the snapshots of the next
+// two boundaries are one, the second replacing the first. Once the store
+// answers, the first is stored and the table leaves the events it holds
+// to the store (its archive), every stream reading the same events as
+// before; then the one waiting is stored, and the table recovers from it.
 func TestSnapshotWriteOffPath(t *testing.T) {
 	st := &blockStore{MemoryStore: host.NewMemoryStore[toyAction](), began: make(chan uint64, 16), release: make(chan struct{})}
-	a := newSnapTable(t, st, 5)
+	a := newSnapTable(t, st, 6)
 	a.async = true
 	t.Cleanup(a.h.Close)
 	a.playUntil(func() bool { return a.round() >= 2 })
@@ -660,8 +664,8 @@ func TestSnapshotWriteOffPath(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("no snapshot write after round 1")
 	}
-	acked := a.playUntil(func() bool { return a.round() >= 3 && a.game().total >= 2 })
-	if len(acked) < 5 {
+	acked := a.playUntil(func() bool { return a.round() >= 4 && a.game().total >= 2 })
+	if len(acked) < 10 {
 		t.Fatalf("%d actions accepted while the snapshot write waited", len(acked))
 	}
 	if _, ok := st.Snapshot(a.id); ok || len(st.began) != 0 {
@@ -672,32 +676,71 @@ func TestSnapshotWriteOffPath(t *testing.T) {
 		t.Fatalf("%d events archived before the snapshot is stored", archived)
 	}
 	want := streams(t, a.h, a.id, a.tokens, 1)
+	entries := uint64(len(st.Entries(a.id)))
 
 	close(st.release)
+	if got := <-st.began; got <= first || got >= entries {
+		t.Fatalf("the second write is of the snapshot at %d, want one after %d and before %d", got, first, entries)
+	}
 	a.h.WaitSnapshots(a.id)
-	if snap, ok := st.Snapshot(a.id); !ok || snap.Entries != first {
-		t.Fatalf("stored snapshot %v at %d, want the one at %d", ok, snap.Entries, first)
+	if n := st.saved.Load(); n != 2 {
+		t.Fatalf("%d snapshots stored, want 2 (round 1's, then rounds 2 and 3 in one)", n)
 	}
 	n, archived := a.h.InMemory(a.id)
 	if archived == 0 || n >= held {
-		t.Fatalf("after the write: %d events in memory and %d archived, before it %d and 0", n, archived, held)
+		t.Fatalf("after the writes: %d events in memory and %d archived, before them %d and 0", n, archived, held)
 	}
 	if got := streams(t, a.h, a.id, a.tokens, 1); !slices.EqualFunc(got, want, slices.Equal) {
 		t.Fatalf("streams after the archive\n%v\nbefore\n%v", got, want)
 	}
-
-	// The next boundary, round 3's end, takes the next snapshot.
-	a.playUntil(func() bool { return a.round() >= 4 && a.game().total >= 2 })
-	a.h.WaitSnapshots(a.id)
-	if n := st.saved.Load(); n != 2 {
-		t.Fatalf("%d snapshots stored, want 2 (rounds 1 and 3)", n)
+	if got := streams(t, a.h, a.id, a.tokens, 7); !slices.EqualFunc(got, streamsAfter(want, 6), slices.Equal) {
+		t.Fatalf("streams after 7 from the archive\n%v\nwant\n%v", got, streamsAfter(want, 6))
 	}
-	want = streams(t, a.h, a.id, a.tokens, 1)
 	a.h.Close()
 	b := recoverOn(t, st, a.clk.Now(), a.fixture)
 	if got := streams(t, b.h, b.id, b.tokens, 1); !slices.EqualFunc(got, want, slices.Equal) {
 		t.Fatalf("recovered streams\n%v\nwant\n%v", got, want)
 	}
+}
+
+// TestSnapshotRefusedWhileOneWaits: the store refuses a write while the
+// next snapshot waits for it; the one waiting, whose chain holds the
+// refused one, is dropped, and the next boundary's snapshot holds every
+// event since the last one stored: the table recovers from it as it was.
+func TestSnapshotRefusedWhileOneWaits(t *testing.T) {
+	st := &blockStore{MemoryStore: host.NewMemoryStore[toyAction](), began: make(chan uint64, 16), release: make(chan struct{})}
+	a := newSnapTable(t, st, 6)
+	a.async = true
+	t.Cleanup(a.h.Close)
+	a.playUntil(func() bool { return a.round() >= 3 })
+	<-st.began // round 1's; round 2's waits
+	st.refuse.Store(true)
+	close(st.release)
+	a.h.WaitSnapshots(a.id)
+	if n := st.saved.Load(); n != 0 || len(st.began) != 0 {
+		t.Fatalf("%d snapshots stored and %d more writes after a refusal, want none", n, len(st.began))
+	}
+	st.refuse.Store(false)
+	a.async = false
+	a.playUntil(func() bool { return a.round() >= 4 && a.game().total >= 2 })
+	if n := st.saved.Load(); n != 1 {
+		t.Fatalf("%d snapshots stored, want 1 (round 3's)", n)
+	}
+	want := streams(t, a.h, a.id, a.tokens, 1)
+	a.h.Close()
+	b := recoverOn(t, st, a.clk.Now(), a.fixture)
+	if got := streams(t, b.h, b.id, b.tokens, 1); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Fatalf("recovered streams\n%v\nwant\n%v", got, want)
+	}
+}
+
+// streamsAfter drops every viewer's first n events.
+func streamsAfter(s [][]string, n int) [][]string {
+	out := make([][]string, len(s))
+	for i := range s {
+		out[i] = s[i][n:]
+	}
+	return out
 }
 
 // TestCloseWaitsForSnapshot: Close returns only once the snapshot write
