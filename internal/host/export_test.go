@@ -22,7 +22,7 @@ func (h *Host[A, V, B]) WaitSnapshots(id string) {
 		var w *snapWrite
 		busy := false
 		_, err := callOn(context.Background(), t, func(t *table[A, V, B]) (struct{}, error) {
-			w, busy = t.writing, t.writing != nil || t.next != nil
+			w, busy = t.writing, t.writing != nil || len(t.waiting) > 0
 			return struct{}{}, nil
 		})
 		if err != nil || !busy {
@@ -45,3 +45,6 @@ func (h *Host[A, V, B]) InMemory(id string) (events int, archived uint64) {
 	defer t.mu.RUnlock()
 	return len(t.events), t.base
 }
+
+// MaxWaiting is how many snapshots of a table wait behind a write.
+const MaxWaiting = maxWaiting

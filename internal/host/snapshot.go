@@ -59,6 +59,12 @@ type Codec[A, B any] interface {
 // matches; recovery then replays the whole log.
 var ErrSnapshot = errors.New("host: snapshot does not restore")
 
+// maxWaiting is how many snapshots of a table wait for the store, behind
+// the one it writes, before the newest replaces the last: a few, so that
+// a store slower than a few rounds is written less often, not that every
+// burst of quick rounds loses its snapshots.
+const maxWaiting = 4
+
 // The encodings' first bytes; a new layout takes the next number.
 const (
 	// 3: the dedupe window's ids as digests; 2: each seat's player id
@@ -165,11 +171,11 @@ func (t *table[A, V, B]) snapshots() (Snapshotter, bool) {
 // capture takes a snapshot if a step has just left the game at a round
 // boundary with nothing held back, and keeps it for the store: flush
 // hands it over once the current request is answered. It is called after
-// every live step; replays take none. A snapshot taken and not yet
-// handed to the store (one write at a time: another is in flight, or
-// this call took one already) is replaced by the new one, whose segment
-// holds its events too: however many rounds go by while a slow store
-// writes, a table has one write in flight and one waiting.
+// every live step; replays take none. Snapshots wait for the store in
+// order, one write at a time; once maxWaiting wait, the newest replaces
+// the last of them (its segment holds the events of both): however many
+// rounds go by while a slow store writes, a table has one write in
+// flight and a few waiting, each a round's worth of events.
 func (t *table[A, V, B]) capture() {
 	if t.replay || t.hold.on || len(t.actions) == 0 || t.state != Playing {
 		return
@@ -178,9 +184,13 @@ func (t *table[A, V, B]) capture() {
 	if !ok || !sn.Boundary() {
 		return
 	}
-	if t.next != nil {
-		t.next, t.chain = nil, t.saved
-		if w := t.writing; w != nil {
+	if n := len(t.waiting); n == maxWaiting {
+		t.waiting[n-1] = pendingSnap{}
+		t.waiting = t.waiting[:n-1]
+		t.chain = t.saved
+		if n > 1 {
+			t.chain = t.waiting[n-2].chain
+		} else if w := t.writing; w != nil {
 			t.chain = w.snap.chain
 		}
 	}
@@ -204,7 +214,7 @@ func (t *table[A, V, B]) capture() {
 	// the snapshot is ever stored.
 	t.gameSnap, t.actions = game, nil
 	t.chain = chain
-	t.next = &pendingSnap{snap: TableSnapshot{Entries: t.logged, State: state, Events: seg}, chain: chain}
+	t.waiting = append(t.waiting, pendingSnap{snap: TableSnapshot{Entries: t.logged, State: state, Events: seg}, chain: chain})
 }
 
 // snapWrite is a snapshot handed to the store, and the store's answer.
@@ -216,8 +226,8 @@ type snapWrite struct {
 	applied bool // written ran; the table's runner's
 }
 
-// flush hands the snapshot taken to the store, unless a write is in
-// flight (written calls flush again when it ends): the write goes on in
+// flush hands the oldest snapshot waiting to the store, unless a write
+// is in flight (the runner calls flush again after written): the write goes on in
 // a goroutine of its own, and the table goes on with its next calls
 // meanwhile - a snapshot only makes recovery faster, the log written
 // before every answer is what the table is - and written applies the
@@ -228,7 +238,7 @@ type snapWrite struct {
 // is written before the answer goes out, after the write in flight, as
 // a reader of the store may expect of a finished game.
 func (t *table[A, V, B]) flush() {
-	if t.next == nil || t.ro {
+	if len(t.waiting) == 0 || t.ro {
 		return
 	}
 	if t.state != Playing {
@@ -236,20 +246,18 @@ func (t *table[A, V, B]) flush() {
 			<-w.done
 			t.written(w)
 		}
-		if t.next == nil { // the write in flight was refused
-			return
+		for len(t.waiting) > 0 { // none after a refusal
+			w := &snapWrite{snap: t.unwait()}
+			t.save(w)
+			t.written(w)
 		}
-		w := &snapWrite{snap: *t.next}
-		t.next = nil
-		t.save(w)
-		t.written(w)
 		return
 	}
 	if t.writing != nil {
 		return
 	}
-	w := &snapWrite{snap: *t.next, done: make(chan struct{})}
-	t.next, t.writing = nil, w
+	w := &snapWrite{snap: t.unwait(), done: make(chan struct{})}
+	t.writing = w
 	go func() {
 		t.save(w)
 		// Closed before the outcome is posted, so that a runner that
@@ -260,6 +268,15 @@ func (t *table[A, V, B]) flush() {
 	}()
 }
 
+// unwait takes the oldest snapshot waiting.
+func (t *table[A, V, B]) unwait() pendingSnap {
+	p := t.waiting[0]
+	n := copy(t.waiting, t.waiting[1:])
+	t.waiting[n] = pendingSnap{}
+	t.waiting = t.waiting[:n]
+	return p
+}
+
 // save writes w's snapshot to the store.
 func (t *table[A, V, B]) save(w *snapWrite) {
 	start := t.clk.Now()
@@ -268,9 +285,9 @@ func (t *table[A, V, B]) save(w *snapWrite) {
 }
 
 // written applies the outcome of a snapshot write, on the table, once. A
-// store that refuses one costs nothing but time: the snapshot waiting
-// is dropped (its chain holds the refused one's segment), and the next
-// one's segment starts after the last one stored.
+// store that refuses one costs nothing but time: the snapshots waiting
+// are dropped (their chains hold the refused one's segment), and the
+// next one's segment starts after the last one stored.
 func (t *table[A, V, B]) written(w *snapWrite) {
 	if w.applied {
 		return
@@ -282,7 +299,9 @@ func (t *table[A, V, B]) written(w *snapWrite) {
 	p := &w.snap
 	if w.err != nil {
 		t.log.Warn("store snapshot", zap.Uint64("entries", p.snap.Entries), zap.Error(w.err))
-		t.chain, t.next = t.saved, nil
+		t.chain = t.saved
+		clear(t.waiting)
+		t.waiting = t.waiting[:0]
 		return
 	}
 	t.saved = p.chain

@@ -234,11 +234,17 @@ func streams(t *testing.T, h *toyHost, id string, tokens [4]string, after uint64
 // recoverOn starts a host on st at time now and recovers its tables.
 func recoverOn(t *testing.T, st host.Store[toyAction], now time.Time, f *fixture) *snapTable {
 	t.Helper()
+	return recoverGame(t, st, now, f, 4)
+}
+
+// recoverGame is recoverOn for a toy of the given rounds.
+func recoverGame(t *testing.T, st host.Store[toyAction], now time.Time, f *fixture, rounds int) *snapTable {
+	t.Helper()
 	clk := clock.NewFake(now)
 	h := host.New(toyConfig(clk, st))
 	t.Cleanup(h.Close)
 	n, err := h.Recover(context.Background(), func(host.TableRecord) (host.NewGame[toyAction, toyView, string], error) {
-		return newToy(4), nil
+		return newToy(rounds), nil
 	})
 	if err != nil || n != 1 {
 		t.Fatalf("Recover = %d, %v; want 1 table", n, err)
@@ -631,8 +637,25 @@ type blockStore struct {
 	*host.MemoryStore[toyAction]
 	began   chan uint64 // the Entries of every write that began
 	release chan struct{}
+	once    sync.Once
 	refuse  atomic.Bool
 	saved   atomic.Int32
+}
+
+func newBlockStore() *blockStore {
+	return &blockStore{MemoryStore: host.NewMemoryStore[toyAction](), began: make(chan uint64, 16), release: make(chan struct{})}
+}
+
+// open lets every write through from now on.
+func (s *blockStore) open() { s.once.Do(func() { close(s.release) }) }
+
+// closeAfter closes h at the end of the test, after opening the store:
+// Close waits for a write in flight.
+func (s *blockStore) closeAfter(t *testing.T, h *toyHost) {
+	t.Cleanup(func() {
+		s.open()
+		h.Close()
+	})
 }
 
 func (s *blockStore) SaveSnapshot(ctx context.Context, table string, snap host.TableSnapshot) error {
@@ -646,17 +669,18 @@ func (s *blockStore) SaveSnapshot(ctx context.Context, table string, snap host.T
 }
 
 // TestSnapshotWriteOffPath: a snapshot write that the store holds up
-// holds nothing else up. The table plays on - three rounds - while the
-// write waits, with no second write meanwhile: the snapshots of the next
-// two boundaries are one, the second replacing the first. Once the store
-// answers, the first is stored and the table leaves the events it holds
-// to the store (its archive), every stream reading the same events as
-// before; then the one waiting is stored, and the table recovers from it.
+// holds nothing else up. The table plays on - five more rounds - while
+// the write waits, with no second write meanwhile: the snapshots of the
+// next boundaries wait, the last of host.MaxWaiting replaced by the
+// newest. Once the store answers, they are stored in order and the table
+// leaves the events they hold to the store (its archive), every stream
+// reading the same events as before; the table recovers from the last.
 func TestSnapshotWriteOffPath(t *testing.T) {
-	st := &blockStore{MemoryStore: host.NewMemoryStore[toyAction](), began: make(chan uint64, 16), release: make(chan struct{})}
-	a := newSnapTable(t, st, 6)
+	st := newBlockStore()
+	const rounds = host.MaxWaiting + 4
+	a := newSnapTable(t, st, rounds)
 	a.async = true
-	t.Cleanup(a.h.Close)
+	st.closeAfter(t, a.h)
 	a.playUntil(func() bool { return a.round() >= 2 })
 	var first uint64
 	select {
@@ -664,8 +688,9 @@ func TestSnapshotWriteOffPath(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("no snapshot write after round 1")
 	}
-	acked := a.playUntil(func() bool { return a.round() >= 4 && a.game().total >= 2 })
-	if len(acked) < 10 {
+	// Rounds 2 to MaxWaiting+2 end while the write waits.
+	acked := a.playUntil(func() bool { return a.round() >= rounds-1 && a.game().total >= 2 })
+	if len(acked) < 5*host.MaxWaiting {
 		t.Fatalf("%d actions accepted while the snapshot write waited", len(acked))
 	}
 	if _, ok := st.Snapshot(a.id); ok || len(st.began) != 0 {
@@ -678,13 +703,17 @@ func TestSnapshotWriteOffPath(t *testing.T) {
 	want := streams(t, a.h, a.id, a.tokens, 1)
 	entries := uint64(len(st.Entries(a.id)))
 
-	close(st.release)
-	if got := <-st.began; got <= first || got >= entries {
-		t.Fatalf("the second write is of the snapshot at %d, want one after %d and before %d", got, first, entries)
-	}
+	st.open()
 	a.h.WaitSnapshots(a.id)
-	if n := st.saved.Load(); n != 2 {
-		t.Fatalf("%d snapshots stored, want 2 (round 1's, then rounds 2 and 3 in one)", n)
+	if n := st.saved.Load(); n != 1+host.MaxWaiting {
+		t.Fatalf("%d snapshots stored, want %d (round 1's, then those waiting, the last two rounds' in one)", n, 1+host.MaxWaiting)
+	}
+	for prev := first; len(st.began) > 0; {
+		at := <-st.began
+		if at <= prev || at >= entries {
+			t.Fatalf("a snapshot at %d written after one at %d (%d entries)", at, prev, entries)
+		}
+		prev = at
 	}
 	n, archived := a.h.InMemory(a.id)
 	if archived == 0 || n >= held {
@@ -697,7 +726,7 @@ func TestSnapshotWriteOffPath(t *testing.T) {
 		t.Fatalf("streams after 7 from the archive\n%v\nwant\n%v", got, streamsAfter(want, 6))
 	}
 	a.h.Close()
-	b := recoverOn(t, st, a.clk.Now(), a.fixture)
+	b := recoverGame(t, st, a.clk.Now(), a.fixture, rounds)
 	if got := streams(t, b.h, b.id, b.tokens, 1); !slices.EqualFunc(got, want, slices.Equal) {
 		t.Fatalf("recovered streams\n%v\nwant\n%v", got, want)
 	}
@@ -708,14 +737,15 @@ func TestSnapshotWriteOffPath(t *testing.T) {
 // refused one, is dropped, and the next boundary's snapshot holds every
 // event since the last one stored: the table recovers from it as it was.
 func TestSnapshotRefusedWhileOneWaits(t *testing.T) {
-	st := &blockStore{MemoryStore: host.NewMemoryStore[toyAction](), began: make(chan uint64, 16), release: make(chan struct{})}
-	a := newSnapTable(t, st, 6)
+	st := newBlockStore()
+	const rounds = 6
+	a := newSnapTable(t, st, rounds)
 	a.async = true
-	t.Cleanup(a.h.Close)
+	st.closeAfter(t, a.h)
 	a.playUntil(func() bool { return a.round() >= 3 })
-	<-st.began // round 1's; round 2's waits
+	<-st.began // round 1's; round 2's waits behind it
 	st.refuse.Store(true)
-	close(st.release)
+	st.open()
 	a.h.WaitSnapshots(a.id)
 	if n := st.saved.Load(); n != 0 || len(st.began) != 0 {
 		t.Fatalf("%d snapshots stored and %d more writes after a refusal, want none", n, len(st.began))
@@ -728,7 +758,7 @@ func TestSnapshotRefusedWhileOneWaits(t *testing.T) {
 	}
 	want := streams(t, a.h, a.id, a.tokens, 1)
 	a.h.Close()
-	b := recoverOn(t, st, a.clk.Now(), a.fixture)
+	b := recoverGame(t, st, a.clk.Now(), a.fixture, rounds)
 	if got := streams(t, b.h, b.id, b.tokens, 1); !slices.EqualFunc(got, want, slices.Equal) {
 		t.Fatalf("recovered streams\n%v\nwant\n%v", got, want)
 	}
@@ -746,9 +776,10 @@ func streamsAfter(s [][]string, n int) [][]string {
 // TestCloseWaitsForSnapshot: Close returns only once the snapshot write
 // in flight has, and the snapshot is then in the store.
 func TestCloseWaitsForSnapshot(t *testing.T) {
-	st := &blockStore{MemoryStore: host.NewMemoryStore[toyAction](), began: make(chan uint64, 16), release: make(chan struct{})}
+	st := newBlockStore()
 	a := newSnapTable(t, st, 4)
 	a.async = true
+	st.closeAfter(t, a.h)
 	a.playUntil(func() bool { return a.round() >= 2 })
 	<-st.began
 	closed := make(chan struct{})
@@ -761,7 +792,7 @@ func TestCloseWaitsForSnapshot(t *testing.T) {
 		t.Fatal("Close returned with a snapshot write in flight")
 	case <-time.After(50 * time.Millisecond):
 	}
-	close(st.release)
+	st.open()
 	select {
 	case <-closed:
 	case <-time.After(10 * time.Second):

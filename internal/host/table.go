@@ -57,14 +57,14 @@ type table[A comparable, V, B any] struct {
 	// Owned by the table's runner.
 	game     Game[A, V, B]
 	newGame  NewGame[A, V, B]
-	actions  []A          // the actions accepted since gameSnap, to rebuild the game
-	gameSnap []byte       // the game's state at the latest snapshot taken (nil: none, rebuild from the start)
-	acted    uint64       // actions accepted since the start
-	logged   uint64       // entries stored
-	chain    archive      // the event segments of the snapshots taken, stored or pending
-	saved    archive      // those of chain the store took
-	next     *pendingSnap // a snapshot taken, not yet handed to the store (flush)
-	writing  *snapWrite   // the snapshot write in flight, if any
+	actions  []A           // the actions accepted since gameSnap, to rebuild the game
+	gameSnap []byte        // the game's state at the latest snapshot taken (nil: none, rebuild from the start)
+	acted    uint64        // actions accepted since the start
+	logged   uint64        // entries stored
+	chain    archive       // the event segments of the snapshots taken, stored or pending
+	saved    archive       // those of chain the store took
+	waiting  []pendingSnap // snapshots taken, not yet handed to the store (flush), oldest first
+	writing  *snapWrite    // the snapshot write in flight, if any
 	state    State
 	players  bool // a player held a seat at the start: the claim dwell applies
 	seats    []seat[A, V]
