@@ -3,7 +3,6 @@ package host
 import (
 	"encoding/binary"
 	"math/bits"
-	"slices"
 )
 
 // window is a seat's dedupe window: the answers to its latest request
@@ -18,7 +17,8 @@ import (
 type window[A comparable] struct {
 	keys    []idKey   // keys[i] is the digest of the id of ans[i]
 	ans     []slot[A] // the answers, parallel to keys
-	refused []refusal // the errors of the refused answers held, by index
+	refused []refusal // the errors of the refused answers held, oldest first from gone on
+	gone    int       // refused[:gone] are forgotten, their room reused by the next append
 	head    int       // the oldest entry once the ring is full
 }
 
@@ -85,7 +85,7 @@ func (w *window[A]) get(k idKey) (answer[A], bool) {
 }
 
 func (w *window[A]) refusal(i int) error {
-	for _, r := range w.refused {
+	for _, r := range w.refused[w.gone:] {
 		if r.i == i {
 			return r.err
 		}
@@ -111,13 +111,21 @@ func (w *window[A]) add(size int, k idKey, a answer[A]) {
 	} else {
 		i = w.head
 		if w.ans[i].seq&refusedBit != 0 {
-			w.refused = slices.DeleteFunc(w.refused, func(r refusal) bool { return r.i == i })
+			// Refusals are kept in the order of their entries, and the
+			// ring forgets the oldest entry first: this is the oldest.
+			w.refused[w.gone] = refusal{}
+			w.gone++
 		}
 		w.keys[i], w.ans[i] = k, s
 		w.head = (w.head + 1) % len(w.keys)
 	}
 	if a.err != nil {
 		w.ans[i].seq |= refusedBit
+		if len(w.refused) == cap(w.refused) && w.gone > 0 {
+			n := copy(w.refused, w.refused[w.gone:])
+			clear(w.refused[n:])
+			w.refused, w.gone = w.refused[:n], 0
+		}
 		w.refused = append(w.refused, refusal{i: i, err: a.err})
 	}
 }
