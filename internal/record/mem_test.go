@@ -1,6 +1,8 @@
 package record
 
 import (
+	"bytes"
+	"reflect"
 	"testing"
 
 	"github.com/mahjong-authority/authority/internal/record/recordtest"
@@ -104,5 +106,72 @@ func BenchmarkRecorderStepSnapshot(b *testing.B) {
 				}
 			}
 		}
+	}
+}
+
+// TestRecorderKeepsRoundsEncoded: between rounds a recorder reaches no
+// decoded round or action (each finished round is kept encoded only); two
+// Games are equal and leave the recorder as it was; and after the whole
+// game the recorder retains about its snapshot's size, not the decoded
+// rounds' (five times as much).
+func TestRecorderKeepsRoundsEncoded(t *testing.T) {
+	c, rules, steps := longestGame(t)
+	rec := NewRecorder(c.ID, rules, c.StartScores)
+	rounds := 0
+	for i, s := range steps {
+		rec.Step(s.Action, s.Events)
+		if rec.Rounds() == rounds {
+			continue
+		}
+		rounds = rec.Rounds()
+		for _, typ := range []reflect.Type{reflect.TypeFor[Round](), reflect.TypeFor[Action](), reflect.TypeFor[table.Body]()} {
+			if recordtest.Reaches(rec, typ) {
+				t.Fatalf("after step %d (round %d ended): the recorder holds a %v", i, rounds, typ)
+			}
+		}
+		before := *rec
+		g1, g2 := rec.Game(), rec.Game()
+		if !reflect.DeepEqual(g1, g2) || len(g1.Rounds) != rounds {
+			t.Fatalf("after round %d: two Games differ or have %d rounds", rounds, len(g1.Rounds))
+		}
+		if !reflect.DeepEqual(*rec, before) || recordtest.Reaches(rec, reflect.TypeFor[Round]()) {
+			t.Fatalf("after round %d: Game changed the recorder", rounds)
+		}
+	}
+	if rounds != len(c.Rounds) {
+		t.Fatalf("%d rounds recorded, want %d", rounds, len(c.Rounds))
+	}
+	snap, err := rec.AppendBinary(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	retained := recordtest.Retained(20, func() any { return recordAll(c, rules, steps) })
+	if limit := 2*float64(len(snap)) + 4096; retained > limit {
+		t.Errorf("a recorder of %d rounds retains %.0f bytes, want at most %.0f (its snapshot: %d)", rounds, retained, limit, len(snap))
+	}
+}
+
+// TestRestoredRecorderKeepsRoundsEncoded: a restored recorder keeps its
+// rounds encoded through Game too, and its record is the original's.
+func TestRestoredRecorderKeepsRoundsEncoded(t *testing.T) {
+	c, rules, steps := longestGame(t)
+	orig := recordAll(c, rules, steps)
+	snap, err := orig.AppendBinary(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := RestoreRecorder(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := rec.Game(), orig.Game(); rec.Err() != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("restored: record differs (Err %v)", rec.Err())
+	}
+	if recordtest.Reaches(rec, reflect.TypeFor[Round]()) {
+		t.Fatal("a restored recorder holds a decoded round after Game")
+	}
+	again, err := rec.AppendBinary(nil)
+	if err != nil || !bytes.Equal(again, snap) {
+		t.Fatalf("restored, then Game: snapshot differs (%v)", err)
 	}
 }
