@@ -17,7 +17,17 @@ import (
 // playGame plays a game of bots as the server does (walls from the table
 // seed, commitments binding the table id) and returns its record and the
 // record taken after the first hand.
-func playGame(t *testing.T, hands int, server byte) (full, partial *Game) {
+func playGame(t testing.TB, hands int, server byte) (full, partial *Game) {
+	t.Helper()
+	rec, partial := playRecorder(t, hands, server)
+	full = rec.Game()
+	srv := [32]byte{server}
+	full.ServerSeed = hex.EncodeToString(srv[:])
+	return full, partial
+}
+
+// playRecorder is playGame's recorder.
+func playRecorder(t testing.TB, hands int, server byte) (rec *Recorder, partial *Game) {
 	t.Helper()
 	rules := tbl.Rules{Name: "mcr", Hands: hands}
 	eng, err := tbl.New(tbl.Config{Rules: rules})
@@ -27,7 +37,7 @@ func playGame(t *testing.T, hands int, server byte) (full, partial *Game) {
 	srv := [32]byte{server}
 	entropy := [fair.Seats][]byte{{1}, {2}, nil, {4}}
 	seed := fair.TableSeed(srv, entropy)
-	rec := NewRecorder(rules)
+	rec = NewRecorder(rules)
 	rec.SetTable("tbl-1")
 	rec.SetSeeds(fair.SeedCommitment(srv), entropy)
 	var bots [tbl.NumSeats]bmcr.Player
@@ -56,9 +66,7 @@ func playGame(t *testing.T, hands int, server byte) (full, partial *Game) {
 		}
 		rec.Step(a, evs)
 	}
-	full = rec.Game()
-	full.ServerSeed = hex.EncodeToString(srv[:])
-	return full, partial
+	return rec, partial
 }
 
 func TestVerify(t *testing.T) {
