@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -136,16 +137,13 @@ func TestVerifyTampered(t *testing.T) {
 }
 
 func TestRecorderSnapshot(t *testing.T) {
-	g, _ := playGame(t, 2, 3)
-	rec := NewRecorder(tbl.Rules{Name: "mcr", Hands: 2})
-	rec.st.Game = *g
-	rec.st.Over = false
+	rec, _ := playRecorder(t, 2, 3)
 	b, err := rec.AppendBinary(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	back, err := RestoreRecorder(b)
-	if err != nil || back.Hands() != 2 || back.Over() {
+	if err != nil || back.Hands() != 2 || !back.Over() || !reflect.DeepEqual(back.Game(), rec.Game()) {
 		t.Fatalf("RestoreRecorder: %v, %v", back, err)
 	}
 	if _, err := RestoreRecorder(b[:len(b)-1]); err == nil {
