@@ -1,6 +1,8 @@
 package record
 
 import (
+	"encoding/json"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -22,9 +24,7 @@ var server = [32]byte{5, 5}
 // and returns its steps.
 func playMatch(tb testing.TB, deals int) []step {
 	tb.Helper()
-	rules := table.Classic
-	rules.Deals = deals
-	eng, err := table.New(table.Config{Rules: rules})
+	eng, err := table.New(table.Config{Rules: rulesOf(deals)})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -57,9 +57,20 @@ func playMatch(tb testing.TB, deals int) []step {
 	return steps
 }
 
-func recordAll(steps []step) *Recorder {
-	rec := NewRecorder(table.Classic, server)
+func rulesOf(deals int) table.Rules {
+	r := table.Classic
+	r.Deals = deals
+	return r
+}
+
+func newRecorder(deals int) *Recorder {
+	rec := NewRecorder(rulesOf(deals), server)
 	rec.SetTable("t-1", [][]byte{{1}, {2}, {3}})
+	return rec
+}
+
+func recordAll(deals int, steps []step) *Recorder {
+	rec := newRecorder(deals)
 	for _, s := range steps {
 		rec.Step(s.a, s.evs)
 	}
@@ -70,13 +81,13 @@ func recordAll(steps []step) *Recorder {
 // whole match of 16 deals (retained-B/rec) beside its snapshot's size.
 func BenchmarkRecorderRetained(b *testing.B) {
 	steps := playMatch(b, 16)
-	snap, err := recordAll(steps).MarshalBinary()
+	snap, err := recordAll(16, steps).MarshalBinary()
 	if err != nil {
 		b.Fatal(err)
 	}
 	var retained float64
 	for range b.N {
-		retained = recordtest.Retained(50, func() any { return recordAll(steps) })
+		retained = recordtest.Retained(50, func() any { return recordAll(16, steps) })
 	}
 	b.ReportMetric(retained, "retained-B/rec")
 	b.ReportMetric(float64(len(snap)), "snapshot-B")
@@ -85,12 +96,58 @@ func BenchmarkRecorderRetained(b *testing.B) {
 // BenchmarkRecorderRecord is the cost of an export's record of a whole
 // match.
 func BenchmarkRecorderRecord(b *testing.B) {
-	rec := recordAll(playMatch(b, 16))
+	rec := recordAll(16, playMatch(b, 16))
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
 		if r := rec.Record([3]string{"a", "b", "c"}); len(r.Deals) != 16 {
 			b.Fatalf("%d deals", len(r.Deals))
+		}
+	}
+}
+
+// TestRecorderKeepsDealsEncoded: between deals, mid-match and after it, a
+// recorder reaches no decoded deal, and two Records are equal and leave
+// it as it was; a recorder restored from its snapshot keeps its deals
+// encoded too, and so does one restored from a snapshot as the recorder
+// wrote it when it kept its deals decoded (the JSON of a Record).
+func TestRecorderKeepsDealsEncoded(t *testing.T) {
+	steps := playMatch(t, 4)
+	names := [3]string{"a", "b", "c"}
+	rec := newRecorder(4)
+	deals := 0
+	for _, s := range steps {
+		rec.Step(s.a, s.evs)
+		if rec.Deals() > deals {
+			deals = rec.Deals()
+			recordtest.BetweenRounds(t, rec, func() any { return rec.Record(names) }, reflect.TypeFor[Deal]())
+		}
+	}
+	if deals != 4 || !rec.Over() {
+		t.Fatalf("%d deals, over %t", deals, rec.Over())
+	}
+	want := rec.Record(names)
+	if n, err := Verify(&want); err != nil || n != 4 {
+		t.Fatalf("Verify = %d, %v", n, err)
+	}
+	snap, err := rec.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := rec.Record([3]string{})
+	old.ServerSeed, old.Entropy = "", nil // the recorder kept them apart
+	raw, err := json.Marshal(&old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range map[string][]byte{"snapshot": snap, "a Record's JSON": raw} {
+		back := newRecorder(4)
+		if err := back.UnmarshalBinary(b); err != nil {
+			t.Fatalf("%s: UnmarshalBinary = %v", name, err)
+		}
+		recordtest.BetweenRounds(t, back, func() any { return back.Record(names) }, reflect.TypeFor[Deal]())
+		if got := back.Record(names); back.Err() != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: restored, the record differs (%v)", name, back.Err())
 		}
 	}
 }

@@ -1,8 +1,11 @@
 package mcr
 
 import (
+	"encoding/json"
+	"reflect"
 	"testing"
 
+	"github.com/mahjong-authority/authority/internal/pack"
 	"github.com/mahjong-authority/authority/internal/record/recordtest"
 )
 
@@ -31,6 +34,45 @@ func BenchmarkRecorderGame(b *testing.B) {
 	for range b.N {
 		if g := rec.Game(); len(g.Hands) != 16 {
 			b.Fatalf("%d hands", len(g.Hands))
+		}
+	}
+}
+
+// TestRecorderKeepsHandsEncoded: between hands a recorder reaches no
+// decoded hand or fan, and two Games are equal and leave it as it was; a
+// recorder restored from a snapshot keeps its hands encoded too, and so
+// does one restored from a snapshot as the recorder wrote it when it kept
+// its hands decoded (the JSON of a Game).
+func TestRecorderKeepsHandsEncoded(t *testing.T) {
+	decoded := []reflect.Type{reflect.TypeFor[Hand](), reflect.TypeFor[Fan]()}
+	rec, partial := playRecorder(t, 3, 3)
+	if len(partial.Hands) != 1 {
+		t.Fatalf("the record after the first hand has %d", len(partial.Hands))
+	}
+	recordtest.BetweenRounds(t, rec, func() any { return rec.Game() }, decoded...)
+	want := rec.Game()
+	snap, err := rec.AppendBinary(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := *want
+	g.Entropy = nil // the recorder kept it apart
+	raw, err := json.Marshal(struct {
+		Game    *Game    `json:"game"`
+		Entropy []string `json:"entropy,omitempty"`
+		Over    bool     `json:"over"`
+	}{&g, want.Entropy, true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range map[string][]byte{"snapshot": snap, "a Game's JSON": pack.AppendBytes(nil, raw)} {
+		back, err := RestoreRecorder(b)
+		if err != nil {
+			t.Fatalf("%s: RestoreRecorder = %v", name, err)
+		}
+		recordtest.BetweenRounds(t, back, func() any { return back.Game() }, decoded...)
+		if got := back.Game(); back.Err() != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: restored, the record differs (%v)", name, back.Err())
 		}
 	}
 }

@@ -6,6 +6,7 @@ package recordtest
 import (
 	"reflect"
 	"runtime"
+	"testing"
 )
 
 // Retained builds n values with build, keeps them all, and returns the
@@ -74,4 +75,29 @@ func Reaches(v any, want reflect.Type) bool {
 		return false
 	}
 	return walk(reflect.ValueOf(v))
+}
+
+// BetweenRounds checks a recorder between rounds: rec reaches no value of
+// the decoded types (its finished rounds are kept encoded), and two calls
+// of record, which reads rec's record, return equal records and leave rec
+// as it was.
+func BetweenRounds[R any](t testing.TB, rec *R, record func() any, decoded ...reflect.Type) {
+	t.Helper()
+	for _, typ := range decoded {
+		if Reaches(rec, typ) {
+			t.Fatalf("between rounds the recorder holds a %v", typ)
+		}
+	}
+	before := *rec
+	if g1, g2 := record(), record(); !reflect.DeepEqual(g1, g2) {
+		t.Fatal("two records of one recorder differ")
+	}
+	if !reflect.DeepEqual(*rec, before) {
+		t.Fatal("reading the record changed the recorder")
+	}
+	for _, typ := range decoded {
+		if Reaches(rec, typ) {
+			t.Fatalf("after its record was read the recorder holds a %v", typ)
+		}
+	}
 }

@@ -1,9 +1,12 @@
 package sichuan_test
 
 import (
+	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/mahjong-authority/authority/internal/record/recordtest"
+	rsc "github.com/mahjong-authority/authority/internal/record/sichuan"
 	sc "github.com/mahjong-authority/authority/internal/table/sichuan"
 )
 
@@ -32,6 +35,41 @@ func BenchmarkRecorderGame(b *testing.B) {
 	for range b.N {
 		if g := rec.Game(); len(g.Rounds) != sc.Default.Hands {
 			b.Fatalf("%d hands", len(g.Rounds))
+		}
+	}
+}
+
+// TestRecorderKeepsHandsEncoded: between hands, mid-match and after it, a
+// recorder reaches no decoded hand or action, and two Games are equal and
+// leave it as it was; a recorder restored from a snapshot keeps its hands
+// encoded too, and so does one restored from a snapshot as the recorder
+// wrote it when it kept its hands decoded (the JSON of a Game).
+func TestRecorderKeepsHandsEncoded(t *testing.T) {
+	decoded := []reflect.Type{reflect.TypeFor[rsc.Round](), reflect.TypeFor[rsc.Action]()}
+	mid, _ := play(t, sc.Default, 2)
+	recordtest.BetweenRounds(t, mid, func() any { return mid.Game() }, decoded...)
+	rec, _ := play(t, sc.Default, 0)
+	recordtest.BetweenRounds(t, rec, func() any { return rec.Game() }, decoded...)
+	want := rec.Game()
+	snap, err := rec.AppendBinary(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := json.Marshal(struct {
+		Game *rsc.Game `json:"game"`
+		Over bool      `json:"over"`
+	}{want, true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range map[string][]byte{"snapshot": snap, "a Game's JSON": old} {
+		back, err := rsc.RestoreRecorder(b)
+		if err != nil {
+			t.Fatalf("%s: RestoreRecorder = %v", name, err)
+		}
+		recordtest.BetweenRounds(t, back, func() any { return back.Game() }, decoded...)
+		if got := back.Game(); back.Err() != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: restored, the record differs (%v)", name, back.Err())
 		}
 	}
 }
