@@ -140,14 +140,7 @@ func TestRecorderKeepsDealsEncoded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, b := range map[string][]byte{"snapshot": snap, "a Record's JSON": raw} {
-		back := newRecorder(4)
-		if err := back.UnmarshalBinary(b); err != nil {
-			t.Fatalf("%s: UnmarshalBinary = %v", name, err)
-		}
-		recordtest.BetweenRounds(t, back, func() any { return back.Record(names) }, reflect.TypeFor[Deal]())
-		if got := back.Record(names); back.Err() != nil || !reflect.DeepEqual(got, want) {
-			t.Fatalf("%s: restored, the record differs (%v)", name, back.Err())
-		}
-	}
+	restore := func(b []byte) (*Recorder, error) { r := newRecorder(4); return r, r.UnmarshalBinary(b) }
+	recordtest.Restores(t, map[string][]byte{"snapshot": snap, "a Record's JSON": raw}, restore,
+		func(r *Recorder) (any, error) { return r.Record(names), r.Err() }, want, reflect.TypeFor[Deal]())
 }

@@ -64,16 +64,8 @@ func TestRecorderKeepsHandsEncoded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, b := range map[string][]byte{"snapshot": snap, "a Game's JSON": old} {
-		back, err := RestoreRecorder(b)
-		if err != nil {
-			t.Fatalf("%s: RestoreRecorder = %v", name, err)
-		}
-		recordtest.BetweenRounds(t, back, func() any { return back.Game() }, decoded...)
-		if got := back.Game(); back.Err() != nil || !reflect.DeepEqual(got, want) {
-			t.Fatalf("%s: restored, the record differs (%v)", name, back.Err())
-		}
-	}
+	recordtest.Restores(t, map[string][]byte{"snapshot": snap, "a Game's JSON": old}, RestoreRecorder,
+		func(r *Recorder) (any, error) { return r.Game(), r.Err() }, want, decoded...)
 	// Mid-game: the partial record of a recorder restored between hands.
 	mid := *want
 	mid.Rounds = mid.Rounds[:2]

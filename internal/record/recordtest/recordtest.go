@@ -101,3 +101,20 @@ func BetweenRounds[R any](t testing.TB, rec *R, record func() any, decoded ...re
 		}
 	}
 }
+
+// Restores checks that each of snapshots (by name) restores with restore
+// to a recorder that keeps its rounds encoded (BetweenRounds) and whose
+// record, which record reads with the recorder's error, is want.
+func Restores[R any](t testing.TB, snapshots map[string][]byte, restore func([]byte) (*R, error), record func(*R) (any, error), want any, decoded ...reflect.Type) {
+	t.Helper()
+	for name, b := range snapshots {
+		rec, err := restore(b)
+		if err != nil {
+			t.Fatalf("%s: restore = %v", name, err)
+		}
+		BetweenRounds(t, rec, func() any { g, _ := record(rec); return g }, decoded...)
+		if got, err := record(rec); err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: restored, the record differs (%v)", name, err)
+		}
+	}
+}

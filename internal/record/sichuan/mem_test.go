@@ -62,14 +62,6 @@ func TestRecorderKeepsHandsEncoded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, b := range map[string][]byte{"snapshot": snap, "a Game's JSON": old} {
-		back, err := rsc.RestoreRecorder(b)
-		if err != nil {
-			t.Fatalf("%s: RestoreRecorder = %v", name, err)
-		}
-		recordtest.BetweenRounds(t, back, func() any { return back.Game() }, decoded...)
-		if got := back.Game(); back.Err() != nil || !reflect.DeepEqual(got, want) {
-			t.Fatalf("%s: restored, the record differs (%v)", name, back.Err())
-		}
-	}
+	recordtest.Restores(t, map[string][]byte{"snapshot": snap, "a Game's JSON": old}, rsc.RestoreRecorder,
+		func(r *rsc.Recorder) (any, error) { return r.Game(), r.Err() }, want, decoded...)
 }
