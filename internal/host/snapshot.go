@@ -466,7 +466,9 @@ func (t *table[A, V, B]) restoreState(snap *TableSnapshot) error {
 		for range n {
 			var k idKey
 			if version >= 3 {
-				k = keyFrom(r.Fixed("id digest", 16))
+				if b := r.Fixed("id digest", 16); len(b) == 16 {
+					k = keyFrom(b)
+				}
 			} else {
 				// The ids themselves, front-coded.
 				common := r.Count("id prefix", len(prevID))
@@ -482,6 +484,9 @@ func (t *table[A, V, B]) restoreState(snap *TableSnapshot) error {
 			seq := prevSeq + uint64(r.Int("seq", -maxEvents, maxEvents))
 			if r.Err() != nil {
 				break
+			}
+			if seq > maxEvents {
+				return fmt.Errorf("seat %d: request %x answered with seq %d", i, appendKey(nil, k), int64(seq))
 			}
 			if _, dup := s.dedupe.get(k); dup {
 				return fmt.Errorf("seat %d: request %x twice", i, appendKey(nil, k))
