@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"hash/maphash"
 	"runtime"
 	"slices"
 	"testing"
@@ -171,4 +172,85 @@ func BenchmarkDigest(b *testing.B) {
 		k = digest(ids[i&1])
 	}
 	_ = k
+}
+
+// idWindow is the window as it was before digests: each id kept, found
+// by its maphash sum. For comparisons only.
+type idWindow[A comparable] struct {
+	sums []uint64
+	ids  []string
+	ans  []answer[A]
+	head int
+}
+
+var idSeed = maphash.MakeSeed()
+
+func (w *idWindow[A]) get(id string) (answer[A], bool) {
+	h := maphash.String(idSeed, id)
+	for i, s := range w.sums {
+		if s == h && w.ids[i] == id {
+			return w.ans[i], true
+		}
+	}
+	return answer[A]{}, false
+}
+
+func (w *idWindow[A]) add(size int, id string, a answer[A]) {
+	h := maphash.String(idSeed, id)
+	if len(w.ids) < size {
+		w.sums, w.ids, w.ans = append(w.sums, h), append(w.ids, id), append(w.ans, a)
+		return
+	}
+	w.sums[w.head], w.ids[w.head], w.ans[w.head] = h, id, a
+	w.head = (w.head + 1) % len(w.ids)
+}
+
+// BenchmarkWindowAct is what a request costs its seat's full window of
+// 256 (uuid ids, a third of the answers refusals): a lookup that misses,
+// then the answer remembered - the ids kept, as before, and the digests.
+func BenchmarkWindowAct(b *testing.B) {
+	type action struct {
+		seat, kind, tile int8
+		tiles            [2]int8
+		wall             *int
+		tsumogiri        bool
+	}
+	const size = 256
+	ids := make([]string, 4*size)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("%08x-0000-4000-8000-%012x", i, i)
+	}
+	refused := errors.New("refused")
+	ans := func(i int) answer[action] {
+		if i%3 == 0 {
+			return answer[action]{err: refused}
+		}
+		return answer[action]{seq: uint64(i)}
+	}
+	b.Run("ids", func(b *testing.B) {
+		var w idWindow[action]
+		for i := range size {
+			w.add(size, ids[i], ans(i))
+		}
+		b.ReportAllocs()
+		for i := range b.N {
+			id := ids[(size+i)%len(ids)]
+			if _, ok := w.get(id); !ok {
+				w.add(size, id, ans(i))
+			}
+		}
+	})
+	b.Run("digests", func(b *testing.B) {
+		var w window[action]
+		for i := range size {
+			w.add(size, digest(ids[i]), ans(i))
+		}
+		b.ReportAllocs()
+		for i := range b.N {
+			k := digest(ids[(size+i)%len(ids)])
+			if _, ok := w.get(k); !ok {
+				w.add(size, k, ans(i))
+			}
+		}
+	})
 }
