@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -128,14 +131,15 @@ func openTables(b *testing.B, n int, opts ...store.Option) (*store.Bolt[move], *
 // (user and system, from getrusage, so the writer goroutine's syscalls
 // count) per append and bbolt's page writes per commit.
 type cost struct {
-	s      *store.Bolt[move]
-	c      *commits
-	cpu    time.Duration
-	writes int64
+	s       *store.Bolt[move]
+	c       *commits
+	cpu     time.Duration
+	writes  int64
+	written int64
 }
 
 func startCost(s *store.Bolt[move], c *commits) *cost {
-	return &cost{s: s, c: c, cpu: cpuTime(), writes: store.PageWrites(s)}
+	return &cost{s: s, c: c, cpu: cpuTime(), writes: store.PageWrites(s), written: bytesWritten()}
 }
 
 // report closes the store (so that the work it defers, if any, is
@@ -150,10 +154,29 @@ func (k *cost) reportN(b *testing.B, n int) {
 		b.Fatal(err)
 	}
 	cpu := cpuTime() - k.cpu
+	if w := bytesWritten(); w > 0 {
+		b.ReportMetric(float64(w-k.written)/1024/float64(n), "kB-written/append")
+	}
 	b.ReportMetric(float64(cpu.Microseconds())/float64(n), "cpu-us/append")
 	if n := k.c.n.Load(); n > 0 {
 		b.ReportMetric(float64(store.PageWrites(k.s)-k.writes)/float64(n), "writes/commit")
 	}
+}
+
+// bytesWritten is how many bytes the process has written (wchar of
+// /proc/self/io: the bytes of its write calls), 0 where that is not known.
+func bytesWritten() int64 {
+	raw, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(raw)) {
+		if v, ok := strings.CutPrefix(line, "wchar: "); ok {
+			n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			return n
+		}
+	}
+	return 0
 }
 
 func cpuTime() time.Duration {

@@ -60,10 +60,16 @@ const snapshotVersion = 1
 // maxBatch bounds how many requests one transaction commits.
 const maxBatch = 256
 
+// snapBudget is how many bytes of snapshots one commit carries at most
+// (but always one snapshot if any waits): a burst of round-end snapshots
+// is spread over many commits instead of making the appends that share
+// one wait for megabytes to be written.
+const snapBudget = 128 << 10
+
 // DefaultLinger is how long the writer waits for more writes before a
 // commit when writes come often enough for the wait to gather some (see
 // WithLinger).
-const DefaultLinger = 2 * time.Millisecond
+const DefaultLinger = 4 * time.Millisecond
 
 // Bolt is a host.Store in one bbolt file. Every Create and Append is
 // durable (written and fsynced) when it returns. Writes go through one
@@ -76,6 +82,7 @@ type Bolt[A any] struct {
 	db     *bolt.DB
 	codec  Codec[A]
 	reqs   chan *request
+	snaps  chan *request // SaveSnapshot's, behind reqs (snapBudget)
 	quit   chan struct{}
 	done   chan struct{}
 	once   sync.Once
@@ -127,10 +134,12 @@ func WithObserver(o Observer) Option { return func(op *options) { op.obs = o } }
 // than without the wait.
 func WithLinger(d time.Duration) Option { return func(op *options) { op.linger = max(d, 0) } }
 
-// request is one Create or Append waiting for the writer.
+// request is one write waiting for the writer; size is a snapshot's
+// bytes.
 type request struct {
 	write func(tx *bolt.Tx) error
 	err   chan error
+	size  int
 }
 
 // Open opens or creates the store at path. It fails after a second if
@@ -175,7 +184,7 @@ func Open[A any](path string, codec Codec[A], opts ...Option) (*Bolt[A], error) 
 		db.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	s := &Bolt[A]{db: db, codec: codec, reqs: make(chan *request, maxBatch), quit: make(chan struct{}), done: make(chan struct{}), obs: op.obs, linger: op.linger,
+	s := &Bolt[A]{db: db, codec: codec, reqs: make(chan *request, maxBatch), snaps: make(chan *request, maxBatch), quit: make(chan struct{}), done: make(chan struct{}), obs: op.obs, linger: op.linger,
 		jr: newJournal(), moveEvery: op.moveEvery, moveAt: op.moveAt}
 	go s.writer()
 	return s, nil
@@ -219,6 +228,10 @@ func (s *Bolt[A]) Close() error {
 // gather some (lingering), so that tables acting a few milliseconds apart
 // share one commit instead of paying two fsyncs each.
 //
+// Snapshots queue apart (s.snaps): each commit takes the other requests
+// first and then snapshots up to snapBudget bytes, so that appends never
+// wait behind a commit of many snapshots.
+//
 // Between commits it moves the journal when it is due (journal.go), and
 // once more when the store closes.
 func (s *Bolt[A]) writer() {
@@ -236,6 +249,8 @@ func (s *Bolt[A]) writer() {
 			select {
 			case r := <-s.reqs:
 				batch = append(batch, r)
+			case r := <-s.snaps:
+				batch = append(batch, r)
 			default:
 				s.move()
 				continue
@@ -244,6 +259,8 @@ func (s *Bolt[A]) writer() {
 		if len(batch) == 0 {
 			select {
 			case r := <-s.reqs:
+				batch = append(batch, r)
+			case r := <-s.snaps:
 				batch = append(batch, r)
 			case <-idle.C:
 				if s.jr.due(time.Now(), s.moveEvery, s.moveAt) {
@@ -264,7 +281,7 @@ func (s *Bolt[A]) writer() {
 				wait.Reset(s.linger)
 			}
 		linger:
-			for len(batch) < maxBatch {
+			for len(batch) < lingerEnough {
 				select {
 				case r := <-s.reqs:
 					batch = append(batch, r)
@@ -278,6 +295,7 @@ func (s *Bolt[A]) writer() {
 			batch = s.drain(batch)
 			l.gathered(len(batch) - before)
 		}
+		batch = s.addSnapshots(batch)
 		s.commit(batch)
 		clear(batch) // no request outlives its commit here
 		if s.jr.due(time.Now(), s.moveEvery, s.moveAt) {
@@ -299,9 +317,35 @@ func (s *Bolt[A]) drain(batch []*request) []*request {
 	return batch
 }
 
+// addSnapshots adds the snapshots waiting to batch while they fit in
+// snapBudget, with the bytes of any already in it; one at least if batch
+// has none.
+func (s *Bolt[A]) addSnapshots(batch []*request) []*request {
+	used := 0
+	for _, r := range batch {
+		used += r.size
+	}
+	for len(batch) < maxBatch && used < snapBudget {
+		select {
+		case r := <-s.snaps:
+			batch = append(batch, r)
+			used += r.size
+		default:
+			return batch
+		}
+	}
+	return batch
+}
+
 // lingerBelow is the batch below which the writer may linger: a batch
-// this large shares its commit well enough already.
-const lingerBelow = 4
+// this large shares its commit well enough already. A wait ends early
+// once the batch holds lingerEnough, so that the writer waits long at
+// human pace (a few hundred writes a second, a request every few
+// milliseconds) and briefly when writes come faster.
+const (
+	lingerBelow  = 4
+	lingerEnough = 8
+)
 
 // lingering judges whether waiting for more requests pays: it keeps a
 // moving average of how many requests the recent waits gathered, and
@@ -379,9 +423,13 @@ func (s *Bolt[A]) commit(batch []*request) {
 
 // do queues a write and waits until it is durable.
 func (s *Bolt[A]) do(ctx context.Context, write func(tx *bolt.Tx) error) error {
-	r := &request{write: write, err: make(chan error, 1)}
+	return s.queue(ctx, s.reqs, &request{write: write, err: make(chan error, 1)})
+}
+
+// queue puts r on q and waits until its write is durable.
+func (s *Bolt[A]) queue(ctx context.Context, q chan *request, r *request) error {
 	select {
-	case s.reqs <- r:
+	case q <- r:
 	case <-s.quit:
 		return ErrClosed
 	case <-ctx.Done():
@@ -566,7 +614,11 @@ func (s *Bolt[A]) Append(ctx context.Context, table string, entries ...host.Entr
 }
 
 // SaveSnapshot stores a table's snapshot, replacing its previous one; its
-// Events are kept with those of the earlier snapshots.
+// Events are kept with those of the earlier snapshots. It is durable when
+// it returns, like a Create or an Append, but it yields to them: a commit
+// carries snapshots up to snapBudget bytes after every other write
+// waiting, so that a burst of snapshots (many tables ending their rounds
+// together) waits rather than the appends.
 func (s *Bolt[A]) SaveSnapshot(ctx context.Context, table string, snap host.TableSnapshot) error {
 	rec := make([]byte, 0, 9+len(snap.State))
 	rec = append(rec, snapshotVersion)
@@ -576,7 +628,7 @@ func (s *Bolt[A]) SaveSnapshot(ctx context.Context, table string, snap host.Tabl
 	if events == nil {
 		events = []byte{}
 	}
-	return s.do(ctx, func(tx *bolt.Tx) error {
+	write := func(tx *bolt.Tx) error {
 		tb := tx.Bucket(bucketTables).Bucket([]byte(table))
 		if tb == nil {
 			return fmt.Errorf("bolt store: table %s: %w", table, host.ErrNoTable)
@@ -592,7 +644,8 @@ func (s *Bolt[A]) SaveSnapshot(ctx context.Context, table string, snap host.Tabl
 			return err
 		}
 		return tb.Put(keySnapshot, rec)
-	})
+	}
+	return s.queue(ctx, s.snaps, &request{write: write, err: make(chan error, 1), size: len(rec) + len(events)})
 }
 
 // Load calls f for every table not finished, in the order of creation,
