@@ -24,10 +24,11 @@ var ErrClosed = errors.New("store: closed")
 // Bucket layout: "tables" holds one bucket per table id with the record
 // (JSON) under "record", a bucket "log" of entries under big-endian
 // 8-byte keys from 1 (its Sequence the last of them; the newest entries
-// may still be in "journal", see journal.go), the latest snapshot under
-// "snapshot" (a version byte, the big-endian 8-byte count of entries it
-// covers, then its State) and a bucket "events" of every snapshot's
-// Events under the same 8-byte count, its key in "order" under "seq"
+// may still be in "journal", see journal.go), the latest snapshot as a
+// blob (putBlob: a bucket of its own) under "snapshot" (a version byte,
+// the big-endian 8-byte count of entries it covers, then its State) and
+// a bucket "events" of every snapshot's Events, each a blob under the
+// same 8-byte count, its key in "order" under "seq"
 // and, once its game is over, the
 // time it ended (big-endian Unix nanoseconds) under "finished". "order"
 // maps a big-endian sequence to table ids, the order of creation; "live"
@@ -41,6 +42,11 @@ var ErrClosed = errors.New("store: closed")
 // it; the host marks the finished ones as it recovers them. One written
 // before "journal" existed gets an empty one; a file whose journal is
 // empty (after Close) reads the same to a store that knows no journal.
+// One written before blobs holds its snapshots and events as plain
+// values: they read as blobs do, and a new snapshot replaces the old
+// table's as a blob. (A store older than blobs reading a newer file
+// finds no snapshots, and rebuilds its tables from their logs, but not
+// the events of earlier rounds.)
 var (
 	bucketTables   = []byte("tables")
 	bucketOrder    = []byte("order")
@@ -52,6 +58,7 @@ var (
 	bucketEvents   = []byte("events")
 	keySeq         = []byte("seq")
 	keyFinished    = []byte("finished")
+	keyBlob        = []byte("blob")
 )
 
 // snapshotVersion is the first byte of a stored snapshot record.
@@ -640,10 +647,10 @@ func (s *Bolt[A]) SaveSnapshot(ctx context.Context, table string, snap host.Tabl
 		if err != nil {
 			return err
 		}
-		if err := eb.Put(key(snap.Entries), events); err != nil {
+		if err := putBlob(eb, key(snap.Entries), events); err != nil {
 			return err
 		}
-		return tb.Put(keySnapshot, rec)
+		return putBlob(tb, keySnapshot, rec)
 	}
 	return s.queue(ctx, s.snaps, &request{write: write, err: make(chan error, 1), size: len(rec) + len(events)})
 }
@@ -750,7 +757,7 @@ func (s *Bolt[A]) loadIn(tx *bolt.Tx, id string, idx journalIndex) (host.TableRe
 			return fmt.Errorf("%w: record: %w", ErrCorrupt, err)
 		}
 		var from uint64
-		if raw := tb.Get(keySnapshot); raw != nil {
+		if raw := getBlob(tb, keySnapshot); raw != nil {
 			// A snapshot this store cannot read is no snapshot: the host
 			// replays the whole log.
 			if len(raw) >= 9 && raw[0] == snapshotVersion {
@@ -832,7 +839,7 @@ func (s *Bolt[A]) LoadEvents(_ context.Context, table string, entries uint64) ([
 		}
 		var raw []byte
 		if eb := tb.Bucket(bucketEvents); eb != nil {
-			raw = eb.Get(key(entries))
+			raw = getBlob(eb, key(entries))
 		}
 		if raw == nil {
 			return fmt.Errorf("table %s: events of the snapshot at %d: %w", table, entries, host.ErrNoSnapshot)
@@ -844,6 +851,41 @@ func (s *Bolt[A]) LoadEvents(_ context.Context, table string, entries uint64) ([
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	return out, nil
+}
+
+// putBlob stores v under k in b as a blob: in a bucket of its own under
+// k, as its only value (under keyBlob). A snapshot's state and events are
+// tens of kB; as plain values they would share leaf pages with their
+// neighbours (bbolt never splits a leaf of four keys or fewer, however
+// large they are), and every change to a neighbour would write them
+// again: the state with the table's record whenever its log moves, the
+// events of up to four rounds whenever a round ends. In a bucket of its
+// own, a blob is written once, when it is stored, and its parent's leaf
+// holds only the bucket's small header. A plain value under k (a file
+// written before blobs) is replaced.
+func putBlob(b *bolt.Bucket, k, v []byte) error {
+	if b.Get(k) != nil {
+		if err := b.Delete(k); err != nil {
+			return err
+		}
+	}
+	bb, err := b.CreateBucketIfNotExists(k)
+	if err != nil {
+		return err
+	}
+	return bb.Put(keyBlob, v)
+}
+
+// getBlob returns the blob under k in b (putBlob), or the plain value
+// under k of a file written before blobs; nil if there is neither.
+func getBlob(b *bolt.Bucket, k []byte) []byte {
+	if v := b.Get(k); v != nil {
+		return v
+	}
+	if bb := b.Bucket(k); bb != nil {
+		return bb.Get(keyBlob)
+	}
+	return nil
 }
 
 func key(n uint64) []byte {
