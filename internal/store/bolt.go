@@ -67,10 +67,11 @@ const snapshotVersion = 1
 // maxBatch bounds how many requests one transaction commits.
 const maxBatch = 256
 
-// snapBudget is how many bytes of snapshots one commit carries at most
-// (but always one snapshot if any waits): a burst of round-end snapshots
-// is spread over many commits instead of making the appends that share
-// one wait for megabytes to be written.
+// snapBudget is how many bytes of snapshots one commit takes: snapshots
+// until they reach it (the last may cross it; one at least if any
+// waits), so that a burst of round-end snapshots is spread over many
+// commits instead of making the appends that share one wait for
+// megabytes to be written.
 const snapBudget = 128 << 10
 
 // DefaultLinger is how long the writer waits for more writes before a
@@ -236,8 +237,8 @@ func (s *Bolt[A]) Close() error {
 // share one commit instead of paying two fsyncs each.
 //
 // Snapshots queue apart (s.snaps): each commit takes the other requests
-// first and then snapshots up to snapBudget bytes, so that appends never
-// wait behind a commit of many snapshots.
+// first and then snapshots up to about snapBudget bytes, so that appends
+// never wait behind a commit of many snapshots.
 //
 // Between commits it moves the journal when it is due (journal.go), and
 // once more when the store closes.
@@ -324,9 +325,8 @@ func (s *Bolt[A]) drain(batch []*request) []*request {
 	return batch
 }
 
-// addSnapshots adds the snapshots waiting to batch while they fit in
-// snapBudget, with the bytes of any already in it; one at least if batch
-// has none.
+// addSnapshots adds the snapshots waiting to batch until they, with any
+// already in it, reach snapBudget bytes.
 func (s *Bolt[A]) addSnapshots(batch []*request) []*request {
 	used := 0
 	for _, r := range batch {
@@ -623,7 +623,7 @@ func (s *Bolt[A]) Append(ctx context.Context, table string, entries ...host.Entr
 // SaveSnapshot stores a table's snapshot, replacing its previous one; its
 // Events are kept with those of the earlier snapshots. It is durable when
 // it returns, like a Create or an Append, but it yields to them: a commit
-// carries snapshots up to snapBudget bytes after every other write
+// carries snapshots up to about snapBudget bytes after every other write
 // waiting, so that a burst of snapshots (many tables ending their rounds
 // together) waits rather than the appends.
 func (s *Bolt[A]) SaveSnapshot(ctx context.Context, table string, snap host.TableSnapshot) error {
