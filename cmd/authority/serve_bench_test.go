@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"runtime"
+	"runtime/metrics"
 	"strconv"
 	"sync"
 	"syscall"
@@ -191,7 +192,7 @@ func BenchmarkServeStreams(b *testing.B) {
 	var acts int
 	var ms0, ms1 runtime.MemStats
 	runtime.ReadMemStats(&ms0)
-	cpu0 := cpuTime()
+	cpu0, gc0 := cpuTime(), gcCPU()
 	b.ResetTimer()
 	for n := range b.N {
 		var all []*benchSeat
@@ -210,9 +211,11 @@ func BenchmarkServeStreams(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	cpu := cpuTime() - cpu0
+	cpu, gc := cpuTime()-cpu0, gcCPU()-gc0
 	runtime.ReadMemStats(&ms1)
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(acts), "cpu-ns/action")
+	b.ReportMetric(gc*1e9/float64(acts), "gc-cpu-ns/action")
+	b.ReportMetric(float64(ms1.NumGC-ms0.NumGC)*1000/float64(acts), "gcs/kaction")
 	b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(acts), "allocs/action")
 	b.ReportMetric(float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(acts), "B/action")
 }
@@ -222,17 +225,29 @@ func BenchmarkServeStreams(b *testing.B) {
 // start), and reports what the process holds for each table then: heap
 // in use and goroutine stacks, both sides of the connections together
 // (the clients' share is the same in every build: a goroutine and the
-// stream's buffers per seat).
+// stream's buffers per seat). "shared" puts the seats on benchConns
+// connections, "per-seat" gives every seat a connection of its own.
 func BenchmarkStreamMemory(b *testing.B) {
+	for _, c := range []struct {
+		name   string
+		tables int
+		conns  int
+	}{{"shared", benchTables, benchConns}, {"per-seat", benchTables / 2, benchTables / 2 * 4}} {
+		b.Run(c.name, func(b *testing.B) { streamMemory(b, c.tables, c.conns) })
+	}
+}
+
+func streamMemory(b *testing.B, tables, conns int) {
 	ctx := context.Background()
-	cs := benchClients(b, benchServer(b), benchConns)
+	addr := benchServer(b)
 	for n := range b.N {
 		var m0, m1 runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&m0)
+		cs := benchClients(b, addr, conns)
 		var all []*benchSeat
-		for i := range benchTables {
-			seats, err := benchTable(ctx, cs, n*benchTables+i)
+		for i := range tables {
+			seats, err := benchTable(ctx, cs, n*tables+i)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -249,13 +264,21 @@ func BenchmarkStreamMemory(b *testing.B) {
 		time.Sleep(200 * time.Millisecond)
 		runtime.GC()
 		runtime.ReadMemStats(&m1)
-		b.ReportMetric(float64(m1.HeapInuse-m0.HeapInuse)/benchTables, "heap-B/table")
-		b.ReportMetric(float64(m1.StackInuse-m0.StackInuse)/benchTables, "stack-B/table")
+		b.ReportMetric(float64(m1.HeapInuse-m0.HeapInuse)/float64(tables), "heap-B/table")
+		b.ReportMetric(float64(m1.StackInuse-m0.StackInuse)/float64(tables), "stack-B/table")
 		// The games need not go on: end the streams.
 		cancel()
 		close(hold)
 		<-done
 	}
+}
+
+// gcCPU is the runtime's estimate of the CPU seconds its collector took
+// so far.
+func gcCPU() float64 {
+	s := []metrics.Sample{{Name: "/cpu/classes/gc/total:cpu-seconds"}}
+	metrics.Read(s)
+	return s[0].Value.Float64()
 }
 
 // cpuTime is the process's user and system time so far.
