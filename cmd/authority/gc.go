@@ -16,7 +16,7 @@ import (
 // sets them where the other flags are. A larger GOGC collects less often
 // (less CPU per action) for a larger heap between collections; a memory
 // limit bounds that heap, the collector working harder as it nears the
-// limit. docs/operations.md says how to choose.
+// limit. docs/serving.md says how to choose.
 type gcOptions struct {
 	limit   int64 // bytes; 0: as the environment says (GOMEMLIMIT, or none)
 	percent int   // GOGC; 0: as the environment says (GOGC, or 100); -1: off
