@@ -22,9 +22,9 @@ import (
 //
 // A call that finds no worker free runs where it is, as before.
 type workers struct {
-	tasks chan *task
-	stop  chan struct{}
-	wg    sync.WaitGroup
+	tasks   chan *task
+	stop    chan struct{}
+	stopped sync.Once
 }
 
 // task is one call handed to a worker; tasks are reused.
@@ -57,7 +57,6 @@ func numWorkers() int { return 16 * runtime.GOMAXPROCS(0) }
 
 func newWorkers(n int) *workers {
 	w := &workers{tasks: make(chan *task), stop: make(chan struct{})}
-	w.wg.Add(n)
 	for range n {
 		go w.run()
 	}
@@ -65,7 +64,6 @@ func newWorkers(n int) *workers {
 }
 
 func (w *workers) run() {
-	defer w.wg.Done()
 	for {
 		select {
 		case t := <-w.tasks:
@@ -86,11 +84,10 @@ func (t *task) call() {
 	t.resp, t.err = t.next(t.ctx, t.req)
 }
 
-// close stops the workers once they finish their calls.
-func (w *workers) close() {
-	close(w.stop)
-	w.wg.Wait()
-}
+// close stops the workers, each once it finishes its call (it does not
+// wait for them: a call the server's stop did not end yet ends as it
+// would have on its own goroutine); later calls run on their own.
+func (w *workers) close() { w.stopped.Do(func() { close(w.stop) }) }
 
 // unary is the interceptor that hands a call to a free worker, innermost
 // so that every other interceptor runs where it always did.

@@ -35,6 +35,7 @@ func waitIdle(w *workers) {
 func TestWorkersRunCalls(t *testing.T) {
 	w := newWorkers(1)
 	defer w.close()
+	defer w.close() // twice, as a server's Close may be
 	ctx := context.Background()
 	info := &grpc.UnaryServerInfo{FullMethod: "/x.Y/Z"}
 	boom := errors.New("boom")
