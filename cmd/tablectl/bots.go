@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -178,7 +179,7 @@ func parseBots(args []string, stderr io.Writer) (botsOptions, error) {
 	fs.DurationVar(&o.claim, "claim-time", 5*time.Second, "claim window timer of the tables")
 	fs.DurationVar(&o.pause, "round-pause", 10*time.Millisecond, "pause between rounds (at least 1ns; zero would take the server's default)")
 	fs.StringVar(&o.seed, "seed", "", "make the tables and random bots reproducible from this `string` (default: random)")
-	fs.DurationVar(&o.timeout, "timeout", 30*time.Minute, "give up after this long")
+	fs.DurationVar(&o.timeout, "timeout", 30*time.Minute, "give up after this long (with --for: default --for plus 5m)")
 	fs.DurationVar(&o.every, "progress", 2*time.Second, "interval of the progress lines")
 	fs.DurationVar(&o.dwell, "claim-dwell", 0, "least pause after every discard (0: none, as bots need no protection; negative: the server's default)")
 	fs.Var(&o.think, "think", "a random delay before every decision, drawn from `MIN..MAX` (e.g. 1s..4s), as a person thinks")
@@ -192,6 +193,13 @@ func parseBots(args []string, stderr io.Writer) (botsOptions, error) {
 	if err := fs.Parse(args); err != nil {
 		return o, errUsage
 	}
+	timeoutSet := false
+	fs.Visit(func(f *flag.Flag) { timeoutSet = timeoutSet || f.Name == "timeout" })
+	if o.duration > 0 && !timeoutSet {
+		// The games in play wind down after --for: the timeout, which
+		// ends everything as a failure, must leave them time to.
+		o.timeout = o.duration + durationGrace
+	}
 	var bad string
 	var rerr error
 	o.ramp, rerr = parseRate(*ramp)
@@ -200,6 +208,8 @@ func parseBots(args []string, stderr io.Writer) (botsOptions, error) {
 		bad = rerr.Error()
 	case o.conns < 0 || o.duration < 0 || o.procs < 0:
 		bad = "--conns, --for and --procs must not be negative"
+	case o.duration > 0 && o.timeout <= o.duration:
+		bad = fmt.Sprintf("--timeout %v must be longer than --for %v", o.timeout, o.duration)
 	case o.think.max > 0 && (o.think.max >= o.turn || o.think.max >= o.claim):
 		bad = fmt.Sprintf("--think up to %v: want less than --turn-time and --claim-time", o.think.max)
 	case fs.NArg() > 0:
@@ -229,6 +239,10 @@ func parseBots(args []string, stderr io.Writer) (botsOptions, error) {
 	return o, nil
 }
 
+// durationGrace is how long past --for the default --timeout leaves the
+// games cut at the end to wind down.
+const durationGrace = 5 * time.Minute
+
 func runBots(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	o, err := parseBots(args, stderr)
 	if err != nil {
@@ -256,7 +270,11 @@ func runBots(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	if o.metricsAddr != "" {
-		after, err := readServerUsage(ctx, o.metricsAddr)
+		// Its own deadline: the summary is wanted most after a run that
+		// timed out.
+		rctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		after, err := readServerUsage(rctx, o.metricsAddr)
+		cancel()
 		if err != nil {
 			return err
 		}

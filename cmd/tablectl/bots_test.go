@@ -214,6 +214,32 @@ func TestBotsFor(t *testing.T) {
 	t.Logf("--for 10s: %+v", sum)
 }
 
+// TestBotsForTimeout: in duration mode the default timeout outlasts
+// --for, so that the games cut at the end wind down without errors (a
+// 30-minute run once timed out with its --for and counted every game in
+// play as failed); a timeout no longer than --for is refused.
+func TestBotsForTimeout(t *testing.T) {
+	var errOut bytes.Buffer
+	for _, c := range []struct {
+		args []string
+		want time.Duration
+	}{
+		{[]string{"--for", "30m"}, 30*time.Minute + durationGrace},
+		{[]string{"--for", "30m", "--timeout", "31m"}, 31 * time.Minute},
+		{nil, 30 * time.Minute},
+	} {
+		o, err := parseBots(c.args, &errOut)
+		if err != nil || o.timeout != c.want {
+			t.Errorf("bots %v: timeout %v, %v; want %v", c.args, o.timeout, err, c.want)
+		}
+	}
+	for _, args := range [][]string{{"--for", "10s", "--timeout", "10s"}, {"--for", "10m", "--timeout", "5m"}} {
+		if _, err := parseBots(args, &errOut); !errors.Is(err, errUsage) {
+			t.Errorf("bots %v = %v, want a usage error", args, err)
+		}
+	}
+}
+
 // TestBotsServerUsage reads the server's CPU and RSS from its metrics
 // before and after the run: CPU per accepted action and the RSS at the
 // end.

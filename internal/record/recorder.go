@@ -14,20 +14,24 @@ import (
 // order; Game returns the record so far. It is not safe for concurrent
 // use: the goroutine that owns the table owns its recorder.
 type Recorder struct {
-	g    Game
+	g    Game           // the game but its rounds: g.Rounds stays nil
 	cur  *Round         // the round being played
 	info roundInfo      // what the round being played has gathered
 	ans  []table.Action // answers of the open claim window, in order
 	over bool
 
-	// Snapshots (snapshot.go): saved is the encoding of the first nSaved
-	// finished rounds, each encoded once; a restored recorder keeps its
-	// first lazy rounds only there (g.Rounds holds the rounds after them)
-	// until Game decodes them; err is why they did not decode.
-	saved  []byte
-	nSaved int
-	lazy   int
-	err    error
+	// A finished round is kept only encoded (snapshot.go), as its
+	// snapshot saves it: saved is the encoding of the nSaved finished
+	// rounds, each encoded once, when it ends. Game decodes them afresh at
+	// each call and keeps nothing of them, so a recorder grows through a
+	// game by the compact form of its rounds only. The first restored of
+	// them (restoredLen bytes) came with a restore and have not decoded
+	// yet; err is why they did not, or why a round did not encode.
+	saved       []byte
+	nSaved      int
+	restored    int
+	restoredLen int
+	err         error
 }
 
 // roundInfo collects a round's ordered tile fields as they happen.
@@ -51,7 +55,6 @@ func NewRecorder(id string, rules table.Rules, start [4]int) *Recorder {
 		ID:          id,
 		Rules:       replay.GameRules{Variant: "riichi", Aka: rules.Aka, Kuitan: rules.Scoring.OpenTanyao, Length: length},
 		StartScores: start,
-		Rounds:      []Round{},
 	}}
 }
 
@@ -84,14 +87,13 @@ func (r *Recorder) Over() bool { return r.over }
 // the seats' entropy (or the server seed) before the game is over: with
 // the server seed, which the creator of a seeded table knows, it derives
 // the table seed and so the wall of every round, the one being played
-// included. The record shares nothing the recorder changes later. A
-// restored recorder (RestoreRecorder) decodes the rounds it was restored
-// with on the first call; if they do not decode, the record lacks them
-// and Err says why.
+// included. The record shares nothing with the recorder: its rounds are
+// decoded afresh from their encoding at each call, a cost of the export
+// that keeps the recorder small. If rounds a recorder was restored with
+// (RestoreRecorder) do not decode, the record lacks them and Err says why.
 func (r *Recorder) Game() *Game {
-	r.decodeSaved()
 	g := r.g
-	g.Rounds = slices.Clone(r.g.Rounds)
+	g.Rounds = r.rounds()
 	g.Names = slices.Clone(r.g.Names)
 	g.Partial = !r.over
 	if !r.over {
@@ -248,7 +250,7 @@ func (r *Recorder) event(e table.Event) {
 		rd.Rinshan = formatEach(r.info.rinshan)
 		rd.DoraIndicators = formatEach(r.info.dora)
 		rd.UraIndicators = formatEach(r.info.ura)
-		r.g.Rounds = append(r.g.Rounds, *rd)
+		r.keep(rd)
 		r.cur = nil
 	}
 }

@@ -2,8 +2,10 @@ package record
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/mahjong-authority/authority/internal/pack"
 	"github.com/mahjong-authority/authority/internal/replay"
@@ -35,23 +37,14 @@ const (
 
 // AppendBinary appends the recorder's state to b: the record of the
 // rounds played so far, in a compact binary form (tiles in their MPSZ
-// strings, each round's events as package table encodes them). Each round
-// is encoded once, when the first snapshot after its end is taken, so a
-// snapshot costs the rounds finished since the last one, whatever the
-// length of the game. It fails during a round: only a recorder between
-// rounds (or after the game) has nothing half-built.
+// strings, each round's events as package table encodes them). A round
+// is encoded once, when it ends, and kept so; a snapshot copies the
+// encoded rounds and costs no more encoding whatever the length of the
+// game. It fails during a round: only a recorder between rounds (or after
+// the game) has nothing half-built.
 func (r *Recorder) AppendBinary(b []byte) ([]byte, error) {
 	if r.cur != nil || len(r.ans) > 0 {
 		return b, fmt.Errorf("%w: a round is being played", ErrRecorderState)
-	}
-	total := r.lazy + len(r.g.Rounds)
-	var err error
-	var round []byte
-	for ; r.nSaved < total; r.nSaved++ {
-		if round, err = appendRound(round[:0], &r.g.Rounds[r.nSaved-r.lazy]); err != nil {
-			return b, fmt.Errorf("%w: round %d: %w", ErrRecorderState, r.nSaved, err)
-		}
-		r.saved = pack.AppendBytes(r.saved, round)
 	}
 	g := &r.g
 	b = append(b, recorderVersion)
@@ -71,8 +64,29 @@ func (r *Recorder) AppendBinary(b []byte) ([]byte, error) {
 	b = pack.AppendString(b, g.SeedCommitment)
 	b = pack.AppendString(b, g.ServerSeed)
 	b = appendStrings(b, g.Entropy)
-	b = pack.AppendUint(b, uint64(total))
+	b = pack.AppendUint(b, uint64(r.nSaved))
 	return append(b, r.saved...), nil
+}
+
+// keep encodes rd, a round that ended, after the rounds saved, framed as
+// pack.AppendBytes frames it: encoded in place, then its length put before
+// it, so that it costs no buffer of its own.
+func (r *Recorder) keep(rd *Round) {
+	start := len(r.saved)
+	var err error
+	if r.saved, err = appendRound(r.saved, rd); err != nil {
+		// The record lacks the round, and so will the next snapshot: its
+		// round count then disagrees with the engine's, and the host
+		// rebuilds the table from its log.
+		r.saved = r.saved[:start]
+		if r.err == nil {
+			r.err = fmt.Errorf("%w: round %d: %w", ErrRecorderState, r.nSaved, err)
+		}
+		return
+	}
+	var n [binary.MaxVarintLen64]byte
+	r.saved = slices.Insert(r.saved, start, pack.AppendUint(n[:0], uint64(len(r.saved)-start))...)
+	r.nSaved++
 }
 
 func appendRound(b []byte, rd *Round) ([]byte, error) {
@@ -111,9 +125,9 @@ func appendRound(b []byte, rd *Round) ([]byte, error) {
 
 // RestoreRecorder returns the recorder whose state AppendBinary wrote; it
 // goes on recording from the next round. The rounds already recorded stay
-// encoded until Game needs them, so a restore costs little however long
-// the game; their framing is checked here, their contents when Game
-// decodes them.
+// encoded, as every finished round does, so a restore costs little
+// however long the game; their framing is checked here, their contents
+// when Game first decodes them.
 func RestoreRecorder(b []byte) (*Recorder, error) {
 	r := pack.NewReader(b)
 	if v := r.Byte("version"); r.Err() == nil && v != recorderVersion {
@@ -146,47 +160,61 @@ func RestoreRecorder(b []byte) (*Recorder, error) {
 	if rec.over != (g.FinalScores != nil) {
 		return nil, fmt.Errorf("%w: over %t with final scores %v", ErrRecorderState, rec.over, g.FinalScores)
 	}
-	g.Rounds = []Round{}
-	rec.saved, rec.nSaved, rec.lazy = bytes.Clone(b[start:]), n, n
+	rec.saved, rec.nSaved = bytes.Clone(b[start:]), n
+	rec.restored, rec.restoredLen = n, len(rec.saved)
 	return rec, nil
 }
 
-// Err reports why the rounds a recorder was restored with did not decode,
-// nil if they did (or have not been asked for yet).
+// Err reports why the record lacks rounds: rounds a recorder was restored
+// with that did not decode (known once Game has decoded them), or a round
+// that did not encode; nil if none.
 func (r *Recorder) Err() error { return r.err }
 
-// decodeSaved decodes the rounds a restored recorder keeps encoded.
-func (r *Recorder) decodeSaved() {
-	if r.lazy == 0 {
-		return
+// rounds decodes the finished rounds into a fresh slice.
+func (r *Recorder) rounds() []Round {
+	rounds, i, err := decodeRounds(r.saved, r.nSaved)
+	switch {
+	case err == nil:
+		r.restored, r.restoredLen = 0, 0 // they decode, and always will
+		return rounds
+	case i < r.restored:
+		// The record lacks the restored rounds, and so will the next
+		// snapshot: its round count then disagrees with the engine's,
+		// and the host rebuilds the table from its log, recorder
+		// included.
+		r.err = fmt.Errorf("%w: round %d: %w", ErrRecorderState, i, err)
+		r.saved = slices.Clone(r.saved[r.restoredLen:])
+		r.nSaved -= r.restored
+		r.restored, r.restoredLen = 0, 0
+		return r.rounds()
 	}
-	rounds := make([]Round, r.lazy, r.lazy+len(r.g.Rounds))
-	rd := pack.NewReader(r.saved)
+	// A round this recorder encoded does not decode: a bug of the
+	// encoding, reported as a bad record rather than a panic.
+	if r.err == nil {
+		r.err = fmt.Errorf("%w: round %d: %w", ErrRecorderState, i, err)
+	}
+	return rounds[:i]
+}
+
+// decodeRounds decodes the n framed rounds of b. On error it returns
+// the index of the round that did not decode.
+func decodeRounds(b []byte, n int) ([]Round, int, error) {
+	rounds := make([]Round, n)
+	rd := pack.NewReader(b)
 	for i := range rounds {
 		raw := rd.Bytes("round", maxRecRound)
 		if rd.Err() != nil {
-			r.err = fmt.Errorf("%w: round %d: %w", ErrRecorderState, i, rd.Err())
-			break
+			return rounds, i, rd.Err()
 		}
 		rr := pack.NewReader(raw)
 		if err := readRound(rr, &rounds[i]); err != nil {
-			r.err = fmt.Errorf("%w: round %d: %w", ErrRecorderState, i, err)
-			break
+			return rounds, i, err
 		}
 		if err := rr.Done(); err != nil {
-			r.err = fmt.Errorf("%w: round %d: %w", ErrRecorderState, i, err)
-			break
+			return rounds, i, err
 		}
 	}
-	r.lazy = 0
-	if r.err != nil {
-		// The record lacks the rounds, and so will the next snapshot: its
-		// round count then disagrees with the engine's, and the host
-		// rebuilds the table from its log, recorder included.
-		r.nSaved, r.saved = 0, nil
-		return
-	}
-	r.g.Rounds = append(rounds, r.g.Rounds...)
+	return rounds, n, nil
 }
 
 func readRound(r *pack.Reader, rd *Round) error {
@@ -288,4 +316,4 @@ func readStrings(r *pack.Reader) []string {
 }
 
 // Rounds is how many rounds the recorder has recorded to their end.
-func (r *Recorder) Rounds() int { return r.lazy + len(r.g.Rounds) }
+func (r *Recorder) Rounds() int { return r.nSaved }

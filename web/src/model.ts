@@ -13,6 +13,7 @@ import type { Action, Meld, View, Won } from "../../clients/ts/src/gen/mahjong/a
 import { ActionType, MeldType, RoundEndKind } from "../../clients/ts/src/gen/mahjong/authority/v1/game_pb.js";
 import type { Event, TableSettings } from "../../clients/ts/src/gen/mahjong/authority/v1/table_service_pb.js";
 import { parse, same, sortTiles } from "./tiles.js";
+import { offerDeadline } from "./session.js";
 
 export interface PondTile {
   tile: string;
@@ -250,15 +251,6 @@ function removeTile(hand: string[], t: string): string[] {
 }
 
 /** removeHandTile takes tile t out of the viewer's tiles: the drawn one if it is t, else one in the hand (the drawn one joins the hand). */
-/**
- * offerDeadline is when an offer event's time runs out: the full time from
- * now, or, for the standing offer a snapshot listed (sent again as the
- * next event), the snapshot's deadline.
- */
-function offerDeadline(prev: TableModel, ev: Event, claim: boolean, fullMs: number): number {
-  const o = prev.offer;
-  return o?.standingSeq === Number(ev.seq) && o.claim === claim ? o.deadline : Date.now() + fullMs;
-}
 
 export function removeHandTile(m: TableModel, t: string) {
   if (m.drawn && m.drawn === t) {
@@ -367,13 +359,13 @@ export function apply(prev: TableModel, ev: Event, ctx: Ctx): TableModel {
       break;
     case "claimOffer":
       if (b.value.seat === me) {
-        m.offer = { claim: true, options: b.value.options.map(plainAction), deadline: offerDeadline(prev, ev, true, ctx.claimMs) };
+        m.offer = { claim: true, options: b.value.options.map(plainAction), deadline: offerDeadline(prev.offer?.claim ? prev.offer : undefined, ev.seq, ctx.claimMs) };
       }
       break;
     case "turnOffer":
       if (b.value.seat === me) {
         m.toAct = me;
-        m.offer = { claim: false, options: b.value.options.map(plainAction), deadline: offerDeadline(prev, ev, false, ctx.turnMs) };
+        m.offer = { claim: false, options: b.value.options.map(plainAction), deadline: offerDeadline(prev.offer?.claim === false ? prev.offer : undefined, ev.seq, ctx.turnMs) };
       }
       break;
     case "won":

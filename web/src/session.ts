@@ -84,3 +84,19 @@ export async function resume(signal: AbortSignal, r: Resumable): Promise<void> {
     await sleep(Math.min(5000, 250 * 2 ** Math.min(attempt, 5)));
   }
 }
+
+/** A standing offer: one a snapshot listed, with its deadline from the snapshot's time_left. */
+export interface Standing {
+  deadline: number;
+  /** The seq of the event that sends the same offer again, right after the snapshot. */
+  standingSeq?: number;
+}
+
+/**
+ * offerDeadline is when an offer event's time runs out: the full time from
+ * now, or, for the standing offer a snapshot listed (sent again as the
+ * next event), the snapshot's deadline.
+ */
+export function offerDeadline(standing: Standing | undefined, seq: bigint, fullMs: number): number {
+  return standing?.standingSeq === Number(seq) ? standing.deadline : Date.now() + fullMs;
+}

@@ -143,7 +143,10 @@ func (g *Game) Default(seat int) table.Action {
 func (g *Game) Over() bool { return g.eng.Phase() == table.MatchOver }
 
 // Record returns the record so far (taken in a call into the table).
-func (g *Game) Record(names [3]string) record.Record { return g.rec.Record(names) }
+func (g *Game) Record(names [3]string) (record.Record, error) {
+	rec := g.rec.Record(names)
+	return rec, g.rec.Err()
+}
 
 // The game's snapshots (host.Snapshotter): between deals, the engine's
 // snapshot and the record so far.

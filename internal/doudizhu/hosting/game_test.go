@@ -74,7 +74,7 @@ func TestMatchRecordVerifies(t *testing.T) {
 					t.Fatalf("a bad out: %+v", o)
 				}
 			}
-			if rec := g.Record([3]string{"a", "b", "c"}); len(rec.Deals) == 2 && !checkedPartial {
+			if rec := recordOf(t, g); len(rec.Deals) == 2 && !checkedPartial {
 				checkedPartial = true
 				if rec.ServerSeed != "" || rec.Entropy != nil || rec.Over {
 					t.Fatalf("a partial record reveals the server seed %q or the entropy %v", rec.ServerSeed, rec.Entropy)
@@ -84,7 +84,7 @@ func TestMatchRecordVerifies(t *testing.T) {
 				}
 			}
 		}
-		rec := g.Record([3]string{"a", "b", "c"})
+		rec := recordOf(t, g)
 		if n, err := record.Verify(&rec); err != nil || n < 4 || rec.ServerSeed == "" {
 			t.Fatalf("record: %d deals, %v", n, err)
 		}
@@ -146,7 +146,7 @@ func TestSnapshotRestores(t *testing.T) {
 			}
 		}
 	}
-	if copyG == nil || !copyG.Over() || !reflect.DeepEqual(g.Record([3]string{}), copyG.Record([3]string{})) {
+	if copyG == nil || !copyG.Over() || !reflect.DeepEqual(recordOf(t, g), recordOf(t, copyG)) {
 		t.Fatal("the restored game did not end with the same record")
 	}
 	other := newGame(t, table.Rules{Name: "q", Deals: 2})
@@ -175,4 +175,14 @@ func TestDefaultIsLegal(t *testing.T) {
 			t.Fatalf("Default(%d): %v", seat, err)
 		}
 	}
+}
+
+// recordOf is g's record with seats a, b and c; a recorder error fails t.
+func recordOf(t testing.TB, g *Game) record.Record {
+	t.Helper()
+	rec, err := g.Record([3]string{"a", "b", "c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
 }

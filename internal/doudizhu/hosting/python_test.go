@@ -28,7 +28,7 @@ func TestPythonRecord(t *testing.T) {
 	for !g.Over() {
 		step(t, g, b)
 	}
-	rec := g.Record([3]string{"a", "b", "c"})
+	rec := recordOf(t, g)
 	dir := t.TempDir()
 	write := func(name string) string {
 		raw, err := json.Marshal(rec)

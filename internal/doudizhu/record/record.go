@@ -19,6 +19,7 @@ import (
 	"github.com/mahjong-authority/authority/internal/doudizhu/deck"
 	"github.com/mahjong-authority/authority/internal/doudizhu/table"
 	"github.com/mahjong-authority/authority/internal/fair"
+	"github.com/mahjong-authority/authority/internal/record/rounds"
 )
 
 // Format names the record's layout; Game tells it from the mahjong
@@ -89,10 +90,19 @@ func (r Rules) Engine() (table.Rules, error) {
 
 // Recorder builds the record from a hosted table's steps.
 type Recorder struct {
-	rec    Record
+	rec    Record               // the match but its deals: rec.Deals stays nil
+	deals  rounds.Encoded[Deal] // the deals that ended, kept encoded
 	cur    *Deal
 	server [32]byte
 	seats  [][]byte
+	err    error
+}
+
+// savedRecord is a Record whose deals are kept encoded. Its JSON is the
+// Record's: the outer Deals stands for the Record's own.
+type savedRecord struct {
+	*Record
+	Deals rounds.Encoded[Deal] `json:"deals"`
 }
 
 // NewRecorder starts the record of a table: its rules and the server seed,
@@ -100,7 +110,7 @@ type Recorder struct {
 func NewRecorder(rules table.Rules, server [32]byte) *Recorder {
 	c := fair.SeedCommitment(server)
 	return &Recorder{server: server, rec: Record{Format: Format, Game: Game, Rules: RulesOf(rules),
-		ServerSeedCommitment: hex.EncodeToString(c[:]), Deals: []Deal{}}}
+		ServerSeedCommitment: hex.EncodeToString(c[:])}}
 }
 
 // SetTable names the table and keeps the players' entropy (one entry per
@@ -146,16 +156,23 @@ func (r *Recorder) Step(a table.Action, evs []table.Event) {
 }
 
 func (r *Recorder) end() {
-	r.rec.Deals = append(r.rec.Deals, *r.cur)
+	if err := r.deals.Append(r.cur); err != nil && r.err == nil {
+		r.err = fmt.Errorf("record: %w", err)
+	}
 	r.cur = nil
 }
 
 // Record returns the record so far with the players' names: the deals
 // that ended, and the server seed and entropy only if the match is over.
+// Its deals are decoded afresh at each call, a cost of the export that
+// keeps the recorder small; Err says why deals are missing, if any are.
 func (r *Recorder) Record(names [3]string) Record {
 	out := r.rec
 	out.Names = names
-	out.Deals = append([]Deal(nil), r.rec.Deals...)
+	var err error
+	if out.Deals, err = r.deals.Decode(); err != nil && r.err == nil {
+		r.err = fmt.Errorf("record: %w", err)
+	}
 	if out.Over {
 		out.ServerSeed = hex.EncodeToString(r.server[:])
 		out.Entropy = make([]string, len(r.seats))
@@ -167,7 +184,11 @@ func (r *Recorder) Record(names [3]string) Record {
 }
 
 // Deals is how many deals ended.
-func (r *Recorder) Deals() int { return len(r.rec.Deals) }
+func (r *Recorder) Deals() int { return r.deals.Len() }
+
+// Err reports why the record lacks deals (one that did not encode or
+// decode), nil if it lacks none.
+func (r *Recorder) Err() error { return r.err }
 
 // Over reports whether the match is over.
 func (r *Recorder) Over() bool { return r.rec.Over }
@@ -179,17 +200,18 @@ func (r *Recorder) MarshalBinary() ([]byte, error) {
 	if r.cur != nil {
 		return nil, errors.New("record: a deal is in progress")
 	}
-	return json.Marshal(&r.rec)
+	return json.Marshal(savedRecord{Record: &r.rec, Deals: r.deals})
 }
 
 // UnmarshalBinary restores what MarshalBinary saved.
 func (r *Recorder) UnmarshalBinary(b []byte) error {
 	var rec Record
-	if err := json.Unmarshal(b, &rec); err != nil {
+	s := savedRecord{Record: &rec}
+	if err := json.Unmarshal(b, &s); err != nil {
 		return fmt.Errorf("record: %w", err)
 	}
 	rec.Table, rec.ServerSeedCommitment = r.rec.Table, r.rec.ServerSeedCommitment
-	r.rec, r.cur = rec, nil
+	r.rec, r.deals, r.cur, r.err = rec, s.Deals, nil, nil
 	return nil
 }
 

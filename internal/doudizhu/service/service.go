@@ -477,8 +477,9 @@ func (s *Service) export(ctx context.Context, req *pb.ExportGameRequest) (*pb.Ex
 		if !ok {
 			return fmt.Errorf("table %s keeps no record", id)
 		}
-		rec = hg.Record(names)
-		return nil
+		var err error
+		rec, err = hg.Record(names)
+		return err
 	})
 	if err != nil {
 		return nil, err

@@ -13,7 +13,7 @@ import (
 
 // botGame plays a whole seeded game of bots as a host does (walls from
 // the table seed, with commitments), recording it.
-func botGame(t *testing.T, server [32]byte, rules ct.Rules) (*Recorder, [][]byte) {
+func botGame(t testing.TB, server [32]byte, rules ct.Rules) (*Recorder, [][]byte) {
 	entropy := [fair.Seats][]byte{{1}, {2}, {3}, {4}}
 	seed := fair.TableSeed(server, entropy)
 	rec := NewRecorder("t1", rules)

@@ -230,7 +230,10 @@ func replayHands(g *Game, rules ct.Rules, walls []wall.Wall144, hand func(i int,
 		if rec.Rounds() != i+1 {
 			return rec, &mismatch{i, "actions", len(rd.Actions), "the hand does not end with its last action"}
 		}
-		got := rec.g.Rounds[i]
+		got, err := rec.done.Last()
+		if err != nil {
+			return rec, &mismatch{i, "result", len(rd.Actions), fmt.Sprintf("the replay's record: %v", err)}
+		}
 		if err := hand(i, rd, &got); err != nil {
 			return rec, &mismatch{i, "result", len(rd.Actions), err.Error()}
 		}

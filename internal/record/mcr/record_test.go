@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -17,7 +18,17 @@ import (
 // playGame plays a game of bots as the server does (walls from the table
 // seed, commitments binding the table id) and returns its record and the
 // record taken after the first hand.
-func playGame(t *testing.T, hands int, server byte) (full, partial *Game) {
+func playGame(t testing.TB, hands int, server byte) (full, partial *Game) {
+	t.Helper()
+	rec, partial := playRecorder(t, hands, server)
+	full = rec.Game()
+	srv := [32]byte{server}
+	full.ServerSeed = hex.EncodeToString(srv[:])
+	return full, partial
+}
+
+// playRecorder is playGame's recorder.
+func playRecorder(t testing.TB, hands int, server byte) (rec *Recorder, partial *Game) {
 	t.Helper()
 	rules := tbl.Rules{Name: "mcr", Hands: hands}
 	eng, err := tbl.New(tbl.Config{Rules: rules})
@@ -27,7 +38,7 @@ func playGame(t *testing.T, hands int, server byte) (full, partial *Game) {
 	srv := [32]byte{server}
 	entropy := [fair.Seats][]byte{{1}, {2}, nil, {4}}
 	seed := fair.TableSeed(srv, entropy)
-	rec := NewRecorder(rules)
+	rec = NewRecorder(rules)
 	rec.SetTable("tbl-1")
 	rec.SetSeeds(fair.SeedCommitment(srv), entropy)
 	var bots [tbl.NumSeats]bmcr.Player
@@ -56,9 +67,7 @@ func playGame(t *testing.T, hands int, server byte) (full, partial *Game) {
 		}
 		rec.Step(a, evs)
 	}
-	full = rec.Game()
-	full.ServerSeed = hex.EncodeToString(srv[:])
-	return full, partial
+	return rec, partial
 }
 
 func TestVerify(t *testing.T) {
@@ -128,16 +137,13 @@ func TestVerifyTampered(t *testing.T) {
 }
 
 func TestRecorderSnapshot(t *testing.T) {
-	g, _ := playGame(t, 2, 3)
-	rec := NewRecorder(tbl.Rules{Name: "mcr", Hands: 2})
-	rec.st.Game = *g
-	rec.st.Over = false
+	rec, _ := playRecorder(t, 2, 3)
 	b, err := rec.AppendBinary(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	back, err := RestoreRecorder(b)
-	if err != nil || back.Hands() != 2 || back.Over() {
+	if err != nil || back.Hands() != 2 || !back.Over() || !reflect.DeepEqual(back.Game(), rec.Game()) {
 		t.Fatalf("RestoreRecorder: %v, %v", back, err)
 	}
 	if _, err := RestoreRecorder(b[:len(b)-1]); err == nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/mahjong-authority/authority/internal/pack"
+	"github.com/mahjong-authority/authority/internal/record/rounds"
 	tbl "github.com/mahjong-authority/authority/internal/table/mcr"
 	"github.com/mahjong-authority/authority/internal/tile"
 )
@@ -16,18 +17,27 @@ type Recorder struct {
 	st  state
 	cur *Hand // the hand in progress
 	fl  [tbl.NumSeats][]tile.Tile
+	err error
 }
 
 // state is what a Recorder keeps between hands, which its snapshot saves.
 type state struct {
-	Game    Game     `json:"game"`
-	Entropy []string `json:"entropy,omitempty"` // revealed in Game once it is over
-	Over    bool     `json:"over"`
+	Game    savedGame `json:"game"`
+	Entropy []string  `json:"entropy,omitempty"` // revealed in Game once it is over
+	Over    bool      `json:"over"`
+}
+
+// savedGame is a Game whose finished hands are kept encoded, a Game's
+// Hands left nil. Its JSON is the Game's: the outer Hands stands for the
+// Game's own.
+type savedGame struct {
+	*Game
+	Hands rounds.Encoded[Hand] `json:"hands"`
 }
 
 // NewRecorder returns the recorder of a game played with rules.
 func NewRecorder(rules tbl.Rules) *Recorder {
-	return &Recorder{st: state{Game: Game{Rules: Rules{Variant: Variant, Hands: rules.Hands}, Hands: []Hand{}}}}
+	return &Recorder{st: state{Game: savedGame{Game: &Game{Rules: Rules{Variant: Variant, Hands: rules.Hands}}}}}
 }
 
 // SetTable sets the table id, which is also the record's id.
@@ -47,14 +57,28 @@ func (r *Recorder) SetSeeds(commitment [32]byte, entropy [tbl.NumSeats][]byte) {
 func (r *Recorder) Over() bool { return r.st.Over }
 
 // Hands is the number of finished hands.
-func (r *Recorder) Hands() int { return len(r.st.Game.Hands) }
+func (r *Recorder) Hands() int { return r.st.Game.Hands.Len() }
+
+// Err reports why the record lacks hands (a hand that did not encode or
+// decode), nil if it lacks none.
+func (r *Recorder) Err() error { return r.err }
+
+func (r *Recorder) fail(err error) {
+	if r.err == nil {
+		r.err = fmt.Errorf("record/mcr: %w", err)
+	}
+}
 
 // Game returns the record so far: the finished hands, marked partial until
 // the game is over, when the entropy joins it (the caller adds the server
-// seed then). It shares nothing with the recorder.
+// seed then). It shares nothing with the recorder: its hands are decoded
+// afresh at each call, a cost of the export that keeps the recorder small.
 func (r *Recorder) Game() *Game {
-	g := r.st.Game
-	g.Hands = append([]Hand{}, g.Hands...)
+	g := *r.st.Game.Game
+	var err error
+	if g.Hands, err = r.st.Game.Hands.Decode(); err != nil {
+		r.fail(err)
+	}
 	g.Partial = !r.st.Over
 	if r.st.Over {
 		g.Entropy = append([]string(nil), r.st.Entropy...)
@@ -109,7 +133,9 @@ func (r *Recorder) event(b tbl.Body) {
 		for s := range r.fl {
 			r.cur.Flowers[s] = inOrder(r.fl[s])
 		}
-		r.st.Game.Hands = append(r.st.Game.Hands, *r.cur)
+		if err := r.st.Game.Hands.Append(r.cur); err != nil {
+			r.fail(err)
+		}
 		r.cur = nil
 	case tbl.GameEnded:
 		sc, tp := b.Scores, b.TablePoints
@@ -138,7 +164,7 @@ func RestoreRecorder(b []byte) (*Recorder, error) {
 	if err := rd.Done(); err != nil {
 		return nil, fmt.Errorf("record/mcr: %w", err)
 	}
-	r := &Recorder{}
+	r := &Recorder{st: state{Game: savedGame{Game: &Game{}}}}
 	if err := json.Unmarshal(raw, &r.st); err != nil {
 		return nil, fmt.Errorf("%w: recorder: %v", ErrSyntax, err)
 	}

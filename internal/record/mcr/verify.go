@@ -239,7 +239,11 @@ func replayHands(g *Game, walls []*wall.Wall144, done func(i int, got *Hand) *re
 		if rec.Hands() != i+1 {
 			return t, rec, &replayStop{i, "actions", len(h.Actions), fmt.Sprintf("the hand does not end after its %d actions", len(h.Actions))}
 		}
-		if stop := done(i, &rec.st.Game.Hands[i]); stop != nil {
+		got, err := rec.st.Game.Hands.Last()
+		if err != nil {
+			return t, rec, &replayStop{i, "actions", len(h.Actions), fmt.Sprintf("the replay's record: %v", err)}
+		}
+		if stop := done(i, &got); stop != nil {
 			return t, rec, stop
 		}
 	}

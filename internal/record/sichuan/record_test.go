@@ -16,7 +16,7 @@ import (
 
 // play plays a match of bots on fair walls, as the host deals them, and
 // returns its recorder after stop hands (all of them when stop is 0).
-func play(t *testing.T, rules sc.Rules, stop int) (*rsc.Recorder, [32]byte) {
+func play(t testing.TB, rules sc.Rules, stop int) (*rsc.Recorder, [32]byte) {
 	t.Helper()
 	server := [32]byte{7, 7, 7}
 	entropy := [4][]byte{[]byte("a"), nil, []byte("ccc"), []byte("dd")}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/mahjong-authority/authority/internal/record/rounds"
 	sc "github.com/mahjong-authority/authority/internal/table/sichuan"
 	"github.com/mahjong-authority/authority/internal/tile"
 )
@@ -14,16 +15,17 @@ import (
 // Recorder builds a Game from the engine's steps: feed it every accepted
 // action with the events it caused (every audience's).
 type Recorder struct {
-	g    Game
-	cur  *Round  // the hand being played
-	wall sc.Wall // its wall
+	g    Game                  // the match but its hands: g.Rounds stays nil
+	done rounds.Encoded[Round] // the finished hands, kept encoded
+	cur  *Round                // the hand being played
+	wall sc.Wall               // its wall
 	over bool
 	err  error
 }
 
 // NewRecorder returns a recorder of a match of rules on table id.
 func NewRecorder(id string, rules sc.Rules) *Recorder {
-	return &Recorder{g: Game{ID: id, TableID: id, Rules: RulesOf(rules), Rounds: []Round{}}}
+	return &Recorder{g: Game{ID: id, TableID: id, Rules: RulesOf(rules)}}
 }
 
 // SetTable sets the table's id (also the game's, when it has none).
@@ -48,17 +50,22 @@ func (r *Recorder) SetSeeds(commitment [32]byte, entropy [4][]byte) {
 // Over reports whether the match has ended; Rounds how many hands are
 // recorded (finished); Err what went wrong, if the steps made no sense.
 func (r *Recorder) Over() bool  { return r.over }
-func (r *Recorder) Rounds() int { return len(r.g.Rounds) }
+func (r *Recorder) Rounds() int { return r.done.Len() }
 func (r *Recorder) Err() error  { return r.err }
 
 // Game returns the record of the hands played to their end: the whole
 // match once it is over, otherwise its finished hands marked Partial. The
 // hand being played is never included, nor, before the match is over,
 // the entropy: with the server seed, which a seeded table's creator knows,
-// it derives every wall. The record shares nothing the recorder changes.
+// it derives every wall. The record shares nothing with the recorder: its
+// hands are decoded afresh at each call, a cost of the export that keeps
+// the recorder small.
 func (r *Recorder) Game() *Game {
 	g := r.g
-	g.Rounds = slices.Clone(r.g.Rounds)
+	var err error
+	if g.Rounds, err = r.done.Decode(); err != nil {
+		r.fail("%v", err)
+	}
 	g.Names = slices.Clone(r.g.Names)
 	g.Partial = !r.over
 	g.ServerSeed = ""
@@ -122,7 +129,7 @@ func (r *Recorder) event(b sc.Body) {
 			return
 		}
 		rd.Dealer, rd.Scores = int(b.Dealer), b.Scores
-		if len(r.g.Rounds) == 0 {
+		if r.done.Len() == 0 {
 			r.g.StartScores = b.Scores
 		}
 		for off := range sc.NumSeats {
@@ -150,7 +157,9 @@ func (r *Recorder) event(b sc.Body) {
 			return
 		}
 		rd.Result.End, rd.Result.Deltas = b.Kind.String(), b.Deltas
-		r.g.Rounds = append(r.g.Rounds, *rd)
+		if err := r.done.Append(rd); err != nil {
+			r.fail("%v", err)
+		}
 		r.cur = nil
 	case sc.MatchEnded:
 		fs := b.Scores
@@ -161,8 +170,15 @@ func (r *Recorder) event(b sc.Body) {
 // recorderState is a recorder's snapshot: taken between hands, where
 // nothing of a hand in progress needs keeping.
 type recorderState struct {
-	Game Game `json:"game"`
-	Over bool `json:"over"`
+	Game savedGame `json:"game"`
+	Over bool      `json:"over"`
+}
+
+// savedGame is a Game whose hands are kept encoded. Its JSON is the
+// Game's: the outer Rounds stands for the Game's own.
+type savedGame struct {
+	*Game
+	Rounds rounds.Encoded[Round] `json:"rounds"`
 }
 
 // ErrInHand is AppendBinary's error during a hand.
@@ -176,7 +192,7 @@ func (r *Recorder) AppendBinary(dst []byte) ([]byte, error) {
 	if r.err != nil {
 		return dst, r.err
 	}
-	b, err := json.Marshal(recorderState{Game: r.g, Over: r.over})
+	b, err := json.Marshal(recorderState{Game: savedGame{Game: &r.g, Rounds: r.done}, Over: r.over})
 	if err != nil {
 		return dst, fmt.Errorf("record: %w", err)
 	}
@@ -185,15 +201,13 @@ func (r *Recorder) AppendBinary(dst []byte) ([]byte, error) {
 
 // RestoreRecorder makes a recorder from what AppendBinary wrote.
 func RestoreRecorder(b []byte) (*Recorder, error) {
-	var s recorderState
+	var g Game
+	s := recorderState{Game: savedGame{Game: &g}}
 	if err := json.Unmarshal(b, &s); err != nil {
 		return nil, fmt.Errorf("record: recorder state: %w", err)
 	}
-	if s.Over && s.Game.FinalScores == nil {
+	if s.Over && g.FinalScores == nil {
 		return nil, errors.New("record: recorder state: over without final scores")
 	}
-	if s.Game.Rounds == nil {
-		s.Game.Rounds = []Round{}
-	}
-	return &Recorder{g: s.Game, over: s.Over}, nil
+	return &Recorder{g: g, done: s.Game.Rounds, over: s.Over}, nil
 }

@@ -255,7 +255,11 @@ func replayed(rep *record.Report, g *Game, rules sc.Rules, walls []sc.Wall) {
 			add(rep, i, "actions", len(rd.Actions), "the hand does not end with its last action")
 			return
 		}
-		got := rec.g.Rounds[i]
+		got, err := rec.done.Last()
+		if err != nil {
+			add(rep, i, "actions", len(rd.Actions), "the replay's record: %v", err)
+			return
+		}
 		if rd.WallSeed == "" {
 			got.WallSeed, got.Commitment = "", ""
 		}

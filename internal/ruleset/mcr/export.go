@@ -14,9 +14,11 @@ func (parts) Record(hg Game) (ruleset.Record, error) { return spec.Record(hg, re
 
 // readRecord is the record of the game so far: its finished hands, the
 // whole game once it is over, with the server seed revealed only then.
-// The MCR recorder cannot fail.
 func readRecord(rec *rmcr.Recorder, serverSeed string) (ruleset.Record, error) {
 	g := rec.Game()
+	if err := rec.Err(); err != nil {
+		return nil, err
+	}
 	if !g.Partial {
 		g.ServerSeed = serverSeed
 	}

@@ -15,6 +15,7 @@ import {
   type View,
 } from "../../../clients/ts/src/gen/doudizhu/authority/v1/doudizhu_pb.js";
 import { counts, cardsOf, sortCards } from "./judge.js";
+import { offerDeadline } from "../session.js";
 
 export interface PlayPlain {
   type: number; // PlayType
@@ -143,7 +144,7 @@ function offerPlain(o: Offer, turnMs: number, standing?: OfferPlain, seq?: bigin
     play: o.play,
     mustLead: o.mustLead,
     toBeat: o.toBeat ? playPlain(o.toBeat) : undefined,
-    deadline: standing && seq !== undefined && standing.standingSeq === Number(seq) ? standing.deadline : Date.now() + turnMs,
+    deadline: seq === undefined ? Date.now() + turnMs : offerDeadline(standing, seq, turnMs),
   };
 }
 
