@@ -68,20 +68,27 @@ func (w *workers) run() {
 		select {
 		case t := <-w.tasks:
 			t.call()
-			t.done <- struct{}{}
 		case <-w.stop:
 			return
 		}
 	}
 }
 
+// call runs the task's handler and tells its caller, also when the
+// handler panics or ends its goroutine (runtime.Goexit, which ends the
+// worker too).
 func (t *task) call() {
+	returned := false
 	defer func() {
 		if p := recover(); p != nil {
 			t.p = &handlerPanic{value: p, stack: debug.Stack()}
+		} else if !returned {
+			t.p = &handlerPanic{value: "the handler called runtime.Goexit", stack: debug.Stack()}
 		}
+		t.done <- struct{}{}
 	}()
 	t.resp, t.err = t.next(t.ctx, t.req)
+	returned = true
 }
 
 // close stops the workers, each once it finishes its call (it does not

@@ -83,4 +83,18 @@ func TestWorkersRunCalls(t *testing.T) {
 		_, _ = w.unary(ctx, nil, info, func(context.Context, any) (any, error) { panic("bug") })
 		t.Error("the panic did not come back")
 	}()
+
+	// A handler that ends its goroutine ends its worker, not its caller.
+	waitIdle(w)
+	func() {
+		defer func() {
+			if _, ok := recover().(*handlerPanic); !ok {
+				t.Error("a handler's Goexit did not come back as a panic")
+			}
+		}()
+		_, _ = w.unary(ctx, nil, info, func(context.Context, any) (any, error) {
+			runtime.Goexit()
+			return nil, nil
+		})
+	}()
 }
