@@ -4,7 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -118,8 +122,7 @@ func openTables(b *testing.B, n int, opts ...store.Option) (*store.Bolt[move], *
 	if s, err = store.Open[move](path, moveCodec{}, append(opts, store.WithObserver(c))...); err != nil {
 		b.Fatal(err)
 	}
-	c.n.Store(0)
-	c.requests.Store(0)
+	c.reset()
 	return s, c
 }
 
@@ -127,29 +130,52 @@ func openTables(b *testing.B, n int, opts ...store.Option) (*store.Bolt[move], *
 // (user and system, from getrusage, so the writer goroutine's syscalls
 // count) per append and bbolt's page writes per commit.
 type cost struct {
-	s      *store.Bolt[move]
-	c      *commits
-	cpu    time.Duration
-	writes int64
+	s       *store.Bolt[move]
+	c       *commits
+	cpu     time.Duration
+	writes  int64
+	written int64
 }
 
 func startCost(s *store.Bolt[move], c *commits) *cost {
-	return &cost{s: s, c: c, cpu: cpuTime(), writes: store.PageWrites(s)}
+	return &cost{s: s, c: c, cpu: cpuTime(), writes: store.PageWrites(s), written: bytesWritten()}
 }
 
 // report closes the store (so that the work it defers, if any, is
 // counted) and adds cpu-us/append and writes/commit (the page writes of
 // every transaction, over the commits that acknowledged appends) to b's
 // results.
-func (k *cost) report(b *testing.B) {
+func (k *cost) report(b *testing.B) { k.reportN(b, b.N) }
+
+// reportN is report for a benchmark that made n appends.
+func (k *cost) reportN(b *testing.B, n int) {
 	if err := k.s.Close(); err != nil {
 		b.Fatal(err)
 	}
 	cpu := cpuTime() - k.cpu
-	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-us/append")
+	if w := bytesWritten(); w > 0 {
+		b.ReportMetric(float64(w-k.written)/1024/float64(n), "kB-written/append")
+	}
+	b.ReportMetric(float64(cpu.Microseconds())/float64(n), "cpu-us/append")
 	if n := k.c.n.Load(); n > 0 {
 		b.ReportMetric(float64(store.PageWrites(k.s)-k.writes)/float64(n), "writes/commit")
 	}
+}
+
+// bytesWritten is how many bytes the process has written (wchar of
+// /proc/self/io: the bytes of its write calls), 0 where that is not known.
+func bytesWritten() int64 {
+	raw, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(raw)) {
+		if v, ok := strings.CutPrefix(line, "wchar: "); ok {
+			n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			return n
+		}
+	}
+	return 0
 }
 
 func cpuTime() time.Duration {
@@ -270,4 +296,220 @@ func BenchmarkLoadEntriesFullJournal(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(n), "journal-entries")
+}
+
+// snapState and snapEvents are the sizes of a round-end snapshot in the
+// human-pace benchmarks: about 30 kB in all, as a riichi round's.
+const snapState, snapEvents = 8 << 10, 22 << 10
+
+// pacedSnapEvery is how many appends come, in all, per snapshot: a
+// round of a hundred actions or so.
+const pacedSnapEvery = 100
+
+// pacedRounds is how many rounds the tables of the human-pace
+// benchmarks have played before they start: the snapshots and events
+// of a game under way.
+const pacedRounds = 3
+
+// playedRounds saves rounds snapshots of ~30 kB for each of tables t0,
+// t1, ... (of prefill entries, openTables), as at the ends of their
+// first rounds.
+func playedRounds(b *testing.B, s *store.Bolt[move], tables, rounds int) {
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for range 64 {
+		wg.Go(func() {
+			snap := host.TableSnapshot{State: make([]byte, snapState), Events: make([]byte, snapEvents)}
+			for i := range work {
+				for r := range rounds {
+					snap.Entries = uint64((r + 1) * prefill / (rounds + 1))
+					snap.State[0], snap.Events[0] = byte(i), byte(r)
+					if err := s.SaveSnapshot(context.Background(), fmt.Sprint("t", i), snap); err != nil {
+						b.Error(err)
+					}
+				}
+			}
+		})
+	}
+	for i := range tables {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+}
+
+// reset forgets the commits counted so far.
+func (c *commits) reset() {
+	c.n.Store(0)
+	c.requests.Store(0)
+}
+
+// humanLoad drives a store as tables at human pace drive it: appends at
+// rate a second in all (exponential gaps, an open loop), each of one
+// entry to one of the tables in turn, and after every snapEvery-th a
+// SaveSnapshot of that table (0: none). It returns each append's time to
+// durable, in the order they started, and their start times.
+type humanLoad struct {
+	s         *store.Bolt[move]
+	tables    int
+	rate      int
+	snapEvery int
+	counts    []atomic.Uint64 // entries appended per table, past prefill
+
+	lat    []time.Duration // of each append
+	starts []time.Duration // since the load began
+	snaps  []time.Duration // of each SaveSnapshot, in no order
+	snapMu sync.Mutex
+}
+
+func newHumanLoad(s *store.Bolt[move], tables, rate, snapEvery int) *humanLoad {
+	return &humanLoad{s: s, tables: tables, rate: rate, snapEvery: snapEvery, counts: make([]atomic.Uint64, tables)}
+}
+
+// snapshot is a SaveSnapshot of size state+events bytes for table i,
+// covering every entry appended so far.
+func (h *humanLoad) snapshot(b *testing.B, rng *rand.Rand, i int) {
+	id := fmt.Sprint("t", i)
+	snap := host.TableSnapshot{Entries: prefill + h.counts[i].Load(), State: make([]byte, snapState), Events: make([]byte, snapEvents)}
+	for j := range snap.State {
+		snap.State[j] = byte(rng.Uint32())
+	}
+	for j := range snap.Events {
+		snap.Events[j] = byte(rng.Uint32())
+	}
+	t := time.Now()
+	if err := h.s.SaveSnapshot(context.Background(), id, snap); err != nil {
+		b.Error(err)
+	}
+	d := time.Since(t)
+	h.snapMu.Lock()
+	h.snaps = append(h.snaps, d)
+	h.snapMu.Unlock()
+}
+
+// run makes n appends and waits for them (and their snapshots).
+func (h *humanLoad) run(b *testing.B, n int, extra func(start time.Time, wg *sync.WaitGroup)) time.Duration {
+	e := host.Entry[move]{At: t0, Kind: host.EntryAction, Actor: 1, Action: move{1, 2}, RequestID: "0123456789abcdef"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	h.lat = make([]time.Duration, n)
+	h.starts = make([]time.Duration, n)
+	var wg sync.WaitGroup
+	start := time.Now()
+	if extra != nil {
+		extra(start, &wg)
+	}
+	at := start
+	for i := range n {
+		at = at.Add(time.Duration(rng.ExpFloat64() * float64(time.Second) / float64(h.rate)))
+		time.Sleep(time.Until(at))
+		table := i % h.tables
+		snap := h.snapEvery > 0 && i%h.snapEvery == h.snapEvery-1
+		seed := rng.Uint64()
+		wg.Go(func() {
+			t := time.Now()
+			if err := h.s.Append(context.Background(), fmt.Sprint("t", table), e); err != nil {
+				b.Error(err)
+			}
+			h.lat[i] = time.Since(t)
+			h.starts[i] = t.Sub(start)
+			h.counts[table].Add(1)
+			if snap {
+				h.snapshot(b, rand.New(rand.NewPCG(seed, 3)), table)
+			}
+		})
+	}
+	wg.Wait()
+	return time.Since(start)
+}
+
+// quantile returns the q-quantile of ds (sorted in place).
+func quantile(ds []time.Duration, q float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	slices.Sort(ds)
+	return ds[min(len(ds)-1, int(q*float64(len(ds))))]
+}
+
+func ms(d time.Duration) float64 { return float64(d) / 1e6 }
+
+// BenchmarkHumanPace is 1,000 tables at human pace, as the server's load
+// at 1,000 and 5,000 tables under bots that think a second or more:
+// rate appends a second in all, a ~30 kB snapshot after every
+// pacedSnapEvery-th. b.N is the number of appends (run it with
+// -benchtime=Nx for a run of N/rate seconds). It reports the process CPU
+// (getrusage: the writer's syscalls count) per append, the commits a
+// second and the time from Append to durable at the median and the 99th
+// percentile.
+func BenchmarkHumanPace(b *testing.B) {
+	const tables = 1000
+	for _, rate := range []int{300, 1500} {
+		b.Run(fmt.Sprintf("rate=%d", rate), func(b *testing.B) {
+			s, c := openTables(b, tables)
+			playedRounds(b, s, tables, pacedRounds)
+			c.reset()
+			h := newHumanLoad(s, tables, rate, pacedSnapEvery)
+			b.ResetTimer()
+			k := startCost(s, c)
+			took := h.run(b, b.N, nil)
+			b.ReportMetric(float64(c.n.Load())/took.Seconds(), "commits/s")
+			b.ReportMetric(ms(quantile(h.lat, 0.5)), "p50-ms")
+			b.ReportMetric(ms(quantile(h.lat, 0.99)), "p99-ms")
+			b.ReportMetric(ms(quantile(h.snaps, 0.99)), "snap-p99-ms")
+			k.report(b)
+		})
+	}
+}
+
+// BenchmarkSnapshotBurst is 2,000 tables that end their rounds together:
+// 2,000 SaveSnapshots of ~30 kB within burst (10 s), each at a random
+// moment, while the tables go on appending at rate a second (an open
+// loop, as BenchmarkHumanPace, without its own snapshots). It runs
+// 2 s + burst + 2 s whatever b.N (run it with -benchtime=1x) and
+// reports the append latency at the 99th percentile during the burst
+// and outside it, the worst, and the snapshots' 99th percentile.
+func BenchmarkSnapshotBurst(b *testing.B) {
+	const tables, snaps = 2000, 2000
+	const before, burst, after = 2 * time.Second, 10 * time.Second, 2 * time.Second
+	for _, rate := range []int{300, 1500} {
+		b.Run(fmt.Sprintf("rate=%d", rate), func(b *testing.B) {
+			for range b.N {
+				b.StopTimer()
+				s, c := openTables(b, tables)
+				playedRounds(b, s, tables, pacedRounds)
+				c.reset()
+				b.StartTimer()
+				h := newHumanLoad(s, tables, rate, 0)
+				k := startCost(s, c)
+				n := int((before + burst + after).Seconds() * float64(rate))
+				h.run(b, n, func(start time.Time, wg *sync.WaitGroup) {
+					rng := rand.New(rand.NewPCG(3, 4))
+					for i := range snaps {
+						at := start.Add(before + time.Duration(rng.Int64N(int64(burst))))
+						seed := rng.Uint64()
+						wg.Go(func() {
+							time.Sleep(time.Until(at))
+							h.snapshot(b, rand.New(rand.NewPCG(seed, 5)), i)
+						})
+					}
+				})
+				var in, out []time.Duration
+				for i, d := range h.lat {
+					if st := h.starts[i]; st >= before && st < before+burst {
+						in = append(in, d)
+					} else {
+						out = append(out, d)
+					}
+				}
+				b.ReportMetric(ms(quantile(in, 0.99)), "burst-p99-ms")
+				b.ReportMetric(ms(quantile(in, 0.5)), "burst-p50-ms")
+				b.ReportMetric(ms(quantile(out, 0.99)), "calm-p99-ms")
+				b.ReportMetric(ms(quantile(h.lat, 1)), "worst-ms")
+				b.ReportMetric(ms(quantile(h.snaps, 0.99)), "snap-p99-ms")
+				b.ReportMetric(float64(n), "appends")
+				// CPU of the whole run (snapshots too) per append.
+				k.reportN(b, n)
+			}
+		})
+	}
 }

@@ -24,10 +24,11 @@ var ErrClosed = errors.New("store: closed")
 // Bucket layout: "tables" holds one bucket per table id with the record
 // (JSON) under "record", a bucket "log" of entries under big-endian
 // 8-byte keys from 1 (its Sequence the last of them; the newest entries
-// may still be in "journal", see journal.go), the latest snapshot under
-// "snapshot" (a version byte, the big-endian 8-byte count of entries it
-// covers, then its State) and a bucket "events" of every snapshot's
-// Events under the same 8-byte count, its key in "order" under "seq"
+// may still be in "journal", see journal.go), the latest snapshot as a
+// blob (putBlob: a bucket of its own) under "snapshot" (a version byte,
+// the big-endian 8-byte count of entries it covers, then its State) and
+// a bucket "events" of every snapshot's Events, each a blob under the
+// same 8-byte count, its key in "order" under "seq"
 // and, once its game is over, the
 // time it ended (big-endian Unix nanoseconds) under "finished". "order"
 // maps a big-endian sequence to table ids, the order of creation; "live"
@@ -41,6 +42,11 @@ var ErrClosed = errors.New("store: closed")
 // it; the host marks the finished ones as it recovers them. One written
 // before "journal" existed gets an empty one; a file whose journal is
 // empty (after Close) reads the same to a store that knows no journal.
+// One written before blobs holds its snapshots and events as plain
+// values: they read as blobs do, and a new snapshot replaces the old
+// table's as a blob. (A store older than blobs reading a newer file
+// finds no snapshots, and rebuilds its tables from their logs, but not
+// the events of earlier rounds.)
 var (
 	bucketTables   = []byte("tables")
 	bucketOrder    = []byte("order")
@@ -52,6 +58,7 @@ var (
 	bucketEvents   = []byte("events")
 	keySeq         = []byte("seq")
 	keyFinished    = []byte("finished")
+	keyBlob        = []byte("blob")
 )
 
 // snapshotVersion is the first byte of a stored snapshot record.
@@ -60,10 +67,17 @@ const snapshotVersion = 1
 // maxBatch bounds how many requests one transaction commits.
 const maxBatch = 256
 
+// snapBudget is how many bytes of snapshots one commit takes: snapshots
+// until they reach it (the last may cross it; one at least if any
+// waits), so that a burst of round-end snapshots is spread over many
+// commits instead of making the appends that share one wait for
+// megabytes to be written.
+const snapBudget = 128 << 10
+
 // DefaultLinger is how long the writer waits for more writes before a
 // commit when writes come often enough for the wait to gather some (see
 // WithLinger).
-const DefaultLinger = 2 * time.Millisecond
+const DefaultLinger = 4 * time.Millisecond
 
 // Bolt is a host.Store in one bbolt file. Every Create and Append is
 // durable (written and fsynced) when it returns. Writes go through one
@@ -76,6 +90,7 @@ type Bolt[A any] struct {
 	db     *bolt.DB
 	codec  Codec[A]
 	reqs   chan *request
+	snaps  chan *request // SaveSnapshot's, behind reqs (snapBudget)
 	quit   chan struct{}
 	done   chan struct{}
 	once   sync.Once
@@ -127,10 +142,12 @@ func WithObserver(o Observer) Option { return func(op *options) { op.obs = o } }
 // than without the wait.
 func WithLinger(d time.Duration) Option { return func(op *options) { op.linger = max(d, 0) } }
 
-// request is one Create or Append waiting for the writer.
+// request is one write waiting for the writer; size is a snapshot's
+// bytes.
 type request struct {
 	write func(tx *bolt.Tx) error
 	err   chan error
+	size  int
 }
 
 // Open opens or creates the store at path. It fails after a second if
@@ -175,7 +192,7 @@ func Open[A any](path string, codec Codec[A], opts ...Option) (*Bolt[A], error) 
 		db.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	s := &Bolt[A]{db: db, codec: codec, reqs: make(chan *request, maxBatch), quit: make(chan struct{}), done: make(chan struct{}), obs: op.obs, linger: op.linger,
+	s := &Bolt[A]{db: db, codec: codec, reqs: make(chan *request, maxBatch), snaps: make(chan *request, maxBatch), quit: make(chan struct{}), done: make(chan struct{}), obs: op.obs, linger: op.linger,
 		jr: newJournal(), moveEvery: op.moveEvery, moveAt: op.moveAt}
 	go s.writer()
 	return s, nil
@@ -219,6 +236,10 @@ func (s *Bolt[A]) Close() error {
 // gather some (lingering), so that tables acting a few milliseconds apart
 // share one commit instead of paying two fsyncs each.
 //
+// Snapshots queue apart (s.snaps): each commit takes the other requests
+// first and then snapshots up to about snapBudget bytes, so that appends
+// never wait behind a commit of many snapshots.
+//
 // Between commits it moves the journal when it is due (journal.go), and
 // once more when the store closes.
 func (s *Bolt[A]) writer() {
@@ -236,6 +257,8 @@ func (s *Bolt[A]) writer() {
 			select {
 			case r := <-s.reqs:
 				batch = append(batch, r)
+			case r := <-s.snaps:
+				batch = append(batch, r)
 			default:
 				s.move()
 				continue
@@ -244,6 +267,8 @@ func (s *Bolt[A]) writer() {
 		if len(batch) == 0 {
 			select {
 			case r := <-s.reqs:
+				batch = append(batch, r)
+			case r := <-s.snaps:
 				batch = append(batch, r)
 			case <-idle.C:
 				if s.jr.due(time.Now(), s.moveEvery, s.moveAt) {
@@ -264,7 +289,7 @@ func (s *Bolt[A]) writer() {
 				wait.Reset(s.linger)
 			}
 		linger:
-			for len(batch) < maxBatch {
+			for len(batch) < lingerEnough {
 				select {
 				case r := <-s.reqs:
 					batch = append(batch, r)
@@ -278,6 +303,7 @@ func (s *Bolt[A]) writer() {
 			batch = s.drain(batch)
 			l.gathered(len(batch) - before)
 		}
+		batch = s.addSnapshots(batch)
 		s.commit(batch)
 		clear(batch) // no request outlives its commit here
 		if s.jr.due(time.Now(), s.moveEvery, s.moveAt) {
@@ -299,9 +325,34 @@ func (s *Bolt[A]) drain(batch []*request) []*request {
 	return batch
 }
 
+// addSnapshots adds the snapshots waiting to batch until they, with any
+// already in it, reach snapBudget bytes.
+func (s *Bolt[A]) addSnapshots(batch []*request) []*request {
+	used := 0
+	for _, r := range batch {
+		used += r.size
+	}
+	for len(batch) < maxBatch && used < snapBudget {
+		select {
+		case r := <-s.snaps:
+			batch = append(batch, r)
+			used += r.size
+		default:
+			return batch
+		}
+	}
+	return batch
+}
+
 // lingerBelow is the batch below which the writer may linger: a batch
-// this large shares its commit well enough already.
-const lingerBelow = 4
+// this large shares its commit well enough already. A wait ends early
+// once the batch holds lingerEnough, so that the writer waits long at
+// human pace (a few hundred writes a second, a request every few
+// milliseconds) and briefly when writes come faster.
+const (
+	lingerBelow  = 4
+	lingerEnough = 8
+)
 
 // lingering judges whether waiting for more requests pays: it keeps a
 // moving average of how many requests the recent waits gathered, and
@@ -379,9 +430,13 @@ func (s *Bolt[A]) commit(batch []*request) {
 
 // do queues a write and waits until it is durable.
 func (s *Bolt[A]) do(ctx context.Context, write func(tx *bolt.Tx) error) error {
-	r := &request{write: write, err: make(chan error, 1)}
+	return s.queue(ctx, s.reqs, &request{write: write, err: make(chan error, 1)})
+}
+
+// queue puts r on q and waits until its write is durable.
+func (s *Bolt[A]) queue(ctx context.Context, q chan *request, r *request) error {
 	select {
-	case s.reqs <- r:
+	case q <- r:
 	case <-s.quit:
 		return ErrClosed
 	case <-ctx.Done():
@@ -566,7 +621,11 @@ func (s *Bolt[A]) Append(ctx context.Context, table string, entries ...host.Entr
 }
 
 // SaveSnapshot stores a table's snapshot, replacing its previous one; its
-// Events are kept with those of the earlier snapshots.
+// Events are kept with those of the earlier snapshots. It is durable when
+// it returns, like a Create or an Append, but it yields to them: a commit
+// carries snapshots up to about snapBudget bytes after every other write
+// waiting, so that a burst of snapshots (many tables ending their rounds
+// together) waits rather than the appends.
 func (s *Bolt[A]) SaveSnapshot(ctx context.Context, table string, snap host.TableSnapshot) error {
 	rec := make([]byte, 0, 9+len(snap.State))
 	rec = append(rec, snapshotVersion)
@@ -576,7 +635,7 @@ func (s *Bolt[A]) SaveSnapshot(ctx context.Context, table string, snap host.Tabl
 	if events == nil {
 		events = []byte{}
 	}
-	return s.do(ctx, func(tx *bolt.Tx) error {
+	write := func(tx *bolt.Tx) error {
 		tb := tx.Bucket(bucketTables).Bucket([]byte(table))
 		if tb == nil {
 			return fmt.Errorf("bolt store: table %s: %w", table, host.ErrNoTable)
@@ -588,11 +647,12 @@ func (s *Bolt[A]) SaveSnapshot(ctx context.Context, table string, snap host.Tabl
 		if err != nil {
 			return err
 		}
-		if err := eb.Put(key(snap.Entries), events); err != nil {
+		if err := putBlob(eb, key(snap.Entries), events); err != nil {
 			return err
 		}
-		return tb.Put(keySnapshot, rec)
-	})
+		return putBlob(tb, keySnapshot, rec)
+	}
+	return s.queue(ctx, s.snaps, &request{write: write, err: make(chan error, 1), size: len(rec) + len(events)})
 }
 
 // Load calls f for every table not finished, in the order of creation,
@@ -697,7 +757,7 @@ func (s *Bolt[A]) loadIn(tx *bolt.Tx, id string, idx journalIndex) (host.TableRe
 			return fmt.Errorf("%w: record: %w", ErrCorrupt, err)
 		}
 		var from uint64
-		if raw := tb.Get(keySnapshot); raw != nil {
+		if raw := getBlob(tb, keySnapshot); raw != nil {
 			// A snapshot this store cannot read is no snapshot: the host
 			// replays the whole log.
 			if len(raw) >= 9 && raw[0] == snapshotVersion {
@@ -779,7 +839,7 @@ func (s *Bolt[A]) LoadEvents(_ context.Context, table string, entries uint64) ([
 		}
 		var raw []byte
 		if eb := tb.Bucket(bucketEvents); eb != nil {
-			raw = eb.Get(key(entries))
+			raw = getBlob(eb, key(entries))
 		}
 		if raw == nil {
 			return fmt.Errorf("table %s: events of the snapshot at %d: %w", table, entries, host.ErrNoSnapshot)
@@ -791,6 +851,41 @@ func (s *Bolt[A]) LoadEvents(_ context.Context, table string, entries uint64) ([
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	return out, nil
+}
+
+// putBlob stores v under k in b as a blob: in a bucket of its own under
+// k, as its only value (under keyBlob). A snapshot's state and events are
+// tens of kB; as plain values they would share leaf pages with their
+// neighbours (bbolt never splits a leaf of four keys or fewer, however
+// large they are), and every change to a neighbour would write them
+// again: the state with the table's record whenever its log moves, the
+// events of up to four rounds whenever a round ends. In a bucket of its
+// own, a blob is written once, when it is stored, and its parent's leaf
+// holds only the bucket's small header. A plain value under k (a file
+// written before blobs) is replaced.
+func putBlob(b *bolt.Bucket, k, v []byte) error {
+	if b.Get(k) != nil {
+		if err := b.Delete(k); err != nil {
+			return err
+		}
+	}
+	bb, err := b.CreateBucketIfNotExists(k)
+	if err != nil {
+		return err
+	}
+	return bb.Put(keyBlob, v)
+}
+
+// getBlob returns the blob under k in b (putBlob), or the plain value
+// under k of a file written before blobs; nil if there is neither.
+func getBlob(b *bolt.Bucket, k []byte) []byte {
+	if v := b.Get(k); v != nil {
+		return v
+	}
+	if bb := b.Bucket(k); bb != nil {
+		return bb.Get(keyBlob)
+	}
+	return nil
 }
 
 func key(n uint64) []byte {

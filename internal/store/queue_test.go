@@ -1,0 +1,51 @@
+package store
+
+import "testing"
+
+// TestAddSnapshots: a commit takes the snapshots waiting until they reach
+// snapBudget bytes, counting those already in the batch, one at least,
+// and leaves the rest queued in order.
+func TestAddSnapshots(t *testing.T) {
+	const kB = 1 << 10
+	tests := []struct {
+		name    string
+		batch   []int // sizes of the requests in the batch, 0 for others
+		waiting []int // sizes of the snapshots queued
+		want    int   // snapshots taken
+	}{
+		{"none waiting", []int{0, 0}, nil, 0},
+		{"all fit", []int{0}, []int{30 * kB, 30 * kB, 30 * kB}, 3},
+		{"up to the budget", []int{0, 0, 0}, []int{30 * kB, 30 * kB, 30 * kB, 30 * kB, 30 * kB, 30 * kB}, 5},
+		{"one even if large", nil, []int{400 * kB, 10 * kB}, 1},
+		{"one after appends", []int{0, 0}, []int{200 * kB, 10 * kB}, 1},
+		{"the batch's own count", []int{100 * kB}, []int{30 * kB, 30 * kB}, 1},
+		{"full batch", make([]int, maxBatch), []int{kB}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := &Bolt[struct{}]{snaps: make(chan *request, len(tt.waiting))}
+			var batch []*request
+			for _, n := range tt.batch {
+				batch = append(batch, &request{size: n})
+			}
+			var queued []*request
+			for _, n := range tt.waiting {
+				r := &request{size: n}
+				queued = append(queued, r)
+				s.snaps <- r
+			}
+			got := s.addSnapshots(batch)
+			if n := len(got) - len(tt.batch); n != tt.want {
+				t.Fatalf("addSnapshots took %d snapshots, want %d", n, tt.want)
+			}
+			for i, r := range got[len(tt.batch):] {
+				if r != queued[i] {
+					t.Errorf("snapshot %d taken out of order", i)
+				}
+			}
+			if left := len(s.snaps); left != len(tt.waiting)-tt.want {
+				t.Errorf("%d snapshots left queued, want %d", left, len(tt.waiting)-tt.want)
+			}
+		})
+	}
+}
