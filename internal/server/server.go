@@ -299,12 +299,16 @@ func (s *Server) Options() []grpc.ServerOption {
 		unary = append(unary, c.UnaryInterceptor(r))
 		stream = append(stream, c.StreamInterceptor(r))
 	}
-	s.workOnce.Do(func() { s.work = newWorkers(numWorkers()) })
-	return append(append([]grpc.ServerOption{
+	opts := append([]grpc.ServerOption{
 		grpc.StatsHandler(lim),
 		grpc.ChainUnaryInterceptor(unary...),
 		grpc.ChainStreamInterceptor(stream...),
-	}, s.authOptions()...), grpc.ChainUnaryInterceptor(s.work.unary))
+	}, s.authOptions()...)
+	s.workOnce.Do(func() { s.work = newWorkers(numWorkers()) })
+	if s.work != nil { // nil after Close: the calls run on their own goroutines
+		opts = append(opts, grpc.ChainUnaryInterceptor(s.work.unary))
+	}
+	return opts
 }
 
 // ConnContext attaches the per-connection limits to a connection that an
