@@ -103,6 +103,7 @@ type options struct {
 	keys     string // --backend-keys
 	webhook  webhook
 	cluster  clusterOptions
+	gc       gcOptions
 }
 
 // clusterOptions make the server one node of a cluster (docs/cluster.md).
@@ -182,6 +183,8 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.cluster.replicas, "replicas", 3, "with --cluster, how many JetStream servers keep each table's log and the leases (1 for a single server)")
 	fs.BoolVar(&o.cluster.noForward, "no-forward", false, "with --cluster, answer a call for another node's table with TABLE_ELSEWHERE and the owner's address instead of forwarding it")
 	fs.StringVar(&o.keys, "backend-keys", "", "JSON `file` of the room service's hashed API keys and ticket keys (docs/rooms.md); read again on SIGHUP. Without it the room service's calls are open to anyone")
+	fs.Func("memory-limit", "soft limit of the process's Go memory, like GOMEMLIMIT (`size` such as 1536MiB or 2GiB): the collector works harder as the heap nears it (default: GOMEMLIMIT, or none)", o.gc.setLimit)
+	fs.Func("gogc", "the collector's target heap growth in `percent` between collections, like GOGC, or off (with --memory-limit): more is less CPU for a larger heap (default: GOGC, or 100)", o.gc.setPercent)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return o, err
@@ -204,6 +207,9 @@ func parse(args []string, stderr io.Writer) (options, error) {
 		return o, errors.New("--webhook and --webhook-secret-file go together")
 	}
 	if err := checkCluster(&o); err != nil {
+		return o, err
+	}
+	if err := o.gc.check(); err != nil {
 		return o, err
 	}
 	return o, nil
@@ -286,6 +292,7 @@ func run(args []string, stderr io.Writer) error {
 		return fmt.Errorf("logger: %w", err)
 	}
 	defer log.Sync() //nolint:errcheck // nothing to do about a failed flush at exit
+	o.gc.apply(log)
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()

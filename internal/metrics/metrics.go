@@ -1,10 +1,10 @@
 // Package metrics is the authority's Prometheus instrumentation: it
 // implements the observers of the server (server.Observer, which holds
 // the rule sets' ruleset.Observer and the hosts' host.Observer) and of
-// the store (store.Observer) over
-// github.com/prometheus/client_golang, counts gRPC calls by method and
-// code with the go-grpc-middleware v2 Prometheus provider, and serves the
-// exposition with the standard net/http/pprof handlers beside it.
+// the store (store.Observer) over github.com/prometheus/client_golang,
+// counts gRPC calls by method and code in the series of go-grpc-middleware's
+// Prometheus provider (GRPC), and serves the exposition with the standard
+// net/http/pprof handlers beside it.
 //
 // The packages it observes know no metrics library: each says what it
 // does through a small interface, and this package alone turns that into
@@ -20,7 +20,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	grpcprom "github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -36,7 +35,7 @@ const namespace = "authority"
 // Metrics holds the registry and every series of one server.
 type Metrics struct {
 	reg  *prometheus.Registry
-	grpc *grpcprom.ServerMetrics
+	grpc *GRPC
 
 	actions      *prometheus.CounterVec
 	kindsMu      sync.RWMutex
@@ -71,8 +70,7 @@ func New(tables Tables) *Metrics {
 	m := &Metrics{
 		reg:   prometheus.NewRegistry(),
 		kinds: map[string]*kindCells{},
-		grpc: grpcprom.NewServerMetrics(grpcprom.WithServerHandlingTimeHistogram(
-			grpcprom.WithHistogramBuckets([]float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}))),
+		grpc:  newGRPC([]float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}),
 	}
 	f := factory{m.reg}
 	m.actions = f.counterVec("actions_total", "Actions applied (result ok) or refused, by action type, by whom (player, bot, timeout, system) and result.", "type", "by", "result")
@@ -113,7 +111,7 @@ func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
 // latency histograms: its interceptors go first among the server's
 // options (so that they see every refusal and recovered panic), and
 // InitializeMetrics is called once the services are registered.
-func (m *Metrics) GRPC() *grpcprom.ServerMetrics { return m.grpc }
+func (m *Metrics) GRPC() *GRPC { return m.grpc }
 
 // Handler serves the Prometheus exposition at /metrics and the standard
 // pprof handlers under /debug/pprof/.

@@ -138,6 +138,7 @@ func TestHandlerPanicIsInternal(t *testing.T) {
 	for _, en := range entries {
 		assert.Contains(t, en.ContextMap()["stack"], "panicHealth", "the log holds the stack")
 	}
+	assert.Equal(t, "health: a bug in a unary handler", entries[0].ContextMap()["panic"], "the handler's own panic, raised again from its worker")
 	tables := pb.NewTableServiceClient(conn)
 	_, err = tables.CreateTable(ctxT(t), &pb.CreateTableRequest{})
 	assert.NoError(t, err, "the server serves on")

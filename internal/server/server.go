@@ -130,6 +130,9 @@ type Server struct {
 	room  roomService
 	feed  *feed.Feed
 	rooms rooms
+
+	workOnce sync.Once
+	work     *workers // of the unary calls, from Options until Close
 }
 
 // New returns a Server; Close stops its tables.
@@ -280,7 +283,9 @@ func (s *Server) Register(g grpc.ServiceRegistrar) {
 
 // Options are the gRPC server options the services rely on: recovery
 // from a handler's panic (outermost, so that it covers the rest), the
-// per-connection rate limit, then the room service's authentication.
+// per-connection rate limit, then the room service's authentication; a
+// unary call's handler then runs on one of the server's workers (see
+// workers), which Close stops.
 func (s *Server) Options() []grpc.ServerOption {
 	lim := connLimits{rate: s.cfg.ConnRate, clk: s.cfg.Clock, streams: s.cfg.MaxConnStreams, obs: s.cfg.Observer, cluster: s.cfg.Cluster}
 	rec := recovery.WithRecoveryHandlerContext(s.recovered)
@@ -294,11 +299,16 @@ func (s *Server) Options() []grpc.ServerOption {
 		unary = append(unary, c.UnaryInterceptor(r))
 		stream = append(stream, c.StreamInterceptor(r))
 	}
-	return append([]grpc.ServerOption{
+	opts := append([]grpc.ServerOption{
 		grpc.StatsHandler(lim),
 		grpc.ChainUnaryInterceptor(unary...),
 		grpc.ChainStreamInterceptor(stream...),
 	}, s.authOptions()...)
+	s.workOnce.Do(func() { s.work = newWorkers(numWorkers()) })
+	if s.work != nil { // nil after Close: the calls run on their own goroutines
+		opts = append(opts, grpc.ChainUnaryInterceptor(s.work.unary))
+	}
+	return opts
 }
 
 // ConnContext attaches the per-connection limits to a connection that an
@@ -314,8 +324,13 @@ func (s *Server) ConnContext(ctx context.Context, _ net.Conn) context.Context {
 // table's own goroutine is the host's: it sets the table aside.)
 func (s *Server) recovered(ctx context.Context, p any) error {
 	method, _ := grpc.Method(ctx)
+	stack := debug.Stack()
+	if w, ok := p.(*handlerPanic); ok {
+		// Raised again from a worker: its stack is the handler's.
+		p, stack = w.value, w.stack
+	}
 	s.cfg.Log.Error("panic in a handler: the call fails with INTERNAL", zap.String("method", method),
-		zap.String("panic", fmt.Sprint(p)), zap.ByteString("stack", debug.Stack()))
+		zap.String("panic", fmt.Sprint(p)), zap.ByteString("stack", stack))
 	return status.Error(codes.Internal, "internal error")
 }
 
@@ -326,6 +341,10 @@ func (s *Server) Close() {
 	}
 	if s.feed != nil {
 		_ = s.feed.Close() // a durable feed has every event on disk already
+	}
+	s.workOnce.Do(func() {}) // no workers from now on
+	if s.work != nil {
+		s.work.close()
 	}
 }
 

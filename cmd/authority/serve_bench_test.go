@@ -1,0 +1,291 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"runtime"
+	"runtime/metrics"
+	"strconv"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"go.uber.org/zap"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/protobuf/types/known/durationpb"
+
+	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+)
+
+// The serving benchmarks run the authority as the binary builds it (the
+// gateway's transport options, the metrics interceptors, the limits, the
+// drain) in this process, with benchTables riichi tables whose four seats
+// share benchConns client connections, as `tablectl bots --conns` does.
+// The clients are in the process too (a seat discards what it draws and
+// passes every claim, which costs little), so the figures are the
+// server's and the clients' together: compare builds with them, not with
+// the server's CPU of a load run.
+const (
+	benchTables = 64
+	benchConns  = 4
+)
+
+// benchServer serves the authority with metrics on loopback until the
+// benchmark ends and returns its address.
+func benchServer(b *testing.B, extra ...string) string {
+	b.Helper()
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	mlis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	o, err := parse(append([]string{"--round-pause", "0s", "--seat-rate", "1000000", "--seat-burst", "1000000",
+		"--conn-rate", "1000000", "--conn-burst", "1000000", "--max-conn-streams", "100000"}, extra...), io.Discard)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- serve(ctx, lis, mlis, zap.NewNop(), o) }()
+	b.Cleanup(func() {
+		stop()
+		if err := <-served; err != nil {
+			b.Error(err)
+		}
+	})
+	return lis.Addr().String()
+}
+
+// benchClients dials n connections to addr.
+func benchClients(b *testing.B, addr string, n int) []pb.TableServiceClient {
+	b.Helper()
+	cs := make([]pb.TableServiceClient, n)
+	for i := range cs {
+		conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { conn.Close() })
+		cs[i] = pb.NewTableServiceClient(conn)
+	}
+	return cs
+}
+
+// benchSeat is one seat of a benchmark table, on one of the connections.
+type benchSeat struct {
+	c     pb.TableServiceClient
+	id    string
+	seat  uint32
+	token string
+	drawn string
+	acts  int
+}
+
+// benchTable creates an east-only table with the seed of i and seats four
+// players on the connections in turn; the fourth join starts the game.
+func benchTable(ctx context.Context, cs []pb.TableServiceClient, i int) ([]*benchSeat, error) {
+	seed := make([]byte, 32)
+	copy(seed, strconv.Itoa(i))
+	r, err := cs[i%len(cs)].CreateTable(ctx, &pb.CreateTableRequest{Settings: &pb.TableSettings{
+		Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU, Seed: seed, ClaimDwell: durationpb.New(0)}})
+	if err != nil {
+		return nil, err
+	}
+	id := r.GetTable().GetTableId()
+	seats := make([]*benchSeat, 4)
+	for j := range seats {
+		c := cs[(i*4+j)%len(cs)]
+		jr, err := c.JoinTable(ctx, &pb.JoinTableRequest{TableId: id, Name: "p"})
+		if err != nil {
+			return nil, err
+		}
+		seats[j] = &benchSeat{c: c, id: id, seat: jr.GetSeat(), token: jr.GetSeatToken()}
+	}
+	return seats, nil
+}
+
+// play follows the seat's stream from after seq 1 to the game's end,
+// discarding what it draws and passing claims (ron when offered). With
+// opened it reports the first event received, and with hold it waits
+// there until hold is closed.
+func (p *benchSeat) play(ctx context.Context, opened *sync.WaitGroup, hold <-chan struct{}) error {
+	st, err := p.c.StreamEvents(ctx, &pb.StreamEventsRequest{TableId: p.id, SeatToken: p.token, AfterSeq: 1})
+	if err != nil {
+		return err
+	}
+	first := true
+	for {
+		r, err := st.Recv()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("seat %d recv: %w", p.seat, err)
+		}
+		if first && opened != nil {
+			first = false
+			opened.Done()
+			<-hold
+		}
+		var act *pb.Action
+		var seq uint64
+		if s := r.GetSnapshot(); s != nil {
+			seq = s.GetSeq()
+			if d := s.GetView().GetDrawn(); d != "" {
+				p.drawn = d
+			}
+		} else {
+			ev := r.GetEvent()
+			seq = ev.GetSeq()
+			if d := ev.GetDrew(); d.GetTile() != "" && d.GetSeat() == p.seat {
+				p.drawn = d.GetTile()
+			}
+			if o := ev.GetTurnOffer(); o != nil && o.GetSeat() == p.seat {
+				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: p.drawn}
+			}
+			if o := ev.GetClaimOffer(); o != nil && o.GetSeat() == p.seat {
+				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}
+				for _, opt := range o.GetOptions() {
+					if opt.GetType() == pb.ActionType_ACTION_TYPE_RON {
+						act = opt
+					}
+				}
+			}
+		}
+		if act != nil {
+			p.acts++
+			if _, err := p.c.Act(ctx, &pb.ActRequest{TableId: p.id, SeatToken: p.token, LastSeq: seq,
+				RequestId: fmt.Sprintf("%d-%d", p.seat, p.acts), Action: act}); err != nil {
+				return fmt.Errorf("seat %d %v at %d: %w", p.seat, act, seq, err)
+			}
+		}
+	}
+}
+
+// playAll plays every seat to its game's end (opened and hold as play's).
+func playAll(ctx context.Context, seats []*benchSeat, opened *sync.WaitGroup, hold <-chan struct{}) error {
+	var wg sync.WaitGroup
+	errs := make([]error, len(seats))
+	for i, p := range seats {
+		wg.Go(func() { errs[i] = p.play(ctx, opened, hold) })
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// BenchmarkServeStreams plays benchTables east-only games at once, as fast
+// as the seats answer, for each op, and reports per accepted action the
+// process's CPU (user and system, clients included), allocations and
+// bytes allocated. Every action fans out to the four seats' streams, so
+// this is the serving cost of the stream messages above all.
+func BenchmarkServeStreams(b *testing.B) {
+	ctx := context.Background()
+	cs := benchClients(b, benchServer(b), benchConns)
+	var acts int
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	cpu0, gc0 := cpuTime(), gcCPU()
+	b.ResetTimer()
+	for n := range b.N {
+		var all []*benchSeat
+		for i := range benchTables {
+			seats, err := benchTable(ctx, cs, n*benchTables+i)
+			if err != nil {
+				b.Fatal(err)
+			}
+			all = append(all, seats...)
+		}
+		if err := playAll(ctx, all, nil, nil); err != nil {
+			b.Fatal(err)
+		}
+		for _, p := range all {
+			acts += p.acts
+		}
+	}
+	b.StopTimer()
+	cpu, gc := cpuTime()-cpu0, gcCPU()-gc0
+	runtime.ReadMemStats(&ms1)
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(acts), "cpu-ns/action")
+	b.ReportMetric(gc*1e9/float64(acts), "gc-cpu-ns/action")
+	b.ReportMetric(float64(ms1.NumGC-ms0.NumGC)*1000/float64(acts), "gcs/kaction")
+	b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(acts), "allocs/action")
+	b.ReportMetric(float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(acts), "B/action")
+}
+
+// BenchmarkStreamMemory opens benchTables tables with their four seat
+// streams, each stream past its first sends (the replay of the game's
+// start), and reports what the process holds for each table then: heap
+// in use and goroutine stacks, both sides of the connections together
+// (the clients' share is the same in every build: a goroutine and the
+// stream's buffers per seat). "shared" puts the seats on benchConns
+// connections, "per-seat" gives every seat a connection of its own.
+func BenchmarkStreamMemory(b *testing.B) {
+	for _, c := range []struct {
+		name   string
+		tables int
+		conns  int
+	}{{"shared", benchTables, benchConns}, {"per-seat", benchTables / 2, benchTables / 2 * 4}} {
+		b.Run(c.name, func(b *testing.B) { streamMemory(b, c.tables, c.conns) })
+	}
+}
+
+func streamMemory(b *testing.B, tables, conns int) {
+	ctx := context.Background()
+	addr := benchServer(b)
+	for n := range b.N {
+		var m0, m1 runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m0)
+		cs := benchClients(b, addr, conns)
+		var all []*benchSeat
+		for i := range tables {
+			seats, err := benchTable(ctx, cs, n*tables+i)
+			if err != nil {
+				b.Fatal(err)
+			}
+			all = append(all, seats...)
+		}
+		var opened sync.WaitGroup
+		opened.Add(len(all))
+		hold := make(chan struct{})
+		done := make(chan error, 1)
+		sctx, cancel := context.WithCancel(ctx)
+		go func() { done <- playAll(sctx, all, &opened, hold) }()
+		opened.Wait()
+		// Let the sends of the replay finish, then measure.
+		time.Sleep(200 * time.Millisecond)
+		runtime.GC()
+		runtime.ReadMemStats(&m1)
+		b.ReportMetric(float64(m1.HeapInuse-m0.HeapInuse)/float64(tables), "heap-B/table")
+		b.ReportMetric(float64(m1.StackInuse-m0.StackInuse)/float64(tables), "stack-B/table")
+		// The games need not go on: end the streams.
+		cancel()
+		close(hold)
+		<-done
+	}
+}
+
+// gcCPU is the runtime's estimate of the CPU seconds its collector took
+// so far.
+func gcCPU() float64 {
+	s := []metrics.Sample{{Name: "/cpu/classes/gc/total:cpu-seconds"}}
+	metrics.Read(s)
+	return s[0].Value.Float64()
+}
+
+// cpuTime is the process's user and system time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

@@ -1,0 +1,100 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"strings"
+	"testing"
+
+	"google.golang.org/grpc"
+)
+
+// onWorker reports whether the calling goroutine is one of the workers.
+func onWorker() bool {
+	buf := make([]byte, 64<<10)
+	return strings.Contains(string(buf[:runtime.Stack(buf, false)]), "(*workers).run")
+}
+
+// waitIdle returns once a call finds a worker free (the workers start
+// their loops in their own time).
+func waitIdle(w *workers) {
+	info := &grpc.UnaryServerInfo{FullMethod: "/x.Y/Z"}
+	for on := false; !on; runtime.Gosched() {
+		_, _ = w.unary(context.Background(), nil, info, func(context.Context, any) (any, error) {
+			on = onWorker()
+			return nil, nil
+		})
+	}
+}
+
+// TestWorkersRunCalls checks the interceptor's three ways: a call runs on
+// a free worker with its result and error, a call that finds every
+// worker busy runs where it is, and a handler's panic comes back on the
+// caller's goroutine with the worker's stack.
+func TestWorkersRunCalls(t *testing.T) {
+	w := newWorkers(1)
+	defer w.close()
+	defer w.close() // twice, as a server's Close may be
+	ctx := context.Background()
+	info := &grpc.UnaryServerInfo{FullMethod: "/x.Y/Z"}
+	boom := errors.New("boom")
+
+	waitIdle(w)
+	resp, err := w.unary(ctx, "req", info, func(_ context.Context, req any) (any, error) {
+		if !onWorker() {
+			t.Error("a call with a worker free ran on its own goroutine")
+		}
+		return req.(string) + "!", boom
+	})
+	if resp != "req!" || err != boom {
+		t.Fatalf("unary = %v, %v; want req!, boom", resp, err)
+	}
+
+	// The one worker is busy: the next call runs where it is.
+	entered, release := make(chan struct{}), make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = w.unary(ctx, nil, info, func(context.Context, any) (any, error) {
+			close(entered)
+			<-release
+			return nil, nil
+		})
+	}()
+	<-entered
+	_, _ = w.unary(ctx, nil, info, func(context.Context, any) (any, error) {
+		if onWorker() {
+			t.Error("a call ran on a busy worker")
+		}
+		return nil, nil
+	})
+	close(release)
+	<-done
+	waitIdle(w)
+
+	func() {
+		defer func() {
+			p, ok := recover().(*handlerPanic)
+			if !ok || p.value != "bug" || !strings.Contains(string(p.stack), "TestWorkersRunCalls") {
+				t.Errorf("recovered %#v, want the handler's panic with its stack", p)
+			}
+		}()
+		_, _ = w.unary(ctx, nil, info, func(context.Context, any) (any, error) { panic("bug") })
+		t.Error("the panic did not come back")
+	}()
+
+	// A handler that ends its goroutine ends its worker, not its caller.
+	waitIdle(w)
+	func() {
+		defer func() {
+			if _, ok := recover().(*handlerPanic); !ok {
+				t.Error("a handler's Goexit did not come back as a panic")
+			}
+		}()
+		_, _ = w.unary(ctx, nil, info, func(context.Context, any) (any, error) {
+			runtime.Goexit()
+			return nil, nil
+		})
+	}()
+}
