@@ -311,7 +311,23 @@ func TestRecoverFromSnapshotLikeFromLog(t *testing.T) {
 	if last.Entries != uint64(len(log)) {
 		t.Fatalf("the last snapshot covers %d of %d entries: none at the game's end", last.Entries, len(log))
 	}
-	mid := st.snaps[len(st.snaps)/2].Entries
+	// A snapshot in the middle of the game with enough acknowledged
+	// requests before it to retry. Which rounds get one depends on how
+	// fast the store answers: while a write is slow the table plays on,
+	// and a newer snapshot replaces the last of those waiting.
+	requestsBefore := func(n uint64) (k int) {
+		for _, e := range log[:n] {
+			if e.RequestID != "" {
+				k++
+			}
+		}
+		return k
+	}
+	i := len(st.snaps) / 2
+	for i < len(st.snaps)-2 && requestsBefore(st.snaps[i].Entries) < 50 {
+		i++
+	}
+	mid := st.snaps[i].Entries
 	for _, n := range []uint64{mid, mid + 1, st.snaps[len(st.snaps)-2].Entries + 20, uint64(len(log))} {
 		withSnaps := st.crashedAt(t, rec, n, true)
 		if _, ok := withSnaps.Snapshot(rec.ID); !ok {
