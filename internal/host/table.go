@@ -78,10 +78,6 @@ type table[A comparable, V, B any] struct {
 	spent    map[string]bool // the ids of the join tickets used (reserve.go)
 	closing  bool            // CloseWaiting evicts the table
 	abandon  bool            // Abandon ended the game: finished, a draw
-	lastID   struct {        // the latest request id digested (keyOf)
-		id  string
-		key idKey
-	}
 
 	// The table's life in memory (lifecycle.go).
 	evictTimer clock.Timer
@@ -785,7 +781,7 @@ func (t *table[A, V, B]) act(r Request[A]) (uint64, error) {
 		// Longer than a snapshot (or a store) keeps.
 		return 0, fmt.Errorf("request id of %d bytes, at most %d: %w", len(r.RequestID), maxIDLen, ErrBadRequest)
 	}
-	if prev, ok := st.dedupe.get(t.keyOf(r.RequestID)); ok {
+	if prev, ok := st.dedupe.get(digest(r.RequestID)); ok {
 		if prev.action != r.Action {
 			return 0, fmt.Errorf("request id %q: %w", r.RequestID, ErrRequestIDReused)
 		}
@@ -799,16 +795,7 @@ func (t *table[A, V, B]) act(r Request[A]) (uint64, error) {
 }
 
 func (t *table[A, V, B]) remember(s int, id string, a A, seq uint64, err error) {
-	t.seats[s].dedupe.add(t.h.cfg.DedupeWindow, t.keyOf(id), answer[A]{action: a, seq: seq, err: err})
-}
-
-// keyOf returns the digest of a request id. The latest is kept: act looks
-// the id up, then remembers its answer.
-func (t *table[A, V, B]) keyOf(id string) idKey {
-	if id != t.lastID.id || id == "" {
-		t.lastID.id, t.lastID.key = id, digest(id)
-	}
-	return t.lastID.key
+	t.seats[s].dedupe.add(t.h.cfg.DedupeWindow, digest(id), answer[A]{action: a, seq: seq, err: err})
 }
 
 // awaited reports whether a claim dwell in progress waits for seat s: the
