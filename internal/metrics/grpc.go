@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"context"
+	"maps"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -26,9 +27,12 @@ type GRPC struct {
 	started, handled, received, sent *prometheus.CounterVec
 	handling                         *prometheus.HistogramVec
 
-	mu      sync.Mutex                        // serialises additions to methods
-	methods atomic.Pointer[map[string]*calls] // by full method; copied on write
+	mu      sync.Mutex                           // serialises additions to methods
+	methods atomic.Pointer[map[methodKey]*calls] // copied on write: a call reads it without a lock
 }
+
+// methodKey names a method's series: its type and full name.
+type methodKey struct{ typ, fullMethod string }
 
 // calls are the series of one method.
 type calls struct {
@@ -64,7 +68,7 @@ func newGRPC(buckets []float64) *GRPC {
 		handling: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "grpc_server_handling_seconds",
 			Help: "Histogram of response latency (seconds) of gRPC that had been application-level handled by the server.", Buckets: buckets}, names),
 	}
-	g.methods.Store(&map[string]*calls{})
+	g.methods.Store(&map[methodKey]*calls{})
 	return g
 }
 
@@ -91,29 +95,34 @@ func (g *GRPC) Collect(ch chan<- prometheus.Metric) {
 func (g *GRPC) InitializeMetrics(s *grpc.Server) {
 	for service, info := range s.GetServiceInfo() {
 		for _, m := range info.Methods {
-			typ := unary
-			switch {
-			case m.IsClientStream && m.IsServerStream:
-				typ = bidiStream
-			case m.IsClientStream:
-				typ = clientStream
-			case m.IsServerStream:
-				typ = serverStream
-			}
-			g.of("/"+service+"/"+m.Name, typ)
+			g.of("/"+service+"/"+m.Name, callType(m.IsClientStream, m.IsServerStream))
 		}
 	}
 }
 
+// callType is the grpc_type label of a method that streams as said.
+func callType(clientStreams, serverStreams bool) string {
+	switch {
+	case clientStreams && serverStreams:
+		return bidiStream
+	case clientStreams:
+		return clientStream
+	case serverStreams:
+		return serverStream
+	}
+	return unary
+}
+
 // of returns the series of a method, made at its first call.
 func (g *GRPC) of(fullMethod, typ string) *calls {
-	if c, ok := (*g.methods.Load())[fullMethod]; ok && c.labels[0] == typ {
+	key := methodKey{typ, fullMethod}
+	if c, ok := (*g.methods.Load())[key]; ok {
 		return c
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	old := *g.methods.Load()
-	if c, ok := old[fullMethod]; ok && c.labels[0] == typ {
+	if c, ok := old[key]; ok {
 		return c
 	}
 	service, method := "unknown", "unknown"
@@ -128,11 +137,8 @@ func (g *GRPC) of(fullMethod, typ string) *calls {
 	for code := range numCodes {
 		c.handled[code] = g.handled.WithLabelValues(typ, service, method, codes.Code(code).String())
 	}
-	next := make(map[string]*calls, len(old)+1)
-	for k, v := range old {
-		next[k] = v
-	}
-	next[fullMethod] = c
+	next := maps.Clone(old)
+	next[key] = c
 	g.methods.Store(&next)
 	return c
 }
@@ -178,14 +184,7 @@ func (g *GRPC) UnaryServerInterceptor() grpc.UnaryServerInterceptor {
 func (g *GRPC) StreamServerInterceptor() grpc.StreamServerInterceptor {
 	return func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, next grpc.StreamHandler) error {
 		start := time.Now()
-		typ := bidiStream
-		switch {
-		case info.IsClientStream && !info.IsServerStream:
-			typ = clientStream
-		case !info.IsClientStream && info.IsServerStream:
-			typ = serverStream
-		}
-		c := g.of(info.FullMethod, typ)
+		c := g.of(info.FullMethod, callType(info.IsClientStream, info.IsServerStream))
 		c.started.Inc()
 		err := next(srv, &countedStream{ServerStream: ss, c: c})
 		c.done(err, start)
