@@ -10,7 +10,6 @@ import (
 	"runtime/metrics"
 	"strconv"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -20,6 +19,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/rusage"
 )
 
 // The serving benchmarks run the authority as the binary builds it (the
@@ -192,7 +192,7 @@ func BenchmarkServeStreams(b *testing.B) {
 	var acts int
 	var ms0, ms1 runtime.MemStats
 	runtime.ReadMemStats(&ms0)
-	cpu0, gc0 := cpuTime(), gcCPU()
+	cpu0, gc0 := rusage.CPU(), gcCPU()
 	b.ResetTimer()
 	for n := range b.N {
 		var all []*benchSeat
@@ -211,7 +211,7 @@ func BenchmarkServeStreams(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	cpu, gc := cpuTime()-cpu0, gcCPU()-gc0
+	cpu, gc := rusage.CPU()-cpu0, gcCPU()-gc0
 	runtime.ReadMemStats(&ms1)
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(acts), "cpu-ns/action")
 	b.ReportMetric(gc*1e9/float64(acts), "gc-cpu-ns/action")
@@ -279,13 +279,4 @@ func gcCPU() float64 {
 	s := []metrics.Sample{{Name: "/cpu/classes/gc/total:cpu-seconds"}}
 	metrics.Read(s)
 	return s[0].Value.Float64()
-}
-
-// cpuTime is the process's user and system time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

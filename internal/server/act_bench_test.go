@@ -4,7 +4,6 @@ import (
 	"context"
 	"runtime"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/host"
+	"github.com/mahjong-authority/authority/internal/rusage"
 	"github.com/mahjong-authority/authority/internal/server"
 	"github.com/mahjong-authority/authority/internal/servertest"
 )
@@ -32,7 +32,7 @@ func BenchmarkServeAct(b *testing.B) {
 	var acts int
 	var ms0, ms1 runtime.MemStats
 	runtime.ReadMemStats(&ms0)
-	cpu0 := cpuTime()
+	cpu0 := rusage.CPU()
 	start := time.Now()
 	for i := range b.N {
 		r, err := e.tables.CreateTable(ctx, &pb.CreateTableRequest{Settings: &pb.TableSettings{
@@ -63,21 +63,12 @@ func BenchmarkServeAct(b *testing.B) {
 		}
 	}
 	elapsed := time.Since(start)
-	cpu := cpuTime() - cpu0
+	cpu := rusage.CPU() - cpu0
 	runtime.ReadMemStats(&ms1)
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(acts), "cpu-ns/action")
 	b.ReportMetric(float64(elapsed.Nanoseconds())/float64(acts), "ns/action")
 	b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(acts), "allocs/action")
 	b.ReportMetric(float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(acts), "B/action")
-}
-
-// cpuTime is the process's user and system time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkTableMemory plays 20 hanchan tables of three bots and a

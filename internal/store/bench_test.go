@@ -11,11 +11,11 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mahjong-authority/authority/internal/host"
+	"github.com/mahjong-authority/authority/internal/rusage"
 	"github.com/mahjong-authority/authority/internal/store"
 )
 
@@ -138,7 +138,7 @@ type cost struct {
 }
 
 func startCost(s *store.Bolt[move], c *commits) *cost {
-	return &cost{s: s, c: c, cpu: cpuTime(), writes: store.PageWrites(s), written: bytesWritten()}
+	return &cost{s: s, c: c, cpu: rusage.CPU(), writes: store.PageWrites(s), written: bytesWritten()}
 }
 
 // report closes the store (so that the work it defers, if any, is
@@ -152,7 +152,7 @@ func (k *cost) reportN(b *testing.B, n int) {
 	if err := k.s.Close(); err != nil {
 		b.Fatal(err)
 	}
-	cpu := cpuTime() - k.cpu
+	cpu := rusage.CPU() - k.cpu
 	if w := bytesWritten(); w > 0 {
 		b.ReportMetric(float64(w-k.written)/1024/float64(n), "kB-written/append")
 	}
@@ -176,14 +176,6 @@ func bytesWritten() int64 {
 		}
 	}
 	return 0
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkAppendConcurrent is 1, 100 and 1,000 tables each appending one
