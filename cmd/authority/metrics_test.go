@@ -72,14 +72,17 @@ func TestMetrics(t *testing.T) {
 
 	// The clients end on the game's last event; the table's last call
 	// then marks the game over and stores its last snapshot. Scrape until
-	// it did (the assertions below say what is missing after 10s).
+	// it did, and until a scrape falls between the store's commits (one
+	// gathers the commits' two histograms one after the other). The
+	// assertions below say what is missing after 10s.
 	base := "http://" + mlis.Addr().String()
 	var fams map[string]*dto.MetricFamily
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		fams = scrape(t, base+"/metrics")
 		games, rounds, snaps := fams["authority_games_finished_total"], fams["authority_rounds_finished_total"], fams["authority_snapshot_bytes"]
 		if games != nil && rounds != nil && snaps != nil && games.GetMetric()[0].GetCounter().GetValue() == 1 &&
-			float64(snaps.GetMetric()[0].GetHistogram().GetSampleCount()) == rounds.GetMetric()[0].GetCounter().GetValue() {
+			float64(snaps.GetMetric()[0].GetHistogram().GetSampleCount()) == rounds.GetMetric()[0].GetCounter().GetValue() &&
+			sampleCount(fams["authority_store_commit_seconds"]) == sampleCount(fams["authority_store_commit_batch_size"]) {
 			break
 		}
 	}
@@ -177,4 +180,13 @@ func hasLabels(m *dto.Metric, want map[string]string) bool {
 		}
 	}
 	return n == len(want)
+}
+
+// sampleCount is the observations of a histogram family's first series (0
+// if there is none).
+func sampleCount(f *dto.MetricFamily) uint64 {
+	if f == nil || len(f.GetMetric()) == 0 {
+		return 0
+	}
+	return f.GetMetric()[0].GetHistogram().GetSampleCount()
 }
