@@ -7,6 +7,7 @@
 package authorityv1
 
 import (
+	status "google.golang.org/genproto/googleapis/rpc/status"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	durationpb "google.golang.org/protobuf/types/known/durationpb"
@@ -2780,6 +2781,582 @@ func (x *ActResponse) GetSeq() uint64 {
 	return 0
 }
 
+// MultiplexRequest is one thing a client asks on a Multiplex stream.
+type MultiplexRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Types that are valid to be assigned to Kind:
+	//
+	//	*MultiplexRequest_Follow
+	//	*MultiplexRequest_Unfollow
+	//	*MultiplexRequest_Act
+	Kind          isMultiplexRequest_Kind `protobuf_oneof:"kind"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MultiplexRequest) Reset() {
+	*x = MultiplexRequest{}
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MultiplexRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MultiplexRequest) ProtoMessage() {}
+
+func (x *MultiplexRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MultiplexRequest.ProtoReflect.Descriptor instead.
+func (*MultiplexRequest) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *MultiplexRequest) GetKind() isMultiplexRequest_Kind {
+	if x != nil {
+		return x.Kind
+	}
+	return nil
+}
+
+func (x *MultiplexRequest) GetFollow() *MultiplexFollow {
+	if x != nil {
+		if x, ok := x.Kind.(*MultiplexRequest_Follow); ok {
+			return x.Follow
+		}
+	}
+	return nil
+}
+
+func (x *MultiplexRequest) GetUnfollow() *MultiplexUnfollow {
+	if x != nil {
+		if x, ok := x.Kind.(*MultiplexRequest_Unfollow); ok {
+			return x.Unfollow
+		}
+	}
+	return nil
+}
+
+func (x *MultiplexRequest) GetAct() *MultiplexAct {
+	if x != nil {
+		if x, ok := x.Kind.(*MultiplexRequest_Act); ok {
+			return x.Act
+		}
+	}
+	return nil
+}
+
+type isMultiplexRequest_Kind interface {
+	isMultiplexRequest_Kind()
+}
+
+type MultiplexRequest_Follow struct {
+	// Follow a seat, as StreamEvents does.
+	Follow *MultiplexFollow `protobuf:"bytes,1,opt,name=follow,proto3,oneof"`
+}
+
+type MultiplexRequest_Unfollow struct {
+	// Stop following a seat: its follow ends with CANCELLED.
+	Unfollow *MultiplexUnfollow `protobuf:"bytes,2,opt,name=unfollow,proto3,oneof"`
+}
+
+type MultiplexRequest_Act struct {
+	// Play an action, as Act does.
+	Act *MultiplexAct `protobuf:"bytes,3,opt,name=act,proto3,oneof"`
+}
+
+func (*MultiplexRequest_Follow) isMultiplexRequest_Kind() {}
+
+func (*MultiplexRequest_Unfollow) isMultiplexRequest_Kind() {}
+
+func (*MultiplexRequest_Act) isMultiplexRequest_Kind() {}
+
+// MultiplexFollow follows a seat on a Multiplex stream.
+type MultiplexFollow struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Chosen by the client, at least 1 and not the ref of a follow still open
+	// on this stream (one whose MultiplexEnd has not come): the seat's events
+	// and its end carry it. A ref may be used again after its end.
+	Ref           uint32               `protobuf:"varint,1,opt,name=ref,proto3" json:"ref,omitempty"`
+	Request       *StreamEventsRequest `protobuf:"bytes,2,opt,name=request,proto3" json:"request,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MultiplexFollow) Reset() {
+	*x = MultiplexFollow{}
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MultiplexFollow) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MultiplexFollow) ProtoMessage() {}
+
+func (x *MultiplexFollow) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MultiplexFollow.ProtoReflect.Descriptor instead.
+func (*MultiplexFollow) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *MultiplexFollow) GetRef() uint32 {
+	if x != nil {
+		return x.Ref
+	}
+	return 0
+}
+
+func (x *MultiplexFollow) GetRequest() *StreamEventsRequest {
+	if x != nil {
+		return x.Request
+	}
+	return nil
+}
+
+// MultiplexUnfollow stops following a seat on a Multiplex stream.
+type MultiplexUnfollow struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Ref           uint32                 `protobuf:"varint,1,opt,name=ref,proto3" json:"ref,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MultiplexUnfollow) Reset() {
+	*x = MultiplexUnfollow{}
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MultiplexUnfollow) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MultiplexUnfollow) ProtoMessage() {}
+
+func (x *MultiplexUnfollow) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MultiplexUnfollow.ProtoReflect.Descriptor instead.
+func (*MultiplexUnfollow) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *MultiplexUnfollow) GetRef() uint32 {
+	if x != nil {
+		return x.Ref
+	}
+	return 0
+}
+
+// MultiplexAct plays an action on a Multiplex stream.
+type MultiplexAct struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Chosen by the client and given back with the answer. It only matches
+	// answers to actions: request_id is what makes a retried action count
+	// once.
+	Call          uint64      `protobuf:"varint,1,opt,name=call,proto3" json:"call,omitempty"`
+	Request       *ActRequest `protobuf:"bytes,2,opt,name=request,proto3" json:"request,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MultiplexAct) Reset() {
+	*x = MultiplexAct{}
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MultiplexAct) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MultiplexAct) ProtoMessage() {}
+
+func (x *MultiplexAct) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MultiplexAct.ProtoReflect.Descriptor instead.
+func (*MultiplexAct) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *MultiplexAct) GetCall() uint64 {
+	if x != nil {
+		return x.Call
+	}
+	return 0
+}
+
+func (x *MultiplexAct) GetRequest() *ActRequest {
+	if x != nil {
+		return x.Request
+	}
+	return nil
+}
+
+// MultiplexResponse is what the server had ready together on a Multiplex
+// stream. The items of one follow come in the order of its events; the
+// answer to an action comes no earlier than the events the action caused,
+// on the follows of the same stream that may see them.
+type MultiplexResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Items         []*MultiplexItem       `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MultiplexResponse) Reset() {
+	*x = MultiplexResponse{}
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MultiplexResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MultiplexResponse) ProtoMessage() {}
+
+func (x *MultiplexResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MultiplexResponse.ProtoReflect.Descriptor instead.
+func (*MultiplexResponse) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *MultiplexResponse) GetItems() []*MultiplexItem {
+	if x != nil {
+		return x.Items
+	}
+	return nil
+}
+
+// MultiplexItem is one thing the server sends on a Multiplex stream.
+type MultiplexItem struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Types that are valid to be assigned to Kind:
+	//
+	//	*MultiplexItem_Event
+	//	*MultiplexItem_Answer
+	//	*MultiplexItem_End
+	Kind          isMultiplexItem_Kind `protobuf_oneof:"kind"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MultiplexItem) Reset() {
+	*x = MultiplexItem{}
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MultiplexItem) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MultiplexItem) ProtoMessage() {}
+
+func (x *MultiplexItem) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MultiplexItem.ProtoReflect.Descriptor instead.
+func (*MultiplexItem) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *MultiplexItem) GetKind() isMultiplexItem_Kind {
+	if x != nil {
+		return x.Kind
+	}
+	return nil
+}
+
+func (x *MultiplexItem) GetEvent() *MultiplexEvent {
+	if x != nil {
+		if x, ok := x.Kind.(*MultiplexItem_Event); ok {
+			return x.Event
+		}
+	}
+	return nil
+}
+
+func (x *MultiplexItem) GetAnswer() *MultiplexAnswer {
+	if x != nil {
+		if x, ok := x.Kind.(*MultiplexItem_Answer); ok {
+			return x.Answer
+		}
+	}
+	return nil
+}
+
+func (x *MultiplexItem) GetEnd() *MultiplexEnd {
+	if x != nil {
+		if x, ok := x.Kind.(*MultiplexItem_End); ok {
+			return x.End
+		}
+	}
+	return nil
+}
+
+type isMultiplexItem_Kind interface {
+	isMultiplexItem_Kind()
+}
+
+type MultiplexItem_Event struct {
+	Event *MultiplexEvent `protobuf:"bytes,1,opt,name=event,proto3,oneof"`
+}
+
+type MultiplexItem_Answer struct {
+	Answer *MultiplexAnswer `protobuf:"bytes,2,opt,name=answer,proto3,oneof"`
+}
+
+type MultiplexItem_End struct {
+	End *MultiplexEnd `protobuf:"bytes,3,opt,name=end,proto3,oneof"`
+}
+
+func (*MultiplexItem_Event) isMultiplexItem_Kind() {}
+
+func (*MultiplexItem_Answer) isMultiplexItem_Kind() {}
+
+func (*MultiplexItem_End) isMultiplexItem_Kind() {}
+
+// MultiplexEvent is a followed seat's snapshot or event, exactly as
+// StreamEvents would send it.
+type MultiplexEvent struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Ref           uint32                 `protobuf:"varint,1,opt,name=ref,proto3" json:"ref,omitempty"`
+	Event         *StreamEventsResponse  `protobuf:"bytes,2,opt,name=event,proto3" json:"event,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MultiplexEvent) Reset() {
+	*x = MultiplexEvent{}
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MultiplexEvent) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MultiplexEvent) ProtoMessage() {}
+
+func (x *MultiplexEvent) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MultiplexEvent.ProtoReflect.Descriptor instead.
+func (*MultiplexEvent) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *MultiplexEvent) GetRef() uint32 {
+	if x != nil {
+		return x.Ref
+	}
+	return 0
+}
+
+func (x *MultiplexEvent) GetEvent() *StreamEventsResponse {
+	if x != nil {
+		return x.Event
+	}
+	return nil
+}
+
+// MultiplexAnswer answers an action: response when it was accepted, error
+// (the status Act would have returned, with its ErrorInfo) when not.
+type MultiplexAnswer struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Call          uint64                 `protobuf:"varint,1,opt,name=call,proto3" json:"call,omitempty"`
+	Response      *ActResponse           `protobuf:"bytes,2,opt,name=response,proto3" json:"response,omitempty"`
+	Error         *status.Status         `protobuf:"bytes,3,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MultiplexAnswer) Reset() {
+	*x = MultiplexAnswer{}
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MultiplexAnswer) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MultiplexAnswer) ProtoMessage() {}
+
+func (x *MultiplexAnswer) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MultiplexAnswer.ProtoReflect.Descriptor instead.
+func (*MultiplexAnswer) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *MultiplexAnswer) GetCall() uint64 {
+	if x != nil {
+		return x.Call
+	}
+	return 0
+}
+
+func (x *MultiplexAnswer) GetResponse() *ActResponse {
+	if x != nil {
+		return x.Response
+	}
+	return nil
+}
+
+func (x *MultiplexAnswer) GetError() *status.Status {
+	if x != nil {
+		return x.Error
+	}
+	return nil
+}
+
+// MultiplexEnd ends a follow: status OK after the game's last event,
+// otherwise the status StreamEvents would have ended with.
+type MultiplexEnd struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Ref           uint32                 `protobuf:"varint,1,opt,name=ref,proto3" json:"ref,omitempty"`
+	Status        *status.Status         `protobuf:"bytes,2,opt,name=status,proto3" json:"status,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MultiplexEnd) Reset() {
+	*x = MultiplexEnd{}
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MultiplexEnd) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MultiplexEnd) ProtoMessage() {}
+
+func (x *MultiplexEnd) ProtoReflect() protoreflect.Message {
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MultiplexEnd.ProtoReflect.Descriptor instead.
+func (*MultiplexEnd) Descriptor() ([]byte, []int) {
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *MultiplexEnd) GetRef() uint32 {
+	if x != nil {
+		return x.Ref
+	}
+	return 0
+}
+
+func (x *MultiplexEnd) GetStatus() *status.Status {
+	if x != nil {
+		return x.Status
+	}
+	return nil
+}
+
 // SpectateRequest follows a table's public events.
 type SpectateRequest struct {
 	state   protoimpl.MessageState `protogen:"open.v1"`
@@ -2792,7 +3369,7 @@ type SpectateRequest struct {
 
 func (x *SpectateRequest) Reset() {
 	*x = SpectateRequest{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[25]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2804,7 +3381,7 @@ func (x *SpectateRequest) String() string {
 func (*SpectateRequest) ProtoMessage() {}
 
 func (x *SpectateRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[25]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2817,7 +3394,7 @@ func (x *SpectateRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SpectateRequest.ProtoReflect.Descriptor instead.
 func (*SpectateRequest) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{25}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *SpectateRequest) GetTableId() string {
@@ -2844,7 +3421,7 @@ type SpectateResponse struct {
 
 func (x *SpectateResponse) Reset() {
 	*x = SpectateResponse{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[26]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2856,7 +3433,7 @@ func (x *SpectateResponse) String() string {
 func (*SpectateResponse) ProtoMessage() {}
 
 func (x *SpectateResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[26]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2869,7 +3446,7 @@ func (x *SpectateResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SpectateResponse.ProtoReflect.Descriptor instead.
 func (*SpectateResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{26}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *SpectateResponse) GetEvent() *Event {
@@ -2890,7 +3467,7 @@ type ExportGameRequest struct {
 
 func (x *ExportGameRequest) Reset() {
 	*x = ExportGameRequest{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[27]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2902,7 +3479,7 @@ func (x *ExportGameRequest) String() string {
 func (*ExportGameRequest) ProtoMessage() {}
 
 func (x *ExportGameRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[27]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2915,7 +3492,7 @@ func (x *ExportGameRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportGameRequest.ProtoReflect.Descriptor instead.
 func (*ExportGameRequest) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{27}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *ExportGameRequest) GetTableId() string {
@@ -2951,7 +3528,7 @@ type ExportGameResponse struct {
 
 func (x *ExportGameResponse) Reset() {
 	*x = ExportGameResponse{}
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[28]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2963,7 +3540,7 @@ func (x *ExportGameResponse) String() string {
 func (*ExportGameResponse) ProtoMessage() {}
 
 func (x *ExportGameResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[28]
+	mi := &file_mahjong_authority_v1_table_service_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2976,7 +3553,7 @@ func (x *ExportGameResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportGameResponse.ProtoReflect.Descriptor instead.
 func (*ExportGameResponse) Descriptor() ([]byte, []int) {
-	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{28}
+	return file_mahjong_authority_v1_table_service_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *ExportGameResponse) GetFormat() RecordFormat {
@@ -3018,7 +3595,7 @@ var File_mahjong_authority_v1_table_service_proto protoreflect.FileDescriptor
 
 const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\n" +
-	"(mahjong/authority/v1/table_service.proto\x12\x14mahjong.authority.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1fmahjong/authority/v1/game.proto\"\x0f\n" +
+	"(mahjong/authority/v1/table_service.proto\x12\x14mahjong.authority.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x1fmahjong/authority/v1/game.proto\"\x0f\n" +
 	"\rRiichiOptions\"\xc2\x02\n" +
 	"\x0eSichuanOptions\x12*\n" +
 	"\x0eexchange_three\x18\x01 \x01(\bH\x00R\rexchangeThree\x88\x01\x01\x121\n" +
@@ -3181,7 +3758,37 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"request_id\x18\x04 \x01(\tR\trequestId\x124\n" +
 	"\x06action\x18\x05 \x01(\v2\x1c.mahjong.authority.v1.ActionR\x06action\"\x1f\n" +
 	"\vActResponse\x12\x10\n" +
-	"\x03seq\x18\x01 \x01(\x04R\x03seq\"I\n" +
+	"\x03seq\x18\x01 \x01(\x04R\x03seq\"\xda\x01\n" +
+	"\x10MultiplexRequest\x12?\n" +
+	"\x06follow\x18\x01 \x01(\v2%.mahjong.authority.v1.MultiplexFollowH\x00R\x06follow\x12E\n" +
+	"\bunfollow\x18\x02 \x01(\v2'.mahjong.authority.v1.MultiplexUnfollowH\x00R\bunfollow\x126\n" +
+	"\x03act\x18\x03 \x01(\v2\".mahjong.authority.v1.MultiplexActH\x00R\x03actB\x06\n" +
+	"\x04kind\"h\n" +
+	"\x0fMultiplexFollow\x12\x10\n" +
+	"\x03ref\x18\x01 \x01(\rR\x03ref\x12C\n" +
+	"\arequest\x18\x02 \x01(\v2).mahjong.authority.v1.StreamEventsRequestR\arequest\"%\n" +
+	"\x11MultiplexUnfollow\x12\x10\n" +
+	"\x03ref\x18\x01 \x01(\rR\x03ref\"^\n" +
+	"\fMultiplexAct\x12\x12\n" +
+	"\x04call\x18\x01 \x01(\x04R\x04call\x12:\n" +
+	"\arequest\x18\x02 \x01(\v2 .mahjong.authority.v1.ActRequestR\arequest\"N\n" +
+	"\x11MultiplexResponse\x129\n" +
+	"\x05items\x18\x01 \x03(\v2#.mahjong.authority.v1.MultiplexItemR\x05items\"\xce\x01\n" +
+	"\rMultiplexItem\x12<\n" +
+	"\x05event\x18\x01 \x01(\v2$.mahjong.authority.v1.MultiplexEventH\x00R\x05event\x12?\n" +
+	"\x06answer\x18\x02 \x01(\v2%.mahjong.authority.v1.MultiplexAnswerH\x00R\x06answer\x126\n" +
+	"\x03end\x18\x03 \x01(\v2\".mahjong.authority.v1.MultiplexEndH\x00R\x03endB\x06\n" +
+	"\x04kind\"d\n" +
+	"\x0eMultiplexEvent\x12\x10\n" +
+	"\x03ref\x18\x01 \x01(\rR\x03ref\x12@\n" +
+	"\x05event\x18\x02 \x01(\v2*.mahjong.authority.v1.StreamEventsResponseR\x05event\"\x8e\x01\n" +
+	"\x0fMultiplexAnswer\x12\x12\n" +
+	"\x04call\x18\x01 \x01(\x04R\x04call\x12=\n" +
+	"\bresponse\x18\x02 \x01(\v2!.mahjong.authority.v1.ActResponseR\bresponse\x12(\n" +
+	"\x05error\x18\x03 \x01(\v2\x12.google.rpc.StatusR\x05error\"L\n" +
+	"\fMultiplexEnd\x12\x10\n" +
+	"\x03ref\x18\x01 \x01(\rR\x03ref\x12*\n" +
+	"\x06status\x18\x02 \x01(\v2\x12.google.rpc.StatusR\x06status\"I\n" +
 	"\x0fSpectateRequest\x12\x19\n" +
 	"\btable_id\x18\x01 \x01(\tR\atableId\x12\x1b\n" +
 	"\tafter_seq\x18\x02 \x01(\x04R\bafterSeq\"E\n" +
@@ -3265,7 +3872,7 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\x1fERROR_REASON_TICKET_WRONG_TABLE\x10.\x12\x1f\n" +
 	"\x1bERROR_REASON_TICKET_INVALID\x10/\x12\x1b\n" +
 	"\x17ERROR_REASON_SEAT_TAKEN\x100\x12 \n" +
-	"\x1cERROR_REASON_KEY_TABLE_LIMIT\x1012\xc1\a\n" +
+	"\x1cERROR_REASON_KEY_TABLE_LIMIT\x1012\xa3\b\n" +
 	"\fTableService\x12b\n" +
 	"\vCreateTable\x12(.mahjong.authority.v1.CreateTableRequest\x1a).mahjong.authority.v1.CreateTableResponse\x12_\n" +
 	"\n" +
@@ -3280,7 +3887,8 @@ const file_mahjong_authority_v1_table_service_proto_rawDesc = "" +
 	"\x03Act\x12 .mahjong.authority.v1.ActRequest\x1a!.mahjong.authority.v1.ActResponse\x12[\n" +
 	"\bSpectate\x12%.mahjong.authority.v1.SpectateRequest\x1a&.mahjong.authority.v1.SpectateResponse0\x01\x12_\n" +
 	"\n" +
-	"ExportGame\x12'.mahjong.authority.v1.ExportGameRequest\x1a(.mahjong.authority.v1.ExportGameResponseBMZKgithub.com/mahjong-authority/authority/gen/mahjong/authority/v1;authorityv1b\x06proto3"
+	"ExportGame\x12'.mahjong.authority.v1.ExportGameRequest\x1a(.mahjong.authority.v1.ExportGameResponse\x12`\n" +
+	"\tMultiplex\x12&.mahjong.authority.v1.MultiplexRequest\x1a'.mahjong.authority.v1.MultiplexResponse(\x010\x01BMZKgithub.com/mahjong-authority/authority/gen/mahjong/authority/v1;authorityv1b\x06proto3"
 
 var (
 	file_mahjong_authority_v1_table_service_proto_rawDescOnce sync.Once
@@ -3295,7 +3903,7 @@ func file_mahjong_authority_v1_table_service_proto_rawDescGZIP() []byte {
 }
 
 var file_mahjong_authority_v1_table_service_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
-var file_mahjong_authority_v1_table_service_proto_msgTypes = make([]protoimpl.MessageInfo, 29)
+var file_mahjong_authority_v1_table_service_proto_msgTypes = make([]protoimpl.MessageInfo, 38)
 var file_mahjong_authority_v1_table_service_proto_goTypes = []any{
 	(RulePreset)(0),                 // 0: mahjong.authority.v1.RulePreset
 	(RuleSet)(0),                    // 1: mahjong.authority.v1.RuleSet
@@ -3328,54 +3936,64 @@ var file_mahjong_authority_v1_table_service_proto_goTypes = []any{
 	(*StreamEventsResponse)(nil),    // 28: mahjong.authority.v1.StreamEventsResponse
 	(*ActRequest)(nil),              // 29: mahjong.authority.v1.ActRequest
 	(*ActResponse)(nil),             // 30: mahjong.authority.v1.ActResponse
-	(*SpectateRequest)(nil),         // 31: mahjong.authority.v1.SpectateRequest
-	(*SpectateResponse)(nil),        // 32: mahjong.authority.v1.SpectateResponse
-	(*ExportGameRequest)(nil),       // 33: mahjong.authority.v1.ExportGameRequest
-	(*ExportGameResponse)(nil),      // 34: mahjong.authority.v1.ExportGameResponse
-	(*durationpb.Duration)(nil),     // 35: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil),   // 36: google.protobuf.Timestamp
-	(*View)(nil),                    // 37: mahjong.authority.v1.View
-	(*RoundStarted)(nil),            // 38: mahjong.authority.v1.RoundStarted
-	(*Dealt)(nil),                   // 39: mahjong.authority.v1.Dealt
-	(*Drew)(nil),                    // 40: mahjong.authority.v1.Drew
-	(*Discarded)(nil),               // 41: mahjong.authority.v1.Discarded
-	(*Fishing)(nil),                 // 42: mahjong.authority.v1.Fishing
-	(*ClaimOffer)(nil),              // 43: mahjong.authority.v1.ClaimOffer
-	(*RiichiAccepted)(nil),          // 44: mahjong.authority.v1.RiichiAccepted
-	(*Called)(nil),                  // 45: mahjong.authority.v1.Called
-	(*DoraRevealed)(nil),            // 46: mahjong.authority.v1.DoraRevealed
-	(*Won)(nil),                     // 47: mahjong.authority.v1.Won
-	(*RoundEnded)(nil),              // 48: mahjong.authority.v1.RoundEnded
-	(*GameEnded)(nil),               // 49: mahjong.authority.v1.GameEnded
-	(*SeatNotice)(nil),              // 50: mahjong.authority.v1.SeatNotice
-	(*TurnOffer)(nil),               // 51: mahjong.authority.v1.TurnOffer
-	(*SichuanExchangeChosen)(nil),   // 52: mahjong.authority.v1.SichuanExchangeChosen
-	(*SichuanExchanged)(nil),        // 53: mahjong.authority.v1.SichuanExchanged
-	(*SichuanExchangeReceived)(nil), // 54: mahjong.authority.v1.SichuanExchangeReceived
-	(*SichuanVoidChosen)(nil),       // 55: mahjong.authority.v1.SichuanVoidChosen
-	(*SichuanVoidsRevealed)(nil),    // 56: mahjong.authority.v1.SichuanVoidsRevealed
-	(*SichuanKanPaid)(nil),          // 57: mahjong.authority.v1.SichuanKanPaid
-	(*SichuanKanTransferred)(nil),   // 58: mahjong.authority.v1.SichuanKanTransferred
-	(*SichuanWon)(nil),              // 59: mahjong.authority.v1.SichuanWon
-	(*SichuanHandEnded)(nil),        // 60: mahjong.authority.v1.SichuanHandEnded
-	(*ClassicalBonusSetAside)(nil),  // 61: mahjong.authority.v1.ClassicalBonusSetAside
-	(*ClassicalFishing)(nil),        // 62: mahjong.authority.v1.ClassicalFishing
-	(*ClassicalWon)(nil),            // 63: mahjong.authority.v1.ClassicalWon
-	(*ClassicalHandEnded)(nil),      // 64: mahjong.authority.v1.ClassicalHandEnded
-	(*McrHandStarted)(nil),          // 65: mahjong.authority.v1.McrHandStarted
-	(*McrFlowerSetAside)(nil),       // 66: mahjong.authority.v1.McrFlowerSetAside
-	(*McrWon)(nil),                  // 67: mahjong.authority.v1.McrWon
-	(*McrGameEnded)(nil),            // 68: mahjong.authority.v1.McrGameEnded
-	(*Action)(nil),                  // 69: mahjong.authority.v1.Action
+	(*MultiplexRequest)(nil),        // 31: mahjong.authority.v1.MultiplexRequest
+	(*MultiplexFollow)(nil),         // 32: mahjong.authority.v1.MultiplexFollow
+	(*MultiplexUnfollow)(nil),       // 33: mahjong.authority.v1.MultiplexUnfollow
+	(*MultiplexAct)(nil),            // 34: mahjong.authority.v1.MultiplexAct
+	(*MultiplexResponse)(nil),       // 35: mahjong.authority.v1.MultiplexResponse
+	(*MultiplexItem)(nil),           // 36: mahjong.authority.v1.MultiplexItem
+	(*MultiplexEvent)(nil),          // 37: mahjong.authority.v1.MultiplexEvent
+	(*MultiplexAnswer)(nil),         // 38: mahjong.authority.v1.MultiplexAnswer
+	(*MultiplexEnd)(nil),            // 39: mahjong.authority.v1.MultiplexEnd
+	(*SpectateRequest)(nil),         // 40: mahjong.authority.v1.SpectateRequest
+	(*SpectateResponse)(nil),        // 41: mahjong.authority.v1.SpectateResponse
+	(*ExportGameRequest)(nil),       // 42: mahjong.authority.v1.ExportGameRequest
+	(*ExportGameResponse)(nil),      // 43: mahjong.authority.v1.ExportGameResponse
+	(*durationpb.Duration)(nil),     // 44: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil),   // 45: google.protobuf.Timestamp
+	(*View)(nil),                    // 46: mahjong.authority.v1.View
+	(*RoundStarted)(nil),            // 47: mahjong.authority.v1.RoundStarted
+	(*Dealt)(nil),                   // 48: mahjong.authority.v1.Dealt
+	(*Drew)(nil),                    // 49: mahjong.authority.v1.Drew
+	(*Discarded)(nil),               // 50: mahjong.authority.v1.Discarded
+	(*Fishing)(nil),                 // 51: mahjong.authority.v1.Fishing
+	(*ClaimOffer)(nil),              // 52: mahjong.authority.v1.ClaimOffer
+	(*RiichiAccepted)(nil),          // 53: mahjong.authority.v1.RiichiAccepted
+	(*Called)(nil),                  // 54: mahjong.authority.v1.Called
+	(*DoraRevealed)(nil),            // 55: mahjong.authority.v1.DoraRevealed
+	(*Won)(nil),                     // 56: mahjong.authority.v1.Won
+	(*RoundEnded)(nil),              // 57: mahjong.authority.v1.RoundEnded
+	(*GameEnded)(nil),               // 58: mahjong.authority.v1.GameEnded
+	(*SeatNotice)(nil),              // 59: mahjong.authority.v1.SeatNotice
+	(*TurnOffer)(nil),               // 60: mahjong.authority.v1.TurnOffer
+	(*SichuanExchangeChosen)(nil),   // 61: mahjong.authority.v1.SichuanExchangeChosen
+	(*SichuanExchanged)(nil),        // 62: mahjong.authority.v1.SichuanExchanged
+	(*SichuanExchangeReceived)(nil), // 63: mahjong.authority.v1.SichuanExchangeReceived
+	(*SichuanVoidChosen)(nil),       // 64: mahjong.authority.v1.SichuanVoidChosen
+	(*SichuanVoidsRevealed)(nil),    // 65: mahjong.authority.v1.SichuanVoidsRevealed
+	(*SichuanKanPaid)(nil),          // 66: mahjong.authority.v1.SichuanKanPaid
+	(*SichuanKanTransferred)(nil),   // 67: mahjong.authority.v1.SichuanKanTransferred
+	(*SichuanWon)(nil),              // 68: mahjong.authority.v1.SichuanWon
+	(*SichuanHandEnded)(nil),        // 69: mahjong.authority.v1.SichuanHandEnded
+	(*ClassicalBonusSetAside)(nil),  // 70: mahjong.authority.v1.ClassicalBonusSetAside
+	(*ClassicalFishing)(nil),        // 71: mahjong.authority.v1.ClassicalFishing
+	(*ClassicalWon)(nil),            // 72: mahjong.authority.v1.ClassicalWon
+	(*ClassicalHandEnded)(nil),      // 73: mahjong.authority.v1.ClassicalHandEnded
+	(*McrHandStarted)(nil),          // 74: mahjong.authority.v1.McrHandStarted
+	(*McrFlowerSetAside)(nil),       // 75: mahjong.authority.v1.McrFlowerSetAside
+	(*McrWon)(nil),                  // 76: mahjong.authority.v1.McrWon
+	(*McrGameEnded)(nil),            // 77: mahjong.authority.v1.McrGameEnded
+	(*Action)(nil),                  // 78: mahjong.authority.v1.Action
+	(*status.Status)(nil),           // 79: google.rpc.Status
 }
 var file_mahjong_authority_v1_table_service_proto_depIdxs = []int32{
 	0,  // 0: mahjong.authority.v1.TableSettings.rules:type_name -> mahjong.authority.v1.RulePreset
-	35, // 1: mahjong.authority.v1.TableSettings.turn_time:type_name -> google.protobuf.Duration
-	35, // 2: mahjong.authority.v1.TableSettings.claim_time:type_name -> google.protobuf.Duration
-	35, // 3: mahjong.authority.v1.TableSettings.spectator_delay:type_name -> google.protobuf.Duration
-	35, // 4: mahjong.authority.v1.TableSettings.disconnect_grace:type_name -> google.protobuf.Duration
-	35, // 5: mahjong.authority.v1.TableSettings.round_pause:type_name -> google.protobuf.Duration
-	35, // 6: mahjong.authority.v1.TableSettings.claim_dwell:type_name -> google.protobuf.Duration
+	44, // 1: mahjong.authority.v1.TableSettings.turn_time:type_name -> google.protobuf.Duration
+	44, // 2: mahjong.authority.v1.TableSettings.claim_time:type_name -> google.protobuf.Duration
+	44, // 3: mahjong.authority.v1.TableSettings.spectator_delay:type_name -> google.protobuf.Duration
+	44, // 4: mahjong.authority.v1.TableSettings.disconnect_grace:type_name -> google.protobuf.Duration
+	44, // 5: mahjong.authority.v1.TableSettings.round_pause:type_name -> google.protobuf.Duration
+	44, // 6: mahjong.authority.v1.TableSettings.claim_dwell:type_name -> google.protobuf.Duration
 	1,  // 7: mahjong.authority.v1.TableSettings.rule_set:type_name -> mahjong.authority.v1.RuleSet
 	6,  // 8: mahjong.authority.v1.TableSettings.riichi:type_name -> mahjong.authority.v1.RiichiOptions
 	7,  // 9: mahjong.authority.v1.TableSettings.sichuan:type_name -> mahjong.authority.v1.SichuanOptions
@@ -3384,7 +4002,7 @@ var file_mahjong_authority_v1_table_service_proto_depIdxs = []int32{
 	10, // 12: mahjong.authority.v1.Table.settings:type_name -> mahjong.authority.v1.TableSettings
 	2,  // 13: mahjong.authority.v1.Table.state:type_name -> mahjong.authority.v1.TableState
 	11, // 14: mahjong.authority.v1.Table.seats:type_name -> mahjong.authority.v1.SeatInfo
-	36, // 15: mahjong.authority.v1.Table.create_time:type_name -> google.protobuf.Timestamp
+	45, // 15: mahjong.authority.v1.Table.create_time:type_name -> google.protobuf.Timestamp
 	10, // 16: mahjong.authority.v1.CreateTableRequest.settings:type_name -> mahjong.authority.v1.TableSettings
 	12, // 17: mahjong.authority.v1.CreateTableResponse.table:type_name -> mahjong.authority.v1.Table
 	2,  // 18: mahjong.authority.v1.ListTablesRequest.states:type_name -> mahjong.authority.v1.TableState
@@ -3393,71 +4011,86 @@ var file_mahjong_authority_v1_table_service_proto_depIdxs = []int32{
 	12, // 21: mahjong.authority.v1.GetTableResponse.table:type_name -> mahjong.authority.v1.Table
 	12, // 22: mahjong.authority.v1.JoinTableResponse.table:type_name -> mahjong.authority.v1.Table
 	12, // 23: mahjong.authority.v1.StartTableResponse.table:type_name -> mahjong.authority.v1.Table
-	37, // 24: mahjong.authority.v1.Snapshot.view:type_name -> mahjong.authority.v1.View
-	35, // 25: mahjong.authority.v1.Snapshot.time_left:type_name -> google.protobuf.Duration
-	36, // 26: mahjong.authority.v1.Event.time:type_name -> google.protobuf.Timestamp
-	38, // 27: mahjong.authority.v1.Event.round_started:type_name -> mahjong.authority.v1.RoundStarted
-	39, // 28: mahjong.authority.v1.Event.dealt:type_name -> mahjong.authority.v1.Dealt
-	40, // 29: mahjong.authority.v1.Event.drew:type_name -> mahjong.authority.v1.Drew
-	41, // 30: mahjong.authority.v1.Event.discarded:type_name -> mahjong.authority.v1.Discarded
-	42, // 31: mahjong.authority.v1.Event.fishing:type_name -> mahjong.authority.v1.Fishing
-	43, // 32: mahjong.authority.v1.Event.claim_offer:type_name -> mahjong.authority.v1.ClaimOffer
-	44, // 33: mahjong.authority.v1.Event.riichi_accepted:type_name -> mahjong.authority.v1.RiichiAccepted
-	45, // 34: mahjong.authority.v1.Event.called:type_name -> mahjong.authority.v1.Called
-	46, // 35: mahjong.authority.v1.Event.dora_revealed:type_name -> mahjong.authority.v1.DoraRevealed
-	47, // 36: mahjong.authority.v1.Event.won:type_name -> mahjong.authority.v1.Won
-	48, // 37: mahjong.authority.v1.Event.round_ended:type_name -> mahjong.authority.v1.RoundEnded
-	49, // 38: mahjong.authority.v1.Event.game_ended:type_name -> mahjong.authority.v1.GameEnded
-	50, // 39: mahjong.authority.v1.Event.seat_notice:type_name -> mahjong.authority.v1.SeatNotice
-	51, // 40: mahjong.authority.v1.Event.turn_offer:type_name -> mahjong.authority.v1.TurnOffer
-	52, // 41: mahjong.authority.v1.Event.sichuan_exchange_chosen:type_name -> mahjong.authority.v1.SichuanExchangeChosen
-	53, // 42: mahjong.authority.v1.Event.sichuan_exchanged:type_name -> mahjong.authority.v1.SichuanExchanged
-	54, // 43: mahjong.authority.v1.Event.sichuan_exchange_received:type_name -> mahjong.authority.v1.SichuanExchangeReceived
-	55, // 44: mahjong.authority.v1.Event.sichuan_void_chosen:type_name -> mahjong.authority.v1.SichuanVoidChosen
-	56, // 45: mahjong.authority.v1.Event.sichuan_voids_revealed:type_name -> mahjong.authority.v1.SichuanVoidsRevealed
-	57, // 46: mahjong.authority.v1.Event.sichuan_kan_paid:type_name -> mahjong.authority.v1.SichuanKanPaid
-	58, // 47: mahjong.authority.v1.Event.sichuan_kan_transferred:type_name -> mahjong.authority.v1.SichuanKanTransferred
-	59, // 48: mahjong.authority.v1.Event.sichuan_won:type_name -> mahjong.authority.v1.SichuanWon
-	60, // 49: mahjong.authority.v1.Event.sichuan_hand_ended:type_name -> mahjong.authority.v1.SichuanHandEnded
-	61, // 50: mahjong.authority.v1.Event.classical_bonus_set_aside:type_name -> mahjong.authority.v1.ClassicalBonusSetAside
-	62, // 51: mahjong.authority.v1.Event.classical_fishing:type_name -> mahjong.authority.v1.ClassicalFishing
-	63, // 52: mahjong.authority.v1.Event.classical_won:type_name -> mahjong.authority.v1.ClassicalWon
-	64, // 53: mahjong.authority.v1.Event.classical_hand_ended:type_name -> mahjong.authority.v1.ClassicalHandEnded
-	65, // 54: mahjong.authority.v1.Event.mcr_hand_started:type_name -> mahjong.authority.v1.McrHandStarted
-	66, // 55: mahjong.authority.v1.Event.mcr_flower_set_aside:type_name -> mahjong.authority.v1.McrFlowerSetAside
-	67, // 56: mahjong.authority.v1.Event.mcr_won:type_name -> mahjong.authority.v1.McrWon
-	68, // 57: mahjong.authority.v1.Event.mcr_game_ended:type_name -> mahjong.authority.v1.McrGameEnded
+	46, // 24: mahjong.authority.v1.Snapshot.view:type_name -> mahjong.authority.v1.View
+	44, // 25: mahjong.authority.v1.Snapshot.time_left:type_name -> google.protobuf.Duration
+	45, // 26: mahjong.authority.v1.Event.time:type_name -> google.protobuf.Timestamp
+	47, // 27: mahjong.authority.v1.Event.round_started:type_name -> mahjong.authority.v1.RoundStarted
+	48, // 28: mahjong.authority.v1.Event.dealt:type_name -> mahjong.authority.v1.Dealt
+	49, // 29: mahjong.authority.v1.Event.drew:type_name -> mahjong.authority.v1.Drew
+	50, // 30: mahjong.authority.v1.Event.discarded:type_name -> mahjong.authority.v1.Discarded
+	51, // 31: mahjong.authority.v1.Event.fishing:type_name -> mahjong.authority.v1.Fishing
+	52, // 32: mahjong.authority.v1.Event.claim_offer:type_name -> mahjong.authority.v1.ClaimOffer
+	53, // 33: mahjong.authority.v1.Event.riichi_accepted:type_name -> mahjong.authority.v1.RiichiAccepted
+	54, // 34: mahjong.authority.v1.Event.called:type_name -> mahjong.authority.v1.Called
+	55, // 35: mahjong.authority.v1.Event.dora_revealed:type_name -> mahjong.authority.v1.DoraRevealed
+	56, // 36: mahjong.authority.v1.Event.won:type_name -> mahjong.authority.v1.Won
+	57, // 37: mahjong.authority.v1.Event.round_ended:type_name -> mahjong.authority.v1.RoundEnded
+	58, // 38: mahjong.authority.v1.Event.game_ended:type_name -> mahjong.authority.v1.GameEnded
+	59, // 39: mahjong.authority.v1.Event.seat_notice:type_name -> mahjong.authority.v1.SeatNotice
+	60, // 40: mahjong.authority.v1.Event.turn_offer:type_name -> mahjong.authority.v1.TurnOffer
+	61, // 41: mahjong.authority.v1.Event.sichuan_exchange_chosen:type_name -> mahjong.authority.v1.SichuanExchangeChosen
+	62, // 42: mahjong.authority.v1.Event.sichuan_exchanged:type_name -> mahjong.authority.v1.SichuanExchanged
+	63, // 43: mahjong.authority.v1.Event.sichuan_exchange_received:type_name -> mahjong.authority.v1.SichuanExchangeReceived
+	64, // 44: mahjong.authority.v1.Event.sichuan_void_chosen:type_name -> mahjong.authority.v1.SichuanVoidChosen
+	65, // 45: mahjong.authority.v1.Event.sichuan_voids_revealed:type_name -> mahjong.authority.v1.SichuanVoidsRevealed
+	66, // 46: mahjong.authority.v1.Event.sichuan_kan_paid:type_name -> mahjong.authority.v1.SichuanKanPaid
+	67, // 47: mahjong.authority.v1.Event.sichuan_kan_transferred:type_name -> mahjong.authority.v1.SichuanKanTransferred
+	68, // 48: mahjong.authority.v1.Event.sichuan_won:type_name -> mahjong.authority.v1.SichuanWon
+	69, // 49: mahjong.authority.v1.Event.sichuan_hand_ended:type_name -> mahjong.authority.v1.SichuanHandEnded
+	70, // 50: mahjong.authority.v1.Event.classical_bonus_set_aside:type_name -> mahjong.authority.v1.ClassicalBonusSetAside
+	71, // 51: mahjong.authority.v1.Event.classical_fishing:type_name -> mahjong.authority.v1.ClassicalFishing
+	72, // 52: mahjong.authority.v1.Event.classical_won:type_name -> mahjong.authority.v1.ClassicalWon
+	73, // 53: mahjong.authority.v1.Event.classical_hand_ended:type_name -> mahjong.authority.v1.ClassicalHandEnded
+	74, // 54: mahjong.authority.v1.Event.mcr_hand_started:type_name -> mahjong.authority.v1.McrHandStarted
+	75, // 55: mahjong.authority.v1.Event.mcr_flower_set_aside:type_name -> mahjong.authority.v1.McrFlowerSetAside
+	76, // 56: mahjong.authority.v1.Event.mcr_won:type_name -> mahjong.authority.v1.McrWon
+	77, // 57: mahjong.authority.v1.Event.mcr_game_ended:type_name -> mahjong.authority.v1.McrGameEnded
 	26, // 58: mahjong.authority.v1.StreamEventsResponse.snapshot:type_name -> mahjong.authority.v1.Snapshot
 	27, // 59: mahjong.authority.v1.StreamEventsResponse.event:type_name -> mahjong.authority.v1.Event
-	69, // 60: mahjong.authority.v1.ActRequest.action:type_name -> mahjong.authority.v1.Action
-	27, // 61: mahjong.authority.v1.SpectateResponse.event:type_name -> mahjong.authority.v1.Event
-	4,  // 62: mahjong.authority.v1.ExportGameRequest.format:type_name -> mahjong.authority.v1.RecordFormat
-	4,  // 63: mahjong.authority.v1.ExportGameResponse.format:type_name -> mahjong.authority.v1.RecordFormat
-	13, // 64: mahjong.authority.v1.TableService.CreateTable:input_type -> mahjong.authority.v1.CreateTableRequest
-	15, // 65: mahjong.authority.v1.TableService.ListTables:input_type -> mahjong.authority.v1.ListTablesRequest
-	17, // 66: mahjong.authority.v1.TableService.GetTable:input_type -> mahjong.authority.v1.GetTableRequest
-	19, // 67: mahjong.authority.v1.TableService.JoinTable:input_type -> mahjong.authority.v1.JoinTableRequest
-	21, // 68: mahjong.authority.v1.TableService.LeaveTable:input_type -> mahjong.authority.v1.LeaveTableRequest
-	23, // 69: mahjong.authority.v1.TableService.StartTable:input_type -> mahjong.authority.v1.StartTableRequest
-	25, // 70: mahjong.authority.v1.TableService.StreamEvents:input_type -> mahjong.authority.v1.StreamEventsRequest
-	29, // 71: mahjong.authority.v1.TableService.Act:input_type -> mahjong.authority.v1.ActRequest
-	31, // 72: mahjong.authority.v1.TableService.Spectate:input_type -> mahjong.authority.v1.SpectateRequest
-	33, // 73: mahjong.authority.v1.TableService.ExportGame:input_type -> mahjong.authority.v1.ExportGameRequest
-	14, // 74: mahjong.authority.v1.TableService.CreateTable:output_type -> mahjong.authority.v1.CreateTableResponse
-	16, // 75: mahjong.authority.v1.TableService.ListTables:output_type -> mahjong.authority.v1.ListTablesResponse
-	18, // 76: mahjong.authority.v1.TableService.GetTable:output_type -> mahjong.authority.v1.GetTableResponse
-	20, // 77: mahjong.authority.v1.TableService.JoinTable:output_type -> mahjong.authority.v1.JoinTableResponse
-	22, // 78: mahjong.authority.v1.TableService.LeaveTable:output_type -> mahjong.authority.v1.LeaveTableResponse
-	24, // 79: mahjong.authority.v1.TableService.StartTable:output_type -> mahjong.authority.v1.StartTableResponse
-	28, // 80: mahjong.authority.v1.TableService.StreamEvents:output_type -> mahjong.authority.v1.StreamEventsResponse
-	30, // 81: mahjong.authority.v1.TableService.Act:output_type -> mahjong.authority.v1.ActResponse
-	32, // 82: mahjong.authority.v1.TableService.Spectate:output_type -> mahjong.authority.v1.SpectateResponse
-	34, // 83: mahjong.authority.v1.TableService.ExportGame:output_type -> mahjong.authority.v1.ExportGameResponse
-	74, // [74:84] is the sub-list for method output_type
-	64, // [64:74] is the sub-list for method input_type
-	64, // [64:64] is the sub-list for extension type_name
-	64, // [64:64] is the sub-list for extension extendee
-	0,  // [0:64] is the sub-list for field type_name
+	78, // 60: mahjong.authority.v1.ActRequest.action:type_name -> mahjong.authority.v1.Action
+	32, // 61: mahjong.authority.v1.MultiplexRequest.follow:type_name -> mahjong.authority.v1.MultiplexFollow
+	33, // 62: mahjong.authority.v1.MultiplexRequest.unfollow:type_name -> mahjong.authority.v1.MultiplexUnfollow
+	34, // 63: mahjong.authority.v1.MultiplexRequest.act:type_name -> mahjong.authority.v1.MultiplexAct
+	25, // 64: mahjong.authority.v1.MultiplexFollow.request:type_name -> mahjong.authority.v1.StreamEventsRequest
+	29, // 65: mahjong.authority.v1.MultiplexAct.request:type_name -> mahjong.authority.v1.ActRequest
+	36, // 66: mahjong.authority.v1.MultiplexResponse.items:type_name -> mahjong.authority.v1.MultiplexItem
+	37, // 67: mahjong.authority.v1.MultiplexItem.event:type_name -> mahjong.authority.v1.MultiplexEvent
+	38, // 68: mahjong.authority.v1.MultiplexItem.answer:type_name -> mahjong.authority.v1.MultiplexAnswer
+	39, // 69: mahjong.authority.v1.MultiplexItem.end:type_name -> mahjong.authority.v1.MultiplexEnd
+	28, // 70: mahjong.authority.v1.MultiplexEvent.event:type_name -> mahjong.authority.v1.StreamEventsResponse
+	30, // 71: mahjong.authority.v1.MultiplexAnswer.response:type_name -> mahjong.authority.v1.ActResponse
+	79, // 72: mahjong.authority.v1.MultiplexAnswer.error:type_name -> google.rpc.Status
+	79, // 73: mahjong.authority.v1.MultiplexEnd.status:type_name -> google.rpc.Status
+	27, // 74: mahjong.authority.v1.SpectateResponse.event:type_name -> mahjong.authority.v1.Event
+	4,  // 75: mahjong.authority.v1.ExportGameRequest.format:type_name -> mahjong.authority.v1.RecordFormat
+	4,  // 76: mahjong.authority.v1.ExportGameResponse.format:type_name -> mahjong.authority.v1.RecordFormat
+	13, // 77: mahjong.authority.v1.TableService.CreateTable:input_type -> mahjong.authority.v1.CreateTableRequest
+	15, // 78: mahjong.authority.v1.TableService.ListTables:input_type -> mahjong.authority.v1.ListTablesRequest
+	17, // 79: mahjong.authority.v1.TableService.GetTable:input_type -> mahjong.authority.v1.GetTableRequest
+	19, // 80: mahjong.authority.v1.TableService.JoinTable:input_type -> mahjong.authority.v1.JoinTableRequest
+	21, // 81: mahjong.authority.v1.TableService.LeaveTable:input_type -> mahjong.authority.v1.LeaveTableRequest
+	23, // 82: mahjong.authority.v1.TableService.StartTable:input_type -> mahjong.authority.v1.StartTableRequest
+	25, // 83: mahjong.authority.v1.TableService.StreamEvents:input_type -> mahjong.authority.v1.StreamEventsRequest
+	29, // 84: mahjong.authority.v1.TableService.Act:input_type -> mahjong.authority.v1.ActRequest
+	40, // 85: mahjong.authority.v1.TableService.Spectate:input_type -> mahjong.authority.v1.SpectateRequest
+	42, // 86: mahjong.authority.v1.TableService.ExportGame:input_type -> mahjong.authority.v1.ExportGameRequest
+	31, // 87: mahjong.authority.v1.TableService.Multiplex:input_type -> mahjong.authority.v1.MultiplexRequest
+	14, // 88: mahjong.authority.v1.TableService.CreateTable:output_type -> mahjong.authority.v1.CreateTableResponse
+	16, // 89: mahjong.authority.v1.TableService.ListTables:output_type -> mahjong.authority.v1.ListTablesResponse
+	18, // 90: mahjong.authority.v1.TableService.GetTable:output_type -> mahjong.authority.v1.GetTableResponse
+	20, // 91: mahjong.authority.v1.TableService.JoinTable:output_type -> mahjong.authority.v1.JoinTableResponse
+	22, // 92: mahjong.authority.v1.TableService.LeaveTable:output_type -> mahjong.authority.v1.LeaveTableResponse
+	24, // 93: mahjong.authority.v1.TableService.StartTable:output_type -> mahjong.authority.v1.StartTableResponse
+	28, // 94: mahjong.authority.v1.TableService.StreamEvents:output_type -> mahjong.authority.v1.StreamEventsResponse
+	30, // 95: mahjong.authority.v1.TableService.Act:output_type -> mahjong.authority.v1.ActResponse
+	41, // 96: mahjong.authority.v1.TableService.Spectate:output_type -> mahjong.authority.v1.SpectateResponse
+	43, // 97: mahjong.authority.v1.TableService.ExportGame:output_type -> mahjong.authority.v1.ExportGameResponse
+	35, // 98: mahjong.authority.v1.TableService.Multiplex:output_type -> mahjong.authority.v1.MultiplexResponse
+	88, // [88:99] is the sub-list for method output_type
+	77, // [77:88] is the sub-list for method input_type
+	77, // [77:77] is the sub-list for extension type_name
+	77, // [77:77] is the sub-list for extension extendee
+	0,  // [0:77] is the sub-list for field type_name
 }
 
 func init() { file_mahjong_authority_v1_table_service_proto_init() }
@@ -3511,13 +4144,23 @@ func file_mahjong_authority_v1_table_service_proto_init() {
 		(*StreamEventsResponse_Snapshot)(nil),
 		(*StreamEventsResponse_Event)(nil),
 	}
+	file_mahjong_authority_v1_table_service_proto_msgTypes[25].OneofWrappers = []any{
+		(*MultiplexRequest_Follow)(nil),
+		(*MultiplexRequest_Unfollow)(nil),
+		(*MultiplexRequest_Act)(nil),
+	}
+	file_mahjong_authority_v1_table_service_proto_msgTypes[30].OneofWrappers = []any{
+		(*MultiplexItem_Event)(nil),
+		(*MultiplexItem_Answer)(nil),
+		(*MultiplexItem_End)(nil),
+	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mahjong_authority_v1_table_service_proto_rawDesc), len(file_mahjong_authority_v1_table_service_proto_rawDesc)),
 			NumEnums:      6,
-			NumMessages:   29,
+			NumMessages:   38,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -29,6 +29,7 @@ const (
 	TableService_Act_FullMethodName          = "/mahjong.authority.v1.TableService/Act"
 	TableService_Spectate_FullMethodName     = "/mahjong.authority.v1.TableService/Spectate"
 	TableService_ExportGame_FullMethodName   = "/mahjong.authority.v1.TableService/ExportGame"
+	TableService_Multiplex_FullMethodName    = "/mahjong.authority.v1.TableService/Multiplex"
 )
 
 // TableServiceClient is the client API for TableService service.
@@ -94,6 +95,21 @@ type TableServiceClient interface {
 	// Like GetTable, it reads a finished game that left memory back from the
 	// server's store.
 	ExportGame(ctx context.Context, in *ExportGameRequest, opts ...grpc.CallOption) (*ExportGameResponse, error)
+	// Multiplex carries many seats, of any tables of this node, over one
+	// stream: for a gateway or a room backend that serves many players on one
+	// connection. The client follows seats on it (each as StreamEvents would,
+	// named by a ref it chooses) and plays their actions (each as Act would,
+	// named by a call number it chooses); the server sends back whatever is
+	// ready together in one message: events of the seats it follows, answers
+	// to actions, ends of follows. A follow or an action counts against the
+	// connection's rate limit as a call does, and an open follow as an open
+	// stream. A malformed request (no kind, ref 0, a ref already open) ends
+	// the whole stream with INVALID_ARGUMENT; anything else a follow or an
+	// action could be refused for is answered on that follow or action alone.
+	// In a cluster, a follow or an action for a table another node owns is
+	// refused with TABLE_ELSEWHERE and the owner's address: open a Multiplex
+	// stream on the owner. Native gRPC only (gRPC-Web has no client streams).
+	Multiplex(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[MultiplexRequest, MultiplexResponse], error)
 }
 
 type tableServiceClient struct {
@@ -222,6 +238,19 @@ func (c *tableServiceClient) ExportGame(ctx context.Context, in *ExportGameReque
 	return out, nil
 }
 
+func (c *tableServiceClient) Multiplex(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[MultiplexRequest, MultiplexResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &TableService_ServiceDesc.Streams[2], TableService_Multiplex_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[MultiplexRequest, MultiplexResponse]{ClientStream: stream}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type TableService_MultiplexClient = grpc.BidiStreamingClient[MultiplexRequest, MultiplexResponse]
+
 // TableServiceServer is the server API for TableService service.
 // All implementations must embed UnimplementedTableServiceServer
 // for forward compatibility.
@@ -285,6 +314,21 @@ type TableServiceServer interface {
 	// Like GetTable, it reads a finished game that left memory back from the
 	// server's store.
 	ExportGame(context.Context, *ExportGameRequest) (*ExportGameResponse, error)
+	// Multiplex carries many seats, of any tables of this node, over one
+	// stream: for a gateway or a room backend that serves many players on one
+	// connection. The client follows seats on it (each as StreamEvents would,
+	// named by a ref it chooses) and plays their actions (each as Act would,
+	// named by a call number it chooses); the server sends back whatever is
+	// ready together in one message: events of the seats it follows, answers
+	// to actions, ends of follows. A follow or an action counts against the
+	// connection's rate limit as a call does, and an open follow as an open
+	// stream. A malformed request (no kind, ref 0, a ref already open) ends
+	// the whole stream with INVALID_ARGUMENT; anything else a follow or an
+	// action could be refused for is answered on that follow or action alone.
+	// In a cluster, a follow or an action for a table another node owns is
+	// refused with TABLE_ELSEWHERE and the owner's address: open a Multiplex
+	// stream on the owner. Native gRPC only (gRPC-Web has no client streams).
+	Multiplex(grpc.BidiStreamingServer[MultiplexRequest, MultiplexResponse]) error
 	mustEmbedUnimplementedTableServiceServer()
 }
 
@@ -324,6 +368,9 @@ func (UnimplementedTableServiceServer) Spectate(*SpectateRequest, grpc.ServerStr
 }
 func (UnimplementedTableServiceServer) ExportGame(context.Context, *ExportGameRequest) (*ExportGameResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ExportGame not implemented")
+}
+func (UnimplementedTableServiceServer) Multiplex(grpc.BidiStreamingServer[MultiplexRequest, MultiplexResponse]) error {
+	return status.Error(codes.Unimplemented, "method Multiplex not implemented")
 }
 func (UnimplementedTableServiceServer) mustEmbedUnimplementedTableServiceServer() {}
 func (UnimplementedTableServiceServer) testEmbeddedByValue()                      {}
@@ -512,6 +559,13 @@ func _TableService_ExportGame_Handler(srv interface{}, ctx context.Context, dec 
 	return interceptor(ctx, in, info, handler)
 }
 
+func _TableService_Multiplex_Handler(srv interface{}, stream grpc.ServerStream) error {
+	return srv.(TableServiceServer).Multiplex(&grpc.GenericServerStream[MultiplexRequest, MultiplexResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type TableService_MultiplexServer = grpc.BidiStreamingServer[MultiplexRequest, MultiplexResponse]
+
 // TableService_ServiceDesc is the grpc.ServiceDesc for TableService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -562,6 +616,12 @@ var TableService_ServiceDesc = grpc.ServiceDesc{
 			StreamName:    "Spectate",
 			Handler:       _TableService_Spectate_Handler,
 			ServerStreams: true,
+		},
+		{
+			StreamName:    "Multiplex",
+			Handler:       _TableService_Multiplex_Handler,
+			ServerStreams: true,
+			ClientStreams: true,
 		},
 	},
 	Metadata: "mahjong/authority/v1/table_service.proto",

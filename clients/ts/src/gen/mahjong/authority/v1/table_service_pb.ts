@@ -6,6 +6,8 @@ import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobu
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Duration, Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_duration, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { Status } from "../../../google/rpc/status_pb.js";
+import { file_google_rpc_status } from "../../../google/rpc/status_pb.js";
 import type { Action, Called, ClaimOffer, ClassicalBonusSetAside, ClassicalFishing, ClassicalHandEnded, ClassicalWon, Dealt, Discarded, DoraRevealed, Drew, Fishing, GameEnded, McrFlowerSetAside, McrGameEnded, McrHandStarted, McrWon, RiichiAccepted, RoundEnded, RoundStarted, SeatNotice, SichuanExchangeChosen, SichuanExchanged, SichuanExchangeReceived, SichuanHandEnded, SichuanKanPaid, SichuanKanTransferred, SichuanVoidChosen, SichuanVoidsRevealed, SichuanWon, TurnOffer, View, Won } from "./game_pb.js";
 import { file_mahjong_authority_v1_game } from "./game_pb.js";
 import type { Message } from "@bufbuild/protobuf";
@@ -14,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file mahjong/authority/v1/table_service.proto.
  */
 export const file_mahjong_authority_v1_table_service: GenFile = /*@__PURE__*/
-  fileDesc("CihtYWhqb25nL2F1dGhvcml0eS92MS90YWJsZV9zZXJ2aWNlLnByb3RvEhRtYWhqb25nLmF1dGhvcml0eS52MSIPCg1SaWljaGlPcHRpb25zIvYBCg5TaWNodWFuT3B0aW9ucxIbCg5leGNoYW5nZV90aHJlZRgBIAEoCEgAiAEBEh8KEnZvaWRfZmlyc3RfZGlzY2FyZBgCIAEoCEgBiAEBEhwKD3Bhc3NlZF93aW5fbG9jaxgDIAEoCEgCiAEBEhkKDGJsb29keV9yaXZlchgEIAEoCEgDiAEBEg8KB2Zhbl9jYXAYBSABKA0SDQoFaGFuZHMYBiABKA1CEQoPX2V4Y2hhbmdlX3RocmVlQhUKE192b2lkX2ZpcnN0X2Rpc2NhcmRCEgoQX3Bhc3NlZF93aW5fbG9ja0IPCg1fYmxvb2R5X3JpdmVyInMKEENsYXNzaWNhbE9wdGlvbnMSDQoFbGltaXQYASABKA0SJAoXZmlzaGluZ19iZWZvcmVfbWFoX2pvbmcYAiABKAhIAIgBARIOCgZyb3VuZHMYAyABKA1CGgoYX2Zpc2hpbmdfYmVmb3JlX21haF9qb25nIhsKCk1jck9wdGlvbnMSDQoFaGFuZHMYASABKA0iqAUKDVRhYmxlU2V0dGluZ3MSLwoFcnVsZXMYASABKA4yIC5tYWhqb25nLmF1dGhvcml0eS52MS5SdWxlUHJlc2V0EiwKCXR1cm5fdGltZRgCIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhItCgpjbGFpbV90aW1lGAMgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEgwKBHNlZWQYBCABKAwSFgoOZmlsbF93aXRoX2JvdHMYBSABKAgSMgoPc3BlY3RhdG9yX2RlbGF5GAYgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEjMKEGRpc2Nvbm5lY3RfZ3JhY2UYByABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SLgoLcm91bmRfcGF1c2UYCCABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SLgoLY2xhaW1fZHdlbGwYCSABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SLwoIcnVsZV9zZXQYCiABKA4yHS5tYWhqb25nLmF1dGhvcml0eS52MS5SdWxlU2V0EjUKBnJpaWNoaRgLIAEoCzIjLm1haGpvbmcuYXV0aG9yaXR5LnYxLlJpaWNoaU9wdGlvbnNIABI3CgdzaWNodWFuGAwgASgLMiQubWFoam9uZy5hdXRob3JpdHkudjEuU2ljaHVhbk9wdGlvbnNIABI8CgljbGFzc2ljYWwYkAMgASgLMiYubWFoam9uZy5hdXRob3JpdHkudjEuQ2xhc3NpY2FsT3B0aW9uc0gAEjAKA21jchiWASABKAsyIC5tYWhqb25nLmF1dGhvcml0eS52MS5NY3JPcHRpb25zSABCCQoHb3B0aW9ucyJ8CghTZWF0SW5mbxIMCgRzZWF0GAEgASgNEg0KBXRha2VuGAIgASgIEgwKBG5hbWUYAyABKAkSCwoDYm90GAQgASgIEhEKCWNvbm5lY3RlZBgFIAEoCBISCglwbGF5ZXJfaWQYyAEgASgJEhEKCHJlc2VydmVkGMkBIAEoCCKcAgoFVGFibGUSEAoIdGFibGVfaWQYASABKAkSNQoIc2V0dGluZ3MYAiABKAsyIy5tYWhqb25nLmF1dGhvcml0eS52MS5UYWJsZVNldHRpbmdzEi8KBXN0YXRlGAMgASgOMiAubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGVTdGF0ZRItCgVzZWF0cxgEIAMoCzIeLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNlYXRJbmZvEhAKCGxhc3Rfc2VxGAUgASgEEi8KC2NyZWF0ZV90aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZzZWVkZWQYByABKAgSFwoPc2VlZF9jb21taXRtZW50GAggASgMIksKEkNyZWF0ZVRhYmxlUmVxdWVzdBI1CghzZXR0aW5ncxgBIAEoCzIjLm1haGpvbmcuYXV0aG9yaXR5LnYxLlRhYmxlU2V0dGluZ3MiVgoTQ3JlYXRlVGFibGVSZXNwb25zZRIqCgV0YWJsZRgBIAEoCzIbLm1haGpvbmcuYXV0aG9yaXR5LnYxLlRhYmxlEhMKC293bmVyX3Rva2VuGAIgASgJIp0BChFMaXN0VGFibGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIwCgZzdGF0ZXMYAyADKA4yIC5tYWhqb25nLmF1dGhvcml0eS52MS5UYWJsZVN0YXRlEi8KBW9yZGVyGAQgASgOMiAubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGVPcmRlciJaChJMaXN0VGFibGVzUmVzcG9uc2USKwoGdGFibGVzGAEgAygLMhsubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGUSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIiMKD0dldFRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCSI+ChBHZXRUYWJsZVJlc3BvbnNlEioKBXRhYmxlGAEgASgLMhsubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGUiVAoQSm9pblRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg8KB2VudHJvcHkYAyABKAwSDwoGdGlja2V0GMgBIAEoCSJhChFKb2luVGFibGVSZXNwb25zZRIMCgRzZWF0GAEgASgNEhIKCnNlYXRfdG9rZW4YAiABKAkSKgoFdGFibGUYAyABKAsyGy5tYWhqb25nLmF1dGhvcml0eS52MS5UYWJsZSI5ChFMZWF2ZVRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRISCgpzZWF0X3Rva2VuGAIgASgJIhQKEkxlYXZlVGFibGVSZXNwb25zZSI0ChFTdGFydFRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRINCgV0b2tlbhgCIAEoCSJAChJTdGFydFRhYmxlUmVzcG9uc2USKgoFdGFibGUYASABKAsyGy5tYWhqb25nLmF1dGhvcml0eS52MS5UYWJsZSJOChNTdHJlYW1FdmVudHNSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEhIKCnNlYXRfdG9rZW4YAiABKAkSEQoJYWZ0ZXJfc2VxGAMgASgEIm8KCFNuYXBzaG90EgsKA3NlcRgBIAEoBBIoCgR2aWV3GAIgASgLMhoubWFoam9uZy5hdXRob3JpdHkudjEuVmlldxIsCgl0aW1lX2xlZnQYAyABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24i5w8KBUV2ZW50EgsKA3NlcRgBIAEoBBIoCgR0aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI7Cg1yb3VuZF9zdGFydGVkGAMgASgLMiIubWFoam9uZy5hdXRob3JpdHkudjEuUm91bmRTdGFydGVkSAASLAoFZGVhbHQYBCABKAsyGy5tYWhqb25nLmF1dGhvcml0eS52MS5EZWFsdEgAEioKBGRyZXcYBSABKAsyGi5tYWhqb25nLmF1dGhvcml0eS52MS5EcmV3SAASNAoJZGlzY2FyZGVkGAYgASgLMh8ubWFoam9uZy5hdXRob3JpdHkudjEuRGlzY2FyZGVkSAASMAoHZmlzaGluZxgHIAEoCzIdLm1haGpvbmcuYXV0aG9yaXR5LnYxLkZpc2hpbmdIABI3CgtjbGFpbV9vZmZlchgIIAEoCzIgLm1haGpvbmcuYXV0aG9yaXR5LnYxLkNsYWltT2ZmZXJIABI/Cg9yaWljaGlfYWNjZXB0ZWQYCSABKAsyJC5tYWhqb25nLmF1dGhvcml0eS52MS5SaWljaGlBY2NlcHRlZEgAEi4KBmNhbGxlZBgKIAEoCzIcLm1haGpvbmcuYXV0aG9yaXR5LnYxLkNhbGxlZEgAEjsKDWRvcmFfcmV2ZWFsZWQYCyABKAsyIi5tYWhqb25nLmF1dGhvcml0eS52MS5Eb3JhUmV2ZWFsZWRIABIoCgN3b24YDCABKAsyGS5tYWhqb25nLmF1dGhvcml0eS52MS5Xb25IABI3Cgtyb3VuZF9lbmRlZBgNIAEoCzIgLm1haGpvbmcuYXV0aG9yaXR5LnYxLlJvdW5kRW5kZWRIABI1CgpnYW1lX2VuZGVkGA4gASgLMh8ubWFoam9uZy5hdXRob3JpdHkudjEuR2FtZUVuZGVkSAASNwoLc2VhdF9ub3RpY2UYDyABKAsyIC5tYWhqb25nLmF1dGhvcml0eS52MS5TZWF0Tm90aWNlSAASNQoKdHVybl9vZmZlchgQIAEoCzIfLm1haGpvbmcuYXV0aG9yaXR5LnYxLlR1cm5PZmZlckgAEk4KF3NpY2h1YW5fZXhjaGFuZ2VfY2hvc2VuGGQgASgLMisubWFoam9uZy5hdXRob3JpdHkudjEuU2ljaHVhbkV4Y2hhbmdlQ2hvc2VuSAASQwoRc2ljaHVhbl9leGNoYW5nZWQYZSABKAsyJi5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuRXhjaGFuZ2VkSAASUgoZc2ljaHVhbl9leGNoYW5nZV9yZWNlaXZlZBhmIAEoCzItLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5FeGNoYW5nZVJlY2VpdmVkSAASRgoTc2ljaHVhbl92b2lkX2Nob3NlbhhnIAEoCzInLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5Wb2lkQ2hvc2VuSAASTAoWc2ljaHVhbl92b2lkc19yZXZlYWxlZBhoIAEoCzIqLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5Wb2lkc1JldmVhbGVkSAASQAoQc2ljaHVhbl9rYW5fcGFpZBhpIAEoCzIkLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5LYW5QYWlkSAASTgoXc2ljaHVhbl9rYW5fdHJhbnNmZXJyZWQYaiABKAsyKy5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuS2FuVHJhbnNmZXJyZWRIABI3CgtzaWNodWFuX3dvbhhrIAEoCzIgLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5Xb25IABJEChJzaWNodWFuX2hhbmRfZW5kZWQYbCABKAsyJi5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuSGFuZEVuZGVkSAASUgoZY2xhc3NpY2FsX2JvbnVzX3NldF9hc2lkZRiQAyABKAsyLC5tYWhqb25nLmF1dGhvcml0eS52MS5DbGFzc2ljYWxCb251c1NldEFzaWRlSAASRAoRY2xhc3NpY2FsX2Zpc2hpbmcYkQMgASgLMiYubWFoam9uZy5hdXRob3JpdHkudjEuQ2xhc3NpY2FsRmlzaGluZ0gAEjwKDWNsYXNzaWNhbF93b24YkgMgASgLMiIubWFoam9uZy5hdXRob3JpdHkudjEuQ2xhc3NpY2FsV29uSAASSQoUY2xhc3NpY2FsX2hhbmRfZW5kZWQYkwMgASgLMigubWFoam9uZy5hdXRob3JpdHkudjEuQ2xhc3NpY2FsSGFuZEVuZGVkSAASQQoQbWNyX2hhbmRfc3RhcnRlZBiWASABKAsyJC5tYWhqb25nLmF1dGhvcml0eS52MS5NY3JIYW5kU3RhcnRlZEgAEkgKFG1jcl9mbG93ZXJfc2V0X2FzaWRlGJcBIAEoCzInLm1haGpvbmcuYXV0aG9yaXR5LnYxLk1jckZsb3dlclNldEFzaWRlSAASMAoHbWNyX3dvbhiYASABKAsyHC5tYWhqb25nLmF1dGhvcml0eS52MS5NY3JXb25IABI9Cg5tY3JfZ2FtZV9lbmRlZBiZASABKAsyIi5tYWhqb25nLmF1dGhvcml0eS52MS5NY3JHYW1lRW5kZWRIAEIGCgRib2R5IoABChRTdHJlYW1FdmVudHNSZXNwb25zZRIyCghzbmFwc2hvdBgBIAEoCzIeLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNuYXBzaG90SAASLAoFZXZlbnQYAiABKAsyGy5tYWhqb25nLmF1dGhvcml0eS52MS5FdmVudEgAQgYKBGl0ZW0ihgEKCkFjdFJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSEgoKc2VhdF90b2tlbhgCIAEoCRIQCghsYXN0X3NlcRgDIAEoBBISCgpyZXF1ZXN0X2lkGAQgASgJEiwKBmFjdGlvbhgFIAEoCzIcLm1haGpvbmcuYXV0aG9yaXR5LnYxLkFjdGlvbiIaCgtBY3RSZXNwb25zZRILCgNzZXEYASABKAQiNgoPU3BlY3RhdGVSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEhEKCWFmdGVyX3NlcRgCIAEoBCI+ChBTcGVjdGF0ZVJlc3BvbnNlEioKBWV2ZW50GAEgASgLMhsubWFoam9uZy5hdXRob3JpdHkudjEuRXZlbnQiWQoRRXhwb3J0R2FtZVJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSMgoGZm9ybWF0GAIgASgOMiIubWFoam9uZy5hdXRob3JpdHkudjEuUmVjb3JkRm9ybWF0Io4BChJFeHBvcnRHYW1lUmVzcG9uc2USMgoGZm9ybWF0GAEgASgOMiIubWFoam9uZy5hdXRob3JpdHkudjEuUmVjb3JkRm9ybWF0Eg4KBnJlY29yZBgCIAEoCRIPCgdwYXJ0aWFsGAMgASgIEg4KBnJvdW5kcxgEIAEoBRITCgpwbGF5ZXJfaWRzGMgBIAMoCSrEAQoKUnVsZVByZXNldBIbChdSVUxFX1BSRVNFVF9VTlNQRUNJRklFRBAAEh4KGlJVTEVfUFJFU0VUX1RFTkhPVV9IQU5DSEFOEAESHQoZUlVMRV9QUkVTRVRfVEVOSE9VX1RPTlBVVRACEiUKIVJVTEVfUFJFU0VUX1NJQ0hVQU5fQkxPT0RZX0JBVFRMRRADEh4KGlJVTEVfUFJFU0VUX0NMQVNTSUNBTF9CTUpBEAUSEwoPUlVMRV9QUkVTRVRfTUNSEAQqeAoHUnVsZVNldBIYChRSVUxFX1NFVF9VTlNQRUNJRklFRBAAEhMKD1JVTEVfU0VUX1JJSUNISRABEhQKEFJVTEVfU0VUX1NJQ0hVQU4QAhIWChJSVUxFX1NFVF9DTEFTU0lDQUwQBBIQCgxSVUxFX1NFVF9NQ1IQAyp1CgpUYWJsZVN0YXRlEhsKF1RBQkxFX1NUQVRFX1VOU1BFQ0lGSUVEEAASFwoTVEFCTEVfU1RBVEVfV0FJVElORxABEhcKE1RBQkxFX1NUQVRFX1BMQVlJTkcQAhIYChRUQUJMRV9TVEFURV9GSU5JU0hFRBADKmUKClRhYmxlT3JkZXISGwoXVEFCTEVfT1JERVJfVU5TUEVDSUZJRUQQABIcChhUQUJMRV9PUkRFUl9ORVdFU1RfRklSU1QQARIcChhUQUJMRV9PUkRFUl9PTERFU1RfRklSU1QQAip5CgxSZWNvcmRGb3JtYXQSHQoZUkVDT1JEX0ZPUk1BVF9VTlNQRUNJRklFRBAAEhgKFFJFQ09SRF9GT1JNQVRfTkFUSVZFEAESGAoUUkVDT1JEX0ZPUk1BVF9URU5IT1UQAhIWChJSRUNPUkRfRk9STUFUX01KQUkQAyq8CQoLRXJyb3JSZWFzb24SHAoYRVJST1JfUkVBU09OX1VOU1BFQ0lGSUVEEAASIgoeRVJST1JfUkVBU09OX01BTEZPUk1FRF9SRVFVRVNUEAESGQoVRVJST1JfUkVBU09OX0JBRF9USUxFEAISIAocRVJST1JfUkVBU09OX1RBQkxFX05PVF9GT1VORBADEh4KGkVSUk9SX1JFQVNPTl9NSVNTSU5HX1RPS0VOEAQSHAoYRVJST1JfUkVBU09OX1dST05HX1RPS0VOEAUSHgoaRVJST1JfUkVBU09OX05PVF9ZT1VSX1RVUk4QBhIkCiBFUlJPUl9SRUFTT05fQ0xBSU1fV0lORE9XX0NMT1NFRBAHEh8KG0VSUk9SX1JFQVNPTl9JTExFR0FMX0FDVElPThAIEhoKFkVSUk9SX1JFQVNPTl9TVEFMRV9TRVEQCRIdChlFUlJPUl9SRUFTT05fUkFURV9MSU1JVEVEEAoSGwoXRVJST1JfUkVBU09OX1RBQkxFX0ZVTEwQCxIcChhFUlJPUl9SRUFTT05fTk9UX1NUQVJURUQQDBIgChxFUlJPUl9SRUFTT05fQUxSRUFEWV9TVEFSVEVEEA0SGgoWRVJST1JfUkVBU09OX0dBTUVfT1ZFUhAOEiIKHkVSUk9SX1JFQVNPTl9SRVFVRVNUX0lEX1JFVVNFRBAPEhoKFkVSUk9SX1JFQVNPTl9TRVFfQUhFQUQQEBIcChhFUlJPUl9SRUFTT05fVU5BVkFJTEFCTEUQERIcChhFUlJPUl9SRUFTT05fU0VBVFNfRU1QVFkQEhIkCiBFUlJPUl9SRUFTT05fU1RPUkFHRV9VTkFWQUlMQUJMRRATEiEKHUVSUk9SX1JFQVNPTl9UT09fTUFOWV9TVFJFQU1TEBQSIAocRVJST1JfUkVBU09OX1RPT19NQU5ZX1RBQkxFUxAVEh4KGkVSUk9SX1JFQVNPTl9UQUJMRV9FVklDVEVEEBYSHgoaRVJST1JfUkVBU09OX1RBQkxFX0RBTUFHRUQQFxIhCh1FUlJPUl9SRUFTT05fVU5LTk9XTl9SVUxFX1NFVBAYEiAKHEVSUk9SX1JFQVNPTl9CQURfUlVMRV9PUFRJT04QGRIgChxFUlJPUl9SRUFTT05fVEFCTEVfRUxTRVdIRVJFEBoSIAocRVJST1JfUkVBU09OX01JU1NJTkdfQVBJX0tFWRAoEh4KGkVSUk9SX1JFQVNPTl9XUk9OR19BUElfS0VZECkSIQodRVJST1JfUkVBU09OX05PVF9ST09NX1NFUlZJQ0UQKhIeChpFUlJPUl9SRUFTT05fU0VBVF9SRVNFUlZFRBArEhwKGEVSUk9SX1JFQVNPTl9USUNLRVRfVVNFRBAsEh8KG0VSUk9SX1JFQVNPTl9USUNLRVRfRVhQSVJFRBAtEiMKH0VSUk9SX1JFQVNPTl9USUNLRVRfV1JPTkdfVEFCTEUQLhIfChtFUlJPUl9SRUFTT05fVElDS0VUX0lOVkFMSUQQLxIbChdFUlJPUl9SRUFTT05fU0VBVF9UQUtFThAwEiAKHEVSUk9SX1JFQVNPTl9LRVlfVEFCTEVfTElNSVQQMTLBBwoMVGFibGVTZXJ2aWNlEmIKC0NyZWF0ZVRhYmxlEigubWFoam9uZy5hdXRob3JpdHkudjEuQ3JlYXRlVGFibGVSZXF1ZXN0GikubWFoam9uZy5hdXRob3JpdHkudjEuQ3JlYXRlVGFibGVSZXNwb25zZRJfCgpMaXN0VGFibGVzEicubWFoam9uZy5hdXRob3JpdHkudjEuTGlzdFRhYmxlc1JlcXVlc3QaKC5tYWhqb25nLmF1dGhvcml0eS52MS5MaXN0VGFibGVzUmVzcG9uc2USWQoIR2V0VGFibGUSJS5tYWhqb25nLmF1dGhvcml0eS52MS5HZXRUYWJsZVJlcXVlc3QaJi5tYWhqb25nLmF1dGhvcml0eS52MS5HZXRUYWJsZVJlc3BvbnNlElwKCUpvaW5UYWJsZRImLm1haGpvbmcuYXV0aG9yaXR5LnYxLkpvaW5UYWJsZVJlcXVlc3QaJy5tYWhqb25nLmF1dGhvcml0eS52MS5Kb2luVGFibGVSZXNwb25zZRJfCgpMZWF2ZVRhYmxlEicubWFoam9uZy5hdXRob3JpdHkudjEuTGVhdmVUYWJsZVJlcXVlc3QaKC5tYWhqb25nLmF1dGhvcml0eS52MS5MZWF2ZVRhYmxlUmVzcG9uc2USXwoKU3RhcnRUYWJsZRInLm1haGpvbmcuYXV0aG9yaXR5LnYxLlN0YXJ0VGFibGVSZXF1ZXN0GigubWFoam9uZy5hdXRob3JpdHkudjEuU3RhcnRUYWJsZVJlc3BvbnNlEmcKDFN0cmVhbUV2ZW50cxIpLm1haGpvbmcuYXV0aG9yaXR5LnYxLlN0cmVhbUV2ZW50c1JlcXVlc3QaKi5tYWhqb25nLmF1dGhvcml0eS52MS5TdHJlYW1FdmVudHNSZXNwb25zZTABEkoKA0FjdBIgLm1haGpvbmcuYXV0aG9yaXR5LnYxLkFjdFJlcXVlc3QaIS5tYWhqb25nLmF1dGhvcml0eS52MS5BY3RSZXNwb25zZRJbCghTcGVjdGF0ZRIlLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNwZWN0YXRlUmVxdWVzdBomLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNwZWN0YXRlUmVzcG9uc2UwARJfCgpFeHBvcnRHYW1lEicubWFoam9uZy5hdXRob3JpdHkudjEuRXhwb3J0R2FtZVJlcXVlc3QaKC5tYWhqb25nLmF1dGhvcml0eS52MS5FeHBvcnRHYW1lUmVzcG9uc2VCTVpLZ2l0aHViLmNvbS9tYWhqb25nLWF1dGhvcml0eS9hdXRob3JpdHkvZ2VuL21haGpvbmcvYXV0aG9yaXR5L3YxO2F1dGhvcml0eXYxYgZwcm90bzM", [file_google_protobuf_duration, file_google_protobuf_timestamp, file_mahjong_authority_v1_game]);
+  fileDesc("CihtYWhqb25nL2F1dGhvcml0eS92MS90YWJsZV9zZXJ2aWNlLnByb3RvEhRtYWhqb25nLmF1dGhvcml0eS52MSIPCg1SaWljaGlPcHRpb25zIvYBCg5TaWNodWFuT3B0aW9ucxIbCg5leGNoYW5nZV90aHJlZRgBIAEoCEgAiAEBEh8KEnZvaWRfZmlyc3RfZGlzY2FyZBgCIAEoCEgBiAEBEhwKD3Bhc3NlZF93aW5fbG9jaxgDIAEoCEgCiAEBEhkKDGJsb29keV9yaXZlchgEIAEoCEgDiAEBEg8KB2Zhbl9jYXAYBSABKA0SDQoFaGFuZHMYBiABKA1CEQoPX2V4Y2hhbmdlX3RocmVlQhUKE192b2lkX2ZpcnN0X2Rpc2NhcmRCEgoQX3Bhc3NlZF93aW5fbG9ja0IPCg1fYmxvb2R5X3JpdmVyInMKEENsYXNzaWNhbE9wdGlvbnMSDQoFbGltaXQYASABKA0SJAoXZmlzaGluZ19iZWZvcmVfbWFoX2pvbmcYAiABKAhIAIgBARIOCgZyb3VuZHMYAyABKA1CGgoYX2Zpc2hpbmdfYmVmb3JlX21haF9qb25nIhsKCk1jck9wdGlvbnMSDQoFaGFuZHMYASABKA0iqAUKDVRhYmxlU2V0dGluZ3MSLwoFcnVsZXMYASABKA4yIC5tYWhqb25nLmF1dGhvcml0eS52MS5SdWxlUHJlc2V0EiwKCXR1cm5fdGltZRgCIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhItCgpjbGFpbV90aW1lGAMgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEgwKBHNlZWQYBCABKAwSFgoOZmlsbF93aXRoX2JvdHMYBSABKAgSMgoPc3BlY3RhdG9yX2RlbGF5GAYgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEjMKEGRpc2Nvbm5lY3RfZ3JhY2UYByABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SLgoLcm91bmRfcGF1c2UYCCABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SLgoLY2xhaW1fZHdlbGwYCSABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SLwoIcnVsZV9zZXQYCiABKA4yHS5tYWhqb25nLmF1dGhvcml0eS52MS5SdWxlU2V0EjUKBnJpaWNoaRgLIAEoCzIjLm1haGpvbmcuYXV0aG9yaXR5LnYxLlJpaWNoaU9wdGlvbnNIABI3CgdzaWNodWFuGAwgASgLMiQubWFoam9uZy5hdXRob3JpdHkudjEuU2ljaHVhbk9wdGlvbnNIABI8CgljbGFzc2ljYWwYkAMgASgLMiYubWFoam9uZy5hdXRob3JpdHkudjEuQ2xhc3NpY2FsT3B0aW9uc0gAEjAKA21jchiWASABKAsyIC5tYWhqb25nLmF1dGhvcml0eS52MS5NY3JPcHRpb25zSABCCQoHb3B0aW9ucyJ8CghTZWF0SW5mbxIMCgRzZWF0GAEgASgNEg0KBXRha2VuGAIgASgIEgwKBG5hbWUYAyABKAkSCwoDYm90GAQgASgIEhEKCWNvbm5lY3RlZBgFIAEoCBISCglwbGF5ZXJfaWQYyAEgASgJEhEKCHJlc2VydmVkGMkBIAEoCCKcAgoFVGFibGUSEAoIdGFibGVfaWQYASABKAkSNQoIc2V0dGluZ3MYAiABKAsyIy5tYWhqb25nLmF1dGhvcml0eS52MS5UYWJsZVNldHRpbmdzEi8KBXN0YXRlGAMgASgOMiAubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGVTdGF0ZRItCgVzZWF0cxgEIAMoCzIeLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNlYXRJbmZvEhAKCGxhc3Rfc2VxGAUgASgEEi8KC2NyZWF0ZV90aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZzZWVkZWQYByABKAgSFwoPc2VlZF9jb21taXRtZW50GAggASgMIksKEkNyZWF0ZVRhYmxlUmVxdWVzdBI1CghzZXR0aW5ncxgBIAEoCzIjLm1haGpvbmcuYXV0aG9yaXR5LnYxLlRhYmxlU2V0dGluZ3MiVgoTQ3JlYXRlVGFibGVSZXNwb25zZRIqCgV0YWJsZRgBIAEoCzIbLm1haGpvbmcuYXV0aG9yaXR5LnYxLlRhYmxlEhMKC293bmVyX3Rva2VuGAIgASgJIp0BChFMaXN0VGFibGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIwCgZzdGF0ZXMYAyADKA4yIC5tYWhqb25nLmF1dGhvcml0eS52MS5UYWJsZVN0YXRlEi8KBW9yZGVyGAQgASgOMiAubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGVPcmRlciJaChJMaXN0VGFibGVzUmVzcG9uc2USKwoGdGFibGVzGAEgAygLMhsubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGUSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIiMKD0dldFRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCSI+ChBHZXRUYWJsZVJlc3BvbnNlEioKBXRhYmxlGAEgASgLMhsubWFoam9uZy5hdXRob3JpdHkudjEuVGFibGUiVAoQSm9pblRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg8KB2VudHJvcHkYAyABKAwSDwoGdGlja2V0GMgBIAEoCSJhChFKb2luVGFibGVSZXNwb25zZRIMCgRzZWF0GAEgASgNEhIKCnNlYXRfdG9rZW4YAiABKAkSKgoFdGFibGUYAyABKAsyGy5tYWhqb25nLmF1dGhvcml0eS52MS5UYWJsZSI5ChFMZWF2ZVRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRISCgpzZWF0X3Rva2VuGAIgASgJIhQKEkxlYXZlVGFibGVSZXNwb25zZSI0ChFTdGFydFRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRINCgV0b2tlbhgCIAEoCSJAChJTdGFydFRhYmxlUmVzcG9uc2USKgoFdGFibGUYASABKAsyGy5tYWhqb25nLmF1dGhvcml0eS52MS5UYWJsZSJOChNTdHJlYW1FdmVudHNSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEhIKCnNlYXRfdG9rZW4YAiABKAkSEQoJYWZ0ZXJfc2VxGAMgASgEIm8KCFNuYXBzaG90EgsKA3NlcRgBIAEoBBIoCgR2aWV3GAIgASgLMhoubWFoam9uZy5hdXRob3JpdHkudjEuVmlldxIsCgl0aW1lX2xlZnQYAyABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24i5w8KBUV2ZW50EgsKA3NlcRgBIAEoBBIoCgR0aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI7Cg1yb3VuZF9zdGFydGVkGAMgASgLMiIubWFoam9uZy5hdXRob3JpdHkudjEuUm91bmRTdGFydGVkSAASLAoFZGVhbHQYBCABKAsyGy5tYWhqb25nLmF1dGhvcml0eS52MS5EZWFsdEgAEioKBGRyZXcYBSABKAsyGi5tYWhqb25nLmF1dGhvcml0eS52MS5EcmV3SAASNAoJZGlzY2FyZGVkGAYgASgLMh8ubWFoam9uZy5hdXRob3JpdHkudjEuRGlzY2FyZGVkSAASMAoHZmlzaGluZxgHIAEoCzIdLm1haGpvbmcuYXV0aG9yaXR5LnYxLkZpc2hpbmdIABI3CgtjbGFpbV9vZmZlchgIIAEoCzIgLm1haGpvbmcuYXV0aG9yaXR5LnYxLkNsYWltT2ZmZXJIABI/Cg9yaWljaGlfYWNjZXB0ZWQYCSABKAsyJC5tYWhqb25nLmF1dGhvcml0eS52MS5SaWljaGlBY2NlcHRlZEgAEi4KBmNhbGxlZBgKIAEoCzIcLm1haGpvbmcuYXV0aG9yaXR5LnYxLkNhbGxlZEgAEjsKDWRvcmFfcmV2ZWFsZWQYCyABKAsyIi5tYWhqb25nLmF1dGhvcml0eS52MS5Eb3JhUmV2ZWFsZWRIABIoCgN3b24YDCABKAsyGS5tYWhqb25nLmF1dGhvcml0eS52MS5Xb25IABI3Cgtyb3VuZF9lbmRlZBgNIAEoCzIgLm1haGpvbmcuYXV0aG9yaXR5LnYxLlJvdW5kRW5kZWRIABI1CgpnYW1lX2VuZGVkGA4gASgLMh8ubWFoam9uZy5hdXRob3JpdHkudjEuR2FtZUVuZGVkSAASNwoLc2VhdF9ub3RpY2UYDyABKAsyIC5tYWhqb25nLmF1dGhvcml0eS52MS5TZWF0Tm90aWNlSAASNQoKdHVybl9vZmZlchgQIAEoCzIfLm1haGpvbmcuYXV0aG9yaXR5LnYxLlR1cm5PZmZlckgAEk4KF3NpY2h1YW5fZXhjaGFuZ2VfY2hvc2VuGGQgASgLMisubWFoam9uZy5hdXRob3JpdHkudjEuU2ljaHVhbkV4Y2hhbmdlQ2hvc2VuSAASQwoRc2ljaHVhbl9leGNoYW5nZWQYZSABKAsyJi5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuRXhjaGFuZ2VkSAASUgoZc2ljaHVhbl9leGNoYW5nZV9yZWNlaXZlZBhmIAEoCzItLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5FeGNoYW5nZVJlY2VpdmVkSAASRgoTc2ljaHVhbl92b2lkX2Nob3NlbhhnIAEoCzInLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5Wb2lkQ2hvc2VuSAASTAoWc2ljaHVhbl92b2lkc19yZXZlYWxlZBhoIAEoCzIqLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5Wb2lkc1JldmVhbGVkSAASQAoQc2ljaHVhbl9rYW5fcGFpZBhpIAEoCzIkLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5LYW5QYWlkSAASTgoXc2ljaHVhbl9rYW5fdHJhbnNmZXJyZWQYaiABKAsyKy5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuS2FuVHJhbnNmZXJyZWRIABI3CgtzaWNodWFuX3dvbhhrIAEoCzIgLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNpY2h1YW5Xb25IABJEChJzaWNodWFuX2hhbmRfZW5kZWQYbCABKAsyJi5tYWhqb25nLmF1dGhvcml0eS52MS5TaWNodWFuSGFuZEVuZGVkSAASUgoZY2xhc3NpY2FsX2JvbnVzX3NldF9hc2lkZRiQAyABKAsyLC5tYWhqb25nLmF1dGhvcml0eS52MS5DbGFzc2ljYWxCb251c1NldEFzaWRlSAASRAoRY2xhc3NpY2FsX2Zpc2hpbmcYkQMgASgLMiYubWFoam9uZy5hdXRob3JpdHkudjEuQ2xhc3NpY2FsRmlzaGluZ0gAEjwKDWNsYXNzaWNhbF93b24YkgMgASgLMiIubWFoam9uZy5hdXRob3JpdHkudjEuQ2xhc3NpY2FsV29uSAASSQoUY2xhc3NpY2FsX2hhbmRfZW5kZWQYkwMgASgLMigubWFoam9uZy5hdXRob3JpdHkudjEuQ2xhc3NpY2FsSGFuZEVuZGVkSAASQQoQbWNyX2hhbmRfc3RhcnRlZBiWASABKAsyJC5tYWhqb25nLmF1dGhvcml0eS52MS5NY3JIYW5kU3RhcnRlZEgAEkgKFG1jcl9mbG93ZXJfc2V0X2FzaWRlGJcBIAEoCzInLm1haGpvbmcuYXV0aG9yaXR5LnYxLk1jckZsb3dlclNldEFzaWRlSAASMAoHbWNyX3dvbhiYASABKAsyHC5tYWhqb25nLmF1dGhvcml0eS52MS5NY3JXb25IABI9Cg5tY3JfZ2FtZV9lbmRlZBiZASABKAsyIi5tYWhqb25nLmF1dGhvcml0eS52MS5NY3JHYW1lRW5kZWRIAEIGCgRib2R5IoABChRTdHJlYW1FdmVudHNSZXNwb25zZRIyCghzbmFwc2hvdBgBIAEoCzIeLm1haGpvbmcuYXV0aG9yaXR5LnYxLlNuYXBzaG90SAASLAoFZXZlbnQYAiABKAsyGy5tYWhqb25nLmF1dGhvcml0eS52MS5FdmVudEgAQgYKBGl0ZW0ihgEKCkFjdFJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSEgoKc2VhdF90b2tlbhgCIAEoCRIQCghsYXN0X3NlcRgDIAEoBBISCgpyZXF1ZXN0X2lkGAQgASgJEiwKBmFjdGlvbhgFIAEoCzIcLm1haGpvbmcuYXV0aG9yaXR5LnYxLkFjdGlvbiIaCgtBY3RSZXNwb25zZRILCgNzZXEYASABKAQiwwEKEE11bHRpcGxleFJlcXVlc3QSNwoGZm9sbG93GAEgASgLMiUubWFoam9uZy5hdXRob3JpdHkudjEuTXVsdGlwbGV4Rm9sbG93SAASOwoIdW5mb2xsb3cYAiABKAsyJy5tYWhqb25nLmF1dGhvcml0eS52MS5NdWx0aXBsZXhVbmZvbGxvd0gAEjEKA2FjdBgDIAEoCzIiLm1haGpvbmcuYXV0aG9yaXR5LnYxLk11bHRpcGxleEFjdEgAQgYKBGtpbmQiWgoPTXVsdGlwbGV4Rm9sbG93EgsKA3JlZhgBIAEoDRI6CgdyZXF1ZXN0GAIgASgLMikubWFoam9uZy5hdXRob3JpdHkudjEuU3RyZWFtRXZlbnRzUmVxdWVzdCIgChFNdWx0aXBsZXhVbmZvbGxvdxILCgNyZWYYASABKA0iTwoMTXVsdGlwbGV4QWN0EgwKBGNhbGwYASABKAQSMQoHcmVxdWVzdBgCIAEoCzIgLm1haGpvbmcuYXV0aG9yaXR5LnYxLkFjdFJlcXVlc3QiRwoRTXVsdGlwbGV4UmVzcG9uc2USMgoFaXRlbXMYASADKAsyIy5tYWhqb25nLmF1dGhvcml0eS52MS5NdWx0aXBsZXhJdGVtIroBCg1NdWx0aXBsZXhJdGVtEjUKBWV2ZW50GAEgASgLMiQubWFoam9uZy5hdXRob3JpdHkudjEuTXVsdGlwbGV4RXZlbnRIABI3CgZhbnN3ZXIYAiABKAsyJS5tYWhqb25nLmF1dGhvcml0eS52MS5NdWx0aXBsZXhBbnN3ZXJIABIxCgNlbmQYAyABKAsyIi5tYWhqb25nLmF1dGhvcml0eS52MS5NdWx0aXBsZXhFbmRIAEIGCgRraW5kIlgKDk11bHRpcGxleEV2ZW50EgsKA3JlZhgBIAEoDRI5CgVldmVudBgCIAEoCzIqLm1haGpvbmcuYXV0aG9yaXR5LnYxLlN0cmVhbUV2ZW50c1Jlc3BvbnNlIncKD011bHRpcGxleEFuc3dlchIMCgRjYWxsGAEgASgEEjMKCHJlc3BvbnNlGAIgASgLMiEubWFoam9uZy5hdXRob3JpdHkudjEuQWN0UmVzcG9uc2USIQoFZXJyb3IYAyABKAsyEi5nb29nbGUucnBjLlN0YXR1cyI/CgxNdWx0aXBsZXhFbmQSCwoDcmVmGAEgASgNEiIKBnN0YXR1cxgCIAEoCzISLmdvb2dsZS5ycGMuU3RhdHVzIjYKD1NwZWN0YXRlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIRCglhZnRlcl9zZXEYAiABKAQiPgoQU3BlY3RhdGVSZXNwb25zZRIqCgVldmVudBgBIAEoCzIbLm1haGpvbmcuYXV0aG9yaXR5LnYxLkV2ZW50IlkKEUV4cG9ydEdhbWVSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEjIKBmZvcm1hdBgCIAEoDjIiLm1haGpvbmcuYXV0aG9yaXR5LnYxLlJlY29yZEZvcm1hdCKOAQoSRXhwb3J0R2FtZVJlc3BvbnNlEjIKBmZvcm1hdBgBIAEoDjIiLm1haGpvbmcuYXV0aG9yaXR5LnYxLlJlY29yZEZvcm1hdBIOCgZyZWNvcmQYAiABKAkSDwoHcGFydGlhbBgDIAEoCBIOCgZyb3VuZHMYBCABKAUSEwoKcGxheWVyX2lkcxjIASADKAkqxAEKClJ1bGVQcmVzZXQSGwoXUlVMRV9QUkVTRVRfVU5TUEVDSUZJRUQQABIeChpSVUxFX1BSRVNFVF9URU5IT1VfSEFOQ0hBThABEh0KGVJVTEVfUFJFU0VUX1RFTkhPVV9UT05QVVUQAhIlCiFSVUxFX1BSRVNFVF9TSUNIVUFOX0JMT09EWV9CQVRUTEUQAxIeChpSVUxFX1BSRVNFVF9DTEFTU0lDQUxfQk1KQRAFEhMKD1JVTEVfUFJFU0VUX01DUhAEKngKB1J1bGVTZXQSGAoUUlVMRV9TRVRfVU5TUEVDSUZJRUQQABITCg9SVUxFX1NFVF9SSUlDSEkQARIUChBSVUxFX1NFVF9TSUNIVUFOEAISFgoSUlVMRV9TRVRfQ0xBU1NJQ0FMEAQSEAoMUlVMRV9TRVRfTUNSEAMqdQoKVGFibGVTdGF0ZRIbChdUQUJMRV9TVEFURV9VTlNQRUNJRklFRBAAEhcKE1RBQkxFX1NUQVRFX1dBSVRJTkcQARIXChNUQUJMRV9TVEFURV9QTEFZSU5HEAISGAoUVEFCTEVfU1RBVEVfRklOSVNIRUQQAyplCgpUYWJsZU9yZGVyEhsKF1RBQkxFX09SREVSX1VOU1BFQ0lGSUVEEAASHAoYVEFCTEVfT1JERVJfTkVXRVNUX0ZJUlNUEAESHAoYVEFCTEVfT1JERVJfT0xERVNUX0ZJUlNUEAIqeQoMUmVjb3JkRm9ybWF0Eh0KGVJFQ09SRF9GT1JNQVRfVU5TUEVDSUZJRUQQABIYChRSRUNPUkRfRk9STUFUX05BVElWRRABEhgKFFJFQ09SRF9GT1JNQVRfVEVOSE9VEAISFgoSUkVDT1JEX0ZPUk1BVF9NSkFJEAMqvAkKC0Vycm9yUmVhc29uEhwKGEVSUk9SX1JFQVNPTl9VTlNQRUNJRklFRBAAEiIKHkVSUk9SX1JFQVNPTl9NQUxGT1JNRURfUkVRVUVTVBABEhkKFUVSUk9SX1JFQVNPTl9CQURfVElMRRACEiAKHEVSUk9SX1JFQVNPTl9UQUJMRV9OT1RfRk9VTkQQAxIeChpFUlJPUl9SRUFTT05fTUlTU0lOR19UT0tFThAEEhwKGEVSUk9SX1JFQVNPTl9XUk9OR19UT0tFThAFEh4KGkVSUk9SX1JFQVNPTl9OT1RfWU9VUl9UVVJOEAYSJAogRVJST1JfUkVBU09OX0NMQUlNX1dJTkRPV19DTE9TRUQQBxIfChtFUlJPUl9SRUFTT05fSUxMRUdBTF9BQ1RJT04QCBIaChZFUlJPUl9SRUFTT05fU1RBTEVfU0VREAkSHQoZRVJST1JfUkVBU09OX1JBVEVfTElNSVRFRBAKEhsKF0VSUk9SX1JFQVNPTl9UQUJMRV9GVUxMEAsSHAoYRVJST1JfUkVBU09OX05PVF9TVEFSVEVEEAwSIAocRVJST1JfUkVBU09OX0FMUkVBRFlfU1RBUlRFRBANEhoKFkVSUk9SX1JFQVNPTl9HQU1FX09WRVIQDhIiCh5FUlJPUl9SRUFTT05fUkVRVUVTVF9JRF9SRVVTRUQQDxIaChZFUlJPUl9SRUFTT05fU0VRX0FIRUFEEBASHAoYRVJST1JfUkVBU09OX1VOQVZBSUxBQkxFEBESHAoYRVJST1JfUkVBU09OX1NFQVRTX0VNUFRZEBISJAogRVJST1JfUkVBU09OX1NUT1JBR0VfVU5BVkFJTEFCTEUQExIhCh1FUlJPUl9SRUFTT05fVE9PX01BTllfU1RSRUFNUxAUEiAKHEVSUk9SX1JFQVNPTl9UT09fTUFOWV9UQUJMRVMQFRIeChpFUlJPUl9SRUFTT05fVEFCTEVfRVZJQ1RFRBAWEh4KGkVSUk9SX1JFQVNPTl9UQUJMRV9EQU1BR0VEEBcSIQodRVJST1JfUkVBU09OX1VOS05PV05fUlVMRV9TRVQQGBIgChxFUlJPUl9SRUFTT05fQkFEX1JVTEVfT1BUSU9OEBkSIAocRVJST1JfUkVBU09OX1RBQkxFX0VMU0VXSEVSRRAaEiAKHEVSUk9SX1JFQVNPTl9NSVNTSU5HX0FQSV9LRVkQKBIeChpFUlJPUl9SRUFTT05fV1JPTkdfQVBJX0tFWRApEiEKHUVSUk9SX1JFQVNPTl9OT1RfUk9PTV9TRVJWSUNFECoSHgoaRVJST1JfUkVBU09OX1NFQVRfUkVTRVJWRUQQKxIcChhFUlJPUl9SRUFTT05fVElDS0VUX1VTRUQQLBIfChtFUlJPUl9SRUFTT05fVElDS0VUX0VYUElSRUQQLRIjCh9FUlJPUl9SRUFTT05fVElDS0VUX1dST05HX1RBQkxFEC4SHwobRVJST1JfUkVBU09OX1RJQ0tFVF9JTlZBTElEEC8SGwoXRVJST1JfUkVBU09OX1NFQVRfVEFLRU4QMBIgChxFUlJPUl9SRUFTT05fS0VZX1RBQkxFX0xJTUlUEDEyowgKDFRhYmxlU2VydmljZRJiCgtDcmVhdGVUYWJsZRIoLm1haGpvbmcuYXV0aG9yaXR5LnYxLkNyZWF0ZVRhYmxlUmVxdWVzdBopLm1haGpvbmcuYXV0aG9yaXR5LnYxLkNyZWF0ZVRhYmxlUmVzcG9uc2USXwoKTGlzdFRhYmxlcxInLm1haGpvbmcuYXV0aG9yaXR5LnYxLkxpc3RUYWJsZXNSZXF1ZXN0GigubWFoam9uZy5hdXRob3JpdHkudjEuTGlzdFRhYmxlc1Jlc3BvbnNlElkKCEdldFRhYmxlEiUubWFoam9uZy5hdXRob3JpdHkudjEuR2V0VGFibGVSZXF1ZXN0GiYubWFoam9uZy5hdXRob3JpdHkudjEuR2V0VGFibGVSZXNwb25zZRJcCglKb2luVGFibGUSJi5tYWhqb25nLmF1dGhvcml0eS52MS5Kb2luVGFibGVSZXF1ZXN0GicubWFoam9uZy5hdXRob3JpdHkudjEuSm9pblRhYmxlUmVzcG9uc2USXwoKTGVhdmVUYWJsZRInLm1haGpvbmcuYXV0aG9yaXR5LnYxLkxlYXZlVGFibGVSZXF1ZXN0GigubWFoam9uZy5hdXRob3JpdHkudjEuTGVhdmVUYWJsZVJlc3BvbnNlEl8KClN0YXJ0VGFibGUSJy5tYWhqb25nLmF1dGhvcml0eS52MS5TdGFydFRhYmxlUmVxdWVzdBooLm1haGpvbmcuYXV0aG9yaXR5LnYxLlN0YXJ0VGFibGVSZXNwb25zZRJnCgxTdHJlYW1FdmVudHMSKS5tYWhqb25nLmF1dGhvcml0eS52MS5TdHJlYW1FdmVudHNSZXF1ZXN0GioubWFoam9uZy5hdXRob3JpdHkudjEuU3RyZWFtRXZlbnRzUmVzcG9uc2UwARJKCgNBY3QSIC5tYWhqb25nLmF1dGhvcml0eS52MS5BY3RSZXF1ZXN0GiEubWFoam9uZy5hdXRob3JpdHkudjEuQWN0UmVzcG9uc2USWwoIU3BlY3RhdGUSJS5tYWhqb25nLmF1dGhvcml0eS52MS5TcGVjdGF0ZVJlcXVlc3QaJi5tYWhqb25nLmF1dGhvcml0eS52MS5TcGVjdGF0ZVJlc3BvbnNlMAESXwoKRXhwb3J0R2FtZRInLm1haGpvbmcuYXV0aG9yaXR5LnYxLkV4cG9ydEdhbWVSZXF1ZXN0GigubWFoam9uZy5hdXRob3JpdHkudjEuRXhwb3J0R2FtZVJlc3BvbnNlEmAKCU11bHRpcGxleBImLm1haGpvbmcuYXV0aG9yaXR5LnYxLk11bHRpcGxleFJlcXVlc3QaJy5tYWhqb25nLmF1dGhvcml0eS52MS5NdWx0aXBsZXhSZXNwb25zZSgBMAFCTVpLZ2l0aHViLmNvbS9tYWhqb25nLWF1dGhvcml0eS9hdXRob3JpdHkvZ2VuL21haGpvbmcvYXV0aG9yaXR5L3YxO2F1dGhvcml0eXYxYgZwcm90bzM", [file_google_protobuf_duration, file_google_protobuf_timestamp, file_google_rpc_status, file_mahjong_authority_v1_game]);
 
 /**
  * RiichiOptions are the options of a riichi table. Riichi is chosen by
@@ -1119,6 +1121,263 @@ export const ActResponseSchema: GenMessage<ActResponse> = /*@__PURE__*/
   messageDesc(file_mahjong_authority_v1_table_service, 24);
 
 /**
+ * MultiplexRequest is one thing a client asks on a Multiplex stream.
+ *
+ * @generated from message mahjong.authority.v1.MultiplexRequest
+ */
+export type MultiplexRequest = Message<"mahjong.authority.v1.MultiplexRequest"> & {
+  /**
+   * @generated from oneof mahjong.authority.v1.MultiplexRequest.kind
+   */
+  kind: {
+    /**
+     * Follow a seat, as StreamEvents does.
+     *
+     * @generated from field: mahjong.authority.v1.MultiplexFollow follow = 1;
+     */
+    value: MultiplexFollow;
+    case: "follow";
+  } | {
+    /**
+     * Stop following a seat: its follow ends with CANCELLED.
+     *
+     * @generated from field: mahjong.authority.v1.MultiplexUnfollow unfollow = 2;
+     */
+    value: MultiplexUnfollow;
+    case: "unfollow";
+  } | {
+    /**
+     * Play an action, as Act does.
+     *
+     * @generated from field: mahjong.authority.v1.MultiplexAct act = 3;
+     */
+    value: MultiplexAct;
+    case: "act";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message mahjong.authority.v1.MultiplexRequest.
+ * Use `create(MultiplexRequestSchema)` to create a new message.
+ */
+export const MultiplexRequestSchema: GenMessage<MultiplexRequest> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_table_service, 25);
+
+/**
+ * MultiplexFollow follows a seat on a Multiplex stream.
+ *
+ * @generated from message mahjong.authority.v1.MultiplexFollow
+ */
+export type MultiplexFollow = Message<"mahjong.authority.v1.MultiplexFollow"> & {
+  /**
+   * Chosen by the client, at least 1 and not the ref of a follow still open
+   * on this stream (one whose MultiplexEnd has not come): the seat's events
+   * and its end carry it. A ref may be used again after its end.
+   *
+   * @generated from field: uint32 ref = 1;
+   */
+  ref: number;
+
+  /**
+   * @generated from field: mahjong.authority.v1.StreamEventsRequest request = 2;
+   */
+  request?: StreamEventsRequest | undefined;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.MultiplexFollow.
+ * Use `create(MultiplexFollowSchema)` to create a new message.
+ */
+export const MultiplexFollowSchema: GenMessage<MultiplexFollow> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_table_service, 26);
+
+/**
+ * MultiplexUnfollow stops following a seat on a Multiplex stream.
+ *
+ * @generated from message mahjong.authority.v1.MultiplexUnfollow
+ */
+export type MultiplexUnfollow = Message<"mahjong.authority.v1.MultiplexUnfollow"> & {
+  /**
+   * @generated from field: uint32 ref = 1;
+   */
+  ref: number;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.MultiplexUnfollow.
+ * Use `create(MultiplexUnfollowSchema)` to create a new message.
+ */
+export const MultiplexUnfollowSchema: GenMessage<MultiplexUnfollow> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_table_service, 27);
+
+/**
+ * MultiplexAct plays an action on a Multiplex stream.
+ *
+ * @generated from message mahjong.authority.v1.MultiplexAct
+ */
+export type MultiplexAct = Message<"mahjong.authority.v1.MultiplexAct"> & {
+  /**
+   * Chosen by the client and given back with the answer. It only matches
+   * answers to actions: request_id is what makes a retried action count
+   * once.
+   *
+   * @generated from field: uint64 call = 1;
+   */
+  call: bigint;
+
+  /**
+   * @generated from field: mahjong.authority.v1.ActRequest request = 2;
+   */
+  request?: ActRequest | undefined;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.MultiplexAct.
+ * Use `create(MultiplexActSchema)` to create a new message.
+ */
+export const MultiplexActSchema: GenMessage<MultiplexAct> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_table_service, 28);
+
+/**
+ * MultiplexResponse is what the server had ready together on a Multiplex
+ * stream. The items of one follow come in the order of its events; the
+ * answer to an action comes no earlier than the events the action caused,
+ * on the follows of the same stream that may see them.
+ *
+ * @generated from message mahjong.authority.v1.MultiplexResponse
+ */
+export type MultiplexResponse = Message<"mahjong.authority.v1.MultiplexResponse"> & {
+  /**
+   * @generated from field: repeated mahjong.authority.v1.MultiplexItem items = 1;
+   */
+  items: MultiplexItem[];
+};
+
+/**
+ * Describes the message mahjong.authority.v1.MultiplexResponse.
+ * Use `create(MultiplexResponseSchema)` to create a new message.
+ */
+export const MultiplexResponseSchema: GenMessage<MultiplexResponse> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_table_service, 29);
+
+/**
+ * MultiplexItem is one thing the server sends on a Multiplex stream.
+ *
+ * @generated from message mahjong.authority.v1.MultiplexItem
+ */
+export type MultiplexItem = Message<"mahjong.authority.v1.MultiplexItem"> & {
+  /**
+   * @generated from oneof mahjong.authority.v1.MultiplexItem.kind
+   */
+  kind: {
+    /**
+     * @generated from field: mahjong.authority.v1.MultiplexEvent event = 1;
+     */
+    value: MultiplexEvent;
+    case: "event";
+  } | {
+    /**
+     * @generated from field: mahjong.authority.v1.MultiplexAnswer answer = 2;
+     */
+    value: MultiplexAnswer;
+    case: "answer";
+  } | {
+    /**
+     * @generated from field: mahjong.authority.v1.MultiplexEnd end = 3;
+     */
+    value: MultiplexEnd;
+    case: "end";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message mahjong.authority.v1.MultiplexItem.
+ * Use `create(MultiplexItemSchema)` to create a new message.
+ */
+export const MultiplexItemSchema: GenMessage<MultiplexItem> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_table_service, 30);
+
+/**
+ * MultiplexEvent is a followed seat's snapshot or event, exactly as
+ * StreamEvents would send it.
+ *
+ * @generated from message mahjong.authority.v1.MultiplexEvent
+ */
+export type MultiplexEvent = Message<"mahjong.authority.v1.MultiplexEvent"> & {
+  /**
+   * @generated from field: uint32 ref = 1;
+   */
+  ref: number;
+
+  /**
+   * @generated from field: mahjong.authority.v1.StreamEventsResponse event = 2;
+   */
+  event?: StreamEventsResponse | undefined;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.MultiplexEvent.
+ * Use `create(MultiplexEventSchema)` to create a new message.
+ */
+export const MultiplexEventSchema: GenMessage<MultiplexEvent> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_table_service, 31);
+
+/**
+ * MultiplexAnswer answers an action: response when it was accepted, error
+ * (the status Act would have returned, with its ErrorInfo) when not.
+ *
+ * @generated from message mahjong.authority.v1.MultiplexAnswer
+ */
+export type MultiplexAnswer = Message<"mahjong.authority.v1.MultiplexAnswer"> & {
+  /**
+   * @generated from field: uint64 call = 1;
+   */
+  call: bigint;
+
+  /**
+   * @generated from field: mahjong.authority.v1.ActResponse response = 2;
+   */
+  response?: ActResponse | undefined;
+
+  /**
+   * @generated from field: google.rpc.Status error = 3;
+   */
+  error?: Status | undefined;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.MultiplexAnswer.
+ * Use `create(MultiplexAnswerSchema)` to create a new message.
+ */
+export const MultiplexAnswerSchema: GenMessage<MultiplexAnswer> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_table_service, 32);
+
+/**
+ * MultiplexEnd ends a follow: status OK after the game's last event,
+ * otherwise the status StreamEvents would have ended with.
+ *
+ * @generated from message mahjong.authority.v1.MultiplexEnd
+ */
+export type MultiplexEnd = Message<"mahjong.authority.v1.MultiplexEnd"> & {
+  /**
+   * @generated from field: uint32 ref = 1;
+   */
+  ref: number;
+
+  /**
+   * @generated from field: google.rpc.Status status = 2;
+   */
+  status?: Status | undefined;
+};
+
+/**
+ * Describes the message mahjong.authority.v1.MultiplexEnd.
+ * Use `create(MultiplexEndSchema)` to create a new message.
+ */
+export const MultiplexEndSchema: GenMessage<MultiplexEnd> = /*@__PURE__*/
+  messageDesc(file_mahjong_authority_v1_table_service, 33);
+
+/**
  * SpectateRequest follows a table's public events.
  *
  * @generated from message mahjong.authority.v1.SpectateRequest
@@ -1142,7 +1401,7 @@ export type SpectateRequest = Message<"mahjong.authority.v1.SpectateRequest"> & 
  * Use `create(SpectateRequestSchema)` to create a new message.
  */
 export const SpectateRequestSchema: GenMessage<SpectateRequest> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 25);
+  messageDesc(file_mahjong_authority_v1_table_service, 34);
 
 /**
  * SpectateResponse is one public event.
@@ -1161,7 +1420,7 @@ export type SpectateResponse = Message<"mahjong.authority.v1.SpectateResponse"> 
  * Use `create(SpectateResponseSchema)` to create a new message.
  */
 export const SpectateResponseSchema: GenMessage<SpectateResponse> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 26);
+  messageDesc(file_mahjong_authority_v1_table_service, 35);
 
 /**
  * ExportGameRequest asks for a table's game record.
@@ -1185,7 +1444,7 @@ export type ExportGameRequest = Message<"mahjong.authority.v1.ExportGameRequest"
  * Use `create(ExportGameRequestSchema)` to create a new message.
  */
 export const ExportGameRequestSchema: GenMessage<ExportGameRequest> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 27);
+  messageDesc(file_mahjong_authority_v1_table_service, 36);
 
 /**
  * ExportGameResponse is a game record.
@@ -1233,7 +1492,7 @@ export type ExportGameResponse = Message<"mahjong.authority.v1.ExportGameRespons
  * Use `create(ExportGameResponseSchema)` to create a new message.
  */
 export const ExportGameResponseSchema: GenMessage<ExportGameResponse> = /*@__PURE__*/
-  messageDesc(file_mahjong_authority_v1_table_service, 28);
+  messageDesc(file_mahjong_authority_v1_table_service, 37);
 
 /**
  * RulePreset names a preset of a rule set: each preset belongs to one
@@ -1896,6 +2155,29 @@ export const TableService: GenService<{
     methodKind: "unary";
     input: typeof ExportGameRequestSchema;
     output: typeof ExportGameResponseSchema;
+  },
+  /**
+   * Multiplex carries many seats, of any tables of this node, over one
+   * stream: for a gateway or a room backend that serves many players on one
+   * connection. The client follows seats on it (each as StreamEvents would,
+   * named by a ref it chooses) and plays their actions (each as Act would,
+   * named by a call number it chooses); the server sends back whatever is
+   * ready together in one message: events of the seats it follows, answers
+   * to actions, ends of follows. A follow or an action counts against the
+   * connection's rate limit as a call does, and an open follow as an open
+   * stream. A malformed request (no kind, ref 0, a ref already open) ends
+   * the whole stream with INVALID_ARGUMENT; anything else a follow or an
+   * action could be refused for is answered on that follow or action alone.
+   * In a cluster, a follow or an action for a table another node owns is
+   * refused with TABLE_ELSEWHERE and the owner's address: open a Multiplex
+   * stream on the owner. Native gRPC only (gRPC-Web has no client streams).
+   *
+   * @generated from rpc mahjong.authority.v1.TableService.Multiplex
+   */
+  multiplex: {
+    methodKind: "bidi_streaming";
+    input: typeof MultiplexRequestSchema;
+    output: typeof MultiplexResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_mahjong_authority_v1_table_service, 0);
