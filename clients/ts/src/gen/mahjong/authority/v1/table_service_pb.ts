@@ -1240,9 +1240,10 @@ export const MultiplexActSchema: GenMessage<MultiplexAct> = /*@__PURE__*/
 
 /**
  * MultiplexResponse is what the server had ready together on a Multiplex
- * stream. The items of one follow come in the order of its events; the
- * answer to an action comes no earlier than the events the action caused,
- * on the follows of the same stream that may see them.
+ * stream. The items of one follow come in the order of its events. The
+ * answer to an action comes after the acting seat's events up to the
+ * answer's seq when that seat is followed on the same stream (and the
+ * follow has not ended), so a client's view is never behind its answers.
  *
  * @generated from message mahjong.authority.v1.MultiplexResponse
  */
