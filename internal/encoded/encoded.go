@@ -32,7 +32,11 @@ type Message struct {
 	head   [2*binaryVarintLen + 2]byte
 	n      int
 	shared []byte
-	bufs   [2]mem.Buffer // what Marshal returns: head and shared
+	// What Marshal returns: head and shared, each a *mem.SliceBuffer
+	// into the Message itself, so that making the buffers allocates
+	// nothing (a SliceBuffer boxed by value would be a copy on the heap).
+	slices [2]mem.SliceBuffer
+	bufs   [2]mem.Buffer
 
 	newMsg  func() proto.Message
 	once    sync.Once
@@ -101,7 +105,8 @@ type Codec struct {
 // Marshal encodes v. A *Message is sent once (its buffers are its own).
 func (c Codec) Marshal(v any) (mem.BufferSlice, error) {
 	if m, ok := v.(*Message); ok {
-		m.bufs = [2]mem.Buffer{mem.SliceBuffer(m.head[:m.n]), mem.SliceBuffer(m.shared)}
+		m.slices = [2]mem.SliceBuffer{m.head[:m.n], m.shared}
+		m.bufs = [2]mem.Buffer{&m.slices[0], &m.slices[1]}
 		return m.bufs[:], nil
 	}
 	return c.Base.Marshal(v)
