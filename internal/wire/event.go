@@ -16,7 +16,17 @@ import (
 // stream and logged at at. Every body type of package table has a form: a
 // missing one is a programming error, reported as such.
 func EventToPB(seq uint64, at time.Time, body table.Body) (*pb.Event, error) {
-	out := &pb.Event{Seq: seq, Time: timestamppb.New(at)}
+	// The event and its time, and below each frequent body and its oneof
+	// wrapper, are allocated together: the server converts every event
+	// it sends, and each allocation is paid per event.
+	box := &struct {
+		ev pb.Event
+		at timestamppb.Timestamp
+	}{}
+	out := &box.ev
+	out.Seq = seq
+	box.at.Seconds, box.at.Nanos = at.Unix(), int32(at.Nanosecond())
+	out.Time = &box.at
 	switch b := body.(type) {
 	case table.RoundStarted:
 		out.Body = &pb.Event_RoundStarted{RoundStarted: &pb.RoundStarted{
@@ -28,19 +38,50 @@ func EventToPB(seq uint64, at time.Time, body table.Body) (*pb.Event, error) {
 	case table.Dealt:
 		out.Body = &pb.Event_Dealt{Dealt: &pb.Dealt{Seat: uint32(b.Seat), Hand: tilesStr(b.Hand)}}
 	case table.Drew:
-		d := &pb.Drew{Seat: uint32(b.Seat), Rinshan: b.Rinshan, WallLeft: int32(b.WallLeft)}
+		w := &struct {
+			w pb.Event_Drew
+			m pb.Drew
+		}{}
+		d := &w.m
+		d.Seat, d.Rinshan, d.WallLeft = uint32(b.Seat), b.Rinshan, int32(b.WallLeft)
 		if b.Known {
 			d.Tile = b.Tile.String()
 		}
-		out.Body = &pb.Event_Drew{Drew: d}
+		w.w.Drew = d
+		out.Body = &w.w
 	case table.Discarded:
-		out.Body = &pb.Event_Discarded{Discarded: &pb.Discarded{Seat: uint32(b.Seat), Tile: b.Tile.String(), Tsumogiri: b.Tsumogiri, Riichi: b.Riichi}}
+		w := &struct {
+			w pb.Event_Discarded
+			m pb.Discarded
+		}{}
+		d := &w.m
+		d.Seat, d.Tile, d.Tsumogiri, d.Riichi = uint32(b.Seat), b.Tile.String(), b.Tsumogiri, b.Riichi
+		w.w.Discarded = d
+		out.Body = &w.w
 	case table.Fishing:
-		out.Body = &pb.Event_Fishing{Fishing: &pb.Fishing{Seat: uint32(b.Seat), Shanten: int32(b.Shanten), Waits: kindsStr(b.Waits), Furiten: b.Furiten}}
+		w := &struct {
+			w pb.Event_Fishing
+			m pb.Fishing
+		}{}
+		w.m.Seat, w.m.Shanten, w.m.Waits, w.m.Furiten = uint32(b.Seat), int32(b.Shanten), kindsStr(b.Waits), b.Furiten
+		w.w.Fishing = &w.m
+		out.Body = &w.w
 	case table.ClaimOffer:
-		out.Body = &pb.Event_ClaimOffer{ClaimOffer: &pb.ClaimOffer{Seat: uint32(b.Seat), Options: ActionsToPB(b.Options)}}
+		w := &struct {
+			w pb.Event_ClaimOffer
+			m pb.ClaimOffer
+		}{}
+		w.m.Seat, w.m.Options = uint32(b.Seat), ActionsToPB(b.Options)
+		w.w.ClaimOffer = &w.m
+		out.Body = &w.w
 	case table.TurnOffer:
-		out.Body = &pb.Event_TurnOffer{TurnOffer: &pb.TurnOffer{Seat: uint32(b.Seat), Options: ActionsToPB(b.Options)}}
+		w := &struct {
+			w pb.Event_TurnOffer
+			m pb.TurnOffer
+		}{}
+		w.m.Seat, w.m.Options = uint32(b.Seat), ActionsToPB(b.Options)
+		w.w.TurnOffer = &w.m
+		out.Body = &w.w
 	case table.RiichiAccepted:
 		out.Body = &pb.Event_RiichiAccepted{RiichiAccepted: &pb.RiichiAccepted{Seat: uint32(b.Seat), Scores: ints(b.Scores), RiichiSticks: int32(b.RiichiSticks)}}
 	case table.Called:
