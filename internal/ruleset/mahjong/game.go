@@ -350,14 +350,30 @@ func (g *Game[A, V, B, E, S, P, K, N, R]) Pending() host.Pending {
 	default:
 		return host.Pending{}
 	}
-	p := host.Pending{Kind: kind}
+	// The host asks after every action: one seat (a turn, most claim
+	// windows) is a shared slice, several one exact allocation.
+	var buf [maxSeats]int
+	waiting := buf[:0]
 	for s := range S(g.spec.Seats) {
 		if g.eng.Waiting(s) {
-			p.Seats = append(p.Seats, int(s))
+			waiting = append(waiting, int(s))
 		}
 	}
-	return p
+	switch {
+	case len(waiting) == 0:
+		return host.Pending{Kind: kind}
+	case len(waiting) == 1 && waiting[0] < maxSeats:
+		return host.Pending{Kind: kind, Seats: oneSeat[waiting[0]][:1:1]}
+	}
+	return host.Pending{Kind: kind, Seats: slices.Clone(waiting)}
 }
+
+// maxSeats is the most seats a mahjong table has.
+const maxSeats = 4
+
+// oneSeat[s] is the list of seat s alone, shared by every Pending (which
+// no caller changes).
+var oneSeat = [maxSeats][1]int{{0}, {1}, {2}, {3}}
 
 // Default is what a seat that runs out of time plays (the engine's
 // Default), or for the system the next deal: the wall of the round's seed,
