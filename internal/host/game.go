@@ -87,7 +87,7 @@ func (k WaitKind) String() string {
 
 // Pending is what a game waits for now.
 type Pending struct {
-	Kind  WaitKind
+	Kind WaitKind
 	// Seats are the seats whose action is awaited (none for
 	// WaitSystem). The game may share the slice between calls: it is
 	// read, never changed.

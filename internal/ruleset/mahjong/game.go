@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/mahjong-authority/authority/internal/fair"
@@ -41,6 +42,7 @@ type ActionType interface {
 type Engine[A, V, E any, S Seat, P comparable] interface {
 	Step(a A) ([]E, error)
 	Legal(s S) []A
+	AppendLegal(dst []A, s S) []A
 	View(s S) V
 	Phase() P
 	Waiting(s S) bool
@@ -129,6 +131,12 @@ type Spec[A comparable, V, B, E any, S Seat, P comparable, K ActionType, N any, 
 	SnapshotPoint     func(*N) (rounds int, phase P)
 	RestoreRecorder   func([]byte) (R, error)
 	RecordedRounds    func(R) int
+
+	// legal holds *[]A: lists the engine appends a turn's options to
+	// before the offer takes an exact copy, shared by the rule set's
+	// tables (a list of its own per turn was an allocation and most of
+	// a kilobyte per action; one per table would stay in memory).
+	legal sync.Pool
 }
 
 // Table is what one table's game starts from.
@@ -236,10 +244,8 @@ func (g *Game[A, V, B, E, S, P, K, N, R]) Apply(a A) ([]host.Out[B], error) {
 			if !g.eng.Waiting(s) {
 				continue
 			}
-			if legal := g.eng.Legal(s); len(legal) > 0 {
-				// The offer stays in the table's log for the whole game: an
-				// exact copy of the options, not the engine's roomier slice.
-				outs = append(outs, host.Out[B]{To: host.Only(int(s)), Body: sp.TurnOffer(s, slices.Clone(legal)), Offer: true})
+			if legal := g.legal(s); len(legal) > 0 {
+				outs = append(outs, host.Out[B]{To: host.Only(int(s)), Body: sp.TurnOffer(s, legal), Offer: true})
 			}
 			break
 		}
@@ -256,6 +262,23 @@ func (g *Game[A, V, B, E, S, P, K, N, R]) Apply(a A) ([]host.Out[B], error) {
 // the engine made any offer: when nobody may claim, the engine resolves
 // the window in the same step, and its events wait behind the mark like
 // those of a window that was answered.
+// legal is seat s's options, exactly as many as there are: the offer
+// stays in the table's log for the whole game.
+func (g *Game[A, V, B, E, S, P, K, N, R]) legal(s S) []A {
+	buf, _ := g.spec.legal.Get().(*[]A)
+	if buf == nil {
+		buf = new([]A)
+	}
+	scratch := g.eng.AppendLegal((*buf)[:0], s)
+	var legal []A
+	if len(scratch) > 0 {
+		legal = slices.Clone(scratch)
+	}
+	*buf = scratch[:0]
+	g.spec.legal.Put(buf)
+	return legal
+}
+
 func (g *Game[A, V, B, E, S, P, K, N, R]) markWindow(outs []host.Out[B]) {
 	n := 0
 	for n < len(outs) && g.spec.OpensWindow(outs[n].Body) {
