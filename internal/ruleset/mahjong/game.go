@@ -256,12 +256,6 @@ func (g *Game[A, V, B, E, S, P, K, N, R]) Apply(a A) ([]host.Out[B], error) {
 	return outs, nil
 }
 
-// markWindow marks, after an action that opens a claim window, the last
-// of the events that open it - the discard or the kan, what it reveals
-// and the offers - for the host's claim dwell. It marks whether or not
-// the engine made any offer: when nobody may claim, the engine resolves
-// the window in the same step, and its events wait behind the mark like
-// those of a window that was answered.
 // legal is seat s's options, exactly as many as there are: the offer
 // stays in the table's log for the whole game.
 func (g *Game[A, V, B, E, S, P, K, N, R]) legal(s S) []A {
@@ -274,11 +268,18 @@ func (g *Game[A, V, B, E, S, P, K, N, R]) legal(s S) []A {
 	if len(scratch) > 0 {
 		legal = slices.Clone(scratch)
 	}
+	clear(scratch) // no table's actions kept alive by the pool
 	*buf = scratch[:0]
 	g.spec.legal.Put(buf)
 	return legal
 }
 
+// markWindow marks, after an action that opens a claim window, the last
+// of the events that open it - the discard or the kan, what it reveals
+// and the offers - for the host's claim dwell. It marks whether or not
+// the engine made any offer: when nobody may claim, the engine resolves
+// the window in the same step, and its events wait behind the mark like
+// those of a window that was answered.
 func (g *Game[A, V, B, E, S, P, K, N, R]) markWindow(outs []host.Out[B]) {
 	n := 0
 	for n < len(outs) && g.spec.OpensWindow(outs[n].Body) {
