@@ -47,7 +47,10 @@ type Snapshotter interface {
 }
 
 // Codec encodes a game's actions and event bodies for snapshots: the
-// dedupe window holds actions, and the saved events bodies.
+// dedupe window holds actions, and the saved events bodies. The host also
+// keeps a game's accepted actions encoded by it, to make the game again
+// after a refused write (history.go): DecodeAction must give back the
+// very action AppendAction encoded.
 type Codec[A, B any] interface {
 	AppendAction(dst []byte, a A) []byte
 	DecodeAction(b []byte) (A, error)
@@ -177,7 +180,7 @@ func (t *table[A, V, B]) snapshots() (Snapshotter, bool) {
 // rounds go by while a slow store writes, a table has one write in
 // flight and a few waiting, each a round's worth of events.
 func (t *table[A, V, B]) capture() {
-	if t.replay || t.hold.on || len(t.actions) == 0 || t.state != Playing {
+	if t.replay || t.hold.on || t.acted == t.capAt || t.state != Playing {
 		return
 	}
 	sn, ok := t.snapshots()
@@ -205,14 +208,12 @@ func (t *table[A, V, B]) capture() {
 		return
 	}
 	chain := t.chain.with(segment{at: t.logged, events: total, counts: counts})
-	state, game, err := t.encodeState(chain, sn)
+	state, _, err := t.encodeState(chain, sn)
 	if err != nil {
 		t.log.Error("snapshot of the table", zap.Error(err))
 		return
 	}
-	// The game restarts from here after a refused write, whether or not
-	// the snapshot is ever stored.
-	t.gameSnap, t.actions = game, nil
+	t.capAt = t.acted
 	t.chain = chain
 	t.waiting = append(t.waiting, pendingSnap{snap: TableSnapshot{Entries: t.logged, State: state, Events: seg}, chain: chain})
 }
@@ -340,7 +341,7 @@ func (t *table[A, V, B]) archive() {
 // returns (a part of the state, which nothing changes).
 func (t *table[A, V, B]) encodeState(chain archive, sn Snapshotter) (state, game []byte, err error) {
 	c := t.h.cfg.Codec
-	b := make([]byte, 5, 256+len(t.gameSnap)+4096)
+	b := make([]byte, 5, max(t.stateLen+t.stateLen/8, 4096))
 	b[0] = stateVersion
 	b = pack.AppendUint(b, t.logged)
 	b = append(b, byte(t.state))
@@ -397,6 +398,7 @@ func (t *table[A, V, B]) encodeState(chain archive, sn Snapshotter) (state, game
 		return nil, nil, fmt.Errorf("game: %w", err)
 	}
 	binary.BigEndian.PutUint32(b[1:5], crc32.Checksum(b[5:], castagnoli))
+	t.stateLen = len(b)
 	return b, b[start:len(b):len(b)], nil
 }
 
@@ -566,7 +568,9 @@ func (t *table[A, V, B]) restoreState(snap *TableSnapshot) error {
 		}
 	}
 	t.state, t.players, t.epoch, t.acted, t.logged = state, players, epoch, acted, logged
-	t.gameSnap = slices.Clone(game)
+	// The game's part alone, not the whole state, is what rebuild needs.
+	t.hist.reset(slices.Clone(game))
+	t.capAt = acted
 	t.arch, t.chain, t.saved = chain, chain, chain
 	t.base = chain.events()
 	return nil

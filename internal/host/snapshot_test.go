@@ -802,3 +802,58 @@ func TestCloseWaitsForSnapshot(t *testing.T) {
 		t.Fatal("no snapshot stored")
 	}
 }
+
+// TestRebuildAfterRefusedWrite: a write the store refuses leaves the game
+// as it was - the host makes it again from its history - on a table that
+// started here, late in its game after snapshots were taken, and on one
+// recovered from a snapshot, whose history starts from that snapshot's
+// game; both then play on to the same end as a table whose store refused
+// nothing.
+func TestRebuildAfterRefusedWrite(t *testing.T) {
+	ref := newSnapTable(t, &spyStore{MemoryStore: host.NewMemoryStore[toyAction]()}, 4)
+	ref.playUntil(func() bool { return false })
+	wantEnd := ref.game()
+
+	refuse := func(name string, s *snapTable, st *host.MemoryStore[toyAction]) {
+		t.Helper()
+		for range 10 {
+			before := s.game()
+			for seat := range 3 {
+				for _, a := range []toyAction{{Seat: seat, Kind: "play", N: 2}, {Seat: seat, Kind: "pass"}} {
+					s.n++
+					st.SetFail(func() error { return errors.New("disk full") })
+					_, err := s.act(seat, fmt.Sprint("refused-", s.n), s.seq(seat), a)
+					st.SetFail(nil)
+					if errors.Is(err, host.ErrUnavailable) {
+						if g := s.game(); g != before {
+							t.Fatalf("%s: game after a refused write %+v, want %+v", name, g, before)
+						}
+						return
+					}
+				}
+			}
+			// A claim dwell: let it pass.
+			s.clk.Advance(time.Second)
+			s.h.WaitSnapshots(s.id)
+		}
+		t.Fatalf("%s: no seat's action reached the store", name)
+	}
+
+	st := &spyStore{MemoryStore: host.NewMemoryStore[toyAction]()}
+	a := newSnapTable(t, st, 4)
+	a.playUntil(func() bool { return a.round() >= 3 && a.game().total >= 4 })
+	if st.saved.Load() < 2 {
+		t.Fatalf("%d snapshots saved, want 2 at least", st.saved.Load())
+	}
+	refuse("started here", a, st.MemoryStore)
+	a.h.Close()
+
+	b := recoverOn(t, st, a.clk.Now().Add(time.Minute), a.fixture)
+	refuse("recovered", b, st.MemoryStore) // at once: the history is the snapshot's game alone
+	b.playUntil(func() bool { return b.game().total >= 8 })
+	refuse("recovered, played on", b, st.MemoryStore)
+	b.playUntil(func() bool { return false })
+	if g := b.game(); g != wantEnd || !g.over {
+		t.Fatalf("game at the end %+v, want %+v", g, wantEnd)
+	}
+}

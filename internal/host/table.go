@@ -57,9 +57,10 @@ type table[A comparable, V, B any] struct {
 	// Owned by the table's runner.
 	game     Game[A, V, B]
 	newGame  NewGame[A, V, B]
-	actions  []A           // the actions accepted since gameSnap, to rebuild the game
-	gameSnap []byte        // the game's state at the latest snapshot taken (nil: none, rebuild from the start)
+	hist     history[A]    // the game's base state and the actions since, to rebuild the game (history.go)
 	acted    uint64        // actions accepted since the start
+	capAt    uint64        // acted at the latest snapshot taken or restored
+	stateLen int           // the size of the latest state encoded, the next one's first guess
 	logged   uint64        // entries stored
 	chain    archive       // the event segments of the snapshots taken, stored or pending
 	saved    archive       // those of chain the store took
@@ -159,6 +160,9 @@ func newTable[A comparable, V, B any](h *Host[A, V, B], rec TableRecord, g Game[
 		seats:   make([]seat[A, V], rec.Settings.Seats),
 		seen:    make([][]int32, rec.Settings.Seats),
 		changed: make(chan struct{}),
+	}
+	if h.cfg.Codec != nil {
+		t.hist.codec = h.cfg.Codec
 	}
 	for i := range t.seats {
 		t.seats[i].bucket = NewBucket(h.cfg.SeatRate)
@@ -473,7 +477,7 @@ func (t *table[A, V, B]) applyAction(e Entry[A], outs []Out[B]) {
 			}
 		}
 	}
-	t.actions = append(t.actions, e.Action)
+	t.hist.add(e.Action)
 	t.acted++
 	t.emit(e.At, outs)
 	if e.RequestID != "" && e.Actor >= 0 && e.Actor < len(t.seats) {
@@ -548,30 +552,31 @@ func (t *table[A, V, B]) applyRelease(e Entry[A]) {
 	t.emit(e.At, outs) // may open the next dwell
 }
 
-// rebuild makes the game again from the latest snapshot taken (or from
-// the start) and the actions accepted since: after a refused write it
-// undoes the action that the game had already applied.
+// rebuild makes the game again from its history (history.go): the
+// start, or the snapshot the table was recovered from, and the actions
+// accepted since. After a refused write it undoes the action that the
+// game had already applied.
 func (t *table[A, V, B]) rebuild() {
 	g, err := t.newGame()
 	if err == nil {
 		if t.state != Waiting {
 			t.seed(g)
 		}
-		if t.gameSnap != nil {
+		if t.hist.base != nil {
 			if sn, ok := g.(Snapshotter); !ok {
 				err = errors.New("the game takes no snapshots")
 			} else {
-				err = sn.Restore(t.gameSnap)
+				err = sn.Restore(t.hist.base)
 			}
 		}
 	}
 	if err == nil {
-		for i, a := range t.actions {
-			if _, err = g.Apply(a); err != nil {
-				err = fmt.Errorf("replay action %d: %w", i, err)
-				break
+		err = t.hist.each(func(i int, a A) error {
+			if _, err := g.Apply(a); err != nil {
+				return fmt.Errorf("replay action %d: %w", i, err)
 			}
-		}
+			return nil
+		})
 	}
 	if err != nil {
 		// Cannot happen with a deterministic game; if it does, the table
