@@ -70,9 +70,10 @@ const maxWaiting = 4
 
 // The encodings' first bytes; a new layout takes the next number.
 const (
-	// 3: the dedupe window's ids as digests; 2: each seat's player id
-	// after its entropy. 1 and 2 still restore.
-	stateVersion   = 3
+	// 4: the dedupe window as it keeps its entries, the digests of the
+	// id (96 bits) and of the action; 3: the window's ids as digests;
+	// 2: each seat's player id after its entropy. 1 to 3 still restore.
+	stateVersion   = 4
 	segmentVersion = 1
 )
 
@@ -208,7 +209,7 @@ func (t *table[A, V, B]) capture() {
 		return
 	}
 	chain := t.chain.with(segment{at: t.logged, events: total, counts: counts})
-	state, _, err := t.encodeState(chain, sn)
+	state, err := t.encodeState(chain, sn)
 	if err != nil {
 		t.log.Error("snapshot of the table", zap.Error(err))
 		return
@@ -337,10 +338,8 @@ func (t *table[A, V, B]) archive() {
 
 // encodeState encodes the host's state of the table, with the game's:
 // version, CRC-32C of the rest, then the log position, the table's state,
-// each seat, the archive and, to the end, the game's state, which it also
-// returns (a part of the state, which nothing changes).
-func (t *table[A, V, B]) encodeState(chain archive, sn Snapshotter) (state, game []byte, err error) {
-	c := t.h.cfg.Codec
+// each seat, the archive and, to the end, the game's state.
+func (t *table[A, V, B]) encodeState(chain archive, sn Snapshotter) ([]byte, error) {
 	b := make([]byte, 5, max(t.stateLen+t.stateLen/8, 4096))
 	b[0] = stateVersion
 	b = pack.AppendUint(b, t.logged)
@@ -349,7 +348,6 @@ func (t *table[A, V, B]) encodeState(chain archive, sn Snapshotter) (state, game
 	b = pack.AppendUint(b, t.epoch)
 	b = pack.AppendUint(b, t.acted)
 	b = pack.AppendUint(b, uint64(len(t.seats)))
-	var act []byte
 	for i := range t.seats {
 		s := &t.seats[i]
 		b = pack.AppendBool(b, s.taken)
@@ -364,23 +362,23 @@ func (t *table[A, V, B]) encodeState(chain archive, sn Snapshotter) (state, game
 		// the events before the snapshot.
 		b = pack.AppendUint(b, s.lastSeen)
 		// The dedupe window: the accepted requests (a refused one is not
-		// in the log either, so a replay would not remember it), the
-		// ids' digests, seqs as deltas.
+		// in the log either, so a replay would not remember it), as the
+		// window keeps them - the id's and the action's digests - and
+		// the seqs as deltas.
 		n := 0
-		s.dedupe.each(func(_ idKey, ans answer[A]) {
+		s.dedupe.each(func(_ wkey, ans answer) {
 			if ans.err == nil {
 				n++
 			}
 		})
 		b = pack.AppendUint(b, uint64(n))
 		prevSeq := uint64(0)
-		s.dedupe.each(func(k idKey, ans answer[A]) {
+		s.dedupe.each(func(k wkey, ans answer) {
 			if ans.err != nil {
 				return
 			}
-			b = appendKey(b, k)
-			act = c.AppendAction(act[:0], ans.action)
-			b = pack.AppendBytes(b, act)
+			b = appendWKey(b, k)
+			b = binary.BigEndian.AppendUint64(b, ans.act)
 			b = binary.AppendVarint(b, int64(ans.seq-prevSeq))
 			prevSeq = ans.seq
 		})
@@ -393,13 +391,13 @@ func (t *table[A, V, B]) encodeState(chain archive, sn Snapshotter) (state, game
 			b = pack.AppendUint(b, n)
 		}
 	}
-	start := len(b)
-	if b, err = sn.AppendSnapshot(b); err != nil {
-		return nil, nil, fmt.Errorf("game: %w", err)
+	b, err := sn.AppendSnapshot(b)
+	if err != nil {
+		return nil, fmt.Errorf("game: %w", err)
 	}
 	binary.BigEndian.PutUint32(b[1:5], crc32.Checksum(b[5:], castagnoli))
 	t.stateLen = len(b)
-	return b, b[start:len(b):len(b)], nil
+	return b, nil
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -434,8 +432,8 @@ func (t *table[A, V, B]) restoreState(snap *TableSnapshot) error {
 		return errors.New("no codec configured")
 	}
 	version := byte(stateVersion)
-	if len(snap.State) > 0 && (snap.State[0] == 1 || snap.State[0] == 2) {
-		version = snap.State[0] // before digests (2), before player ids (1)
+	if len(snap.State) > 0 && snap.State[0] >= 1 && snap.State[0] < stateVersion {
+		version = snap.State[0] // before action digests (3), before id digests (2), before player ids (1)
 	}
 	raw, err := checked(snap.State, version, "state")
 	if err != nil {
@@ -466,21 +464,34 @@ func (t *table[A, V, B]) restoreState(snap *TableSnapshot) error {
 		n := r.Count("dedupe", t.h.cfg.DedupeWindow)
 		prevID, prevSeq := "", uint64(0)
 		for range n {
-			var k idKey
-			if version >= 3 {
-				if b := r.Fixed("id digest", 16); len(b) == 16 {
-					k = keyFrom(b)
+			var k wkey
+			var act uint64
+			switch {
+			case version >= 4:
+				if b := r.Fixed("id digest", 12); len(b) == 12 {
+					k = wkeyFrom(b)
 				}
-			} else {
+				if b := r.Fixed("action digest", 8); len(b) == 8 {
+					act = binary.BigEndian.Uint64(b)
+				}
+			case version == 3:
+				if b := r.Fixed("id digest", 16); len(b) == 16 {
+					k = keyFrom(b).window()
+				}
+			default:
 				// The ids themselves, front-coded.
 				common := r.Count("id prefix", len(prevID))
 				prevID = prevID[:common] + r.String("id", maxIDLen)
-				k = digest(prevID)
+				k = digest(prevID).window()
 			}
-			var a A
-			if raw := r.Bytes("action", maxAction); r.Err() == nil {
-				if a, err = c.DecodeAction(raw); err != nil {
-					return fmt.Errorf("seat %d: request %x: %w", i, appendKey(nil, k), err)
+			if version < 4 {
+				// The action itself, digested as the window keeps it.
+				if raw := r.Bytes("action", maxAction); r.Err() == nil {
+					a, err := c.DecodeAction(raw)
+					if err != nil {
+						return fmt.Errorf("seat %d: request %x: %w", i, appendWKey(nil, k), err)
+					}
+					act = t.actionKey(a)
 				}
 			}
 			seq := prevSeq + uint64(r.Int("seq", -maxEvents, maxEvents))
@@ -488,12 +499,12 @@ func (t *table[A, V, B]) restoreState(snap *TableSnapshot) error {
 				break
 			}
 			if seq > maxEvents {
-				return fmt.Errorf("seat %d: request %x answered with seq %d", i, appendKey(nil, k), int64(seq))
+				return fmt.Errorf("seat %d: request %x answered with seq %d", i, appendWKey(nil, k), int64(seq))
 			}
 			if _, dup := s.dedupe.get(k); dup {
-				return fmt.Errorf("seat %d: request %x twice", i, appendKey(nil, k))
+				return fmt.Errorf("seat %d: request %x twice", i, appendWKey(nil, k))
 			}
-			s.dedupe.add(n, k, answer[A]{action: a, seq: seq})
+			s.dedupe.add(n, k, answer{act: act, seq: seq})
 			prevSeq = seq
 		}
 	}
@@ -537,9 +548,9 @@ func (t *table[A, V, B]) restoreState(snap *TableSnapshot) error {
 			return fmt.Errorf("seat %d saw event %d of %d", i, seats[i].lastSeen, chain.count(i))
 		}
 		var bad error
-		seats[i].dedupe.each(func(k idKey, ans answer[A]) {
+		seats[i].dedupe.each(func(k wkey, ans answer) {
 			if ans.seq > chain.count(i) && bad == nil {
-				bad = fmt.Errorf("seat %d: request %x answered with seq %d of %d", i, appendKey(nil, k), ans.seq, chain.count(i))
+				bad = fmt.Errorf("seat %d: request %x answered with seq %d of %d", i, appendWKey(nil, k), ans.seq, chain.count(i))
 			}
 		})
 		if bad != nil {

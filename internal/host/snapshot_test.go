@@ -555,17 +555,24 @@ func TestLiveArchive(t *testing.T) {
 	}
 }
 
-// TestRestoreVersion2 recovers a table from snapshots that the host wrote
-// before its dedupe windows kept digests (state version 2, the ids
-// themselves: testdata/snapshot-v2.json, made by that host with the
-// fixtures of this file, with its log, its tokens, the answers it gave
-// and every viewer's events). The snapshot restores (the whole log is
-// never read), every viewer's events are as they were, and every request
-// it acknowledged is answered again as it was - the ids read from the
-// old encoding match the same ids sent now - while an id reused for
-// another action is refused.
-func TestRestoreVersion2(t *testing.T) {
-	raw, err := os.ReadFile("testdata/snapshot-v2.json")
+// TestRestoreOldVersions recovers a table from snapshots that the host
+// wrote in an older state version (testdata/snapshot-vN.json, made by
+// that host with the fixtures of this file - TestWriteSnapshotTestdata -
+// with its log, its tokens, the answers it gave and every viewer's
+// events): version 2 kept the dedupe windows' ids themselves, version 3
+// their 128-bit digests and the actions. The snapshot restores (the whole
+// log is never read), every viewer's events are as they were, and every
+// request it acknowledged is answered again as it was - the ids and
+// actions read from the old encoding match the same ones sent now - while
+// an id reused for another action is refused.
+func TestRestoreOldVersions(t *testing.T) {
+	for _, v := range []byte{2, 3} {
+		t.Run(fmt.Sprint("v", v), func(t *testing.T) { restoreVersion(t, v) })
+	}
+}
+
+func restoreVersion(t *testing.T, version byte) {
+	raw, err := os.ReadFile(fmt.Sprintf("testdata/snapshot-v%d.json", version))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -590,7 +597,7 @@ func TestRestoreVersion2(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, sn := range old.Snapshots {
-		if sn.State[0] != 2 {
+		if sn.State[0] != version {
 			t.Fatalf("testdata: a snapshot of version %d", sn.State[0])
 		}
 		if err := st.SaveSnapshot(ctx, old.Record.ID, sn); err != nil {
@@ -599,7 +606,7 @@ func TestRestoreVersion2(t *testing.T) {
 	}
 	b := recoverOn(t, st, old.Now, &fixture{id: old.Record.ID, tokens: old.Tokens})
 	if n := st.entries.Load(); n != 0 {
-		t.Fatalf("the version 2 snapshot did not restore: the whole log read %d times", n)
+		t.Fatalf("the version %d snapshot did not restore: the whole log read %d times", version, n)
 	}
 	if got := streams(t, b.h, b.id, b.tokens, 1); !slices.EqualFunc(got, old.Streams, slices.Equal) {
 		t.Fatalf("streams\n%v\nwant\n%v", got, old.Streams)

@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"runtime/debug"
 	"slices"
 	"sync"
@@ -61,6 +62,8 @@ type table[A comparable, V, B any] struct {
 	acted    uint64        // actions accepted since the start
 	capAt    uint64        // acted at the latest snapshot taken or restored
 	stateLen int           // the size of the latest state encoded, the next one's first guess
+	keyBuf   []byte        // actionKey's encoding of an action
+	keySeed  maphash.Seed  // actionKey's without a Codec
 	logged   uint64        // entries stored
 	chain    archive       // the event segments of the snapshots taken, stored or pending
 	saved    archive       // those of chain the store took
@@ -138,14 +141,7 @@ type seat[A comparable, V any] struct {
 	playerID string        // the room service's id of the player
 	resv     reservation   // while the table waits
 	bucket   *Bucket
-	dedupe   window[A] // the answers to the latest request ids (dedupe.go)
-}
-
-// answer is the remembered outcome of a request id.
-type answer[A comparable] struct {
-	action A
-	seq    uint64
-	err    error
+	dedupe   window // the answers to the latest request ids (dedupe.go)
 }
 
 func newTable[A comparable, V, B any](h *Host[A, V, B], rec TableRecord, g Game[A, V, B], newGame NewGame[A, V, B]) *table[A, V, B] {
@@ -163,6 +159,8 @@ func newTable[A comparable, V, B any](h *Host[A, V, B], rec TableRecord, g Game[
 	}
 	if h.cfg.Codec != nil {
 		t.hist.codec = h.cfg.Codec
+	} else {
+		t.keySeed = maphash.MakeSeed()
 	}
 	for i := range t.seats {
 		t.seats[i].bucket = NewBucket(h.cfg.SeatRate)
@@ -786,8 +784,8 @@ func (t *table[A, V, B]) act(r Request[A]) (uint64, error) {
 		// Longer than a snapshot (or a store) keeps.
 		return 0, fmt.Errorf("request id of %d bytes, at most %d: %w", len(r.RequestID), maxIDLen, ErrBadRequest)
 	}
-	if prev, ok := st.dedupe.get(digest(r.RequestID)); ok {
-		if prev.action != r.Action {
+	if prev, ok := st.dedupe.get(digest(r.RequestID).window()); ok {
+		if prev.act != t.actionKey(r.Action) {
 			return 0, fmt.Errorf("request id %q: %w", r.RequestID, ErrRequestIDReused)
 		}
 		return prev.seq, prev.err
@@ -800,7 +798,7 @@ func (t *table[A, V, B]) act(r Request[A]) (uint64, error) {
 }
 
 func (t *table[A, V, B]) remember(s int, id string, a A, seq uint64, err error) {
-	t.seats[s].dedupe.add(t.h.cfg.DedupeWindow, digest(id), answer[A]{action: a, seq: seq, err: err})
+	t.seats[s].dedupe.add(t.h.cfg.DedupeWindow, digest(id).window(), answer{act: t.actionKey(a), seq: seq, err: err})
 }
 
 // awaited reports whether a claim dwell in progress waits for seat s: the
