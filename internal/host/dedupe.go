@@ -8,14 +8,14 @@ import (
 
 // window is a seat's dedupe window: the answers to its latest request
 // ids, oldest first, in a ring of fixed-size entries. An entry keeps
-// neither the id nor the action, only digests of both: 96 bits of the
-// id's (idKey, truncated: wkey) and 64 of the action's (the table's
+// neither the id nor the action, only digests of both: 64 bits of the
+// id's (idKey, truncated: wkey) and 32 of the action's (the table's
 // actionKey), which is all a retry needs - find the answer, and tell the
 // same action from another one under the same id (ErrRequestIDReused). So
-// an entry is 24 bytes whatever the client's ids and the game's actions,
-// and a full window of 256 is 6 KiB; with one answer in ten a refusal
-// (their errors) 8.4 KB a seat, against 15.8 KB with the actions and
-// 128-bit id digests and 37 KB with the ids themselves
+// an entry is 16 bytes whatever the client's ids and the game's actions,
+// and a full window of 256 is 4 KiB; with one answer in ten a refusal
+// (their errors) about 6.3 KB a seat, against 15.8 KB with the actions
+// and 128-bit id digests and 37 KB with the ids themselves
 // (BenchmarkWindowMemory). The errors of the refused answers (few) are
 // kept beside, in order. The ring grows by half up to its size. A lookup
 // scans the entries, a fraction of a microsecond for a full window
@@ -29,9 +29,8 @@ type window struct {
 
 // held is one remembered answer, without its error.
 type held struct {
-	id  uint64 // wkey.hi
-	act uint64 // the action's digest
-	lo  uint32 // wkey.lo
+	id  wkey
+	act uint32 // the action's digest
 	seq uint32 // refusedBit set: refused, with its error in window.refused
 }
 
@@ -43,7 +42,7 @@ const refusedBit = 1 << 31
 // action (the table's actionKey), and the seq or the error it was
 // answered with.
 type answer struct {
-	act uint64
+	act uint32
 	seq uint64
 	err error
 }
@@ -53,36 +52,30 @@ type refusal struct {
 	err error
 }
 
-// wkey is what a window keeps of an idKey: its first 96 bits. Among a
-// window's 256 ids the odds of an accidental collision are about 2^-81,
-// and the argument of idKey about collisions made on purpose holds as
-// well.
-type wkey struct {
-	hi uint64
-	lo uint32
-}
+// wkey is what a window keeps of an idKey: its first 64 bits. The odds
+// that a new id is taken for one of a window's 256 by accident are about
+// 2^-56 a request; for collisions made on purpose the argument of idKey
+// holds. The action's digest is shorter: it tells apart the actions of
+// one id, which only a client that reuses an id for another action sends.
+type wkey uint64
 
-func (k idKey) window() wkey { return wkey{k.hi, uint32(k.lo >> 32)} }
+func (k idKey) window() wkey { return wkey(k.hi) }
 
-// appendWKey appends k's 12 bytes, big-endian: the first 12 of its idKey's.
-func appendWKey(dst []byte, k wkey) []byte {
-	return binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint64(dst, k.hi), k.lo)
-}
+// appendWKey appends k's 8 bytes, big-endian: the first 8 of its idKey's.
+func appendWKey(dst []byte, k wkey) []byte { return binary.BigEndian.AppendUint64(dst, uint64(k)) }
 
-// wkeyFrom reads what appendWKey wrote; b holds 12 bytes.
-func wkeyFrom(b []byte) wkey {
-	return wkey{binary.BigEndian.Uint64(b), binary.BigEndian.Uint32(b[8:])}
-}
+// wkeyFrom reads what appendWKey wrote; b holds 8 bytes.
+func wkeyFrom(b []byte) wkey { return wkey(binary.BigEndian.Uint64(b)) }
 
-// actionDigest is FNV-1a 64 of an encoded action: stable across
-// processes, since the windows are in the snapshots.
-func actionDigest(b []byte) uint64 {
+// actionDigest is FNV-1a 64 of an encoded action, folded to 32 bits:
+// stable across processes, since the windows are in the snapshots.
+func actionDigest(b []byte) uint32 {
 	h := uint64(0xcbf29ce484222325)
 	for _, c := range b {
 		h ^= uint64(c)
 		h *= 0x100000001b3
 	}
-	return h
+	return uint32(h ^ h>>32)
 }
 
 // idKey is the digest of a request id: FNV-1a, 128 bits. It is stable
@@ -121,7 +114,7 @@ func keyFrom(b []byte) idKey {
 // get returns the answer remembered for the id whose key is k.
 func (w *window) get(k wkey) (answer, bool) {
 	for i := range w.ents {
-		if e := &w.ents[i]; e.id == k.hi && e.lo == k.lo {
+		if w.ents[i].id == k {
 			return w.answer(i), true
 		}
 	}
@@ -146,7 +139,7 @@ func (w *window) answer(i int) answer {
 // add remembers the answer to the id whose key is k, which it does not
 // hold, forgetting the oldest once it holds size.
 func (w *window) add(size int, k wkey, a answer) {
-	e := held{id: k.hi, lo: k.lo, act: a.act, seq: uint32(a.seq)}
+	e := held{id: k, act: a.act, seq: uint32(a.seq)}
 	i := len(w.ents)
 	if i < size {
 		if i == cap(w.ents) {
@@ -184,22 +177,23 @@ func (w *window) each(f func(k wkey, a answer)) {
 	n := len(w.ents)
 	for j := range n {
 		i := (w.head + j) % n
-		f(wkey{w.ents[i].id, w.ents[i].lo}, w.answer(i))
+		f(w.ents[i].id, w.answer(i))
 	}
 }
 
-// actionKey is the digest of an action that a window keeps: FNV-1a 64 of
-// the action as the Codec encodes it, so that it is the same in every
+// actionKey is the digest of an action that a window keeps: actionDigest
+// of the action as the Codec encodes it, so that it is the same in every
 // process (the windows are in the snapshots), or without a Codec (no
 // snapshots) maphash's of the action's value. Two actions that the Codec
 // encodes alike are one action to the window, as to a table recovered
 // from a snapshot. A digest that collides can only give a seat the answer
 // to its own earlier request under the same id rather than
 // ErrRequestIDReused.
-func (t *table[A, V, B]) actionKey(a A) uint64 {
+func (t *table[A, V, B]) actionKey(a A) uint32 {
 	if c := t.h.cfg.Codec; c != nil {
 		t.keyBuf = c.AppendAction(t.keyBuf[:0], a)
 		return actionDigest(t.keyBuf)
 	}
-	return maphash.Comparable(t.keySeed, a)
+	h := maphash.Comparable(t.keySeed, a)
+	return uint32(h ^ h>>32)
 }

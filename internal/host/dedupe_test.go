@@ -32,7 +32,7 @@ func TestWindow(t *testing.T) {
 	errs := []error{errors.New("refused 0"), fmt.Errorf("seat 1: %w", errors.New("refused 1"))}
 	key := func(i int) wkey { return digest(fmt.Sprint("req-", i)).window() }
 	ans := func(i int) answer {
-		a := answer{act: uint64(i), seq: uint64(i + 1)}
+		a := answer{act: uint32(i), seq: uint64(i + 1)}
 		if i%3 == 1 {
 			a.seq, a.err = 0, errs[i%2]
 		}
@@ -78,14 +78,14 @@ func TestWindowAllocs(t *testing.T) {
 		keys[i] = digest(fmt.Sprint("client-", i)).window()
 	}
 	for i := range 256 {
-		w.add(256, keys[i], answer{act: uint64(i), seq: uint64(i)})
+		w.add(256, keys[i], answer{act: uint32(i), seq: uint64(i)})
 	}
 	refused := errors.New("refused")
 	i := 256
 	if n := testing.AllocsPerRun(1000, func() {
-		a := answer{act: uint64(i), seq: uint64(i)}
+		a := answer{act: uint32(i), seq: uint64(i)}
 		if i%3 == 0 {
-			a = answer{act: uint64(i), err: refused}
+			a = answer{act: uint32(i), err: refused}
 		}
 		w.add(256, keys[i%512], a)
 		if _, ok := w.get(keys[i%512]); !ok {
@@ -114,8 +114,8 @@ type oldAnswer struct {
 
 // BenchmarkWindowMemory fills 1,000 seats' windows of 256 request ids (36
 // bytes, as uuids) with riichi-sized answers, one in ten a refusal, and
-// reports the heap a seat keeps: the window ("digests": 96 bits of the
-// id's digest and 64 of the action's, 8.4 KB a seat; 15.8 KB when it
+// reports the heap a seat keeps: the window ("digests": 64 bits of the
+// id's digest and 32 of the action's, 6.3 KB a seat; 15.8 KB when it
 // kept the 128-bit digest and the action), and the layout before digests
 // ("ids": each id with its maphash sum and the whole answer).
 func BenchmarkWindowMemory(b *testing.B) {
@@ -158,7 +158,7 @@ func BenchmarkWindowMemory(b *testing.B) {
 			w := &window{}
 			for i := range 2 * size {
 				a := ans(i)
-				w.add(size, digest(id(i)).window(), answer{act: uint64(i), seq: a.seq, err: a.err})
+				w.add(size, digest(id(i)).window(), answer{act: uint32(i), seq: a.seq, err: a.err})
 			}
 			return w
 		})
@@ -246,7 +246,7 @@ func BenchmarkWindowAct(b *testing.B) {
 			k := digest(ids[(size+i)%len(ids)]).window()
 			if _, ok := w.get(k); !ok {
 				a := ans(i)
-				w.add(size, k, answer{act: uint64(i), seq: a.seq, err: a.err})
+				w.add(size, k, answer{act: uint32(i), seq: a.seq, err: a.err})
 			}
 		}
 	})

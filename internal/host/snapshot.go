@@ -71,7 +71,7 @@ const maxWaiting = 4
 // The encodings' first bytes; a new layout takes the next number.
 const (
 	// 4: the dedupe window as it keeps its entries, the digests of the
-	// id (96 bits) and of the action; 3: the window's ids as digests;
+	// id (64 bits) and of the action (32); 3: the window's ids as digests;
 	// 2: each seat's player id after its entropy. 1 to 3 still restore.
 	stateVersion   = 4
 	segmentVersion = 1
@@ -378,7 +378,7 @@ func (t *table[A, V, B]) encodeState(chain archive, sn Snapshotter) ([]byte, err
 				return
 			}
 			b = appendWKey(b, k)
-			b = binary.BigEndian.AppendUint64(b, ans.act)
+			b = binary.BigEndian.AppendUint32(b, ans.act)
 			b = binary.AppendVarint(b, int64(ans.seq-prevSeq))
 			prevSeq = ans.seq
 		})
@@ -465,14 +465,14 @@ func (t *table[A, V, B]) restoreState(snap *TableSnapshot) error {
 		prevID, prevSeq := "", uint64(0)
 		for range n {
 			var k wkey
-			var act uint64
+			var act uint32
 			switch {
 			case version >= 4:
-				if b := r.Fixed("id digest", 12); len(b) == 12 {
+				if b := r.Fixed("id digest", 8); len(b) == 8 {
 					k = wkeyFrom(b)
 				}
-				if b := r.Fixed("action digest", 8); len(b) == 8 {
-					act = binary.BigEndian.Uint64(b)
+				if b := r.Fixed("action digest", 4); len(b) == 4 {
+					act = binary.BigEndian.Uint32(b)
 				}
 			case version == 3:
 				if b := r.Fixed("id digest", 16); len(b) == 16 {

@@ -105,6 +105,9 @@ func lateMemory[A comparable, V, B any](b *testing.B, tables int, newSrv func() 
 			held[i] = newLateTable(b, srv, h, settings(i), bot())
 			held[i].play(b, length[i]-length[i]/10)
 		}
+		// The last snapshot writes and stream sends finish.
+		time.Sleep(100 * time.Millisecond)
+		runtime.GC()
 		runtime.GC()
 		runtime.ReadMemStats(&m1)
 		perTable = float64(int64(m1.HeapAlloc)-int64(m0.HeapAlloc)) / float64(tables)
