@@ -597,7 +597,7 @@ const (
 // encodeSegment encodes events: version, CRC-32C of the rest, the count,
 // then each event's time (as the change from the previous one's),
 // audience and body or notice.
-func (t *table[A, V, B]) encodeSegment(evs []Event[B]) ([]byte, error) {
+func (t *table[A, V, B]) encodeSegment(evs []logged[B]) ([]byte, error) {
 	c := t.h.cfg.Codec
 	b := make([]byte, 5, 16+24*len(evs))
 	b[0] = segmentVersion
@@ -605,22 +605,18 @@ func (t *table[A, V, B]) encodeSegment(evs []Event[B]) ([]byte, error) {
 	var prev int64
 	var body []byte
 	var err error
-	for _, e := range evs {
-		at := e.At.UnixNano()
-		b = binary.AppendVarint(b, at-prev)
-		prev = at
-		to := uint64(0)
-		if e.To.Private {
-			to = uint64(e.To.Seat) + 1
-		}
-		b = pack.AppendUint(b, to)
-		if n := e.Notice; n != nil {
+	for i := range evs {
+		e := &evs[i]
+		b = binary.AppendVarint(b, e.at-prev)
+		prev = e.at
+		b = pack.AppendUint(b, uint64(e.to+1)) // 0: everyone, else the seat + 1
+		if n := e.notice; n != nil {
 			b = append(b, 1, byte(n.Kind))
 			b = pack.AppendInt(b, n.Seat)
 			b = pack.AppendString(b, n.Name)
 			continue
 		}
-		if body, err = c.AppendBody(body[:0], e.Body); err != nil {
+		if body, err = c.AppendBody(body[:0], e.body); err != nil {
 			return nil, err
 		}
 		b = append(b, 0)

@@ -244,7 +244,7 @@ func (t *table[A, V, B]) feed(ctx context.Context, viewer int, cursor uint64, de
 		events, base, done, changed := t.events, t.base, t.done, t.changed
 		t.mu.RUnlock()
 		for _, i := range batch {
-			if err := deliver(events[uint64(i)-base], i); err != nil {
+			if err := deliver(events[uint64(i)-base].event(), i); err != nil {
 				return err
 			}
 		}

@@ -98,7 +98,7 @@ type table[A comparable, V, B any] struct {
 	base    uint64      // the events in arch: events[0] is the table's event base
 	cache   segCache[B] // decoded segments of arch
 	mu      sync.RWMutex
-	events  []Event[B]    // the table's log from event base on, in order; Seq is unset here
+	events  []logged[B]   // the table's log from event base on, in order (event.go)
 	seen    [][]int32     // seen[s][n-1-arch.count(s)] is the index in the table's log of seat s's event n
 	public  []int32       // the same for the public events: the spectators' numbering
 	changed chan struct{} // closed and replaced on every append
@@ -425,7 +425,7 @@ func (t *table[A, V, B]) publish(at time.Time, outs []Out[B], notices ...Entry[A
 // The caller holds mu.
 func (t *table[A, V, B]) appendEvent(e Event[B]) {
 	i := int32(t.base) + int32(len(t.events))
-	t.events = append(t.events, e)
+	t.events = append(t.events, logEvent(e))
 	if !e.To.Private {
 		t.public = append(t.public, i)
 	}
