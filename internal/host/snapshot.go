@@ -46,11 +46,13 @@ type Snapshotter interface {
 	Restore(state []byte) error
 }
 
-// Codec encodes a game's actions and event bodies for snapshots: the
-// dedupe window holds actions, and the saved events bodies. The host also
-// keeps a game's accepted actions encoded by it, to make the game again
-// after a refused write (history.go): DecodeAction must give back the
-// very action AppendAction encoded.
+// Codec encodes a game's actions and event bodies: the saved events'
+// bodies, and the actions a table keeps - its game's history, to make the
+// game again after a refused write (history.go), and a digest of each
+// answered request's action in the dedupe window (dedupe.go), which the
+// snapshots save. DecodeAction must give back the very action
+// AppendAction encoded; AppendAction is also called, to digest it, on an
+// action the game refuses.
 type Codec[A, B any] interface {
 	AppendAction(dst []byte, a A) []byte
 	DecodeAction(b []byte) (A, error)
