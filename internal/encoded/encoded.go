@@ -14,6 +14,7 @@ package encoded
 
 import (
 	"fmt"
+	"sync"
 	"sync/atomic"
 
 	"google.golang.org/grpc/encoding"
@@ -71,6 +72,31 @@ func Numbered(newMsg func() proto.Message, outer protowire.Number, seq uint64, s
 	return m
 }
 
+// Seq is the viewer's sequence number spliced in, read back from the
+// head (a Message keeps no more fields: one is made for every viewer of
+// every event).
+func (m *Message) Seq() uint64 {
+	b := []byte(m.slices[0])
+	// The outer field's tag and length, then field 1 when seq is not 0.
+	_, _, n := protowire.ConsumeTag(b)
+	if n < 0 {
+		return 0
+	}
+	b = b[n:]
+	_, n = protowire.ConsumeVarint(b)
+	if n < 0 {
+		return 0
+	}
+	b = b[n:]
+	if num, typ, n := protowire.ConsumeTag(b); n > 0 && num == 1 && typ == protowire.VarintType {
+		seq, m := protowire.ConsumeVarint(b[n:])
+		if m > 0 {
+			return seq
+		}
+	}
+	return 0 // seq 0 is not written
+}
+
 // Len is the size of the encoding.
 func (m *Message) Len() int { return len(m.slices[0]) + len(m.slices[1]) }
 
@@ -104,6 +130,52 @@ func (m *Message) ProtoReflect() protoreflect.Message {
 	return msg.ProtoReflect()
 }
 
+// Whole is a message encoded whole by its sender (a batch composed of
+// pieces encoded already, such as Messages) in a buffer of a pool: the
+// codec sends the buffer as it is and gives it back to the pool once
+// gRPC has written it, so it must be sent once and not touched after.
+type Whole struct {
+	buf  *[]byte
+	pool mem.BufferPool
+
+	newMsg  func() proto.Message
+	once    sync.Once
+	decoded proto.Message
+	err     error
+}
+
+// NewWhole is the message of newMsg's type encoded in *buf, which came
+// from pool (Get) and which the Whole now owns.
+func NewWhole(newMsg func() proto.Message, buf *[]byte, pool mem.BufferPool) *Whole {
+	return &Whole{buf: buf, pool: pool, newMsg: newMsg}
+}
+
+// Bytes is the encoding, until the Whole is sent.
+func (w *Whole) Bytes() []byte { return *w.buf }
+
+// Decode is the message the bytes encode, decoded once (before it is
+// sent).
+func (w *Whole) Decode() (proto.Message, error) {
+	w.once.Do(func() {
+		msg := w.newMsg()
+		if err := proto.Unmarshal(*w.buf, msg); err != nil {
+			w.err = fmt.Errorf("encoded: decode %T: %w", msg, err)
+			return
+		}
+		w.decoded = msg
+	})
+	return w.decoded, w.err
+}
+
+// ProtoReflect makes a Whole a proto.Message, as a Message is one.
+func (w *Whole) ProtoReflect() protoreflect.Message {
+	msg, err := w.Decode()
+	if err != nil {
+		return w.newMsg().ProtoReflect()
+	}
+	return msg.ProtoReflect()
+}
+
 // Codec is grpc-go's codec for "proto" with one difference: a *Message is
 // sent as its bytes, the shared part without a copy.
 type Codec struct {
@@ -116,6 +188,9 @@ func (c Codec) Marshal(v any) (mem.BufferSlice, error) {
 	if m, ok := v.(*Message); ok {
 		m.bufs = [2]mem.Buffer{&m.slices[0], &m.slices[1]}
 		return m.bufs[:], nil
+	}
+	if w, ok := v.(*Whole); ok {
+		return mem.BufferSlice{mem.NewBuffer(w.buf, w.pool)}, nil
 	}
 	return c.Base.Marshal(v)
 }
