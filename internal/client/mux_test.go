@@ -161,9 +161,12 @@ func TestMuxSurvivesServerRestart(t *testing.T) {
 		}
 	}
 	// One stream at first and one after each restart, and the attempts
-	// that failed while the server was down: a handful for the Mux, not
-	// some for each seat.
-	if got := n.get(methodMultiplex); got < 3 || got > 12 {
+	// that failed while the server was down (and the connection's own
+	// backoff after it came back), 4 or 5 a restart with the default
+	// backoff: a handful for the Mux, where each seat reopening on its own
+	// would make as many.
+	t.Logf("%d Multiplex streams opened", n.get(methodMultiplex))
+	if got := n.get(methodMultiplex); got < 3 || got > 15 {
 		t.Errorf("%d Multiplex streams opened over 2 restarts, want 3 and the few attempts the backoff allows", got)
 	}
 }
@@ -245,6 +248,7 @@ func TestMuxActRetriesSameRequest(t *testing.T) {
 	for _, n := range attempts {
 		resent += n - 1
 	}
+	t.Logf("%d acts, %d answers lost, %d resent", total, lost, resent)
 	if lost < 10 || len(attempts) != total || retries != resent || resent < lost {
 		t.Fatalf("%d acts, %d request ids, %d answers lost, %d resent, %d retries: want one id per act, every lost answer resent, a retry for each", total, len(attempts), lost, resent, retries)
 	}
