@@ -223,3 +223,56 @@ func TestMuxFollowRefused(t *testing.T) {
 		})
 	}
 }
+
+// Act answers every unary action with seq 7, as the script's Multiplex
+// answers past its script.
+func (p *muxScript) Act(context.Context, *pb.ActRequest) (*pb.ActResponse, error) {
+	return &pb.ActResponse{Seq: 7}, nil
+}
+
+// BenchmarkSend sends actions one after another to a server that answers
+// at once, on unary Act calls and on a Mux: the client's cost of an
+// action on each transport (the in-process server's included, the same
+// for both).
+func BenchmarkSend(b *testing.B) {
+	for _, mux := range []bool{false, true} {
+		name := "unary"
+		if mux {
+			name = "mux"
+		}
+		b.Run(name, func(b *testing.B) {
+			p := &muxScript{}
+			lis, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				b.Fatal(err)
+			}
+			g := grpc.NewServer()
+			pb.RegisterTableServiceServer(g, p)
+			go g.Serve(lis)
+			defer g.Stop()
+			c, err := client.Dial(lis.Addr().String())
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer c.Close()
+			var opts client.Options
+			if mux {
+				opts.Mux = c.Mux(context.Background())
+				defer opts.Mux.Close()
+			}
+			s := c.Follow(client.Seat{TableID: "t", Seat: 1, Token: "tok"}, opts)
+			defer s.Close()
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				pr, err := s.Prepare(table.Action{Seat: 1, Type: table.Pass})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := s.Send(ctx, pr); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
