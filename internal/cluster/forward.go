@@ -111,7 +111,9 @@ func (n *Node) UnaryInterceptor(r Routing) grpc.UnaryServerInterceptor {
 
 // StreamInterceptor forwards the server streams (one request, many
 // responses: StreamEvents, Spectate) for a table another node owns, piping
-// the owner's responses to the client until either side ends.
+// the owner's responses to the client until either side ends. A stream
+// the client streams on too (Multiplex, whose items name many tables) is
+// served where it lands: its handler asks Elsewhere for each item.
 func (n *Node) StreamInterceptor(r Routing) grpc.StreamServerInterceptor {
 	return func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, next grpc.StreamHandler) error {
 		if !r.selects(info.FullMethod) || !info.IsServerStream || info.IsClientStream || n.Forwarded(ss.Context()) {
@@ -198,7 +200,16 @@ var errOrphaned = status.Error(codes.Unavailable, "the table's node stopped; ano
 // names, when that is another node and the call was not forwarded
 // already; an error for a table between two owners.
 func (n *Node) elsewhere(ctx context.Context, req any, held func(string) bool) (string, bool, error) {
-	id := TableID(req)
+	return n.Elsewhere(ctx, TableID(req), held)
+}
+
+// Elsewhere returns the address of the node that owns table id, when that
+// is another node and the call in ctx was not forwarded already (held, when
+// set, reports the tables this node's hosts hold: no lookup for them); an
+// error for a table between two owners. For a stream that carries many
+// tables (Multiplex), which is never forwarded whole: each of its items is
+// asked about alone.
+func (n *Node) Elsewhere(ctx context.Context, id string, held func(string) bool) (string, bool, error) {
 	if id == "" {
 		return "", false, nil
 	}

@@ -31,6 +31,7 @@ import (
 type Message struct {
 	head   [2*binaryVarintLen + 2]byte
 	n      int
+	seq    uint64
 	shared []byte
 	bufs   [2]mem.Buffer // what Marshal returns: head and shared
 
@@ -47,7 +48,7 @@ const binaryVarintLen = 10
 // in shared (which must not hold field 1, and is not copied: it must not
 // change after). Seq 0 is not written, as proto3 leaves a zero out.
 func Numbered(newMsg func() proto.Message, outer protowire.Number, seq uint64, shared []byte) *Message {
-	m := &Message{newMsg: newMsg, shared: shared}
+	m := &Message{newMsg: newMsg, seq: seq, shared: shared}
 	inner := len(shared)
 	if seq != 0 {
 		inner += 1 + protowire.SizeVarint(seq)
@@ -61,6 +62,9 @@ func Numbered(newMsg func() proto.Message, outer protowire.Number, seq uint64, s
 	m.n = len(b)
 	return m
 }
+
+// Seq is the viewer's sequence number spliced in.
+func (m *Message) Seq() uint64 { return m.seq }
 
 // Len is the size of the encoding.
 func (m *Message) Len() int { return m.n + len(m.shared) }
@@ -91,6 +95,52 @@ func (m *Message) ProtoReflect() protoreflect.Message {
 	return msg.ProtoReflect()
 }
 
+// Whole is a message encoded whole by its sender (a batch composed of
+// pieces encoded already, such as Messages) in a buffer of a pool: the
+// codec sends the buffer as it is and gives it back to the pool once
+// gRPC has written it, so it must be sent once and not touched after.
+type Whole struct {
+	buf  *[]byte
+	pool mem.BufferPool
+
+	newMsg  func() proto.Message
+	once    sync.Once
+	decoded proto.Message
+	err     error
+}
+
+// NewWhole is the message of newMsg's type encoded in *buf, which came
+// from pool (Get) and which the Whole now owns.
+func NewWhole(newMsg func() proto.Message, buf *[]byte, pool mem.BufferPool) *Whole {
+	return &Whole{buf: buf, pool: pool, newMsg: newMsg}
+}
+
+// Bytes is the encoding, until the Whole is sent.
+func (w *Whole) Bytes() []byte { return *w.buf }
+
+// Decode is the message the bytes encode, decoded once (before it is
+// sent).
+func (w *Whole) Decode() (proto.Message, error) {
+	w.once.Do(func() {
+		msg := w.newMsg()
+		if err := proto.Unmarshal(*w.buf, msg); err != nil {
+			w.err = fmt.Errorf("encoded: decode %T: %w", msg, err)
+			return
+		}
+		w.decoded = msg
+	})
+	return w.decoded, w.err
+}
+
+// ProtoReflect makes a Whole a proto.Message, as a Message is one.
+func (w *Whole) ProtoReflect() protoreflect.Message {
+	msg, err := w.Decode()
+	if err != nil {
+		return w.newMsg().ProtoReflect()
+	}
+	return msg.ProtoReflect()
+}
+
 // Codec is grpc-go's codec for "proto" with one difference: a *Message is
 // sent as its bytes, the shared part without a copy.
 type Codec struct {
@@ -103,6 +153,9 @@ func (c Codec) Marshal(v any) (mem.BufferSlice, error) {
 	if m, ok := v.(*Message); ok {
 		m.bufs = [2]mem.Buffer{mem.SliceBuffer(m.head[:m.n]), mem.SliceBuffer(m.shared)}
 		return m.bufs[:], nil
+	}
+	if w, ok := v.(*Whole); ok {
+		return mem.BufferSlice{mem.NewBuffer(w.buf, w.pool)}, nil
 	}
 	return c.Base.Marshal(v)
 }

@@ -130,6 +130,7 @@ type Server struct {
 	room  roomService
 	feed  *feed.Feed
 	rooms rooms
+	lim   connLimits // of every call, and of a Multiplex stream's items
 
 	workOnce sync.Once
 	work     *workers // of the unary calls, from Options until Close
@@ -180,6 +181,7 @@ func New(cfg Config) (*Server, error) {
 		}
 		s.sets = append(s.sets, hosted{rs: rs, tables: t})
 	}
+	s.lim = connLimits{rate: cfg.ConnRate, clk: cfg.Clock, streams: cfg.MaxConnStreams, obs: cfg.Observer, cluster: cfg.Cluster}
 	s.table = tableService{s: s}
 	s.room = roomService{s: s}
 	return s, nil
@@ -287,7 +289,7 @@ func (s *Server) Register(g grpc.ServiceRegistrar) {
 // unary call's handler then runs on one of the server's workers (see
 // workers), which Close stops.
 func (s *Server) Options() []grpc.ServerOption {
-	lim := connLimits{rate: s.cfg.ConnRate, clk: s.cfg.Clock, streams: s.cfg.MaxConnStreams, obs: s.cfg.Observer, cluster: s.cfg.Cluster}
+	lim := s.lim
 	rec := recovery.WithRecoveryHandlerContext(s.recovered)
 	unary := []grpc.UnaryServerInterceptor{recovery.UnaryServerInterceptor(rec), lim.unary}
 	stream := []grpc.StreamServerInterceptor{recovery.StreamServerInterceptor(rec), lim.stream}
@@ -438,23 +440,33 @@ func (l connLimits) stream(srv any, ss grpc.ServerStream, info *grpc.StreamServe
 	if err := l.allow(ss.Context(), info.FullMethod); err != nil {
 		return err
 	}
-	cb, ok := ss.Context().Value(connKey{}).(*connBucket)
-	if !ok || !limited(info.FullMethod) || l.cluster.Forwarded(ss.Context()) {
-		return next(srv, ss)
+	release, err := l.open(ss.Context(), info.FullMethod)
+	if err != nil {
+		return err
+	}
+	defer release()
+	return next(srv, ss)
+}
+
+// open counts an open stream (or a Multiplex stream's follow) on its
+// connection, refused past the bound; release uncounts it.
+func (l connLimits) open(ctx context.Context, method string) (release func(), err error) {
+	cb, ok := ctx.Value(connKey{}).(*connBucket)
+	if !ok || !limited(method) || l.cluster.Forwarded(ctx) {
+		return func() {}, nil
 	}
 	cb.mu.Lock()
 	if cb.streams >= l.streams {
 		cb.mu.Unlock()
-		return toStatus(fmt.Errorf("%s: %d open: %w", info.FullMethod, l.streams, ErrTooManyStreams))
+		return nil, toStatus(fmt.Errorf("%s: %d open: %w", method, l.streams, ErrTooManyStreams))
 	}
 	cb.streams++
 	cb.mu.Unlock()
-	defer func() {
+	return func() {
 		cb.mu.Lock()
 		cb.streams--
 		cb.mu.Unlock()
-	}()
-	return next(srv, ss)
+	}, nil
 }
 
 // randomSeed draws a table seed for a table created without one.

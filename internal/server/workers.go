@@ -36,6 +36,10 @@ type task struct {
 	err  error
 	p    *handlerPanic
 	done chan struct{}
+	// fn and then, when set, make it an asynchronous task (async):
+	// then is told how fn ended instead of done.
+	fn   func()
+	then func(*handlerPanic)
 }
 
 var tasks = sync.Pool{New: func() any { return &task{done: make(chan struct{}, 1)} }}
@@ -85,9 +89,20 @@ func (t *task) call() {
 		} else if !returned {
 			t.p = &handlerPanic{value: "the handler called runtime.Goexit", stack: debug.Stack()}
 		}
+		if t.fn != nil {
+			then, p := t.then, t.p
+			*t = task{done: t.done}
+			tasks.Put(t)
+			then(p)
+			return
+		}
 		t.done <- struct{}{}
 	}()
-	t.resp, t.err = t.next(t.ctx, t.req)
+	if t.fn != nil {
+		t.fn()
+	} else {
+		t.resp, t.err = t.next(t.ctx, t.req)
+	}
 	returned = true
 }
 
@@ -95,6 +110,24 @@ func (t *task) call() {
 // wait for them: a call the server's stop did not end yet ends as it
 // would have on its own goroutine); later calls run on their own.
 func (w *workers) close() { w.stopped.Do(func() { close(w.stop) }) }
+
+// async runs fn on a free worker, or on a goroutine of its own when none
+// is free (or w is nil, after Close), and does not wait for it: then runs
+// after fn on the same goroutine, with fn's panic (or its runtime.Goexit)
+// when it had one, nil when it returned. For the actions of a Multiplex
+// stream, which are not calls of their own.
+func (w *workers) async(fn func(), then func(*handlerPanic)) {
+	t := tasks.Get().(*task)
+	t.fn, t.then = fn, then
+	if w != nil {
+		select {
+		case w.tasks <- t:
+			return
+		default:
+		}
+	}
+	go t.call()
+}
 
 // unary is the interceptor that hands a call to a free worker, innermost
 // so that every other interceptor runs where it always did.

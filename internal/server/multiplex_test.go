@@ -1,0 +1,467 @@
+package server_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/durationpb"
+
+	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+)
+
+// muxGame plays seats over one Multiplex stream as simple does over
+// StreamEvents and Act, and checks what the stream promises as it goes.
+type muxGame struct {
+	st      pb.TableService_MultiplexClient
+	players []*player // ref i+1 follows players[i]
+	from    []uint64  // after_seq of each follow
+
+	calls   map[uint64]int            // call -> the acting player
+	due     map[int]*pb.ActRequest    // per player: an action sent, not answered yet
+	answers map[uint64]*pb.ActRequest // call -> request
+	ended   map[int]*status.Status    // per player: the end of its follow
+	msgs    int                       // MultiplexResponses received
+	items   int                       // their items
+	next    uint64                    // the last call number used
+
+	// stopAfter, when > 0, stops after that many events (a dropped stream).
+	stopAfter int
+	events    int
+}
+
+func newMuxGame(st pb.TableService_MultiplexClient, players []*player, from []uint64) *muxGame {
+	return &muxGame{st: st, players: players, from: from, calls: map[uint64]int{}, due: map[int]*pb.ActRequest{},
+		answers: map[uint64]*pb.ActRequest{}, ended: map[int]*status.Status{}}
+}
+
+// follow follows every player.
+func (g *muxGame) follow() error {
+	for i, p := range g.players {
+		req := &pb.MultiplexRequest{Kind: &pb.MultiplexRequest_Follow{Follow: &pb.MultiplexFollow{Ref: uint32(i + 1),
+			Request: &pb.StreamEventsRequest{TableId: p.id, SeatToken: p.token, AfterSeq: g.from[i]}}}}
+		if err := g.st.Send(req); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// send plays an action for player i.
+func (g *muxGame) send(i int, r *pb.ActRequest) error {
+	g.next++
+	g.calls[g.next], g.due[i], g.answers[g.next] = i, r, r
+	return g.st.Send(&pb.MultiplexRequest{Kind: &pb.MultiplexRequest_Act{Act: &pb.MultiplexAct{Call: g.next, Request: r}}})
+}
+
+// take records what player p received and decides its action, as simple
+// does.
+func (p *player) take(r *pb.StreamEventsResponse) (*pb.Action, uint64) {
+	var act *pb.Action
+	var seq uint64
+	if s := r.GetSnapshot(); s != nil {
+		p.snap, seq = s, s.GetSeq()
+		if d := s.GetView().GetDrawn(); d != "" {
+			p.drawn = d
+		}
+		return nil, seq
+	}
+	ev := r.GetEvent()
+	p.events, seq = append(p.events, ev), ev.GetSeq()
+	if d := ev.GetDrew(); d.GetTile() != "" && d.GetSeat() == p.seat {
+		p.drawn = d.GetTile()
+	}
+	if o := ev.GetTurnOffer(); o != nil && o.GetSeat() == p.seat {
+		act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: p.drawn}
+	}
+	if o := ev.GetClaimOffer(); o != nil && o.GetSeat() == p.seat {
+		act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}
+		for _, opt := range o.GetOptions() {
+			if opt.GetType() == pb.ActionType_ACTION_TYPE_RON {
+				act = opt
+			}
+		}
+	}
+	return act, seq
+}
+
+// lastSeq is the newest seq player p received (after_seq before any).
+func (g *muxGame) lastSeq(i int) uint64 {
+	p := g.players[i]
+	if n := len(p.events); n > 0 {
+		return p.events[n-1].GetSeq()
+	}
+	if p.snap != nil {
+		return p.snap.GetSeq()
+	}
+	return g.from[i]
+}
+
+// run receives until every follow ended and the server ended the stream
+// (after the client half-closes), or until stopAfter events.
+func (g *muxGame) run() error {
+	closed := false
+	for {
+		if !closed && len(g.ended) == len(g.players) && len(g.due) == 0 {
+			if err := g.st.CloseSend(); err != nil {
+				return err
+			}
+			closed = true
+		}
+		r, err := g.st.Recv()
+		if errors.Is(err, io.EOF) {
+			if len(g.ended) != len(g.players) || len(g.due) != 0 {
+				return fmt.Errorf("stream ended with %d follows ended and %d actions unanswered", len(g.ended), len(g.due))
+			}
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		g.msgs++
+		g.items += len(r.GetItems())
+		for _, it := range r.GetItems() {
+			switch {
+			case it.GetEvent() != nil:
+				i := int(it.GetEvent().GetRef()) - 1
+				if i < 0 || i >= len(g.players) {
+					return fmt.Errorf("event of ref %d", i+1)
+				}
+				p := g.players[i]
+				act, seq := p.take(it.GetEvent().GetEvent())
+				g.events++
+				if g.stopAfter > 0 && g.events >= g.stopAfter {
+					return nil
+				}
+				if act != nil {
+					if err := g.send(i, &pb.ActRequest{TableId: p.id, SeatToken: p.token, LastSeq: seq, RequestId: uuid.NewString(), Action: act}); err != nil {
+						return err
+					}
+				}
+			case it.GetAnswer() != nil:
+				a := it.GetAnswer()
+				i, ok := g.calls[a.GetCall()]
+				if !ok {
+					return fmt.Errorf("answer to call %d, never made", a.GetCall())
+				}
+				if a.GetError() != nil {
+					return fmt.Errorf("seat %d call %d: %v", g.players[i].seat, a.GetCall(), status.FromProto(a.GetError()).Err())
+				}
+				// The ordering promise: the seat's view is never behind
+				// its answers.
+				if _, open := g.ended[i]; !open && g.lastSeq(i) < a.GetResponse().GetSeq() {
+					return fmt.Errorf("seat %d: answer at seq %d before its event (last %d)", g.players[i].seat, a.GetResponse().GetSeq(), g.lastSeq(i))
+				}
+				g.players[i].acts++
+				delete(g.calls, a.GetCall())
+				if g.due[i] == g.answers[a.GetCall()] {
+					delete(g.due, i)
+				}
+			case it.GetEnd() != nil:
+				i := int(it.GetEnd().GetRef()) - 1
+				g.ended[i] = status.FromProto(it.GetEnd().GetStatus())
+				if c := g.ended[i].Code(); c != codes.OK {
+					return fmt.Errorf("follow %d ended: %v", i+1, g.ended[i].Err())
+				}
+			default:
+				return fmt.Errorf("an empty item")
+			}
+		}
+	}
+}
+
+// startGame creates a riichi east-only game of four seats and returns
+// the players and the seq every seat follows from (before the fourth join
+// starts it).
+func startGame(t *testing.T, e *env, seedByte byte) ([]*player, uint64) {
+	t.Helper()
+	id, _ := e.create(t, &pb.TableSettings{Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU, Seed: seed(seedByte), ClaimDwell: durationpb.New(time.Millisecond)})
+	players := make([]*player, 4)
+	var before uint64
+	for i := range players {
+		if i == 3 {
+			before = e.table(t, id).GetLastSeq()
+		}
+		seat, tok := e.join(t, id)
+		players[i] = &player{e: e, id: id, seat: seat, token: tok}
+	}
+	return players, before
+}
+
+// followAll reads what StreamEvents sends seat p from after to the end.
+func followAll(t *testing.T, e *env, p *player, after uint64) []*pb.Event {
+	t.Helper()
+	st, err := e.tables.StreamEvents(ctxT(t), &pb.StreamEventsRequest{TableId: p.id, SeatToken: p.token, AfterSeq: after})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []*pb.Event
+	for {
+		r, err := st.Recv()
+		if errors.Is(err, io.EOF) {
+			return evs
+		}
+		if err != nil {
+			t.Fatalf("seat %d StreamEvents: %v", p.seat, err)
+		}
+		if ev := r.GetEvent(); ev != nil {
+			evs = append(evs, ev)
+		}
+	}
+}
+
+// checkSameAsStreamEvents checks that every player received, on the
+// Multiplex stream, exactly what StreamEvents sends its seat: the same
+// events, numbered without a gap, nothing of another seat's.
+func checkSameAsStreamEvents(t *testing.T, e *env, players []*player, before uint64) {
+	t.Helper()
+	for _, p := range players {
+		checkPrivacy(t, p.seat, before, nil, p.events)
+		want := followAll(t, e, p, before)
+		if len(want) != len(p.events) {
+			t.Fatalf("seat %d: %d events on Multiplex, %d on StreamEvents", p.seat, len(p.events), len(want))
+		}
+		for i := range want {
+			if !proto.Equal(want[i], p.events[i]) {
+				t.Fatalf("seat %d event %d: Multiplex %v, StreamEvents %v", p.seat, i, p.events[i], want[i])
+			}
+		}
+		if p.events[len(p.events)-1].GetGameEnded() == nil {
+			t.Errorf("seat %d did not see the game end", p.seat)
+		}
+	}
+}
+
+// TestMultiplexWholeGame plays a whole game on the real engine, its four
+// seats followed and played over one Multiplex stream: every seat gets
+// what StreamEvents gives it, answers never come before their events, and
+// the stream ends once the client half-closed and every follow ended.
+func TestMultiplexWholeGame(t *testing.T) {
+	e := startEnv(t, riichiConfig())
+	players, before := startGame(t, e, 7)
+	st, err := e.tables.Multiplex(ctxT(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newMuxGame(st, players, []uint64{before, before, before, before})
+	if err := g.follow(); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.run(); err != nil {
+		t.Fatal(err)
+	}
+	checkSameAsStreamEvents(t, e, players, before)
+	if st := e.table(t, players[0].id).GetState(); st != pb.TableState_TABLE_STATE_FINISHED {
+		t.Fatalf("state %v, want finished", st)
+	}
+	exp, err := e.tables.ExportGame(ctxT(t), &pb.ExportGameRequest{TableId: players[0].id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if exp.GetPartial() {
+		t.Errorf("export of a finished game is partial")
+	}
+	scores := players[0].events[len(players[0].events)-1].GetGameEnded().GetScores()
+	sum := 0
+	for _, s := range scores {
+		sum += int(s)
+	}
+	if sum != 100000 {
+		t.Errorf("final scores %v sum to %d", scores, sum)
+	}
+	t.Logf("%d messages, %d items (%.1f a message), final %v", g.msgs, g.items, float64(g.items)/float64(g.msgs), scores)
+}
+
+// TestMultiplexResume drops a Multiplex stream mid-game and goes on on a
+// new one: every follow resumes after its seat's last seq, and every
+// action sent but not answered is sent again with its request_id, which
+// the table plays once.
+func TestMultiplexResume(t *testing.T) {
+	e := startEnv(t, riichiConfig())
+	players, before := startGame(t, e, 9)
+	ctx, cancel := context.WithCancel(ctxT(t))
+	st, err := e.tables.Multiplex(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newMuxGame(st, players, []uint64{before, before, before, before})
+	g.stopAfter = 150
+	if err := g.follow(); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.run(); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	from := make([]uint64, 4)
+	for i := range players {
+		from[i] = g.lastSeq(i)
+	}
+	st2, err := e.tables.Multiplex(ctxT(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g2 := newMuxGame(st2, players, from)
+	if err := g2.follow(); err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range g.due {
+		if err := g2.send(i, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := g2.run(); err != nil {
+		t.Fatal(err)
+	}
+	checkSameAsStreamEvents(t, e, players, before)
+}
+
+// muxOpen opens a Multiplex stream that the test's end closes.
+func muxOpen(t *testing.T, e *env) pb.TableService_MultiplexClient {
+	t.Helper()
+	ctx, cancel := context.WithCancel(ctxT(t))
+	t.Cleanup(cancel)
+	st, err := e.tables.Multiplex(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func muxFollow(ref uint32, p *player, after uint64) *pb.MultiplexRequest {
+	return &pb.MultiplexRequest{Kind: &pb.MultiplexRequest_Follow{Follow: &pb.MultiplexFollow{Ref: ref,
+		Request: &pb.StreamEventsRequest{TableId: p.id, SeatToken: p.token, AfterSeq: after}}}}
+}
+
+func muxAct(call uint64, r *pb.ActRequest) *pb.MultiplexRequest {
+	return &pb.MultiplexRequest{Kind: &pb.MultiplexRequest_Act{Act: &pb.MultiplexAct{Call: call, Request: r}}}
+}
+
+// TestMultiplexMalformed ends the whole stream with INVALID_ARGUMENT and
+// MALFORMED_REQUEST for a request it cannot take.
+func TestMultiplexMalformed(t *testing.T) {
+	e := startEnv(t, baseConfig())
+	id, _ := e.create(t, &pb.TableSettings{Seed: make([]byte, 32)})
+	seat, tok := e.join(t, id)
+	p := &player{e: e, id: id, seat: seat, token: tok}
+	for _, c := range []struct {
+		name string
+		reqs []*pb.MultiplexRequest
+	}{
+		{"no kind", []*pb.MultiplexRequest{{}}},
+		{"follow ref 0", []*pb.MultiplexRequest{muxFollow(0, p, 0)}},
+		{"follow without request", []*pb.MultiplexRequest{{Kind: &pb.MultiplexRequest_Follow{Follow: &pb.MultiplexFollow{Ref: 1}}}}},
+		{"ref open", []*pb.MultiplexRequest{muxFollow(1, p, 0), muxFollow(1, p, 0)}},
+		{"unfollow ref 0", []*pb.MultiplexRequest{{Kind: &pb.MultiplexRequest_Unfollow{Unfollow: &pb.MultiplexUnfollow{}}}}},
+		{"act without request", []*pb.MultiplexRequest{{Kind: &pb.MultiplexRequest_Act{Act: &pb.MultiplexAct{Call: 1}}}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := muxOpen(t, e)
+			for _, r := range c.reqs {
+				if err := st.Send(r); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var err error
+			for err == nil {
+				_, err = st.Recv()
+			}
+			wantStatus(t, c.name, err, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST)
+		})
+	}
+}
+
+// muxItems receives until it has n items matching keep.
+func muxItems(t *testing.T, st pb.TableService_MultiplexClient, n int, keep func(*pb.MultiplexItem) bool) []*pb.MultiplexItem {
+	t.Helper()
+	var out []*pb.MultiplexItem
+	for len(out) < n {
+		r, err := st.Recv()
+		if err != nil {
+			t.Fatalf("Recv after %d items: %v", len(out), err)
+		}
+		for _, it := range r.GetItems() {
+			if keep(it) {
+				out = append(out, it)
+			}
+		}
+	}
+	return out
+}
+
+func answers(it *pb.MultiplexItem) bool { return it.GetAnswer() != nil }
+func ends(it *pb.MultiplexItem) bool    { return it.GetEnd() != nil }
+
+// TestMultiplexRefusedActions answers each refused action with the status
+// Act returns, on that action alone: the stream goes on.
+func TestMultiplexRefusedActions(t *testing.T) {
+	e := startEnv(t, baseConfig())
+	id, _ := e.create(t, &pb.TableSettings{Seed: make([]byte, 32)})
+	var toks []string
+	for range 4 {
+		_, tok := e.join(t, id)
+		toks = append(toks, tok)
+	}
+	seq := e.newestSeq(t, id, toks[0])
+	pass := &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}
+	cases := []struct {
+		name   string
+		req    *pb.ActRequest
+		code   codes.Code
+		reason pb.ErrorReason
+	}{
+		{"bad token", &pb.ActRequest{TableId: id, SeatToken: "nope", RequestId: "r1", LastSeq: seq, Action: pass}, codes.PermissionDenied, pb.ErrorReason_ERROR_REASON_WRONG_TOKEN},
+		{"seq ahead", &pb.ActRequest{TableId: id, SeatToken: toks[0], RequestId: "r2", LastSeq: seq + 100, Action: pass}, codes.OutOfRange, pb.ErrorReason_ERROR_REASON_SEQ_AHEAD},
+		{"stale seq", &pb.ActRequest{TableId: id, SeatToken: toks[0], RequestId: "r4", LastSeq: seq - 1, Action: pass}, codes.Aborted, pb.ErrorReason_ERROR_REASON_STALE_SEQ},
+		{"no request id", &pb.ActRequest{TableId: id, SeatToken: toks[0], LastSeq: seq, Action: pass}, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
+		{"request id too long", &pb.ActRequest{TableId: id, SeatToken: toks[0], RequestId: string(make([]byte, 65)), LastSeq: seq, Action: pass}, codes.InvalidArgument, pb.ErrorReason_ERROR_REASON_MALFORMED_REQUEST},
+		{"no table", &pb.ActRequest{TableId: "none", SeatToken: toks[0], RequestId: "r3", LastSeq: seq, Action: pass}, codes.NotFound, pb.ErrorReason_ERROR_REASON_TABLE_NOT_FOUND},
+	}
+	st := muxOpen(t, e)
+	for i, c := range cases {
+		if err := st.Send(muxAct(uint64(i+1), c.req)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := map[uint64]*pb.MultiplexAnswer{}
+	for _, it := range muxItems(t, st, len(cases), answers) {
+		got[it.GetAnswer().GetCall()] = it.GetAnswer()
+	}
+	for i, c := range cases {
+		a := got[uint64(i+1)]
+		if a.GetError() == nil {
+			t.Errorf("%s: answered %v, want an error", c.name, a)
+			continue
+		}
+		// Exactly the unary call's status.
+		_, unary := e.tables.Act(ctxT(t), c.req)
+		mux := status.FromProto(a.GetError()).Err()
+		wantStatus(t, c.name, mux, c.code, c.reason)
+		if !sameStatus(status.Convert(unary), status.FromProto(a.GetError())) {
+			t.Errorf("%s: Multiplex answered %v, Act %v", c.name, a.GetError(), status.Convert(unary).Proto())
+		}
+	}
+}
+
+// sameStatus compares two statuses with their details decoded (a map in
+// a detail encodes in any order).
+func sameStatus(a, b *status.Status) bool {
+	if a.Code() != b.Code() || a.Message() != b.Message() || len(a.Details()) != len(b.Details()) {
+		return false
+	}
+	for i, d := range a.Details() {
+		da, ok1 := d.(proto.Message)
+		db, ok2 := b.Details()[i].(proto.Message)
+		if !ok1 || !ok2 || !proto.Equal(da, db) {
+			return false
+		}
+	}
+	return true
+}
