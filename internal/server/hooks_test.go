@@ -15,3 +15,11 @@ func CreateForTest(ctx context.Context, s *Server, req *pb.CreateTableRequest) (
 func ExportForTest(ctx context.Context, s *Server, req *pb.ExportGameRequest) (*pb.ExportGameResponse, error) {
 	return s.table.ExportGame(ctx, req)
 }
+
+// SetMuxOutboxForTest bounds every Multiplex stream's outbox to n bytes
+// until restore.
+func SetMuxOutboxForTest(n int) (restore func()) {
+	old := muxMaxOutbox
+	muxMaxOutbox = n
+	return func() { muxMaxOutbox = old }
+}

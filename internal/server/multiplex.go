@@ -38,14 +38,15 @@ const (
 	// outbox yet: past it the reader waits, and so does the client
 	// (gRPC's flow control).
 	muxMaxActs = 1024
-	// muxMaxOutbox bounds the bytes of events waiting in a stream's
-	// outbox: past it the stream's follows wait, and so do their tables'
-	// events for this client alone. Answers and ends are small and
-	// bounded by muxMaxActs and the follows; they never wait.
-	muxMaxOutbox = 256 << 10
 	// muxFirstBuf is the size of an outbox's first buffer.
 	muxFirstBuf = 4 << 10
 )
+
+// muxMaxOutbox bounds the bytes of events waiting in a stream's outbox:
+// past it the stream's follows wait, and so do their tables' events for
+// this client alone. Answers and ends are small and bounded by muxMaxActs
+// and the follows; they never wait. (A variable for tests.)
+var muxMaxOutbox = 256 << 10
 
 // muxGather makes the writer yield once before it takes the outbox, so
 // that what other goroutines are about to send (the other seats' events

@@ -15,6 +15,9 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/host"
+	"github.com/mahjong-authority/authority/internal/server"
+	"github.com/mahjong-authority/authority/internal/servertest"
 )
 
 // muxGame plays seats over one Multiplex stream as simple does over
@@ -32,6 +35,13 @@ type muxGame struct {
 	items   int                       // their items
 	next    uint64                    // the last call number used
 
+	// watch only follows: it plays no action.
+	watch bool
+	// dup sends every action twice, under two calls with one request_id.
+	dup  bool
+	dups int               // actions answered twice, the same
+	byID map[string]uint64 // request_id -> the seq answered
+
 	// stopAfter, when > 0, stops after that many events (a dropped stream).
 	stopAfter int
 	events    int
@@ -39,7 +49,7 @@ type muxGame struct {
 
 func newMuxGame(st pb.TableService_MultiplexClient, players []*player, from []uint64) *muxGame {
 	return &muxGame{st: st, players: players, from: from, calls: map[uint64]int{}, due: map[int]*pb.ActRequest{},
-		answers: map[uint64]*pb.ActRequest{}, ended: map[int]*status.Status{}}
+		answers: map[uint64]*pb.ActRequest{}, ended: map[int]*status.Status{}, byID: map[string]uint64{}}
 }
 
 // follow follows every player.
@@ -58,7 +68,12 @@ func (g *muxGame) follow() error {
 func (g *muxGame) send(i int, r *pb.ActRequest) error {
 	g.next++
 	g.calls[g.next], g.due[i], g.answers[g.next] = i, r, r
-	return g.st.Send(&pb.MultiplexRequest{Kind: &pb.MultiplexRequest_Act{Act: &pb.MultiplexAct{Call: g.next, Request: r}}})
+	if err := g.st.Send(muxAct(g.next, r)); err != nil || !g.dup {
+		return err
+	}
+	g.next++
+	g.calls[g.next], g.answers[g.next] = i, r
+	return g.st.Send(muxAct(g.next, r))
 }
 
 // take records what player p received and decides its action, as simple
@@ -90,6 +105,17 @@ func (p *player) take(r *pb.StreamEventsResponse) (*pb.Action, uint64) {
 		}
 	}
 	return act, seq
+}
+
+// pending reports whether another call of the same request as call
+// waits for its answer.
+func (g *muxGame) pending(call uint64) bool {
+	for c := range g.calls {
+		if g.answers[c] == g.answers[call] {
+			return true
+		}
+	}
+	return false
 }
 
 // lastSeq is the newest seq player p received (after_seq before any).
@@ -140,7 +166,7 @@ func (g *muxGame) run() error {
 				if g.stopAfter > 0 && g.events >= g.stopAfter {
 					return nil
 				}
-				if act != nil {
+				if act != nil && !g.watch {
 					if err := g.send(i, &pb.ActRequest{TableId: p.id, SeatToken: p.token, LastSeq: seq, RequestId: uuid.NewString(), Action: act}); err != nil {
 						return err
 					}
@@ -159,9 +185,18 @@ func (g *muxGame) run() error {
 				if _, open := g.ended[i]; !open && g.lastSeq(i) < a.GetResponse().GetSeq() {
 					return fmt.Errorf("seat %d: answer at seq %d before its event (last %d)", g.players[i].seat, a.GetResponse().GetSeq(), g.lastSeq(i))
 				}
-				g.players[i].acts++
+				id := g.answers[a.GetCall()].GetRequestId()
+				if seq, twice := g.byID[id]; twice {
+					if seq != a.GetResponse().GetSeq() {
+						return fmt.Errorf("request %s answered seq %d, then %d", id, seq, a.GetResponse().GetSeq())
+					}
+					g.dups++
+				} else {
+					g.players[i].acts++
+				}
+				g.byID[id] = a.GetResponse().GetSeq()
 				delete(g.calls, a.GetCall())
-				if g.due[i] == g.answers[a.GetCall()] {
+				if g.due[i] == g.answers[a.GetCall()] && !g.pending(a.GetCall()) {
 					delete(g.due, i)
 				}
 			case it.GetEnd() != nil:
@@ -464,4 +499,203 @@ func sameStatus(a, b *status.Status) bool {
 		}
 	}
 	return true
+}
+
+// muxConn is a second connection to e's server, as another client's.
+func startWithSecondConn(t *testing.T, cfg config) (*env, pb.TableServiceClient) {
+	t.Helper()
+	s := servertest.Start(t, cfg.server())
+	admin, other := s.Dial(), s.Dial()
+	t.Cleanup(func() {
+		admin.Close()
+		other.Close()
+		s.Close()
+	})
+	return &env{srv: s.Server, tables: pb.NewTableServiceClient(admin), judge: pb.NewJudgeServiceClient(admin)}, pb.NewTableServiceClient(other)
+}
+
+func muxOn(t *testing.T, c pb.TableServiceClient) pb.TableService_MultiplexClient {
+	t.Helper()
+	ctx, cancel := context.WithCancel(ctxT(t))
+	t.Cleanup(cancel)
+	st, err := c.Multiplex(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func muxUnfollow(ref uint32) *pb.MultiplexRequest {
+	return &pb.MultiplexRequest{Kind: &pb.MultiplexRequest_Unfollow{Unfollow: &pb.MultiplexUnfollow{Ref: ref}}}
+}
+
+func send(t *testing.T, st pb.TableService_MultiplexClient, reqs ...*pb.MultiplexRequest) {
+	t.Helper()
+	for _, r := range reqs {
+		if err := st.Send(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func ofRef(ref uint32) func(*pb.MultiplexItem) bool {
+	return func(it *pb.MultiplexItem) bool {
+		return it.GetEvent().GetRef() == ref || it.GetEnd().GetRef() == ref
+	}
+}
+
+// TestMultiplexUnfollow ends a follow with CANCELLED on unfollow, frees
+// its ref for another follow, ignores an unfollow of a ref not open, and
+// follows one seat twice on one stream, each follow getting all of it.
+func TestMultiplexUnfollow(t *testing.T) {
+	e := startEnv(t, baseConfig())
+	id, _ := e.create(t, &pb.TableSettings{Seed: make([]byte, 32)})
+	seat, tok := e.join(t, id)
+	p := &player{e: e, id: id, seat: seat, token: tok}
+	st := muxOpen(t, e)
+	send(t, st, muxFollow(1, p, 0))
+	if it := muxItems(t, st, 1, ofRef(1))[0]; it.GetEvent().GetEvent().GetSnapshot() == nil {
+		t.Fatalf("first item %v, want the snapshot", it)
+	}
+	send(t, st, muxUnfollow(99), muxUnfollow(1))
+	end := muxItems(t, st, 1, ends)[0].GetEnd()
+	if end.GetRef() != 1 || codes.Code(end.GetStatus().GetCode()) != codes.Canceled {
+		t.Fatalf("end %v, want ref 1 CANCELLED", end)
+	}
+	// Ref 1 is free again; ref 2 follows the same seat.
+	send(t, st, muxFollow(1, p, 0), muxFollow(2, p, 0))
+	for _, it := range muxItems(t, st, 2, func(*pb.MultiplexItem) bool { return true }) {
+		if it.GetEvent().GetEvent().GetSnapshot() == nil {
+			t.Fatalf("item %v, want a snapshot", it)
+		}
+	}
+	for range 3 {
+		e.join(t, id) // the fourth seat starts the game
+	}
+	got := map[uint32][]*pb.StreamEventsResponse{}
+	const n = 3 // the deal, a draw, an offer: then the table waits for the seat
+	for len(got[1]) < n || len(got[2]) < n {
+		r, err := st.Recv()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range r.GetItems() {
+			if ev := it.GetEvent(); ev != nil {
+				got[ev.GetRef()] = append(got[ev.GetRef()], ev.GetEvent())
+			} else {
+				t.Fatalf("unexpected item %v", it)
+			}
+		}
+	}
+	for i := range n {
+		if !proto.Equal(got[1][i], got[2][i]) {
+			t.Fatalf("item %d: ref 1 got %v, ref 2 %v", i, got[1][i], got[2][i])
+		}
+	}
+}
+
+// TestMultiplexDuplicateRequestID plays a whole game sending every action
+// twice, under two calls with one request_id: both answers are the same,
+// and the game is the one StreamEvents shows.
+func TestMultiplexDuplicateRequestID(t *testing.T) {
+	e := startEnv(t, riichiConfig())
+	players, before := startGame(t, e, 11)
+	g := newMuxGame(muxOpen(t, e), players, []uint64{before, before, before, before})
+	g.dup = true
+	if err := g.follow(); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.run(); err != nil {
+		t.Fatal(err)
+	}
+	if g.dups == 0 {
+		t.Fatal("no action answered twice")
+	}
+	checkSameAsStreamEvents(t, e, players, before)
+}
+
+// TestMultiplexConnLimits counts a follow and an action as calls of the
+// connection's rate limit, and a follow as an open stream, refusing each
+// alone: the stream goes on.
+func TestMultiplexConnLimits(t *testing.T) {
+	cfg := baseConfig()
+	cfg.ConnRate = host.Rate{PerSecond: 0.001, Burst: 4}
+	cfg.MaxConnStreams = 3
+	e, other := startWithSecondConn(t, cfg)
+	id, _ := e.create(t, &pb.TableSettings{Seed: make([]byte, 32)})
+	_, tok := e.join(t, id)
+	p := &player{e: e, id: id, token: tok}
+	st := muxOn(t, other) // a token and an open stream
+	// Two follows: two tokens, three open streams.
+	send(t, st, muxFollow(1, p, 0), muxFollow(2, p, 0))
+	muxItems(t, st, 2, func(it *pb.MultiplexItem) bool { return it.GetEvent() != nil })
+	// A third follow: the fourth token, past the open streams.
+	send(t, st, muxFollow(3, p, 0))
+	end := muxItems(t, st, 1, ends)[0].GetEnd()
+	if end.GetRef() != 3 {
+		t.Fatalf("end of ref %d, want 3", end.GetRef())
+	}
+	wantStatus(t, "a follow past the open streams", status.FromProto(end.GetStatus()).Err(), codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_TOO_MANY_STREAMS)
+	// No token left: an action and a follow are refused alone.
+	send(t, st, muxAct(7, &pb.ActRequest{TableId: id, SeatToken: tok, RequestId: "r", Action: &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}}), muxFollow(4, p, 0))
+	var ans *pb.MultiplexAnswer
+	for _, it := range muxItems(t, st, 2, func(it *pb.MultiplexItem) bool { return it.GetAnswer() != nil || it.GetEnd() != nil }) {
+		if a := it.GetAnswer(); a != nil {
+			ans = a
+			continue
+		}
+		if it.GetEnd().GetRef() != 4 {
+			t.Fatalf("end of ref %d, want 4", it.GetEnd().GetRef())
+		}
+		err := status.FromProto(it.GetEnd().GetStatus()).Err()
+		wantStatus(t, "a follow past the rate", err, codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_RATE_LIMITED)
+		wantRetry(t, "a follow past the rate", err, 1000*time.Second)
+	}
+	if ans.GetCall() != 7 {
+		t.Fatalf("answer %v, want call 7", ans)
+	}
+	err := status.FromProto(ans.GetError()).Err()
+	wantStatus(t, "an action past the rate", err, codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_RATE_LIMITED)
+	wantRetry(t, "an action past the rate", err, 1000*time.Second)
+	// The follows still open go on: unfollow ends one.
+	send(t, st, muxUnfollow(2))
+	if end := muxItems(t, st, 1, ends)[0].GetEnd(); end.GetRef() != 2 || codes.Code(end.GetStatus().GetCode()) != codes.Canceled {
+		t.Fatalf("end %v, want ref 2 CANCELLED", end)
+	}
+}
+
+// TestMultiplexSlowReader follows a game's seats on a stream whose client
+// reads nothing while another stream plays the whole game: the game does
+// not wait for the slow stream, which gets every event once it reads.
+func TestMultiplexSlowReader(t *testing.T) {
+	defer server.SetMuxOutboxForTest(2 << 10)()
+	e, other := startWithSecondConn(t, riichiConfig())
+	players, before := startGame(t, e, 13)
+	slow := muxOn(t, other)
+	for i, p := range players {
+		send(t, slow, muxFollow(uint32(i+1), p, before))
+	}
+	watchers := make([]*player, len(players))
+	for i, p := range players {
+		watchers[i] = &player{e: e, id: p.id, seat: p.seat, token: p.token}
+	}
+	g := newMuxGame(muxOpen(t, e), players, []uint64{before, before, before, before})
+	if err := g.follow(); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.run(); err != nil {
+		t.Fatal(err)
+	}
+	// Now the slow client reads it all.
+	w := newMuxGame(slow, watchers, []uint64{before, before, before, before})
+	w.watch = true
+	if err := w.run(); err != nil {
+		t.Fatal(err)
+	}
+	for i := range players {
+		if len(watchers[i].events) != len(players[i].events) {
+			t.Fatalf("seat %d: the slow stream got %d events, the game had %d", i, len(watchers[i].events), len(players[i].events))
+		}
+	}
+	checkSameAsStreamEvents(t, e, watchers, before)
 }

@@ -98,3 +98,63 @@ func TestWorkersRunCalls(t *testing.T) {
 		})
 	}()
 }
+
+// TestWorkersAsync checks async's three ways: a task runs on a free
+// worker, or on a goroutine of its own when none is free (or there are no
+// workers), and a panic or a Goexit of the task comes to then, on the
+// task's goroutine, without ending the caller.
+func TestWorkersAsync(t *testing.T) {
+	w := newWorkers(1)
+	defer w.close()
+	type ended struct {
+		onWorker bool
+		p        *handlerPanic
+	}
+	run := func(w *workers, fn func()) ended {
+		c := make(chan ended, 1)
+		var on bool
+		w.async(func() { on = onWorker(); fn() }, func(p *handlerPanic) { c <- ended{on, p} })
+		return <-c
+	}
+	for _, c := range []struct {
+		name     string
+		w        *workers
+		fn       func()
+		onWorker bool
+		panics   any
+	}{
+		{"a free worker", w, func() {}, true, nil},
+		{"a panic", w, func() { panic("bug") }, true, "bug"},
+		{"a Goexit", w, func() { runtime.Goexit() }, true, "the handler called runtime.Goexit"},
+		{"no workers", nil, func() {}, false, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.w != nil {
+				// Goexit ended the worker: a server's pool has many; this
+				// test makes a new one.
+				c.w = newWorkers(1)
+				defer c.w.close()
+				waitIdle(c.w)
+			}
+			got := run(c.w, c.fn)
+			if got.onWorker != c.onWorker {
+				t.Errorf("ran on a worker: %v, want %v", got.onWorker, c.onWorker)
+			}
+			switch {
+			case c.panics == nil && got.p != nil:
+				t.Errorf("then got %v, want nil", got.p)
+			case c.panics != nil && (got.p == nil || got.p.value != c.panics || len(got.p.stack) == 0):
+				t.Errorf("then got %#v, want the panic %v with its stack", got.p, c.panics)
+			}
+		})
+	}
+	// Every worker busy: the task runs on its own goroutine.
+	waitIdle(w)
+	entered, release := make(chan struct{}), make(chan struct{})
+	w.async(func() { close(entered); <-release }, func(*handlerPanic) {})
+	<-entered
+	if got := run(w, func() {}); got.onWorker {
+		t.Error("a task ran on a busy worker")
+	}
+	close(release)
+}
