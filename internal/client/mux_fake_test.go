@@ -25,12 +25,14 @@ import (
 // action it receives (from 0, over all its streams) gets answers[n] - a
 // status to answer with, or nil to break the whole stream with
 // UNAVAILABLE instead - and anything past the script seq 7. Every follow
-// ends at once with follows' status. It records each action and the
-// stream it came on.
+// ends at once with follows' status. With junk every message carries
+// items for no follow and no call too. It records each action and the stream it came
+// on.
 type muxScript struct {
 	pb.UnimplementedTableServiceServer
 	answers []*status.Status
 	follows *status.Status
+	junk    bool // add items for nobody to every message
 
 	mu      sync.Mutex
 	acts    []*pb.ActRequest
@@ -74,7 +76,20 @@ func (p *muxScript) Multiplex(st grpc.BidiStreamingServer[pb.MultiplexRequest, p
 		default:
 			continue
 		}
-		if err := st.Send(&pb.MultiplexResponse{Items: []*pb.MultiplexItem{it}}); err != nil {
+		// Items for nobody around it, which the client must drop: an
+		// answer to no call, an event and an end of no follow, an empty
+		// item.
+		items := []*pb.MultiplexItem{it}
+		if p.junk {
+			items = []*pb.MultiplexItem{
+				{Kind: &pb.MultiplexItem_Answer{Answer: &pb.MultiplexAnswer{Call: 1 << 60, Response: &pb.ActResponse{Seq: 99}}}},
+				{Kind: &pb.MultiplexItem_Event{Event: &pb.MultiplexEvent{Ref: 9999, Event: &pb.StreamEventsResponse{}}}},
+				it,
+				{Kind: &pb.MultiplexItem_End{End: &pb.MultiplexEnd{Ref: 9999}}},
+				{},
+			}
+		}
+		if err := st.Send(&pb.MultiplexResponse{Items: items}); err != nil {
 			return err
 		}
 	}
@@ -139,7 +154,7 @@ func TestMuxAnswers(t *testing.T) {
 		{name: "broken then limited", answers: []*status.Status{breakStream, limited, breakStream}, seq: 7, streams: []int{1, 2, 2, 3}, throttled: 1, actRetries: 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := &muxScript{answers: tc.answers}
+			p := &muxScript{answers: tc.answers, junk: true}
 			c := serveScript(t, p)
 			m := c.Mux(context.Background())
 			defer m.Close()
@@ -203,7 +218,7 @@ func TestMuxFollowRefused(t *testing.T) {
 		{name: "ended", end: status.New(codes.OK, ""), eof: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := serveScript(t, &muxScript{follows: tc.end})
+			c := serveScript(t, &muxScript{follows: tc.end, junk: true})
 			m := c.Mux(context.Background())
 			defer m.Close()
 			s := c.Follow(client.Seat{TableID: "t", Seat: 1, Token: "tok"}, client.Options{Mux: m})
