@@ -87,6 +87,35 @@ type benchSeat struct {
 	token string
 	drawn string
 	acts  int
+	pause time.Duration // before each action: a human's pace
+}
+
+// take decides the seat's action on what it received: it discards what
+// it draws and passes claims (ron when offered).
+func (p *benchSeat) take(r *pb.StreamEventsResponse) (*pb.Action, uint64) {
+	if s := r.GetSnapshot(); s != nil {
+		if d := s.GetView().GetDrawn(); d != "" {
+			p.drawn = d
+		}
+		return nil, s.GetSeq()
+	}
+	var act *pb.Action
+	ev := r.GetEvent()
+	if d := ev.GetDrew(); d.GetTile() != "" && d.GetSeat() == p.seat {
+		p.drawn = d.GetTile()
+	}
+	if o := ev.GetTurnOffer(); o != nil && o.GetSeat() == p.seat {
+		act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: p.drawn}
+	}
+	if o := ev.GetClaimOffer(); o != nil && o.GetSeat() == p.seat {
+		act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}
+		for _, opt := range o.GetOptions() {
+			if opt.GetType() == pb.ActionType_ACTION_TYPE_RON {
+				act = opt
+			}
+		}
+	}
+	return act, ev.GetSeq()
 }
 
 // benchTable creates an east-only table with the seed of i and seats four
@@ -135,33 +164,12 @@ func (p *benchSeat) play(ctx context.Context, opened *sync.WaitGroup, hold <-cha
 			opened.Done()
 			<-hold
 		}
-		var act *pb.Action
-		var seq uint64
-		if s := r.GetSnapshot(); s != nil {
-			seq = s.GetSeq()
-			if d := s.GetView().GetDrawn(); d != "" {
-				p.drawn = d
-			}
-		} else {
-			ev := r.GetEvent()
-			seq = ev.GetSeq()
-			if d := ev.GetDrew(); d.GetTile() != "" && d.GetSeat() == p.seat {
-				p.drawn = d.GetTile()
-			}
-			if o := ev.GetTurnOffer(); o != nil && o.GetSeat() == p.seat {
-				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: p.drawn}
-			}
-			if o := ev.GetClaimOffer(); o != nil && o.GetSeat() == p.seat {
-				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}
-				for _, opt := range o.GetOptions() {
-					if opt.GetType() == pb.ActionType_ACTION_TYPE_RON {
-						act = opt
-					}
-				}
-			}
-		}
+		act, seq := p.take(r)
 		if act != nil {
 			p.acts++
+			if p.pause > 0 {
+				time.Sleep(p.pause)
+			}
 			if _, err := p.c.Act(ctx, &pb.ActRequest{TableId: p.id, SeatToken: p.token, LastSeq: seq,
 				RequestId: fmt.Sprintf("%d-%d", p.seat, p.acts), Action: act}); err != nil {
 				return fmt.Errorf("seat %d %v at %d: %w", p.seat, act, seq, err)
@@ -218,6 +226,175 @@ func BenchmarkServeStreams(b *testing.B) {
 	b.ReportMetric(float64(ms1.NumGC-ms0.NumGC)*1000/float64(acts), "gcs/kaction")
 	b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(acts), "allocs/action")
 	b.ReportMetric(float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(acts), "B/action")
+}
+
+// benchMux plays seats over one Multiplex stream: ref i+1 follows
+// seats[i] from after seq 1, and its actions go on the same stream.
+type benchMux struct {
+	st    pb.TableService_MultiplexClient
+	seats []*benchSeat
+	mu    sync.Mutex // the stream's sends
+	calls uint64
+	msgs  int // MultiplexResponses received
+	sends sync.WaitGroup
+}
+
+func (m *benchMux) send(r *pb.MultiplexRequest) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.st.Send(r)
+}
+
+// run plays every seat to its game's end, then half-closes and reads the
+// stream to its end.
+func (m *benchMux) run() error {
+	for i, p := range m.seats {
+		if err := m.send(&pb.MultiplexRequest{Kind: &pb.MultiplexRequest_Follow{Follow: &pb.MultiplexFollow{Ref: uint32(i + 1),
+			Request: &pb.StreamEventsRequest{TableId: p.id, SeatToken: p.token, AfterSeq: 1}}}}); err != nil {
+			return err
+		}
+	}
+	errc := make(chan error, 1)
+	for ended, closed := 0, false; ; {
+		if ended == len(m.seats) && !closed {
+			m.sends.Wait()
+			if err := m.st.CloseSend(); err != nil {
+				return err
+			}
+			closed = true
+		}
+		r, err := m.st.Recv()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		select {
+		case err := <-errc:
+			return err
+		default:
+		}
+		m.msgs++
+		for _, it := range r.GetItems() {
+			switch {
+			case it.GetEvent() != nil:
+				p := m.seats[it.GetEvent().GetRef()-1]
+				act, seq := p.take(it.GetEvent().GetEvent())
+				if act == nil {
+					continue
+				}
+				p.acts++
+				m.calls++
+				req := &pb.MultiplexRequest{Kind: &pb.MultiplexRequest_Act{Act: &pb.MultiplexAct{Call: m.calls, Request: &pb.ActRequest{
+					TableId: p.id, SeatToken: p.token, LastSeq: seq, RequestId: fmt.Sprintf("%d-%d", p.seat, p.acts), Action: act}}}}
+				if p.pause == 0 {
+					if err := m.send(req); err != nil {
+						return err
+					}
+					continue
+				}
+				m.sends.Add(1)
+				time.AfterFunc(p.pause, func() {
+					defer m.sends.Done()
+					if err := m.send(req); err != nil {
+						select {
+						case errc <- err:
+						default:
+						}
+					}
+				})
+			case it.GetAnswer().GetError() != nil:
+				return fmt.Errorf("call %d: %v", it.GetAnswer().GetCall(), it.GetAnswer().GetError())
+			case it.GetEnd() != nil:
+				if st := it.GetEnd().GetStatus(); st.GetCode() != 0 {
+					return fmt.Errorf("follow %d ended: %v", it.GetEnd().GetRef(), st)
+				}
+				ended++
+			}
+		}
+	}
+}
+
+// BenchmarkServeMultiplex is BenchmarkServeStreams with the four seats of
+// each table on one Multiplex stream, one stream on each of the
+// benchConns connections: the same games, the same metrics, and the
+// Multiplex messages the clients received per action (msgs/action; with
+// StreamEvents every event is a message of its own, four or more an
+// action, and the answer another).
+func BenchmarkServeMultiplex(b *testing.B) { benchServe(b, true, 0) }
+
+// BenchmarkServePaced is BenchmarkServeStreams and BenchmarkServeMultiplex
+// with every seat thinking 5 ms before each action, so that the tables
+// do not all act at once and each action's messages go out alone unless
+// Multiplex gathers them.
+func BenchmarkServePaced(b *testing.B) {
+	b.Run("streams", func(b *testing.B) { benchServe(b, false, 5*time.Millisecond) })
+	b.Run("multiplex", func(b *testing.B) { benchServe(b, true, 5*time.Millisecond) })
+}
+
+func benchServe(b *testing.B, mux bool, pause time.Duration) {
+	ctx := context.Background()
+	cs := benchClients(b, benchServer(b), benchConns)
+	var acts, msgs int
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	cpu0, gc0 := rusage.CPU(), gcCPU()
+	b.ResetTimer()
+	for n := range b.N {
+		var all []*benchSeat
+		streams := make([]*benchMux, len(cs))
+		for i := range benchTables {
+			seats, err := benchTable(ctx, cs, n*benchTables+i)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, p := range seats {
+				p.pause = pause
+			}
+			all = append(all, seats...)
+			k := i % len(cs)
+			if streams[k] == nil {
+				streams[k] = &benchMux{}
+			}
+			streams[k].seats = append(streams[k].seats, seats...)
+		}
+		var err error
+		if !mux {
+			err = playAll(ctx, all, nil, nil)
+		} else {
+			var wg sync.WaitGroup
+			errs := make([]error, len(streams))
+			for k, m := range streams {
+				if m.st, errs[k] = cs[k].Multiplex(ctx); errs[k] != nil {
+					break
+				}
+				wg.Go(func() { errs[k] = m.run() })
+			}
+			wg.Wait()
+			err = errors.Join(errs...)
+			for _, m := range streams {
+				msgs += m.msgs
+			}
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, p := range all {
+			acts += p.acts
+		}
+	}
+	b.StopTimer()
+	cpu, gc := rusage.CPU()-cpu0, gcCPU()-gc0
+	runtime.ReadMemStats(&ms1)
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(acts), "cpu-ns/action")
+	b.ReportMetric(gc*1e9/float64(acts), "gc-cpu-ns/action")
+	b.ReportMetric(float64(ms1.NumGC-ms0.NumGC)*1000/float64(acts), "gcs/kaction")
+	b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(acts), "allocs/action")
+	b.ReportMetric(float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(acts), "B/action")
+	if mux {
+		b.ReportMetric(float64(msgs)/float64(acts), "msgs/action")
+	}
 }
 
 // BenchmarkStreamMemory opens benchTables tables with their four seat

@@ -128,17 +128,17 @@ func (m *mux) read() {
 			m.mu.Unlock()
 			return
 		}
-		var err error
-		switch k := req.GetKind().(type) {
-		case *pb.MultiplexRequest_Follow:
-			err = m.follow(k.Follow)
-		case *pb.MultiplexRequest_Unfollow:
-			err = m.unfollow(k.Unfollow.GetRef())
-		case *pb.MultiplexRequest_Act:
-			err = m.act(k.Act)
-		default:
-			err = fmt.Errorf("a request without a kind: %w", ErrMalformed)
-		}
+		err := m.safely(func() error {
+			switch k := req.GetKind().(type) {
+			case *pb.MultiplexRequest_Follow:
+				return m.follow(k.Follow)
+			case *pb.MultiplexRequest_Unfollow:
+				return m.unfollow(k.Unfollow.GetRef())
+			case *pb.MultiplexRequest_Act:
+				return m.act(k.Act)
+			}
+			return fmt.Errorf("a request without a kind: %w", ErrMalformed)
+		})
 		if err != nil {
 			m.mu.Lock()
 			if m.fail == nil {
@@ -149,6 +149,18 @@ func (m *mux) read() {
 			return
 		}
 	}
+}
+
+// safely runs f on a goroutine of the stream that the recovery
+// interceptor does not cover (the reader's, a follow's): a panic is f's
+// INTERNAL error, logged as a handler's, and the server goes on.
+func (m *mux) safely(f func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = m.t.s.recovered(m.ctx, p)
+		}
+	}()
+	return f()
 }
 
 // follow starts a follow; its error is the malformed request's.
@@ -177,7 +189,7 @@ func (m *mux) follow(f *pb.MultiplexFollow) error {
 	m.wg.Add(1)
 	go func() {
 		defer m.wg.Done()
-		err := m.runFollow(ctx, mf, req)
+		err := m.safely(func() error { return m.runFollow(ctx, mf, req) })
 		cancel()
 		m.end(mf, err)
 	}()
