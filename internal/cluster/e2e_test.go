@@ -479,3 +479,82 @@ func listAll[T interface{ GetTableId() string }](t *testing.T, page func(token s
 		}
 	}
 }
+
+// TestMultiplexElsewhere: a Multiplex stream is served by the node it
+// reaches, not forwarded, even with forwarding on; a follow or an action
+// for a table another node owns is refused alone with TABLE_ELSEWHERE and
+// the owner's address, and the stream serves the owner's tables there.
+func TestMultiplexElsewhere(t *testing.T) {
+	ns := startNATS(t)
+	_, js := jetStream(t, ns)
+	st := host.NewMemoryStore[table.Action]()
+	owner := startNode(t, js, "owner", st, false)
+	other := startNode(t, js, "other", st, false)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c := dial(t, owner.addr)
+	tb, _, err := c.CreateTable(ctx, &pb.TableSettings{Seed: seedOf(11)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := tb.GetTableId()
+	seat, err := c.JoinTable(ctx, id, "p", client.Entropy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	follow := &pb.MultiplexRequest{Kind: &pb.MultiplexRequest_Follow{Follow: &pb.MultiplexFollow{Ref: 1,
+		Request: &pb.StreamEventsRequest{TableId: id, SeatToken: seat.Token}}}}
+	act := &pb.MultiplexRequest{Kind: &pb.MultiplexRequest_Act{Act: &pb.MultiplexAct{Call: 1,
+		Request: &pb.ActRequest{TableId: id, SeatToken: seat.Token, RequestId: "r", Action: &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}}}}}
+	open := func(addr string) pb.TableService_MultiplexClient {
+		cc, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cc.Close() })
+		m, err := pb.NewTableServiceClient(cc).Multiplex(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range []*pb.MultiplexRequest{follow, act} {
+			if err := m.Send(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return m
+	}
+	m := open(other.addr)
+	for got := 0; got < 2; {
+		r, err := m.Recv()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range r.GetItems() {
+			var st *status.Status
+			switch {
+			case it.GetEnd() != nil:
+				st = status.FromProto(it.GetEnd().GetStatus())
+			case it.GetAnswer() != nil:
+				st = status.FromProto(it.GetAnswer().GetError())
+			default:
+				t.Fatalf("item %v on the node that does not own the table", it)
+			}
+			got++
+			if st.Code() != codes.FailedPrecondition || server.Reason(st.Err()) != pb.ErrorReason_ERROR_REASON_TABLE_ELSEWHERE {
+				t.Fatalf("item %v: %v, want TABLE_ELSEWHERE", it, st.Err())
+			}
+			if addr, ok := client.OwnerAddr(st.Err()); !ok || addr != owner.addr {
+				t.Fatalf("owner_addr %q, want %q", addr, owner.addr)
+			}
+		}
+	}
+	// On the owner the same requests are served.
+	m = open(owner.addr)
+	r, err := m.Recv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if it := r.GetItems()[0]; it.GetEvent().GetEvent().GetSnapshot() == nil && it.GetAnswer() == nil {
+		t.Fatalf("first item on the owner %v, want the snapshot or the answer", it)
+	}
+}

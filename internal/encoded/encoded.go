@@ -15,6 +15,7 @@ package encoded
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"google.golang.org/grpc/encoding"
 	grpcproto "google.golang.org/grpc/encoding/proto"
@@ -29,16 +30,24 @@ import (
 // Shared. It is built per viewer (a few dozen bytes) around the bytes
 // every viewer shares.
 type Message struct {
-	head   [2*binaryVarintLen + 2]byte
-	n      int
-	seq    uint64
-	shared []byte
-	bufs   [2]mem.Buffer // what Marshal returns: head and shared
+	head [2*binaryVarintLen + 2]byte
+	// What Marshal returns: the head and the shared bytes, each a
+	// *mem.SliceBuffer into the Message itself, so that making the
+	// buffers allocates nothing (a SliceBuffer boxed by value would be
+	// a copy on the heap). slices[1] is the shared bytes.
+	slices [2]mem.SliceBuffer
+	bufs   [2]mem.Buffer
 
-	newMsg  func() proto.Message
-	once    sync.Once
-	decoded proto.Message
-	err     error
+	newMsg func() proto.Message
+	// dec is the decoded message, made on demand: kept apart, so that
+	// the Message gRPC sends - one per viewer of every event - stays
+	// small.
+	dec atomic.Pointer[decoding]
+}
+
+type decoding struct {
+	msg proto.Message
+	err error
 }
 
 const binaryVarintLen = 10
@@ -48,7 +57,7 @@ const binaryVarintLen = 10
 // in shared (which must not hold field 1, and is not copied: it must not
 // change after). Seq 0 is not written, as proto3 leaves a zero out.
 func Numbered(newMsg func() proto.Message, outer protowire.Number, seq uint64, shared []byte) *Message {
-	m := &Message{newMsg: newMsg, seq: seq, shared: shared}
+	m := &Message{newMsg: newMsg}
 	inner := len(shared)
 	if seq != 0 {
 		inner += 1 + protowire.SizeVarint(seq)
@@ -59,30 +68,56 @@ func Numbered(newMsg func() proto.Message, outer protowire.Number, seq uint64, s
 		b = protowire.AppendTag(b, 1, protowire.VarintType)
 		b = protowire.AppendVarint(b, seq)
 	}
-	m.n = len(b)
+	m.slices = [2]mem.SliceBuffer{b, shared}
 	return m
 }
 
-// Seq is the viewer's sequence number spliced in.
-func (m *Message) Seq() uint64 { return m.seq }
+// Seq is the viewer's sequence number spliced in, read back from the
+// head (a Message keeps no more fields: one is made for every viewer of
+// every event).
+func (m *Message) Seq() uint64 {
+	b := []byte(m.slices[0])
+	// The outer field's tag and length, then field 1 when seq is not 0.
+	_, _, n := protowire.ConsumeTag(b)
+	if n < 0 {
+		return 0
+	}
+	b = b[n:]
+	_, n = protowire.ConsumeVarint(b)
+	if n < 0 {
+		return 0
+	}
+	b = b[n:]
+	if num, typ, n := protowire.ConsumeTag(b); n > 0 && num == 1 && typ == protowire.VarintType {
+		seq, m := protowire.ConsumeVarint(b[n:])
+		if m > 0 {
+			return seq
+		}
+	}
+	return 0 // seq 0 is not written
+}
 
 // Len is the size of the encoding.
-func (m *Message) Len() int { return m.n + len(m.shared) }
+func (m *Message) Len() int { return len(m.slices[0]) + len(m.slices[1]) }
 
 // AppendTo appends the encoding to b.
-func (m *Message) AppendTo(b []byte) []byte { return append(append(b, m.head[:m.n]...), m.shared...) }
+func (m *Message) AppendTo(b []byte) []byte { return append(append(b, m.slices[0]...), m.slices[1]...) }
 
-// Decode is the message the bytes encode, decoded once.
+// Decode is the message the bytes encode, decoded at the first call (two
+// calls at once may both decode; the first result is kept).
 func (m *Message) Decode() (proto.Message, error) {
-	m.once.Do(func() {
-		msg := m.newMsg()
-		if err := proto.Unmarshal(m.AppendTo(make([]byte, 0, m.Len())), msg); err != nil {
-			m.err = fmt.Errorf("encoded: decode %T: %w", msg, err)
-			return
-		}
-		m.decoded = msg
-	})
-	return m.decoded, m.err
+	if d := m.dec.Load(); d != nil {
+		return d.msg, d.err
+	}
+	d := &decoding{msg: m.newMsg()}
+	if err := proto.Unmarshal(m.AppendTo(make([]byte, 0, m.Len())), d.msg); err != nil {
+		d.err = fmt.Errorf("encoded: decode %T: %w", d.msg, err)
+		d.msg = nil
+	}
+	if !m.dec.CompareAndSwap(nil, d) {
+		d = m.dec.Load()
+	}
+	return d.msg, d.err
 }
 
 // ProtoReflect makes a Message a proto.Message: the decoded message's.
@@ -151,7 +186,7 @@ type Codec struct {
 // Marshal encodes v. A *Message is sent once (its buffers are its own).
 func (c Codec) Marshal(v any) (mem.BufferSlice, error) {
 	if m, ok := v.(*Message); ok {
-		m.bufs = [2]mem.Buffer{mem.SliceBuffer(m.head[:m.n]), mem.SliceBuffer(m.shared)}
+		m.bufs = [2]mem.Buffer{&m.slices[0], &m.slices[1]}
 		return m.bufs[:], nil
 	}
 	if w, ok := v.(*Whole); ok {

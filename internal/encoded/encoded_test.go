@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"google.golang.org/grpc/encoding"
+	"google.golang.org/grpc/mem"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/timestamppb"
@@ -137,4 +138,72 @@ func FuzzNumbered(f *testing.F) {
 			t.Fatalf("Numbered(%d, %v) = %x, want %x", seq, ev, got, std)
 		}
 	})
+}
+
+// TestMarshalAllocs checks that the codec hands a Message's bytes to gRPC
+// without an allocation (one Message is sent per viewer of every event),
+// and that gRPC's reader, which the transport uses to cut the message
+// into frames, reads the two buffers whole in pieces of any size.
+func TestMarshalAllocs(t *testing.T) {
+	codec := encoding.GetCodecV2("proto")
+	shared, err := proto.Marshal(events[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := encoded.Numbered(newResp, 2, 300, shared)
+	want := m.AppendTo(nil)
+	if n := testing.AllocsPerRun(100, func() {
+		if _, err := codec.Marshal(m); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 0 {
+		t.Errorf("codec's Marshal of a Message: %v allocations, want 0", n)
+	}
+	for _, size := range []int{1, 3, len(want)} {
+		data, err := codec.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := data.Reader()
+		var got []byte
+		buf := make([]byte, size)
+		for {
+			n, err := r.Read(buf)
+			got = append(got, buf[:n]...)
+			if err != nil {
+				break
+			}
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("read in pieces of %d: %x, want %x", size, got, want)
+		}
+	}
+}
+
+// TestWhole checks that the codec sends a Whole's buffer as it is, that
+// it decodes to the message it encodes for another codec, and that its
+// Seq is a Numbered's.
+func TestWhole(t *testing.T) {
+	want := &pb.ActRequest{TableId: "t", SeatToken: "s", LastSeq: 9, RequestId: "r"}
+	pool := mem.DefaultBufferPool()
+	std, _ := proto.Marshal(want)
+	buf := pool.Get(len(std))
+	copy(*buf, std)
+	w := encoded.NewWhole(func() proto.Message { return &pb.ActRequest{} }, buf, pool)
+	if !bytes.Equal(w.Bytes(), std) {
+		t.Fatalf("Bytes = %x, want %x", w.Bytes(), std)
+	}
+	if j1, j2 := protojson.Format(w), protojson.Format(want); j1 != j2 {
+		t.Errorf("protojson: %s, want %s", j1, j2)
+	}
+	data, err := encoding.GetCodecV2("proto").Marshal(w)
+	if err != nil || !bytes.Equal(data.Materialize(), std) {
+		t.Fatalf("Marshal = %x, %v; want %x", data.Materialize(), err, std)
+	}
+	data.Free() // the buffer goes back to the pool
+	for _, seq := range []uint64{0, 1, 42, 300, 1 << 63} {
+		if m := encoded.Numbered(newResp, 2, seq, []byte{0x12, 0}); m.Seq() != seq {
+			t.Errorf("Numbered(seq %d).Seq() = %d", seq, m.Seq())
+		}
+	}
 }

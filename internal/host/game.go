@@ -87,8 +87,11 @@ func (k WaitKind) String() string {
 
 // Pending is what a game waits for now.
 type Pending struct {
-	Kind  WaitKind
-	Seats []int // the seats whose action is awaited (none for WaitSystem)
+	Kind WaitKind
+	// Seats are the seats whose action is awaited (none for
+	// WaitSystem). The game may share the slice between calls: it is
+	// read, never changed.
+	Seats []int
 }
 
 // Game is the rules engine of one table, as the host needs it. The host

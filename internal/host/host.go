@@ -564,12 +564,15 @@ func (h *Host[A, V, B]) ActFor(ctx context.Context, id string, r Request[A], act
 		if err != nil {
 			return 0, err
 		}
-		if r.Action, err = action(s); err != nil {
+		// A copy: the closure then holds r by value, not r moved to the
+		// heap on its own (an allocation per action).
+		req := r
+		if req.Action, err = action(s); err != nil {
 			return 0, err
 		}
-		seq, err := t.act(r)
+		seq, err := t.act(req)
 		err = t.refusal(err)
-		h.obs.Acted(ByPlayer, h.cfg.ActionKind(r.Action), err)
+		h.obs.Acted(ByPlayer, h.cfg.ActionKind(req.Action), err)
 		return seq, err
 	})
 }

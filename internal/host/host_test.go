@@ -97,6 +97,16 @@ func (fl *follower) wait() error {
 	return fl.err
 }
 
+// kept is an item as a stream's send may keep it: its event copied, as
+// the stream reuses it for the next.
+func kept(it host.Item[toyView, string]) host.Item[toyView, string] {
+	if it.Event != nil {
+		e := *it.Event
+		it.Event = &e
+	}
+	return it
+}
+
 func (f *fixture) follow(seat int, after uint64) *follower {
 	ctx, cancel := context.WithCancel(context.Background())
 	fl := &follower{more: make(chan struct{}, 1), ended: make(chan struct{}), stop: cancel}
@@ -104,7 +114,7 @@ func (f *fixture) follow(seat int, after uint64) *follower {
 		defer close(fl.ended)
 		fl.err = f.h.Follow(ctx, f.id, f.tokens[seat], after, func(it host.Item[toyView, string]) error {
 			fl.mu.Lock()
-			fl.items = append(fl.items, it)
+			fl.items = append(fl.items, kept(it))
 			fl.mu.Unlock()
 			select {
 			case fl.more <- struct{}{}:

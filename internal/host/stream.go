@@ -31,6 +31,8 @@ import (
 // Send runs in the caller's goroutine, so a slow client slows only its own
 // stream: the table goes on appending to its log, and the stream catches up
 // from the log when send returns.
+// An item's Event is the stream's own only until send returns (the next
+// event reuses it): a send that keeps the event keeps a copy.
 //
 // A finished table that left memory is read back from the store, so a
 // seat may still resume to the end of its game; a stream open when its
@@ -154,7 +156,8 @@ func (t *table[A, V, B]) snapshotSeq(s int, head uint64) uint64 {
 
 // Watch streams a table's public events to send, each once the table's
 // spectator delay has passed since it happened, starting after afterSeq (in
-// the spectators' numbering of the public events). It returns like Follow.
+// the spectators' numbering of the public events). It returns like Follow;
+// as there, e is send's only until it returns.
 func (h *Host[A, V, B]) Watch(ctx context.Context, id string, afterSeq uint64, send func(*Event[B]) error) error {
 	return h.WatchEncoded(ctx, id, afterSeq, func(e *Event[B], _ []byte) error { return send(e) })
 }
@@ -186,9 +189,13 @@ func (t *table[A, V, B]) feed(ctx context.Context, viewer int, cursor uint64, de
 		v = len(t.seats)
 	}
 	opened := t.clk.Now() // events logged from now on count in the fan-out latency
+	// cur is the event being sent, numbered for this viewer: one per
+	// stream, not one per event (an allocation per event and viewer), so
+	// send must not keep it after it returns.
+	var cur Event[B]
 	// deliver sends event i of the table's log (-1: one read back from
 	// the store).
-	deliver := func(e Event[B], i int32) error {
+	deliver := func(e *Event[B], i int32) error {
 		cursor++
 		select {
 		case <-revoked:
@@ -200,13 +207,14 @@ func (t *table[A, V, B]) feed(ctx context.Context, viewer int, cursor uint64, de
 				return err
 			}
 		}
-		wire := t.wire(i, &e)
-		e.Seq = cursor
-		if err := send(&e, wire); err != nil {
+		cur = *e
+		wire := t.wire(i, &cur)
+		cur.Seq = cursor
+		if err := send(&cur, wire); err != nil {
 			return err
 		}
-		if viewer >= 0 && !e.At.Before(opened) {
-			t.h.obs.EventSent(t.clk.Now().Sub(e.At))
+		if viewer >= 0 && !cur.At.Before(opened) {
+			t.h.obs.EventSent(t.clk.Now().Sub(cur.At))
 		}
 		return nil
 	}
@@ -224,8 +232,8 @@ func (t *table[A, V, B]) feed(ctx context.Context, viewer int, cursor uint64, de
 			if err != nil {
 				return err
 			}
-			for _, e := range evs {
-				if err := deliver(e, -1); err != nil {
+			for k := range evs {
+				if err := deliver(&evs[k], -1); err != nil {
 					return err
 				}
 			}
@@ -244,7 +252,7 @@ func (t *table[A, V, B]) feed(ctx context.Context, viewer int, cursor uint64, de
 		events, base, done, changed := t.events, t.base, t.done, t.changed
 		t.mu.RUnlock()
 		for _, i := range batch {
-			if err := deliver(events[uint64(i)-base], i); err != nil {
+			if err := deliver(&events[uint64(i)-base], i); err != nil {
 				return err
 			}
 		}

@@ -118,7 +118,7 @@ func TestFollowRacingEviction(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- h.Follow(ctx, f.id, f.tokens[0], 0, func(it host.Item[toyView, string]) error {
-			items = append(items, it)
+			items = append(items, kept(it))
 			return nil
 		})
 	}()

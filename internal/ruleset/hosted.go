@@ -256,9 +256,14 @@ func (t *Hosted[A, V, B]) encode(e *host.Event[B]) []byte { return Encode(e, t.e
 // API); nil if toPB cannot convert it (the stream then gets toPB's error
 // when it converts the event itself).
 func Encode[B any, M proto.Message](e *host.Event[B], toPB func(*host.Event[B]) (M, error)) []byte {
-	e0 := *e
-	e0.Seq = 0
-	ev, err := toPB(&e0)
+	if e.Seq != 0 {
+		// A copy only then: the host's events come unnumbered, and a
+		// copy escapes to toPB, an allocation per event.
+		e0 := *e
+		e0.Seq = 0
+		e = &e0
+	}
+	ev, err := toPB(e)
 	if err != nil {
 		return nil
 	}

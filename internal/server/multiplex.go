@@ -50,9 +50,10 @@ var muxMaxOutbox = 256 << 10
 
 // muxGather makes the writer yield once before it takes the outbox, so
 // that what other goroutines are about to send (the other seats' events
-// of one action) goes out in the same message. See BenchmarkServeMultiplex
-// in cmd/authority.
-var muxGather = true
+// of one action) goes out in the same message: measured with
+// BenchmarkServeMultiplex (cmd/authority), from 3.7 messages an action to
+// 0.2, and a sixth fewer allocations (docs/serving.md).
+const muxGather = true
 
 // mux is one Multiplex stream.
 type mux struct {

@@ -189,8 +189,19 @@ func (k Kind) String() string {
 	if !k.Valid() {
 		return "?"
 	}
-	return string([]byte{byte('0' + k.Number()), k.Suit().Letter()})
+	return kindNames[k]
 }
+
+// kindNames and redNames are the kinds' and the red fives' names, made
+// once: the wire form of every event names tiles, and a string made per
+// call would be an allocation per tile sent.
+var kindNames, redNames = func() (k [NumAllKinds]string, r [NumAllKinds]string) {
+	for i := range k {
+		k[i] = string([]byte{byte('0' + Kind(i).Number()), Kind(i).Suit().Letter()})
+		r[i] = string([]byte{'0', Kind(i).Suit().Letter()})
+	}
+	return k, r
+}()
 
 // Tile is a physical tile face: a kind, and for the fives of the three suits
 // whether it is the red five (aka dora). The zero value is a plain 1m.
@@ -242,7 +253,7 @@ func (t Tile) String() string {
 		return "?"
 	}
 	if t.Red() {
-		return string([]byte{'0', t.Kind().Suit().Letter()})
+		return redNames[t.Kind()]
 	}
 	return t.Kind().String()
 }

@@ -222,3 +222,28 @@ func TestWithoutOne(t *testing.T) {
 		t.Errorf("WithoutOne changed its argument: %s", FormatInOrder(ts))
 	}
 }
+
+// TestTileString checks every tile's name against the parser and that a
+// name costs no allocation: the wire form of every event names tiles.
+func TestTileString(t *testing.T) {
+	tiles := []Tile{RedM5, RedP5, RedS5}
+	for k := Kind(0); k < NumAllKinds; k++ {
+		tiles = append(tiles, Plain(k))
+	}
+	for _, tl := range tiles {
+		s := tl.String()
+		if back, err := ParseTile(s); err != nil || back != tl {
+			t.Errorf("ParseTile(%v.String() = %q) = %v, %v; want %v", uint8(tl), s, back, err, tl)
+		}
+	}
+	if s := Tile(200).String(); s != "?" {
+		t.Errorf("Tile(200).String() = %q, want ?", s)
+	}
+	if n := testing.AllocsPerRun(100, func() {
+		for _, tl := range tiles {
+			_ = tl.String()
+		}
+	}); n != 0 {
+		t.Errorf("Tile.String allocates %v times for %d tiles, want 0", n, len(tiles))
+	}
+}

@@ -38,7 +38,14 @@ func ActionType(t pb.ActionType) (table.ActionType, bool) {
 // uses are set. Ron and open kan carry no tile: the server knows the tile
 // its claim window is about.
 func ActionToPB(a table.Action) *pb.Action {
-	out := &pb.Action{Type: pbActionTypes[a.Type]}
+	out := &pb.Action{}
+	fillAction(out, a)
+	return out
+}
+
+// fillAction sets out, a new message, to the wire form of a.
+func fillAction(out *pb.Action, a table.Action) {
+	out.Type = pbActionTypes[a.Type]
 	switch a.Type {
 	case table.Discard, table.Riichi:
 		out.Tile, out.Tsumogiri = a.Tile.String(), a.Tsumogiri
@@ -47,14 +54,16 @@ func ActionToPB(a table.Action) *pb.Action {
 	case table.Chi, table.Pon:
 		out.Tiles = tile.FormatInOrder(a.Tiles[:])
 	}
-	return out
 }
 
-// ActionsToPB converts a list of actions (an offer, a view's Legal).
+// ActionsToPB converts a list of actions (an offer, a view's Legal), the
+// messages allocated together: every offer sent is converted.
 func ActionsToPB(as []table.Action) []*pb.Action {
 	out := make([]*pb.Action, len(as))
+	msgs := make([]pb.Action, len(as))
 	for i, a := range as {
-		out[i] = ActionToPB(a)
+		fillAction(&msgs[i], a)
+		out[i] = &msgs[i]
 	}
 	return out
 }

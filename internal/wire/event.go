@@ -16,7 +16,39 @@ import (
 // stream and logged at at. Every body type of package table has a form: a
 // missing one is a programming error, reported as such.
 func EventToPB(seq uint64, at time.Time, body table.Body) (*pb.Event, error) {
-	out := &pb.Event{Seq: seq, Time: timestamppb.New(at)}
+	// The frequent bodies are made in one allocation with their event,
+	// time and oneof wrapper: the server converts every event it sends.
+	switch b := body.(type) {
+	case table.Drew:
+		x := newEvent[pb.Event_Drew, pb.Drew](seq, at)
+		x.m.Seat, x.m.Rinshan, x.m.WallLeft = uint32(b.Seat), b.Rinshan, int32(b.WallLeft)
+		if b.Known {
+			x.m.Tile = b.Tile.String()
+		}
+		x.w.Drew, x.ev.Body = &x.m, &x.w
+		return &x.ev, nil
+	case table.Discarded:
+		x := newEvent[pb.Event_Discarded, pb.Discarded](seq, at)
+		x.m.Seat, x.m.Tile, x.m.Tsumogiri, x.m.Riichi = uint32(b.Seat), b.Tile.String(), b.Tsumogiri, b.Riichi
+		x.w.Discarded, x.ev.Body = &x.m, &x.w
+		return &x.ev, nil
+	case table.Fishing:
+		x := newEvent[pb.Event_Fishing, pb.Fishing](seq, at)
+		x.m.Seat, x.m.Shanten, x.m.Waits, x.m.Furiten = uint32(b.Seat), int32(b.Shanten), kindsStr(b.Waits), b.Furiten
+		x.w.Fishing, x.ev.Body = &x.m, &x.w
+		return &x.ev, nil
+	case table.ClaimOffer:
+		x := newEvent[pb.Event_ClaimOffer, pb.ClaimOffer](seq, at)
+		x.m.Seat, x.m.Options = uint32(b.Seat), ActionsToPB(b.Options)
+		x.w.ClaimOffer, x.ev.Body = &x.m, &x.w
+		return &x.ev, nil
+	case table.TurnOffer:
+		x := newEvent[pb.Event_TurnOffer, pb.TurnOffer](seq, at)
+		x.m.Seat, x.m.Options = uint32(b.Seat), ActionsToPB(b.Options)
+		x.w.TurnOffer, x.ev.Body = &x.m, &x.w
+		return &x.ev, nil
+	}
+	out := &newEvent[struct{}, struct{}](seq, at).ev
 	switch b := body.(type) {
 	case table.RoundStarted:
 		out.Body = &pb.Event_RoundStarted{RoundStarted: &pb.RoundStarted{
@@ -27,20 +59,6 @@ func EventToPB(seq uint64, at time.Time, body table.Body) (*pb.Event, error) {
 		}}
 	case table.Dealt:
 		out.Body = &pb.Event_Dealt{Dealt: &pb.Dealt{Seat: uint32(b.Seat), Hand: tilesStr(b.Hand)}}
-	case table.Drew:
-		d := &pb.Drew{Seat: uint32(b.Seat), Rinshan: b.Rinshan, WallLeft: int32(b.WallLeft)}
-		if b.Known {
-			d.Tile = b.Tile.String()
-		}
-		out.Body = &pb.Event_Drew{Drew: d}
-	case table.Discarded:
-		out.Body = &pb.Event_Discarded{Discarded: &pb.Discarded{Seat: uint32(b.Seat), Tile: b.Tile.String(), Tsumogiri: b.Tsumogiri, Riichi: b.Riichi}}
-	case table.Fishing:
-		out.Body = &pb.Event_Fishing{Fishing: &pb.Fishing{Seat: uint32(b.Seat), Shanten: int32(b.Shanten), Waits: kindsStr(b.Waits), Furiten: b.Furiten}}
-	case table.ClaimOffer:
-		out.Body = &pb.Event_ClaimOffer{ClaimOffer: &pb.ClaimOffer{Seat: uint32(b.Seat), Options: ActionsToPB(b.Options)}}
-	case table.TurnOffer:
-		out.Body = &pb.Event_TurnOffer{TurnOffer: &pb.TurnOffer{Seat: uint32(b.Seat), Options: ActionsToPB(b.Options)}}
 	case table.RiichiAccepted:
 		out.Body = &pb.Event_RiichiAccepted{RiichiAccepted: &pb.RiichiAccepted{Seat: uint32(b.Seat), Scores: ints(b.Scores), RiichiSticks: int32(b.RiichiSticks)}}
 	case table.Called:
@@ -71,6 +89,24 @@ func EventToPB(seq uint64, at time.Time, body table.Body) (*pb.Event, error) {
 		return nil, fmt.Errorf("event %d: no wire form for %T", seq, body)
 	}
 	return out, nil
+}
+
+// eventWith is an event with its time, and a body M in its oneof
+// wrapper W, in one allocation.
+type eventWith[W, M any] struct {
+	ev pb.Event
+	at timestamppb.Timestamp
+	w  W
+	m  M
+}
+
+// newEvent is an event numbered seq at at, its body to be set.
+func newEvent[W, M any](seq uint64, at time.Time) *eventWith[W, M] {
+	x := &eventWith[W, M]{}
+	x.ev.Seq = seq
+	x.at.Seconds, x.at.Nanos = at.Unix(), int32(at.Nanosecond())
+	x.ev.Time = &x.at
+	return x
 }
 
 // YakuToPB is the wire form of a win's yaku, by their canonical names.

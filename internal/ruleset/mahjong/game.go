@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/mahjong-authority/authority/internal/fair"
@@ -41,6 +42,7 @@ type ActionType interface {
 type Engine[A, V, E any, S Seat, P comparable] interface {
 	Step(a A) ([]E, error)
 	Legal(s S) []A
+	AppendLegal(dst []A, s S) []A
 	View(s S) V
 	Phase() P
 	Waiting(s S) bool
@@ -129,6 +131,12 @@ type Spec[A comparable, V, B, E any, S Seat, P comparable, K ActionType, N any, 
 	SnapshotPoint     func(*N) (rounds int, phase P)
 	RestoreRecorder   func([]byte) (R, error)
 	RecordedRounds    func(R) int
+
+	// legal holds *[]A: lists the engine appends a turn's options to
+	// before the offer takes an exact copy, shared by the rule set's
+	// tables (a list of its own per turn was an allocation and most of
+	// a kilobyte per action; one per table would stay in memory).
+	legal sync.Pool
 }
 
 // Table is what one table's game starts from.
@@ -236,10 +244,8 @@ func (g *Game[A, V, B, E, S, P, K, N, R]) Apply(a A) ([]host.Out[B], error) {
 			if !g.eng.Waiting(s) {
 				continue
 			}
-			if legal := g.eng.Legal(s); len(legal) > 0 {
-				// The offer stays in the table's log for the whole game: an
-				// exact copy of the options, not the engine's roomier slice.
-				outs = append(outs, host.Out[B]{To: host.Only(int(s)), Body: sp.TurnOffer(s, slices.Clone(legal)), Offer: true})
+			if legal := g.legal(s); len(legal) > 0 {
+				outs = append(outs, host.Out[B]{To: host.Only(int(s)), Body: sp.TurnOffer(s, legal), Offer: true})
 			}
 			break
 		}
@@ -248,6 +254,24 @@ func (g *Game[A, V, B, E, S, P, K, N, R]) Apply(a A) ([]host.Out[B], error) {
 		g.markWindow(outs)
 	}
 	return outs, nil
+}
+
+// legal is seat s's options, exactly as many as there are: the offer
+// stays in the table's log for the whole game.
+func (g *Game[A, V, B, E, S, P, K, N, R]) legal(s S) []A {
+	buf, _ := g.spec.legal.Get().(*[]A)
+	if buf == nil {
+		buf = new([]A)
+	}
+	scratch := g.eng.AppendLegal((*buf)[:0], s)
+	var legal []A
+	if len(scratch) > 0 {
+		legal = slices.Clone(scratch)
+	}
+	clear(scratch) // no table's actions kept alive by the pool
+	*buf = scratch[:0]
+	g.spec.legal.Put(buf)
+	return legal
 }
 
 // markWindow marks, after an action that opens a claim window, the last
@@ -350,14 +374,30 @@ func (g *Game[A, V, B, E, S, P, K, N, R]) Pending() host.Pending {
 	default:
 		return host.Pending{}
 	}
-	p := host.Pending{Kind: kind}
+	// The host asks after every action: one seat (a turn, most claim
+	// windows) is a shared slice, several one exact allocation.
+	var buf [maxSeats]int
+	waiting := buf[:0]
 	for s := range S(g.spec.Seats) {
 		if g.eng.Waiting(s) {
-			p.Seats = append(p.Seats, int(s))
+			waiting = append(waiting, int(s))
 		}
 	}
-	return p
+	switch {
+	case len(waiting) == 0:
+		return host.Pending{Kind: kind}
+	case len(waiting) == 1 && waiting[0] < maxSeats:
+		return host.Pending{Kind: kind, Seats: oneSeat[waiting[0]][:1:1]}
+	}
+	return host.Pending{Kind: kind, Seats: slices.Clone(waiting)}
 }
+
+// maxSeats is the most seats a mahjong table has.
+const maxSeats = 4
+
+// oneSeat[s] is the list of seat s alone, shared by every Pending (which
+// no caller changes).
+var oneSeat = [maxSeats][1]int{{0}, {1}, {2}, {3}}
 
 // Default is what a seat that runs out of time plays (the engine's
 // Default), or for the system the next deal: the wall of the round's seed,

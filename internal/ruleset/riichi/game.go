@@ -56,13 +56,29 @@ type adapted = mahjong.Engine[table.Action, table.View, table.Event, table.Seat,
 // turns adds Waiting and Default to an Engine.
 type turns struct {
 	Engine
-	waits waiter // the engine's own Waiting, if it has one
+	waits   waiter   // the engine's own Waiting, if it has one
+	appends appender // the engine's own AppendLegal, if it has one
 }
 
 // waiter is an engine that knows whom it waits for, as *table.Table does
 // (exactly the seats with legal actions, without making the list).
 type waiter interface {
 	Waiting(s table.Seat) bool
+}
+
+// appender is an engine that appends a seat's options to a list, as
+// *table.Table does.
+type appender interface {
+	AppendLegal(dst []table.Action, s table.Seat) []table.Action
+}
+
+// AppendLegal appends seat s's options to dst: the engine's own, or its
+// Legal's.
+func (e *turns) AppendLegal(dst []table.Action, s table.Seat) []table.Action {
+	if e.appends != nil {
+		return e.appends.AppendLegal(dst, s)
+	}
+	return append(dst, e.Legal(s)...)
 }
 
 // snapshotTurns are the turns of an engine that snapshots itself.
@@ -77,6 +93,7 @@ func (e *snapshotTurns) Snapshot() (table.Snapshot, error) { return e.snap.Snaps
 func adapt(eng Engine) adapted {
 	t := turns{Engine: eng}
 	t.waits, _ = eng.(waiter)
+	t.appends, _ = eng.(appender)
 	if se, ok := eng.(snapshotEngine); ok {
 		return &snapshotTurns{t, se}
 	}
