@@ -51,6 +51,35 @@ type Event[B any] struct {
 	Notice *Notice
 }
 
+// logged is an Event as a table's log keeps it: 40 bytes (for a game
+// whose bodies are interfaces or pointers) instead of the Event's 72 - no
+// Seq (each viewer numbers it its own way), the time in Unix nanoseconds
+// (as a stored segment keeps it too), the audience in one word - since a
+// table holds every event of the round in play. at converts it back.
+type logged[B any] struct {
+	at     int64
+	body   B
+	notice *Notice
+	to     int32 // the only viewer's seat, or -1: everyone
+}
+
+func logEvent[B any](e Event[B]) logged[B] {
+	to := int32(-1)
+	if e.To.Private {
+		to = int32(e.To.Seat)
+	}
+	return logged[B]{at: e.At.UnixNano(), body: e.Body, notice: e.Notice, to: to}
+}
+
+// event is the Event that l logs, unnumbered.
+func (l *logged[B]) event() Event[B] {
+	e := Event[B]{At: time.Unix(0, l.at), Body: l.body, Notice: l.notice}
+	if l.to >= 0 {
+		e.To = Only(int(l.to))
+	}
+	return e
+}
+
 // Snapshot is what a seat saw as of its event Seq.
 type Snapshot[V any] struct {
 	Seq  uint64

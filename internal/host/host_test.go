@@ -759,3 +759,43 @@ func TestSpectatorDelayAndPublicOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestDedupeWindowBoundary: a seat's window holds the answers to its
+// latest 256 request ids, refusals with their very error: the 256th
+// newest id is answered again as it was, and refused for another action
+// (ErrRequestIDReused); the 257th newest is forgotten, so the same id
+// with another action is a new request, taken. With a Codec (the
+// actions' digests of the encoding) and without (maphash's).
+func TestDedupeWindowBoundary(t *testing.T) {
+	for _, codec := range []host.Codec[toyAction, string]{nil, toyCodec{}} {
+		t.Run(fmt.Sprintf("codec %T", codec), func(t *testing.T) {
+			f := newFixture(t, defaultSettings, 1, host.Config[toyAction, toyView, string]{Codec: codec})
+			f.join(4)
+			head := seqOf(t, f, 0)
+			const sent = 300
+			errs := make([]error, sent)
+			for i := range sent {
+				// Illegal plays, each refused by the game and remembered.
+				if _, errs[i] = f.act(0, fmt.Sprint("r", i), head, toyAction{Seat: 0, Kind: "play", N: 4 + i}); !errors.Is(errs[i], errToy) {
+					t.Fatalf("play of %d = %v, want the game's refusal", 4+i, errs[i])
+				}
+			}
+			oldest := sent - 256
+			for i := oldest; i < sent; i++ {
+				_, err := f.act(0, fmt.Sprint("r", i), head, toyAction{Seat: 0, Kind: "play", N: 4 + i})
+				if err == nil || err.Error() != errs[i].Error() {
+					t.Fatalf("retried r%d = %v, want %v", i, err, errs[i])
+				}
+			}
+			if _, err := f.act(0, fmt.Sprint("r", oldest), head, toyAction{Seat: 0, Kind: "play", N: 1}); !errors.Is(err, host.ErrRequestIDReused) {
+				t.Fatalf("r%d (held) for another action = %v, want ErrRequestIDReused", oldest, err)
+			}
+			if _, err := f.act(0, fmt.Sprint("r", oldest-1), head, toyAction{Seat: 0, Kind: "play", N: 1}); err != nil {
+				t.Fatalf("r%d (forgotten) for another action = %v, want it taken", oldest-1, err)
+			}
+			if v := viewOf(t, f, 0); v.Total != 1 {
+				t.Fatalf("total %d, want 1", v.Total)
+			}
+		})
+	}
+}

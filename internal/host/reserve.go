@@ -292,8 +292,8 @@ func (t *table[A, V, B]) life(k LifeKind) {
 	if k == LifeFinished || k == LifeAbandoned {
 		t.mu.RLock()
 		for i := len(t.events) - 1; i >= 0; i-- {
-			if t.events[i].Notice == nil && !t.events[i].To.Private {
-				l.Final, l.HasFinal = t.events[i].Body, true
+			if e := &t.events[i]; e.notice == nil && e.to < 0 {
+				l.Final, l.HasFinal = e.body, true
 				break
 			}
 		}

@@ -46,8 +46,13 @@ type Snapshotter interface {
 	Restore(state []byte) error
 }
 
-// Codec encodes a game's actions and event bodies for snapshots: the
-// dedupe window holds actions, and the saved events bodies.
+// Codec encodes a game's actions and event bodies: the saved events'
+// bodies, and the actions a table keeps - its game's history, to make the
+// game again after a refused write (history.go), and a digest of each
+// answered request's action in the dedupe window (dedupe.go), which the
+// snapshots save. DecodeAction must give back the very action
+// AppendAction encoded; AppendAction is also called, to digest it, on an
+// action the game refuses.
 type Codec[A, B any] interface {
 	AppendAction(dst []byte, a A) []byte
 	DecodeAction(b []byte) (A, error)
@@ -67,9 +72,10 @@ const maxWaiting = 4
 
 // The encodings' first bytes; a new layout takes the next number.
 const (
-	// 3: the dedupe window's ids as digests; 2: each seat's player id
-	// after its entropy. 1 and 2 still restore.
-	stateVersion   = 3
+	// 4: the dedupe window as it keeps its entries, the digests of the
+	// id (64 bits) and of the action (32); 3: the window's ids as digests;
+	// 2: each seat's player id after its entropy. 1 to 3 still restore.
+	stateVersion   = 4
 	segmentVersion = 1
 )
 
@@ -177,7 +183,7 @@ func (t *table[A, V, B]) snapshots() (Snapshotter, bool) {
 // rounds go by while a slow store writes, a table has one write in
 // flight and a few waiting, each a round's worth of events.
 func (t *table[A, V, B]) capture() {
-	if t.replay || t.hold.on || len(t.actions) == 0 || t.state != Playing {
+	if t.replay || t.hold.on || t.acted == t.capAt || t.state != Playing {
 		return
 	}
 	sn, ok := t.snapshots()
@@ -205,14 +211,12 @@ func (t *table[A, V, B]) capture() {
 		return
 	}
 	chain := t.chain.with(segment{at: t.logged, events: total, counts: counts})
-	state, game, err := t.encodeState(chain, sn)
+	state, err := t.encodeState(chain, sn)
 	if err != nil {
 		t.log.Error("snapshot of the table", zap.Error(err))
 		return
 	}
-	// The game restarts from here after a refused write, whether or not
-	// the snapshot is ever stored.
-	t.gameSnap, t.actions = game, nil
+	t.capAt = t.acted
 	t.chain = chain
 	t.waiting = append(t.waiting, pendingSnap{snap: TableSnapshot{Entries: t.logged, State: state, Events: seg}, chain: chain})
 }
@@ -336,11 +340,9 @@ func (t *table[A, V, B]) archive() {
 
 // encodeState encodes the host's state of the table, with the game's:
 // version, CRC-32C of the rest, then the log position, the table's state,
-// each seat, the archive and, to the end, the game's state, which it also
-// returns (a part of the state, which nothing changes).
-func (t *table[A, V, B]) encodeState(chain archive, sn Snapshotter) (state, game []byte, err error) {
-	c := t.h.cfg.Codec
-	b := make([]byte, 5, 256+len(t.gameSnap)+4096)
+// each seat, the archive and, to the end, the game's state.
+func (t *table[A, V, B]) encodeState(chain archive, sn Snapshotter) ([]byte, error) {
+	b := make([]byte, 5, max(t.stateLen+t.stateLen/8, 4096))
 	b[0] = stateVersion
 	b = pack.AppendUint(b, t.logged)
 	b = append(b, byte(t.state))
@@ -348,7 +350,6 @@ func (t *table[A, V, B]) encodeState(chain archive, sn Snapshotter) (state, game
 	b = pack.AppendUint(b, t.epoch)
 	b = pack.AppendUint(b, t.acted)
 	b = pack.AppendUint(b, uint64(len(t.seats)))
-	var act []byte
 	for i := range t.seats {
 		s := &t.seats[i]
 		b = pack.AppendBool(b, s.taken)
@@ -363,23 +364,23 @@ func (t *table[A, V, B]) encodeState(chain archive, sn Snapshotter) (state, game
 		// the events before the snapshot.
 		b = pack.AppendUint(b, s.lastSeen)
 		// The dedupe window: the accepted requests (a refused one is not
-		// in the log either, so a replay would not remember it), the
-		// ids' digests, seqs as deltas.
+		// in the log either, so a replay would not remember it), as the
+		// window keeps them - the id's and the action's digests - and
+		// the seqs as deltas.
 		n := 0
-		s.dedupe.each(func(_ idKey, ans answer[A]) {
+		s.dedupe.each(func(_ wkey, ans answer) {
 			if ans.err == nil {
 				n++
 			}
 		})
 		b = pack.AppendUint(b, uint64(n))
 		prevSeq := uint64(0)
-		s.dedupe.each(func(k idKey, ans answer[A]) {
+		s.dedupe.each(func(k wkey, ans answer) {
 			if ans.err != nil {
 				return
 			}
-			b = appendKey(b, k)
-			act = c.AppendAction(act[:0], ans.action)
-			b = pack.AppendBytes(b, act)
+			b = appendWKey(b, k)
+			b = binary.BigEndian.AppendUint32(b, ans.act)
 			b = binary.AppendVarint(b, int64(ans.seq-prevSeq))
 			prevSeq = ans.seq
 		})
@@ -392,12 +393,13 @@ func (t *table[A, V, B]) encodeState(chain archive, sn Snapshotter) (state, game
 			b = pack.AppendUint(b, n)
 		}
 	}
-	start := len(b)
-	if b, err = sn.AppendSnapshot(b); err != nil {
-		return nil, nil, fmt.Errorf("game: %w", err)
+	b, err := sn.AppendSnapshot(b)
+	if err != nil {
+		return nil, fmt.Errorf("game: %w", err)
 	}
 	binary.BigEndian.PutUint32(b[1:5], crc32.Checksum(b[5:], castagnoli))
-	return b, b[start:len(b):len(b)], nil
+	t.stateLen = len(b)
+	return b, nil
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -432,8 +434,8 @@ func (t *table[A, V, B]) restoreState(snap *TableSnapshot) error {
 		return errors.New("no codec configured")
 	}
 	version := byte(stateVersion)
-	if len(snap.State) > 0 && (snap.State[0] == 1 || snap.State[0] == 2) {
-		version = snap.State[0] // before digests (2), before player ids (1)
+	if len(snap.State) > 0 && snap.State[0] >= 1 && snap.State[0] < stateVersion {
+		version = snap.State[0] // before action digests (3), before id digests (2), before player ids (1)
 	}
 	raw, err := checked(snap.State, version, "state")
 	if err != nil {
@@ -464,21 +466,34 @@ func (t *table[A, V, B]) restoreState(snap *TableSnapshot) error {
 		n := r.Count("dedupe", t.h.cfg.DedupeWindow)
 		prevID, prevSeq := "", uint64(0)
 		for range n {
-			var k idKey
-			if version >= 3 {
-				if b := r.Fixed("id digest", 16); len(b) == 16 {
-					k = keyFrom(b)
+			var k wkey
+			var act uint32
+			switch {
+			case version >= 4:
+				if b := r.Fixed("id digest", 8); len(b) == 8 {
+					k = wkeyFrom(b)
 				}
-			} else {
+				if b := r.Fixed("action digest", 4); len(b) == 4 {
+					act = binary.BigEndian.Uint32(b)
+				}
+			case version == 3:
+				if b := r.Fixed("id digest", 16); len(b) == 16 {
+					k = keyFrom(b).window()
+				}
+			default:
 				// The ids themselves, front-coded.
 				common := r.Count("id prefix", len(prevID))
 				prevID = prevID[:common] + r.String("id", maxIDLen)
-				k = digest(prevID)
+				k = digest(prevID).window()
 			}
-			var a A
-			if raw := r.Bytes("action", maxAction); r.Err() == nil {
-				if a, err = c.DecodeAction(raw); err != nil {
-					return fmt.Errorf("seat %d: request %x: %w", i, appendKey(nil, k), err)
+			if version < 4 {
+				// The action itself, digested as the window keeps it.
+				if raw := r.Bytes("action", maxAction); r.Err() == nil {
+					a, err := c.DecodeAction(raw)
+					if err != nil {
+						return fmt.Errorf("seat %d: request %x: %w", i, appendWKey(nil, k), err)
+					}
+					act = t.actionKey(a)
 				}
 			}
 			seq := prevSeq + uint64(r.Int("seq", -maxEvents, maxEvents))
@@ -486,12 +501,12 @@ func (t *table[A, V, B]) restoreState(snap *TableSnapshot) error {
 				break
 			}
 			if seq > maxEvents {
-				return fmt.Errorf("seat %d: request %x answered with seq %d", i, appendKey(nil, k), int64(seq))
+				return fmt.Errorf("seat %d: request %x answered with seq %d", i, appendWKey(nil, k), int64(seq))
 			}
 			if _, dup := s.dedupe.get(k); dup {
-				return fmt.Errorf("seat %d: request %x twice", i, appendKey(nil, k))
+				return fmt.Errorf("seat %d: request %x twice", i, appendWKey(nil, k))
 			}
-			s.dedupe.add(n, k, answer[A]{action: a, seq: seq})
+			s.dedupe.add(n, k, answer{act: act, seq: seq})
 			prevSeq = seq
 		}
 	}
@@ -535,9 +550,9 @@ func (t *table[A, V, B]) restoreState(snap *TableSnapshot) error {
 			return fmt.Errorf("seat %d saw event %d of %d", i, seats[i].lastSeen, chain.count(i))
 		}
 		var bad error
-		seats[i].dedupe.each(func(k idKey, ans answer[A]) {
+		seats[i].dedupe.each(func(k wkey, ans answer) {
 			if ans.seq > chain.count(i) && bad == nil {
-				bad = fmt.Errorf("seat %d: request %x answered with seq %d of %d", i, appendKey(nil, k), ans.seq, chain.count(i))
+				bad = fmt.Errorf("seat %d: request %x answered with seq %d of %d", i, appendWKey(nil, k), ans.seq, chain.count(i))
 			}
 		})
 		if bad != nil {
@@ -566,7 +581,9 @@ func (t *table[A, V, B]) restoreState(snap *TableSnapshot) error {
 		}
 	}
 	t.state, t.players, t.epoch, t.acted, t.logged = state, players, epoch, acted, logged
-	t.gameSnap = slices.Clone(game)
+	// The game's part alone, not the whole state, is what rebuild needs.
+	t.hist.reset(slices.Clone(game))
+	t.capAt = acted
 	t.arch, t.chain, t.saved = chain, chain, chain
 	t.base = chain.events()
 	return nil
@@ -582,7 +599,7 @@ const (
 // encodeSegment encodes events: version, CRC-32C of the rest, the count,
 // then each event's time (as the change from the previous one's),
 // audience and body or notice.
-func (t *table[A, V, B]) encodeSegment(evs []Event[B]) ([]byte, error) {
+func (t *table[A, V, B]) encodeSegment(evs []logged[B]) ([]byte, error) {
 	c := t.h.cfg.Codec
 	b := make([]byte, 5, 16+24*len(evs))
 	b[0] = segmentVersion
@@ -590,22 +607,18 @@ func (t *table[A, V, B]) encodeSegment(evs []Event[B]) ([]byte, error) {
 	var prev int64
 	var body []byte
 	var err error
-	for _, e := range evs {
-		at := e.At.UnixNano()
-		b = binary.AppendVarint(b, at-prev)
-		prev = at
-		to := uint64(0)
-		if e.To.Private {
-			to = uint64(e.To.Seat) + 1
-		}
-		b = pack.AppendUint(b, to)
-		if n := e.Notice; n != nil {
+	for i := range evs {
+		e := &evs[i]
+		b = binary.AppendVarint(b, e.at-prev)
+		prev = e.at
+		b = pack.AppendUint(b, uint64(e.to+1)) // 0: everyone, else the seat + 1
+		if n := e.notice; n != nil {
 			b = append(b, 1, byte(n.Kind))
 			b = pack.AppendInt(b, n.Seat)
 			b = pack.AppendString(b, n.Name)
 			continue
 		}
-		if body, err = c.AppendBody(body[:0], e.Body); err != nil {
+		if body, err = c.AppendBody(body[:0], e.body); err != nil {
 			return nil, err
 		}
 		b = append(b, 0)

@@ -555,17 +555,24 @@ func TestLiveArchive(t *testing.T) {
 	}
 }
 
-// TestRestoreVersion2 recovers a table from snapshots that the host wrote
-// before its dedupe windows kept digests (state version 2, the ids
-// themselves: testdata/snapshot-v2.json, made by that host with the
-// fixtures of this file, with its log, its tokens, the answers it gave
-// and every viewer's events). The snapshot restores (the whole log is
-// never read), every viewer's events are as they were, and every request
-// it acknowledged is answered again as it was - the ids read from the
-// old encoding match the same ids sent now - while an id reused for
-// another action is refused.
-func TestRestoreVersion2(t *testing.T) {
-	raw, err := os.ReadFile("testdata/snapshot-v2.json")
+// TestRestoreOldVersions recovers a table from snapshots that the host
+// wrote in an older state version (testdata/snapshot-vN.json, made by
+// that host with the fixtures of this file - TestWriteSnapshotTestdata -
+// with its log, its tokens, the answers it gave and every viewer's
+// events): version 2 kept the dedupe windows' ids themselves, version 3
+// their 128-bit digests and the actions. The snapshot restores (the whole
+// log is never read), every viewer's events are as they were, and every
+// request it acknowledged is answered again as it was - the ids and
+// actions read from the old encoding match the same ones sent now - while
+// an id reused for another action is refused.
+func TestRestoreOldVersions(t *testing.T) {
+	for _, v := range []byte{2, 3} {
+		t.Run(fmt.Sprint("v", v), func(t *testing.T) { restoreVersion(t, v) })
+	}
+}
+
+func restoreVersion(t *testing.T, version byte) {
+	raw, err := os.ReadFile(fmt.Sprintf("testdata/snapshot-v%d.json", version))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -590,7 +597,7 @@ func TestRestoreVersion2(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, sn := range old.Snapshots {
-		if sn.State[0] != 2 {
+		if sn.State[0] != version {
 			t.Fatalf("testdata: a snapshot of version %d", sn.State[0])
 		}
 		if err := st.SaveSnapshot(ctx, old.Record.ID, sn); err != nil {
@@ -599,7 +606,7 @@ func TestRestoreVersion2(t *testing.T) {
 	}
 	b := recoverOn(t, st, old.Now, &fixture{id: old.Record.ID, tokens: old.Tokens})
 	if n := st.entries.Load(); n != 0 {
-		t.Fatalf("the version 2 snapshot did not restore: the whole log read %d times", n)
+		t.Fatalf("the version %d snapshot did not restore: the whole log read %d times", version, n)
 	}
 	if got := streams(t, b.h, b.id, b.tokens, 1); !slices.EqualFunc(got, old.Streams, slices.Equal) {
 		t.Fatalf("streams\n%v\nwant\n%v", got, old.Streams)
@@ -800,5 +807,60 @@ func TestCloseWaitsForSnapshot(t *testing.T) {
 	}
 	if _, ok := st.Snapshot(a.id); !ok {
 		t.Fatal("no snapshot stored")
+	}
+}
+
+// TestRebuildAfterRefusedWrite: a write the store refuses leaves the game
+// as it was - the host makes it again from its history - on a table that
+// started here, late in its game after snapshots were taken, and on one
+// recovered from a snapshot, whose history starts from that snapshot's
+// game; both then play on to the same end as a table whose store refused
+// nothing.
+func TestRebuildAfterRefusedWrite(t *testing.T) {
+	ref := newSnapTable(t, &spyStore{MemoryStore: host.NewMemoryStore[toyAction]()}, 4)
+	ref.playUntil(func() bool { return false })
+	wantEnd := ref.game()
+
+	refuse := func(name string, s *snapTable, st *host.MemoryStore[toyAction]) {
+		t.Helper()
+		for range 10 {
+			before := s.game()
+			for seat := range 3 {
+				for _, a := range []toyAction{{Seat: seat, Kind: "play", N: 2}, {Seat: seat, Kind: "pass"}} {
+					s.n++
+					st.SetFail(func() error { return errors.New("disk full") })
+					_, err := s.act(seat, fmt.Sprint("refused-", s.n), s.seq(seat), a)
+					st.SetFail(nil)
+					if errors.Is(err, host.ErrUnavailable) {
+						if g := s.game(); g != before {
+							t.Fatalf("%s: game after a refused write %+v, want %+v", name, g, before)
+						}
+						return
+					}
+				}
+			}
+			// A claim dwell: let it pass.
+			s.clk.Advance(time.Second)
+			s.h.WaitSnapshots(s.id)
+		}
+		t.Fatalf("%s: no seat's action reached the store", name)
+	}
+
+	st := &spyStore{MemoryStore: host.NewMemoryStore[toyAction]()}
+	a := newSnapTable(t, st, 4)
+	a.playUntil(func() bool { return a.round() >= 3 && a.game().total >= 4 })
+	if st.saved.Load() < 2 {
+		t.Fatalf("%d snapshots saved, want 2 at least", st.saved.Load())
+	}
+	refuse("started here", a, st.MemoryStore)
+	a.h.Close()
+
+	b := recoverOn(t, st, a.clk.Now().Add(time.Minute), a.fixture)
+	refuse("recovered", b, st.MemoryStore) // at once: the history is the snapshot's game alone
+	b.playUntil(func() bool { return b.game().total >= 8 })
+	refuse("recovered, played on", b, st.MemoryStore)
+	b.playUntil(func() bool { return false })
+	if g := b.game(); g != wantEnd || !g.over {
+		t.Fatalf("game at the end %+v, want %+v", g, wantEnd)
 	}
 }

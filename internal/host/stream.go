@@ -252,7 +252,8 @@ func (t *table[A, V, B]) feed(ctx context.Context, viewer int, cursor uint64, de
 		events, base, done, changed := t.events, t.base, t.done, t.changed
 		t.mu.RUnlock()
 		for _, i := range batch {
-			if err := deliver(&events[uint64(i)-base], i); err != nil {
+			e := events[uint64(i)-base].event()
+			if err := deliver(&e, i); err != nil {
 				return err
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"runtime/debug"
 	"slices"
 	"sync"
@@ -57,9 +58,12 @@ type table[A comparable, V, B any] struct {
 	// Owned by the table's runner.
 	game     Game[A, V, B]
 	newGame  NewGame[A, V, B]
-	actions  []A           // the actions accepted since gameSnap, to rebuild the game
-	gameSnap []byte        // the game's state at the latest snapshot taken (nil: none, rebuild from the start)
+	hist     history[A]    // the game's base state and the actions since, to rebuild the game (history.go)
 	acted    uint64        // actions accepted since the start
+	capAt    uint64        // acted at the latest snapshot taken or restored
+	stateLen int           // the size of the latest state encoded, the next one's first guess
+	keyBuf   []byte        // actionKey's encoding of an action
+	keySeed  maphash.Seed  // actionKey's without a Codec
 	logged   uint64        // entries stored
 	chain    archive       // the event segments of the snapshots taken, stored or pending
 	saved    archive       // those of chain the store took
@@ -94,7 +98,7 @@ type table[A comparable, V, B any] struct {
 	base    uint64      // the events in arch: events[0] is the table's event base
 	cache   segCache[B] // decoded segments of arch
 	mu      sync.RWMutex
-	events  []Event[B]    // the table's log from event base on, in order; Seq is unset here
+	events  []logged[B]   // the table's log from event base on, in order (event.go)
 	seen    [][]int32     // seen[s][n-1-arch.count(s)] is the index in the table's log of seat s's event n
 	public  []int32       // the same for the public events: the spectators' numbering
 	changed chan struct{} // closed and replaced on every append
@@ -137,14 +141,7 @@ type seat[A comparable, V any] struct {
 	playerID string        // the room service's id of the player
 	resv     reservation   // while the table waits
 	bucket   *Bucket
-	dedupe   window[A] // the answers to the latest request ids (dedupe.go)
-}
-
-// answer is the remembered outcome of a request id.
-type answer[A comparable] struct {
-	action A
-	seq    uint64
-	err    error
+	dedupe   window // the answers to the latest request ids (dedupe.go)
 }
 
 func newTable[A comparable, V, B any](h *Host[A, V, B], rec TableRecord, g Game[A, V, B], newGame NewGame[A, V, B]) *table[A, V, B] {
@@ -159,6 +156,11 @@ func newTable[A comparable, V, B any](h *Host[A, V, B], rec TableRecord, g Game[
 		seats:   make([]seat[A, V], rec.Settings.Seats),
 		seen:    make([][]int32, rec.Settings.Seats),
 		changed: make(chan struct{}),
+	}
+	if h.cfg.Codec != nil {
+		t.hist.codec = h.cfg.Codec
+	} else {
+		t.keySeed = maphash.MakeSeed()
 	}
 	for i := range t.seats {
 		t.seats[i].bucket = NewBucket(h.cfg.SeatRate)
@@ -423,7 +425,7 @@ func (t *table[A, V, B]) publish(at time.Time, outs []Out[B], notices ...Entry[A
 // The caller holds mu.
 func (t *table[A, V, B]) appendEvent(e Event[B]) {
 	i := int32(t.base) + int32(len(t.events))
-	t.events = append(t.events, e)
+	t.events = append(t.events, logEvent(e))
 	if !e.To.Private {
 		t.public = append(t.public, i)
 	}
@@ -473,7 +475,7 @@ func (t *table[A, V, B]) applyAction(e Entry[A], outs []Out[B]) {
 			}
 		}
 	}
-	t.actions = append(t.actions, e.Action)
+	t.hist.add(e.Action)
 	t.acted++
 	t.emit(e.At, outs)
 	if e.RequestID != "" && e.Actor >= 0 && e.Actor < len(t.seats) {
@@ -548,30 +550,31 @@ func (t *table[A, V, B]) applyRelease(e Entry[A]) {
 	t.emit(e.At, outs) // may open the next dwell
 }
 
-// rebuild makes the game again from the latest snapshot taken (or from
-// the start) and the actions accepted since: after a refused write it
-// undoes the action that the game had already applied.
+// rebuild makes the game again from its history (history.go): the
+// start, or the snapshot the table was recovered from, and the actions
+// accepted since. After a refused write it undoes the action that the
+// game had already applied.
 func (t *table[A, V, B]) rebuild() {
 	g, err := t.newGame()
 	if err == nil {
 		if t.state != Waiting {
 			t.seed(g)
 		}
-		if t.gameSnap != nil {
+		if t.hist.base != nil {
 			if sn, ok := g.(Snapshotter); !ok {
 				err = errors.New("the game takes no snapshots")
 			} else {
-				err = sn.Restore(t.gameSnap)
+				err = sn.Restore(t.hist.base)
 			}
 		}
 	}
 	if err == nil {
-		for i, a := range t.actions {
-			if _, err = g.Apply(a); err != nil {
-				err = fmt.Errorf("replay action %d: %w", i, err)
-				break
+		err = t.hist.each(func(i int, a A) error {
+			if _, err := g.Apply(a); err != nil {
+				return fmt.Errorf("replay action %d: %w", i, err)
 			}
-		}
+			return nil
+		})
 	}
 	if err != nil {
 		// Cannot happen with a deterministic game; if it does, the table
@@ -781,8 +784,8 @@ func (t *table[A, V, B]) act(r Request[A]) (uint64, error) {
 		// Longer than a snapshot (or a store) keeps.
 		return 0, fmt.Errorf("request id of %d bytes, at most %d: %w", len(r.RequestID), maxIDLen, ErrBadRequest)
 	}
-	if prev, ok := st.dedupe.get(digest(r.RequestID)); ok {
-		if prev.action != r.Action {
+	if prev, ok := st.dedupe.get(digest(r.RequestID).window()); ok {
+		if prev.act != t.actionKey(r.Action) {
 			return 0, fmt.Errorf("request id %q: %w", r.RequestID, ErrRequestIDReused)
 		}
 		return prev.seq, prev.err
@@ -795,7 +798,7 @@ func (t *table[A, V, B]) act(r Request[A]) (uint64, error) {
 }
 
 func (t *table[A, V, B]) remember(s int, id string, a A, seq uint64, err error) {
-	t.seats[s].dedupe.add(t.h.cfg.DedupeWindow, digest(id), answer[A]{action: a, seq: seq, err: err})
+	t.seats[s].dedupe.add(t.h.cfg.DedupeWindow, digest(id).window(), answer{act: t.actionKey(a), seq: seq, err: err})
 }
 
 // awaited reports whether a claim dwell in progress waits for seat s: the

@@ -1,0 +1,52 @@
+package host
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// strCodec encodes a string action as itself.
+type strCodec struct{}
+
+func (strCodec) AppendAction(dst []byte, a string) []byte { return append(dst, a...) }
+func (strCodec) DecodeAction(b []byte) (string, error)    { return string(b), nil }
+
+// TestHistory: the actions come back in order, whatever their encoded
+// length (one byte of length up to 127, more from 128: a riichi deal is
+// 206), with a codec or without.
+func TestHistory(t *testing.T) {
+	var want []string
+	for _, n := range []int{0, 1, 6, 127, 128, 129, 206, 16383, 16384, 70000, 3} {
+		want = append(want, strings.Repeat(string(rune('a'+len(want))), n))
+	}
+	for _, c := range []actionCodec[string]{strCodec{}, nil} {
+		h := history[string]{codec: c}
+		for _, a := range want {
+			h.add(a)
+		}
+		var got []string
+		if err := h.each(func(i int, a string) error {
+			if i != len(got) {
+				t.Fatalf("action %d numbered %d", len(got), i)
+			}
+			got = append(got, a)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("codec %v: history of %d actions gave back %d, or changed them", c, len(want), len(got))
+		}
+		stop := errors.New("stop")
+		n := 0
+		if err := h.each(func(int, string) error { n++; return stop }); err != stop || n != 1 {
+			t.Fatalf("each after f's error = %v after %d calls, want stop after 1", err, n)
+		}
+		h.reset([]byte("base"))
+		if err := h.each(func(int, string) error { t.Fatal("an action after reset"); return nil }); err != nil || string(h.base) != "base" {
+			t.Fatalf("after reset: %v, base %q", err, h.base)
+		}
+	}
+}
