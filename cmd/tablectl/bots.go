@@ -51,7 +51,8 @@ type botsOptions struct {
 	every         time.Duration
 	dwell         time.Duration
 	think         thinkRange    // a random delay before every decision
-	conns         int           // client connections the seats share; 0: one per seat
+	conns         int           // client connections the seats share; 0: one per seat (with mux: per table)
+	mux           bool          // the seats of a connection share one Multiplex stream
 	ramp          float64       // new tables a second; 0: all at once
 	duration      time.Duration // duration mode: new games until this is up; 0: --games each
 	metricsAddr   string        // the server's metrics listener, for its CPU and RSS
@@ -151,7 +152,9 @@ exit status is 1 if errors > 0 or a game did not end.
 To behave like people: --think 1s..4s waits a random delay (from --seed)
 before every decision; --conns N makes all the seats share N connections,
 as a gateway multiplexes them (raise the server's --max-conn-streams and
---conn-rate to match); --ramp 500/s starts that many tables a second;
+--conn-rate to match); --mux carries each connection's seats, follows and
+actions, on one TableService.Multiplex stream, a table's four seats on the
+same connection (without --conns, one connection a table); --ramp 500/s starts that many tables a second;
 --for 10m plays new games until the time is up and then stops, the games
 in progress counted as cut (not errors). --metrics-addr HOST:PORT (the
 server's --metrics) adds server_cpu_us_per_action (its CPU time over the
@@ -183,7 +186,8 @@ func parseBots(args []string, stderr io.Writer) (botsOptions, error) {
 	fs.DurationVar(&o.every, "progress", 2*time.Second, "interval of the progress lines")
 	fs.DurationVar(&o.dwell, "claim-dwell", 0, "least pause after every discard (0: none, as bots need no protection; negative: the server's default)")
 	fs.Var(&o.think, "think", "a random delay before every decision, drawn from `MIN..MAX` (e.g. 1s..4s), as a person thinks")
-	fs.IntVar(&o.conns, "conns", 0, "client connections all the seats share, as a gateway multiplexes them (0: one per seat)")
+	fs.IntVar(&o.conns, "conns", 0, "client connections all the seats share, as a gateway multiplexes them (0: one per seat; with --mux one per table)")
+	fs.BoolVar(&o.mux, "mux", false, "carry the seats of each connection on one Multiplex stream, a table's four seats on the same connection, as a gateway places them")
 	ramp := fs.String("ramp", "0", "new tables a `second` (e.g. 500/s; 0: all at once)")
 	fs.DurationVar(&o.duration, "for", 0, "duration mode: tables start new games until this is up, then stop (0: --games each)")
 	fs.StringVar(&o.metricsAddr, "metrics-addr", "", "the server's metrics `HOST:PORT`: report its CPU per action and RSS")
@@ -504,6 +508,7 @@ func loadTest(ctx context.Context, o botsOptions, stderr io.Writer) (botsSummary
 	}
 	defer stopRun()
 	var pool []*client.Client
+	var muxes []*client.Mux // with --mux, pool[k]'s
 	for range o.conns {
 		c, err := client.Dial(o.addr, client.LeanTransport()...)
 		if err != nil {
@@ -512,6 +517,11 @@ func loadTest(ctx context.Context, o botsOptions, stderr io.Writer) (botsSummary
 		}
 		defer c.Close()
 		pool = append(pool, c)
+		if o.mux {
+			mx := c.Mux(ctx)
+			defer mx.Close()
+			muxes = append(muxes, mx)
+		}
 	}
 	done := make(chan struct{})
 	var progress sync.WaitGroup
@@ -540,7 +550,7 @@ func loadTest(ctx context.Context, o botsOptions, stderr io.Writer) (botsSummary
 		if o.ramp > 0 && sleepCtx(run, time.Until(start.Add(time.Duration(float64(i)/o.ramp*float64(time.Second))))) != nil {
 			break
 		}
-		wg.Go(func() { runTable(ctx, run, o, i, pool, m) })
+		wg.Go(func() { runTable(ctx, run, o, i, pool, muxes, m) })
 	}
 	wg.Wait()
 	close(done)
@@ -573,13 +583,25 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 }
 
 // runTable plays table slot i's games one after another, with four
-// clients: connections of their own, or shared ones from pool. run ends
-// the games in duration mode, ctx is the bound of the whole test.
-func runTable(ctx, run context.Context, o botsOptions, i int, pool []*client.Client, m *loadMetrics) {
+// clients: connections of their own, or shared ones from pool. With --mux
+// the four are one connection, the table's own or pool's (i mod its
+// size), and the seats' sessions share its Multiplex stream (muxes, or
+// the table's own). run ends the games in duration mode, ctx is the bound
+// of the whole test.
+func runTable(ctx, run context.Context, o botsOptions, i int, pool []*client.Client, muxes []*client.Mux, m *loadMetrics) {
 	var clients [table.NumSeats]*client.Client
+	var own []*client.Client // dialled here, and counted here
+	var opts client.Options
 	for s := range clients {
-		if len(pool) > 0 {
+		switch {
+		case o.mux && len(pool) > 0:
+			clients[s], opts.Mux = pool[i%len(pool)], muxes[i%len(muxes)]
+			continue
+		case len(pool) > 0:
 			clients[s] = pool[(i*table.NumSeats+s)%len(pool)]
+			continue
+		case o.mux && s > 0:
+			clients[s] = clients[0]
 			continue
 		}
 		c, err := client.Dial(o.addr, client.LeanTransport()...)
@@ -589,13 +611,15 @@ func runTable(ctx, run context.Context, o botsOptions, i int, pool []*client.Cli
 		}
 		defer c.Close()
 		clients[s] = c
+		own = append(own, c)
+		if o.mux {
+			opts.Mux = c.Mux(ctx)
+			defer opts.Mux.Close()
+		}
 	}
 	defer func() {
-		if len(pool) > 0 {
-			return // the pool's calls are counted below, once
-		}
-		var n int64
-		for _, c := range clients {
+		var n int64 // the pool's calls are counted by loadTest, once
+		for _, c := range own {
 			n += c.Throttled()
 		}
 		m.mu.Lock()
@@ -618,15 +642,15 @@ func runTable(ctx, run context.Context, o botsOptions, i int, pool []*client.Cli
 		m.playing.Add(1)
 		if o.rules == "sichuan" {
 			// Sichuan games play to their end, --for or not.
-			playSichuanGame(ctx, o, i, g, &clients, m)
+			playSichuanGame(ctx, o, i, g, &clients, opts, m)
 		} else if o.rules == "classical" {
 			// So do classical games.
-			playClassicalGame(ctx, o, i, g, &clients, m)
+			playClassicalGame(ctx, o, i, g, &clients, opts, m)
 		} else if o.rules == "mcr" {
 			// So do MCR games.
-			playMCRGame(ctx, o, i, g, &clients, m)
+			playMCRGame(ctx, o, i, g, &clients, opts, m)
 		} else {
-			playGame(ctx, run, o, i, g, &clients, m)
+			playGame(ctx, run, o, i, g, &clients, opts, m)
 		}
 		m.playing.Add(-1)
 	}
@@ -680,7 +704,7 @@ func (o botsOptions) newBot(i, g, seat int) bot.Bot {
 
 // playGame plays one game of table slot i: a new table, four joins (the
 // fourth starts it), four bots following their seats to the end.
-func playGame(ctx, run context.Context, o botsOptions, i, g int, clients *[table.NumSeats]*client.Client, m *loadMetrics) {
+func playGame(ctx, run context.Context, o botsOptions, i, g int, clients *[table.NumSeats]*client.Client, opts client.Options, m *loadMetrics) {
 	start := time.Now()
 	// cut: the time of duration mode is up, which ends a game without
 	// an error.
@@ -721,7 +745,7 @@ func playGame(ctx, run context.Context, o botsOptions, i, g int, clients *[table
 		play := func() {
 			think := derive(o, fmt.Sprint("think ", s), i, g)
 			rng := rand.New(rand.NewPCG(binary.LittleEndian.Uint64(think[:8]), binary.LittleEndian.Uint64(think[8:16])))
-			r := playSeat(run, cut, o, rng, clients[st.Seat].Follow(st, client.Options{}), o.newBot(i, g, s), m, fmt.Sprintf("table %d game %d seat %d", i, g, st.Seat))
+			r := playSeat(run, cut, o, rng, clients[st.Seat].Follow(st, opts), o.newBot(i, g, s), m, fmt.Sprintf("table %d game %d seat %d", i, g, st.Seat))
 			ended[s] = r.ended
 			if s == 0 {
 				rounds, final = r.rounds, r.final

@@ -18,7 +18,7 @@ import (
 
 // playMCRGame is playGame for Chinese Official tables: a new table, four
 // joins, four MCR bots following their seats to the end.
-func playMCRGame(ctx context.Context, o botsOptions, i, g int, clients *[table.NumSeats]*client.Client, m *loadMetrics) {
+func playMCRGame(ctx context.Context, o botsOptions, i, g int, clients *[table.NumSeats]*client.Client, opts client.Options, m *loadMetrics) {
 	start := time.Now()
 	tb, _, err := clients[0].CreateTable(ctx, o.settings(i, g))
 	if err != nil {
@@ -40,7 +40,7 @@ func playMCRGame(ctx context.Context, o botsOptions, i, g int, clients *[table.N
 	hands := 0
 	for s, st := range seats {
 		wg.Go(func() {
-			r := playMCRSeat(ctx, cmcr.Follow(clients[st.Seat], st, client.Options{}), m, fmt.Sprintf("table %d game %d seat %d", i, g, st.Seat))
+			r := playMCRSeat(ctx, cmcr.Follow(clients[st.Seat], st, opts), m, fmt.Sprintf("table %d game %d seat %d", i, g, st.Seat))
 			ended[s] = r.ended
 			if s == 0 {
 				hands, final = r.hands, r.final

@@ -9,12 +9,16 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"google.golang.org/grpc"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/host"
@@ -173,6 +177,76 @@ func TestBotsConns(t *testing.T) {
 	sum, _, err = runBotsOn(t, "--addr", addr, "--rules", "tonpuu", "--seed", "conns", "--tables", "5", "--conns", "1", "--timeout", "3s")
 	if err == nil || sum.Errors == 0 {
 		t.Fatalf("bots --tables 5 --conns 1 = %+v, %v; want the streams past 16 on the one connection refused", sum, err)
+	}
+}
+
+// countingServer serves srv's tables again on a listener of its own,
+// counting the calls by method.
+func countingServer(t *testing.T, srv *servertest.Server) (string, func(method string) int) {
+	t.Helper()
+	var mu sync.Mutex
+	n := map[string]int{}
+	count := func(method string) {
+		mu.Lock()
+		n[method]++
+		mu.Unlock()
+	}
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := grpc.NewServer(append(srv.Options(),
+		grpc.ChainUnaryInterceptor(func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+			count(info.FullMethod)
+			return h(ctx, req)
+		}),
+		grpc.ChainStreamInterceptor(func(s any, ss grpc.ServerStream, info *grpc.StreamServerInfo, h grpc.StreamHandler) error {
+			count(info.FullMethod)
+			return h(s, ss)
+		}))...)
+	srv.Register(g)
+	go g.Serve(lis)
+	t.Cleanup(g.Stop)
+	return lis.Addr().String(), func(method string) int {
+		mu.Lock()
+		defer mu.Unlock()
+		return n[method]
+	}
+}
+
+// TestBotsMux: with --mux a table's four seats share one connection and
+// one Multiplex stream, which carries every follow and action (no
+// StreamEvents stream, no Act call): the games of every rule set end with
+// no error. With --conns, the tables share the connections' streams.
+func TestBotsMux(t *testing.T) {
+	addr, calls := countingServer(t, servertest.Start(t, servertest.Standard()))
+	const (
+		multiplex = "/mahjong.authority.v1.TableService/Multiplex"
+		stream    = "/mahjong.authority.v1.TableService/StreamEvents"
+		act       = "/mahjong.authority.v1.TableService/Act"
+	)
+	for _, tc := range []struct {
+		args    []string
+		games   int
+		streams int // Multiplex streams opened
+	}{
+		{args: []string{"--rules", "tonpuu", "--tables", "3", "--games", "2"}, games: 6, streams: 3},
+		{args: []string{"--rules", "tonpuu", "--tables", "3", "--conns", "2", "--think", "1ms..3ms"}, games: 3, streams: 2},
+		{args: []string{"--tables", "2", "--for", "2s", "--think", "20ms..50ms", "--conns", "1"}, streams: 1},
+		{args: []string{"--rules", "sichuan", "--tables", "2"}, games: 2, streams: 2},
+		{args: []string{"--rules", "mcr", "--hands", "2", "--tables", "1"}, games: 1, streams: 1},
+	} {
+		before := calls(multiplex)
+		sum, stderr, err := runBotsOn(t, append([]string{"--addr", addr, "--mux", "--seed", "mux", "--progress", "500ms"}, tc.args...)...)
+		if err != nil || sum.Errors != 0 || sum.Games != tc.games || sum.Actions == 0 {
+			t.Fatalf("bots --mux %v = %+v, %v: want %d games, actions, no error\n%s", tc.args, sum, err, tc.games, stderr)
+		}
+		if got := calls(multiplex) - before; got != tc.streams {
+			t.Errorf("bots --mux %v opened %d Multiplex streams, want %d", tc.args, got, tc.streams)
+		}
+	}
+	if n, m := calls(stream), calls(act); n != 0 || m != 0 {
+		t.Errorf("bots --mux made %d StreamEvents and %d Act calls, want none", n, m)
 	}
 }
 

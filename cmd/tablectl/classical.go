@@ -33,7 +33,7 @@ func classicalSettings() *pb.TableSettings {
 // playClassicalGame is playGame for classical tables: a new table, four
 // joins (the fourth starts it), four classical bots following their seats
 // to the end.
-func playClassicalGame(ctx context.Context, o botsOptions, i, g int, clients *[table.NumSeats]*client.Client, m *loadMetrics) {
+func playClassicalGame(ctx context.Context, o botsOptions, i, g int, clients *[table.NumSeats]*client.Client, opts client.Options, m *loadMetrics) {
 	start := time.Now()
 	tb, _, err := clients[0].CreateTable(ctx, o.settings(i, g))
 	if err != nil {
@@ -55,7 +55,7 @@ func playClassicalGame(ctx context.Context, o botsOptions, i, g int, clients *[t
 	rounds := 0
 	for s, st := range seats {
 		wg.Go(func() {
-			r := playClassicalSeat(ctx, cclassical.Follow(clients[st.Seat], st, client.Options{}), m, fmt.Sprintf("table %d game %d seat %d", i, g, st.Seat))
+			r := playClassicalSeat(ctx, cclassical.Follow(clients[st.Seat], st, opts), m, fmt.Sprintf("table %d game %d seat %d", i, g, st.Seat))
 			ended[s] = r.ended
 			if s == 0 {
 				rounds, final = r.rounds, r.final

@@ -201,7 +201,7 @@ func watchSichuan(ctx context.Context, c *client.Client, tb *pb.Table, out io.Wr
 }
 
 // playSichuanGame plays one Sichuan match of table slot i for `bots`.
-func playSichuanGame(ctx context.Context, o botsOptions, i, g int, clients *[sc.NumSeats]*client.Client, m *loadMetrics) {
+func playSichuanGame(ctx context.Context, o botsOptions, i, g int, clients *[sc.NumSeats]*client.Client, opts client.Options, m *loadMetrics) {
 	start := time.Now()
 	tb, _, err := clients[0].CreateTable(ctx, o.settings(i, g))
 	if err != nil {
@@ -227,7 +227,7 @@ func playSichuanGame(ctx context.Context, o botsOptions, i, g int, clients *[sc.
 	var r0 seatResult
 	for s, st := range seats {
 		wg.Go(func() {
-			r := playSichuanSeat(ctx, csc.Follow(clients[st.Seat], csc.Game{Rules: rules}, st, client.Options{}), m, fmt.Sprintf("table %d game %d seat %d", i, g, st.Seat))
+			r := playSichuanSeat(ctx, csc.Follow(clients[st.Seat], csc.Game{Rules: rules}, st, opts), m, fmt.Sprintf("table %d game %d seat %d", i, g, st.Seat))
 			ended[s] = r.ended
 			if s == 0 {
 				r0 = r

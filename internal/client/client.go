@@ -15,6 +15,10 @@
 // a seat's view. Riichi's (Riichi, Tracker) is here, and Session, Follow
 // and Watch are riichi's; another rule set's lives in a package beside
 // this one and calls FollowGame and WatchGame.
+//
+// A seat's session has a StreamEvents stream and Act calls of its own, or
+// shares a Mux (Options.Mux): one TableService.Multiplex stream carrying
+// many seats, with the same resumes, retries and errors (mux.go).
 package client
 
 import (

@@ -28,6 +28,10 @@ type Options struct {
 	Backoff Backoff
 	// OnFault, if set, is told every inconsistency the session counts.
 	OnFault func(error)
+	// Mux, if set, carries a seat's session - its follow and its actions -
+	// on the Mux's shared stream instead of a stream and calls of its
+	// own; everything else is the same. Spectators do not use it.
+	Mux *Mux
 }
 
 // Stats counts what happened on a session.
@@ -236,9 +240,13 @@ func (s *GameSession[A, V, B, T]) open(ctx context.Context) error {
 		var st pb.TableService_SpectateClient
 		st, err = s.c.Tables.Spectate(sctx, &pb.SpectateRequest{TableId: s.seat.TableID, AfterSeq: s.last})
 		s.stream = watchStream{st}
+	} else if req := (&pb.StreamEventsRequest{TableId: s.seat.TableID, SeatToken: s.seat.Token, AfterSeq: s.last}); s.opts.Mux != nil {
+		var f *muxFollow
+		f, err = s.opts.Mux.follow(sctx, req)
+		s.stream = f
 	} else {
 		var st pb.TableService_StreamEventsClient
-		st, err = s.c.Tables.StreamEvents(sctx, &pb.StreamEventsRequest{TableId: s.seat.TableID, SeatToken: s.seat.Token, AfterSeq: s.last})
+		st, err = s.c.Tables.StreamEvents(sctx, req)
 		s.stream = seatStream{st}
 	}
 	if err != nil {
@@ -449,7 +457,11 @@ func (s *GameSession[A, V, B, T]) Send(ctx context.Context, p Prepared) (uint64,
 		return 0, errors.New("client: send of an action not prepared")
 	}
 	var seq uint64
-	err := s.actLoop.Resend(ctx, func() error {
+	err := s.actLoop.Resend(ctx, func() (err error) {
+		if s.opts.Mux != nil {
+			seq, err = s.opts.Mux.act(ctx, req)
+			return err
+		}
 		r, err := s.c.Tables.Act(ctx, req)
 		seq = r.GetSeq()
 		return err

@@ -122,11 +122,18 @@ func play(ctx context.Context, s *client.Session, hook func(n int, u client.Upda
 // playAll plays the four seats at once.
 func playAll(t *testing.T, c *client.Client, seats [table.NumSeats]client.Seat, hook func(seat table.Seat, s *client.Session, n int, u client.Update) error) [table.NumSeats]record {
 	t.Helper()
+	return playAllOn(t, c, nil, seats, hook)
+}
+
+// playAllOn is playAll with the sessions on m (on streams and calls of
+// their own when m is nil).
+func playAllOn(t *testing.T, c *client.Client, m *client.Mux, seats [table.NumSeats]client.Seat, hook func(seat table.Seat, s *client.Session, n int, u client.Update) error) [table.NumSeats]record {
+	t.Helper()
 	var recs [table.NumSeats]record
 	var errs [table.NumSeats]error
 	var wg sync.WaitGroup
 	for i, st := range seats {
-		s := c.Follow(st, client.Options{Backoff: client.Backoff{Initial: 10 * time.Millisecond, Max: 200 * time.Millisecond}})
+		s := c.Follow(st, client.Options{Mux: m, Backoff: client.Backoff{Initial: 10 * time.Millisecond, Max: 200 * time.Millisecond}})
 		var h func(int, client.Update) error
 		if hook != nil {
 			h = func(n int, u client.Update) error { return hook(st.Seat, s, n, u) }

@@ -1,0 +1,406 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"io"
+	"sync"
+	"time"
+
+	spb "google.golang.org/genproto/googleapis/rpc/status"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/client/retry"
+)
+
+// Mux carries the follows and actions of many seats, of any tables, over
+// one TableService.Multiplex stream, as a gateway or a room backend does:
+// a session whose Options name a Mux follows its seat and acts on it
+// exactly as it would on a StreamEvents stream of its own and unary Act
+// calls (snapshots, resume after the last seq, sequence checks, retries
+// with the same request id), so a rule set's client code does not change
+// with the transport.
+//
+// One goroutine reads the stream and hands each item to the session it is
+// for: events and ends by the follow's ref, answers by the action's call
+// number. Sends are serialised. When the stream drops, every follow on it
+// ends with the stream's error, and the actions waiting for an answer get
+// it too: the sessions then resume after their last seq and resend with
+// the same request id, as over their own streams, and the first of them
+// opens one new stream that all of them share. After a failed open (or a
+// stream that broke before its first message) the next is tried after the
+// client's Backoff, which every session needing the stream waits out, so a
+// server that is down sees one attempt per Mux, not one per seat.
+//
+// A Mux opens its stream when the first session needs it and lives until
+// Close or the end of the context given to Client.Mux. Spectators are not
+// multiplexed (Multiplex follows seats): WatchGame ignores Options.Mux.
+// A table another node of a cluster owns is refused with TABLE_ELSEWHERE
+// (see OwnerAddr), which a Mux reports rather than follows.
+type Mux struct {
+	c      *Client
+	ctx    context.Context // the Mux's lifetime: its streams live in it
+	cancel context.CancelFunc
+	wg     sync.WaitGroup // the goroutines opening and reading streams
+
+	mu       sync.Mutex
+	cur      *muxStream    // the stream open now; nil before the first and after a break
+	opening  chan struct{} // closed when the open under way is done; nil when none is
+	openErr  error         // why the last attempt failed
+	retryAt  time.Time     // no new attempt before this after a failure
+	failures int           // attempts failed in a row (a stream broken before its first message counts)
+	closed   bool
+	nextRef  uint32
+	nextCall uint64
+}
+
+// ErrMuxClosed is the error of a session's stream or action on a Mux that
+// was closed.
+var ErrMuxClosed = errors.New("client: mux closed")
+
+// Mux returns a Mux on the client's connection. Nothing is sent before a
+// session uses it. ctx bounds its streams; Close ends them sooner.
+func (c *Client) Mux(ctx context.Context) *Mux {
+	ctx, cancel := context.WithCancel(ctx)
+	return &Mux{c: c, ctx: ctx, cancel: cancel}
+}
+
+// Close ends the Mux's stream: the sessions on it fail with ErrMuxClosed
+// from then on. It waits for the Mux's goroutines to end.
+func (m *Mux) Close() {
+	m.mu.Lock()
+	m.closed = true
+	m.mu.Unlock()
+	m.cancel()
+	m.wg.Wait()
+}
+
+// muxStream is one Multiplex stream and what waits on it.
+type muxStream struct {
+	st     pb.TableService_MultiplexClient
+	cancel context.CancelFunc
+	sendMu sync.Mutex // a gRPC stream's Send is not safe for concurrent use
+	// Guarded by Mux.mu: the follows whose end has not come, the actions
+	// whose answer has not, and why the stream broke (nil while it works).
+	follows map[uint32]*muxFollow
+	calls   map[uint64]chan muxAnswer
+	err     error
+}
+
+func (s *muxStream) send(r *pb.MultiplexRequest) error {
+	s.sendMu.Lock()
+	defer s.sendMu.Unlock()
+	return s.st.Send(r)
+}
+
+// muxAnswer is an action's answer: the server's, or the stream's error.
+type muxAnswer struct {
+	seq uint64
+	err error
+}
+
+// stream returns the stream open now, opening one if there is none. While
+// an attempt is under way the callers wait for it, and after a failed
+// attempt for the backoff and the next attempt: one attempt for all.
+func (m *Mux) stream(ctx context.Context) (*muxStream, error) {
+	for {
+		m.mu.Lock()
+		if m.closed {
+			m.mu.Unlock()
+			return nil, ErrMuxClosed
+		}
+		if m.cur != nil {
+			s := m.cur
+			m.mu.Unlock()
+			return s, nil
+		}
+		if m.opening == nil {
+			if wait := time.Until(m.retryAt); wait > 0 {
+				m.mu.Unlock()
+				if err := retry.Sleep(ctx, wait); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			m.opening = make(chan struct{})
+			m.wg.Add(1)
+			go m.open(m.opening)
+		}
+		ch := m.opening
+		m.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		m.mu.Lock()
+		s, err := m.cur, m.openErr
+		m.mu.Unlock()
+		if s == nil {
+			if err == nil {
+				err = status.Error(codes.Unavailable, "client: multiplex stream broke as it opened")
+			}
+			return nil, err
+		}
+	}
+}
+
+// open opens a stream in the Mux's context, and closes done.
+func (m *Mux) open(done chan struct{}) {
+	defer m.wg.Done()
+	sctx, cancel := context.WithCancel(m.ctx)
+	st, err := m.c.Tables.Multiplex(sctx)
+	m.mu.Lock()
+	if err != nil {
+		cancel()
+		m.failed(err)
+	} else {
+		s := &muxStream{st: st, cancel: cancel, follows: map[uint32]*muxFollow{}, calls: map[uint64]chan muxAnswer{}}
+		m.cur, m.openErr = s, nil
+		m.wg.Add(1)
+		go m.read(s)
+	}
+	m.opening = nil
+	m.mu.Unlock()
+	close(done)
+}
+
+// failed notes a failed attempt; the caller holds mu.
+func (m *Mux) failed(err error) {
+	m.failures++
+	m.openErr = err
+	m.retryAt = time.Now().Add(m.c.retry.Wait(m.failures - 1))
+}
+
+// read hands out what the stream brings until it breaks.
+func (m *Mux) read(s *muxStream) {
+	defer m.wg.Done()
+	defer s.cancel()
+	received := false
+	for {
+		r, err := s.st.Recv()
+		if err != nil {
+			m.broke(s, err, received)
+			return
+		}
+		m.mu.Lock()
+		if !received {
+			received, m.failures = true, 0
+		}
+		for _, it := range r.GetItems() {
+			m.dispatch(s, it)
+		}
+		m.mu.Unlock()
+	}
+}
+
+// dispatch hands one item to whom it is for; the caller holds mu. Items
+// of follows and calls no longer waited for are dropped.
+func (m *Mux) dispatch(s *muxStream, it *pb.MultiplexItem) {
+	switch k := it.GetKind().(type) {
+	case *pb.MultiplexItem_Event:
+		if f := s.follows[k.Event.GetRef()]; f != nil && !f.unfollowed {
+			f.push(k.Event.GetEvent())
+		}
+	case *pb.MultiplexItem_Answer:
+		ch, ok := s.calls[k.Answer.GetCall()]
+		if !ok {
+			return
+		}
+		delete(s.calls, k.Answer.GetCall())
+		ch <- answerFromPB(k.Answer)
+	case *pb.MultiplexItem_End:
+		if f := s.follows[k.End.GetRef()]; f != nil {
+			delete(s.follows, k.End.GetRef())
+			f.finish(endError(k.End.GetStatus()))
+		}
+	}
+}
+
+// answerFromPB is an action's answer as Act would have returned it: its
+// sequence number, or the status error with its details (ErrorInfo,
+// RetryInfo), so that Reason, RetryDelay and Retryable read it alike.
+func answerFromPB(a *pb.MultiplexAnswer) muxAnswer {
+	if err := status.ErrorProto(a.GetError()); err != nil {
+		return muxAnswer{err: err}
+	}
+	return muxAnswer{seq: a.GetResponse().GetSeq()}
+}
+
+// endError is the error a follow's end makes its stream's receive return:
+// io.EOF after the game's last event, as a StreamEvents stream's.
+func endError(st *spb.Status) error {
+	if err := status.ErrorProto(st); err != nil {
+		return err
+	}
+	return io.EOF
+}
+
+// broke ends everything that waited on a stream with its error. A stream
+// that ended without an error was cut by the server (one shutting down),
+// which its seats see as Unavailable: they resume.
+func (m *Mux) broke(s *muxStream, err error, received bool) {
+	if errors.Is(err, io.EOF) {
+		err = status.Error(codes.Unavailable, "client: multiplex stream ended")
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.cur == s {
+		m.cur = nil
+	}
+	if !received {
+		m.failed(err)
+	}
+	s.err = err
+	for ref, f := range s.follows {
+		f.finish(err)
+		delete(s.follows, ref)
+	}
+	for call, ch := range s.calls {
+		ch <- muxAnswer{err: err}
+		delete(s.calls, call)
+	}
+}
+
+// follow follows a seat on the stream, the follow living in ctx: when ctx
+// ends, the seat is unfollowed and its receive returns Canceled.
+func (m *Mux) follow(ctx context.Context, req *pb.StreamEventsRequest) (*muxFollow, error) {
+	s, err := m.stream(ctx)
+	if err != nil {
+		return nil, err
+	}
+	f := &muxFollow{m: m, s: s, ctx: ctx, wake: make(chan struct{}, 1)}
+	m.mu.Lock()
+	if s.err != nil {
+		// It broke since: the session opens again, on the next stream.
+		err := s.err
+		m.mu.Unlock()
+		return nil, err
+	}
+	for {
+		m.nextRef++
+		if _, used := s.follows[m.nextRef]; m.nextRef != 0 && !used {
+			break
+		}
+	}
+	f.ref = m.nextRef
+	s.follows[f.ref] = f
+	m.mu.Unlock()
+	// An error of Send means the stream broke: the reader ends the follow
+	// with the stream's status, which its receive returns.
+	_ = s.send(&pb.MultiplexRequest{Kind: &pb.MultiplexRequest_Follow{Follow: &pb.MultiplexFollow{Ref: f.ref, Request: req}}})
+	context.AfterFunc(ctx, f.unfollow)
+	return f, nil
+}
+
+// act plays an action on the stream and waits for its answer.
+func (m *Mux) act(ctx context.Context, req *pb.ActRequest) (uint64, error) {
+	s, err := m.stream(ctx)
+	if err != nil {
+		return 0, err
+	}
+	ch := make(chan muxAnswer, 1)
+	m.mu.Lock()
+	if s.err != nil {
+		err := s.err
+		m.mu.Unlock()
+		return 0, err
+	}
+	m.nextCall++
+	call := m.nextCall
+	s.calls[call] = ch
+	m.mu.Unlock()
+	// As in follow, a failed Send is answered by the reader.
+	_ = s.send(&pb.MultiplexRequest{Kind: &pb.MultiplexRequest_Act{Act: &pb.MultiplexAct{Call: call, Request: req}}})
+	select {
+	case a := <-ch:
+		return a.seq, a.err
+	case <-ctx.Done():
+		m.mu.Lock()
+		delete(s.calls, call)
+		m.mu.Unlock()
+		return 0, status.FromContextError(ctx.Err()).Err()
+	}
+}
+
+// muxFollow is a seat followed on a Mux: the receiver of a session whose
+// events come on the shared stream.
+type muxFollow struct {
+	m   *Mux
+	s   *muxStream
+	ref uint32
+	ctx context.Context
+	// unfollowed: the session left it, its events are dropped until its
+	// end comes (guarded by Mux.mu).
+	unfollowed bool
+
+	mu    sync.Mutex
+	q     []*pb.StreamEventsResponse // received, not yet taken: q[head:]
+	head  int
+	ended bool
+	end   error
+	wake  chan struct{} // a token when something came
+}
+
+func (f *muxFollow) push(e *pb.StreamEventsResponse) {
+	f.mu.Lock()
+	f.q = append(f.q, e)
+	f.mu.Unlock()
+	f.signal()
+}
+
+func (f *muxFollow) finish(err error) {
+	f.mu.Lock()
+	f.ended, f.end = true, err
+	f.mu.Unlock()
+	f.signal()
+}
+
+func (f *muxFollow) signal() {
+	select {
+	case f.wake <- struct{}{}:
+	default:
+	}
+}
+
+// recv returns the follow's next snapshot or event; after them its end:
+// io.EOF after the game's last event, or the error it ended with (the
+// stream's own when the stream broke); Canceled once its context ended.
+func (f *muxFollow) recv() (*pb.Snapshot, *pb.Event, error) {
+	for {
+		f.mu.Lock()
+		if f.head < len(f.q) {
+			e := f.q[f.head]
+			f.q[f.head] = nil
+			if f.head++; f.head == len(f.q) {
+				f.q, f.head = f.q[:0], 0
+			}
+			f.mu.Unlock()
+			return e.GetSnapshot(), e.GetEvent(), nil
+		}
+		ended, end := f.ended, f.end
+		f.mu.Unlock()
+		if ended {
+			return nil, nil, end
+		}
+		select {
+		case <-f.wake:
+		case <-f.ctx.Done():
+			return nil, nil, status.FromContextError(f.ctx.Err()).Err()
+		}
+	}
+}
+
+// unfollow tells the server the seat is left, unless its follow already
+// ended; its end (CANCELLED) comes later and is dropped.
+func (f *muxFollow) unfollow() {
+	f.m.mu.Lock()
+	open := f.s.err == nil && f.s.follows[f.ref] == f && !f.unfollowed
+	f.unfollowed = true
+	f.m.mu.Unlock()
+	if open {
+		_ = f.s.send(&pb.MultiplexRequest{Kind: &pb.MultiplexRequest_Unfollow{Unfollow: &pb.MultiplexUnfollow{Ref: f.ref}}})
+	}
+}
