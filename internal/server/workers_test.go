@@ -40,11 +40,7 @@ func TestWorkersRunCalls(t *testing.T) {
 	info := &grpc.UnaryServerInfo{FullMethod: "/x.Y/Z"}
 	boom := errors.New("boom")
 
-	waitIdle(w)
-	resp, err := w.unary(ctx, "req", info, func(_ context.Context, req any) (any, error) {
-		if !onWorker() {
-			t.Error("a call with a worker free ran on its own goroutine")
-		}
+	resp, err, _ := onFreeWorker(t, w, func(_ context.Context, req any) (any, error) {
 		return req.(string) + "!", boom
 	})
 	if resp != "req!" || err != boom {
@@ -73,30 +69,47 @@ func TestWorkersRunCalls(t *testing.T) {
 	<-done
 	waitIdle(w)
 
-	func() {
-		defer func() {
-			p, ok := recover().(*handlerPanic)
-			if !ok || p.value != "bug" || !strings.Contains(string(p.stack), "TestWorkersRunCalls") {
-				t.Errorf("recovered %#v, want the handler's panic with its stack", p)
-			}
-		}()
-		_, _ = w.unary(ctx, nil, info, func(context.Context, any) (any, error) { panic("bug") })
-		t.Error("the panic did not come back")
-	}()
+	_, _, rec := onFreeWorker(t, w, func(context.Context, any) (any, error) { panic("bug") })
+	if p, ok := rec.(*handlerPanic); !ok || p.value != "bug" || !strings.Contains(string(p.stack), "TestWorkersRunCalls") {
+		t.Errorf("recovered %#v, want the handler's panic with its stack", rec)
+	}
 
 	// A handler that ends its goroutine ends its worker, not its caller.
-	waitIdle(w)
-	func() {
-		defer func() {
-			if _, ok := recover().(*handlerPanic); !ok {
-				t.Error("a handler's Goexit did not come back as a panic")
-			}
+	_, _, rec = onFreeWorker(t, w, func(context.Context, any) (any, error) {
+		runtime.Goexit()
+		return nil, nil
+	})
+	if _, ok := rec.(*handlerPanic); !ok {
+		t.Errorf("a handler's Goexit came back as %#v, want a panic", rec)
+	}
+}
+
+// onFreeWorker makes a call with handler h until one runs on w's worker,
+// and returns that call's result and what it panicked with. A worker
+// that just answered a call is back at its receive a moment later, and a
+// call made in that moment runs where it is, as it should (h does not
+// run then: the call returns nil).
+func onFreeWorker(t *testing.T, w *workers, h grpc.UnaryHandler) (resp any, err error, rec any) {
+	t.Helper()
+	info := &grpc.UnaryServerInfo{FullMethod: "/x.Y/Z"}
+	for range 10000 {
+		ran := false
+		func() {
+			defer func() { rec = recover() }()
+			resp, err = w.unary(context.Background(), "req", info, func(ctx context.Context, req any) (any, error) {
+				if ran = onWorker(); !ran {
+					return nil, nil
+				}
+				return h(ctx, req)
+			})
 		}()
-		_, _ = w.unary(ctx, nil, info, func(context.Context, any) (any, error) {
-			runtime.Goexit()
-			return nil, nil
-		})
-	}()
+		if ran {
+			return resp, err, rec
+		}
+		runtime.Gosched()
+	}
+	t.Fatal("no call ran on the free worker")
+	return nil, nil, nil
 }
 
 // TestWorkersAsync checks async's three ways: a task runs on a free
