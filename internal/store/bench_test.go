@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -261,33 +262,39 @@ func BenchmarkAppendPaced(b *testing.B) {
 // journal holds entries of 1,000 tables, as many as it holds before the
 // writer moves it (its default): the scan of the journal a reader pays.
 func BenchmarkLoadEntriesFullJournal(b *testing.B) {
-	const tables, entries = 1000, 8 << 10
-	s, _ := openTables(b, tables, store.WithJournalMove(time.Hour, 1<<30))
-	defer s.Close()
-	ctx := context.Background()
-	e := host.Entry[move]{At: t0, Kind: host.EntryAction, Actor: 1, Action: move{1, 2}, RequestID: "0123456789abcdef"}
-	var wg sync.WaitGroup
-	for i := range tables {
-		wg.Go(func() {
-			for range entries / tables {
-				if err := s.Append(ctx, fmt.Sprint("t", i), e); err != nil {
-					b.Error(err)
-					return
+	const tables = 1000
+	// 8,192 entries: the journal's bound at up to 2,048 tables; 65,536:
+	// its bound at 16,384 tables and more (defaultMove).
+	for _, entries := range []int{8 << 10, 64 << 10} {
+		b.Run(fmt.Sprintf("entries=%d", entries), func(b *testing.B) {
+			s, _ := openTables(b, tables, store.WithJournalMove(time.Hour, 1<<30))
+			defer s.Close()
+			ctx := context.Background()
+			e := host.Entry[move]{At: t0, Kind: host.EntryAction, Actor: 1, Action: move{1, 2}, RequestID: "0123456789abcdef"}
+			var wg sync.WaitGroup
+			for i := range tables {
+				wg.Go(func() {
+					for range entries / tables {
+						if err := s.Append(ctx, fmt.Sprint("t", i), e); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+			}
+			wg.Wait()
+			n := store.JournalLen(s)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				es, err := s.LoadEntries(ctx, "t7", prefill)
+				if err != nil || len(es) != entries/tables {
+					b.Fatalf("LoadEntries = %d entries, %v", len(es), err)
 				}
 			}
+			b.ReportMetric(float64(n), "journal-entries")
 		})
 	}
-	wg.Wait()
-	n := store.JournalLen(s)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		es, err := s.LoadEntries(ctx, "t7", prefill)
-		if err != nil || len(es) != entries/tables {
-			b.Fatalf("LoadEntries = %d entries, %v", len(es), err)
-		}
-	}
-	b.ReportMetric(float64(n), "journal-entries")
 }
 
 // snapState and snapEvents are the sizes of a round-end snapshot in the
@@ -352,10 +359,13 @@ type humanLoad struct {
 	starts []time.Duration // since the load began
 	snaps  []time.Duration // of each SaveSnapshot, in no order
 	snapMu sync.Mutex
+
+	entry host.Entry[move] // what each append writes
 }
 
 func newHumanLoad(s *store.Bolt[move], tables, rate, snapEvery int) *humanLoad {
-	return &humanLoad{s: s, tables: tables, rate: rate, snapEvery: snapEvery, counts: make([]atomic.Uint64, tables)}
+	return &humanLoad{s: s, tables: tables, rate: rate, snapEvery: snapEvery, counts: make([]atomic.Uint64, tables),
+		entry: host.Entry[move]{At: t0, Kind: host.EntryAction, Actor: 1, Action: move{1, 2}, RequestID: "0123456789abcdef"}}
 }
 
 // snapshot is a SaveSnapshot of size state+events bytes for table i,
@@ -381,7 +391,7 @@ func (h *humanLoad) snapshot(b *testing.B, rng *rand.Rand, i int) {
 
 // run makes n appends and waits for them (and their snapshots).
 func (h *humanLoad) run(b *testing.B, n int, extra func(start time.Time, wg *sync.WaitGroup)) time.Duration {
-	e := host.Entry[move]{At: t0, Kind: host.EntryAction, Actor: 1, Action: move{1, 2}, RequestID: "0123456789abcdef"}
+	e := h.entry
 	rng := rand.New(rand.NewPCG(1, 2))
 	h.lat = make([]time.Duration, n)
 	h.starts = make([]time.Duration, n)
@@ -450,6 +460,57 @@ func BenchmarkHumanPace(b *testing.B) {
 			b.ReportMetric(ms(quantile(h.snaps, 0.99)), "snap-p99-ms")
 			k.report(b)
 		})
+	}
+}
+
+// BenchmarkScalePace is the store's load at 10,000 tables at human pace
+// (bots thinking 1 to 4 s a decision, 40,000 seats): 2,000 appends a
+// second in all, spread over the tables in turn, each of one entry of
+// about 150 bytes (journal value and all), and a ~30 kB snapshot after
+// every pacedSnapEvery-th; the tables have played a round (a file of
+// some 300 MB). b.N is the number of appends (-benchtime 60000x is a run
+// of 30 s). It reports what BenchmarkHumanPace does, and the allocations
+// per append (of the whole process, the load's goroutines too).
+func BenchmarkScalePace(b *testing.B) {
+	const tables, rate, rounds = 10000, 2000, 1
+	s, c := openTables(b, tables)
+	playedRounds(b, s, tables, rounds)
+	c.reset()
+	h := newHumanLoad(s, tables, rate, pacedSnapEvery)
+	// A request id of 100 bytes: entries the size the brief of the
+	// scale work names (100 to 300 bytes).
+	h.entry.RequestID = strings.Repeat("r", 100)
+	b.ReportAllocs()
+	b.ResetTimer()
+	k := startCost(s, c)
+	stop := loadProfile(b)
+	took := h.run(b, b.N, nil)
+	stop()
+	b.ReportMetric(float64(c.n.Load())/took.Seconds(), "commits/s")
+	b.ReportMetric(ms(quantile(h.lat, 0.5)), "p50-ms")
+	b.ReportMetric(ms(quantile(h.lat, 0.99)), "p99-ms")
+	b.ReportMetric(ms(quantile(h.snaps, 0.99)), "snap-p99-ms")
+	k.report(b)
+}
+
+// loadProfile writes a CPU profile of the load alone (not of the setup,
+// which -cpuprofile counts too) to the file named by
+// STORE_BENCH_CPUPROFILE, if it is set; the function it returns stops it.
+func loadProfile(b *testing.B) func() {
+	path := os.Getenv("STORE_BENCH_CPUPROFILE")
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		b.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
 	}
 }
 

@@ -97,9 +97,8 @@ type Bolt[A any] struct {
 	obs    Observer
 	linger time.Duration
 
-	jr        journal // the writer's only
-	moveEvery time.Duration
-	moveAt    int
+	jr journal // the writer's only
+	mv movePolicy
 }
 
 // Observer is told how the store performs, for an operator's metrics
@@ -125,10 +124,9 @@ func (nopObserver) Committed(time.Duration, int) {}
 type Option func(*options)
 
 type options struct {
-	obs       Observer
-	linger    time.Duration
-	moveEvery time.Duration
-	moveAt    int
+	obs    Observer
+	linger time.Duration
+	mv     movePolicy
 }
 
 // WithObserver has the store tell o how it performs.
@@ -153,12 +151,12 @@ type request struct {
 // Open opens or creates the store at path. It fails after a second if
 // another process holds the file.
 func Open[A any](path string, codec Codec[A], opts ...Option) (*Bolt[A], error) {
-	op := options{obs: nopObserver{}, linger: DefaultLinger, moveEvery: defaultMoveEvery, moveAt: defaultMoveAt}
+	op := options{obs: nopObserver{}, linger: DefaultLinger, mv: defaultMove}
 	for _, o := range opts {
 		o(&op)
 	}
-	if op.moveEvery <= 0 {
-		op.moveEvery = defaultMoveEvery
+	if op.mv.every <= 0 {
+		op.mv.every = defaultMove.every
 	}
 	// The freelist is not written on every commit (a page or more less per
 	// transaction): bbolt rebuilds it from the file when it opens it, a
@@ -193,7 +191,7 @@ func Open[A any](path string, codec Codec[A], opts ...Option) (*Bolt[A], error) 
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
 	s := &Bolt[A]{db: db, codec: codec, reqs: make(chan *request, maxBatch), snaps: make(chan *request, maxBatch), quit: make(chan struct{}), done: make(chan struct{}), obs: op.obs, linger: op.linger,
-		jr: newJournal(), moveEvery: op.moveEvery, moveAt: op.moveAt}
+		jr: newJournal(), mv: op.mv}
 	go s.writer()
 	return s, nil
 }
@@ -246,12 +244,12 @@ func (s *Bolt[A]) writer() {
 	defer close(s.done)
 	l := lingering{gain: 1}
 	var wait *time.Timer
-	idle := time.NewTicker(s.moveEvery)
+	idle := time.NewTicker(s.mv.every)
 	defer idle.Stop()
 	batch := make([]*request, 0, maxBatch)
 	for {
 		batch = batch[:0]
-		if s.jr.draining && s.jr.due(time.Now(), s.moveEvery, s.moveAt) {
+		if s.jr.draining && s.jr.due(time.Now(), s.mv) {
 			// A drain goes on chunk by chunk while nothing waits, and
 			// between commits otherwise.
 			select {
@@ -271,7 +269,7 @@ func (s *Bolt[A]) writer() {
 			case r := <-s.snaps:
 				batch = append(batch, r)
 			case <-idle.C:
-				if s.jr.due(time.Now(), s.moveEvery, s.moveAt) {
+				if s.jr.due(time.Now(), s.mv) {
 					s.move()
 				}
 				continue
@@ -306,7 +304,7 @@ func (s *Bolt[A]) writer() {
 		batch = s.addSnapshots(batch)
 		s.commit(batch)
 		clear(batch) // no request outlives its commit here
-		if s.jr.due(time.Now(), s.moveEvery, s.moveAt) {
+		if s.jr.due(time.Now(), s.mv) {
 			s.move()
 		}
 	}

@@ -21,9 +21,10 @@ func PageWrites[A any](s *Bolt[A]) int64 {
 }
 
 // WithJournalMove sets when the writer moves the journal into the
-// tables' logs: every d, or once it holds n entries.
+// tables' logs: every d, or once it holds n entries, however many tables
+// they are of.
 func WithJournalMove(d time.Duration, n int) Option {
-	return func(op *options) { op.moveEvery, op.moveAt = d, n }
+	return func(op *options) { op.mv = movePolicy{every: d, at: n, max: n} }
 }
 
 // MoveJournal has the writer move the journal now, in a transaction of

@@ -31,21 +31,37 @@ import (
 // numbers tell which; Open moves what a crash left.
 var bucketJournal = []byte("journal")
 
-// When the writer moves the journal: once it holds moveAt entries or its
-// oldest is moveEvery old, it moves every table's, moveChunk tables a
-// transaction between commits. Longer waits give a table more entries to
-// move at once; a shorter journal is quicker for a reader to scan
-// (readers scan it whole: a millisecond or two at moveAt, see
-// BenchmarkLoadEntriesFullJournal). A move writes two or three pages of
-// each table whatever it moves, so at human pace (a few hundred entries
-// a second, a few per table in 10 s) it is the wait that pays: moveAt
-// bounds the journal anyway (BenchmarkHumanPace at 300 appends a second
-// for 40 s: 20% fewer bytes written per append than with 10 s).
-const (
-	defaultMoveEvery = 30 * time.Second
-	defaultMoveAt    = 8 << 10
-	moveChunk        = 64
-)
+// When the writer moves the journal (movePolicy): it moves every table's
+// entries, moveChunk tables a transaction between commits. Longer waits
+// give a table more entries to move at once; a shorter journal is
+// quicker for a reader to scan (readers scan it whole: a millisecond or
+// two at 8,192 entries, see BenchmarkLoadEntriesFullJournal). A move
+// writes two or three pages of each table whatever it moves, so at human
+// pace it is the wait that pays (BenchmarkHumanPace at 300 appends a
+// second for 40 s: 20% fewer bytes written per append with 30 s than
+// with 10 s). How long a wait pays depends on the tables: 8,192 entries
+// are eight a table at 1,000 tables and less than one at 10,000, where
+// a move wrote three pages for each entry and took 40% of the store's
+// CPU (BenchmarkScalePace). So the journal waits for a few entries a
+// table on average, up to a bound on its length.
+const moveChunk = 64
+
+// movePolicy is when the writer moves the journal: once it holds max
+// entries, once its oldest is every old, or once it holds at least at
+// entries and perTable for each table with entries in it.
+type movePolicy struct {
+	every    time.Duration
+	at       int
+	perTable int
+	max      int
+}
+
+// defaultMove: 8,192 entries bound the journal at up to 2,048 tables, as
+// before tables counted; from there on it holds four entries a table, up
+// to 65,536 (a scan of ten milliseconds or so for a reader of one table,
+// BenchmarkLoadEntriesFullJournal). A store too quiet to gather that many
+// moves every two minutes, so that its journal does not linger for ever.
+var defaultMove = movePolicy{every: 2 * time.Minute, at: 8 << 10, perTable: 4, max: 64 << 10}
 
 // pending is what the journal holds of one table that is not moved yet.
 type pending struct {
@@ -144,11 +160,12 @@ func (j *journal) lastOf(table string, lb *bolt.Bucket) uint64 {
 }
 
 // due reports whether the writer should move a chunk now.
-func (j *journal) due(now time.Time, every time.Duration, at int) bool {
+func (j *journal) due(now time.Time, p movePolicy) bool {
 	if j.n == 0 || now.Before(j.retry) {
 		return false
 	}
-	return j.draining || j.n >= at || now.Sub(j.since) >= every
+	return j.draining || j.n >= p.max || now.Sub(j.since) >= p.every ||
+		j.n >= p.at && j.n >= p.perTable*len(j.tables)
 }
 
 // journalValue starts the journal value of an entry of table, with room
@@ -237,7 +254,7 @@ func (s *Bolt[A]) dropJournal(tx *bolt.Tx, table string) error {
 
 // move moves the next chunk of tables in a transaction of its own,
 // starting a drain of every table if none is under way. A move that
-// fails is tried again after moveEvery; the entries stay in the journal
+// fails is tried again after movePolicy.every; the entries stay in the journal
 // meanwhile, where every reader sees them.
 func (s *Bolt[A]) move() {
 	j := &s.jr
@@ -261,7 +278,7 @@ func (s *Bolt[A]) move() {
 	last := len(chunk) == len(j.tables)
 	err := s.db.Update(func(tx *bolt.Tx) error { return s.moveChunk(tx, chunk, last) })
 	if err != nil {
-		j.retry = time.Now().Add(s.moveEvery)
+		j.retry = time.Now().Add(s.mv.every)
 		j.draining = false
 		return
 	}
