@@ -163,6 +163,23 @@ func (k *cost) reportN(b *testing.B, n int) {
 	}
 }
 
+// statusKiB is a field of /proc/self/status in KiB (RssFile: the mapped
+// file's pages resident, RssAnon: the heap and stacks), false where that
+// is not known.
+func statusKiB(field string) (int64, bool) {
+	raw, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, false
+	}
+	for line := range strings.Lines(string(raw)) {
+		if v, ok := strings.CutPrefix(line, field+":"); ok {
+			n, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return n, err == nil
+		}
+	}
+	return 0, false
+}
+
 // bytesWritten is how many bytes the process has written (wchar of
 // /proc/self/io: the bytes of its write calls), 0 where that is not known.
 func bytesWritten() int64 {
@@ -469,8 +486,9 @@ func BenchmarkHumanPace(b *testing.B) {
 // about 150 bytes (journal value and all), and a ~30 kB snapshot after
 // every pacedSnapEvery-th; the tables have played a round (a file of
 // some 300 MB). b.N is the number of appends (-benchtime 60000x is a run
-// of 30 s). It reports what BenchmarkHumanPace does, and the allocations
-// per append (of the whole process, the load's goroutines too).
+// of 30 s). It reports what BenchmarkHumanPace does, the allocations
+// per append (of the whole process, the load's goroutines too) and the
+// file's pages resident at the end of the load (RssFile).
 func BenchmarkScalePace(b *testing.B) {
 	const tables, rate, rounds = 10000, 2000, 1
 	s, c := openTables(b, tables)
@@ -486,6 +504,9 @@ func BenchmarkScalePace(b *testing.B) {
 	stop := loadProfile(b)
 	took := h.run(b, b.N, nil)
 	stop()
+	if n, ok := statusKiB("RssFile"); ok {
+		b.ReportMetric(float64(n)/1024, "rss-file-MiB")
+	}
 	b.ReportMetric(float64(c.n.Load())/took.Seconds(), "commits/s")
 	b.ReportMetric(ms(quantile(h.lat, 0.5)), "p50-ms")
 	b.ReportMetric(ms(quantile(h.lat, 0.99)), "p99-ms")

@@ -59,3 +59,7 @@ func JournalValue(table string, n uint64, raw []byte) []byte {
 
 // DecodeJournal exposes the journal value's decoding to the fuzz test.
 var DecodeJournal = decodeJournal
+
+// WithDropEvery sets how often the writer drops the file's mapped pages
+// from the resident set (0: after every commit).
+func WithDropEvery(d time.Duration) Option { return func(op *options) { op.dropEvery = d } }

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package store
+
+// dropMapped does nothing where madvise is not known to keep a shared
+// file mapping's contents (see pages_linux.go).
+func dropMapped(addr, size uintptr) error { return nil }
