@@ -637,7 +637,7 @@ func (s *Bolt[A]) Prune(ctx context.Context, before time.Time) (int, error) {
 func (s *Bolt[A]) Append(ctx context.Context, table string, entries ...host.Entry[A]) error {
 	vals := make([][]byte, len(entries))
 	for i := range entries {
-		v, err := AppendEntry(journalValue(table), s.codec, &entries[i])
+		v, err := AppendEntry(journalValue(table, entryRoom(&entries[i])), s.codec, &entries[i])
 		if err != nil {
 			return fmt.Errorf("bolt store: table %s: %w", table, err)
 		}
@@ -646,6 +646,11 @@ func (s *Bolt[A]) Append(ctx context.Context, table string, entries ...host.Entr
 	start := time.Now()
 	defer func() { s.obs.Appended(time.Since(start)) }()
 	return s.do(ctx, func(tx *bolt.Tx) error {
+		if s.jr.holds(table) {
+			// It exists, and the journal numbers its entries: no need to
+			// find it in "tables", a search through a few pages.
+			return s.appendJournal(tx, table, nil, vals)
+		}
 		tb := tx.Bucket(bucketTables).Bucket([]byte(table))
 		if tb == nil {
 			return fmt.Errorf("bolt store: table %s: %w", table, host.ErrNoTable)

@@ -219,3 +219,10 @@ func decodeEntry[A any](b []byte, c Codec[A]) (host.Entry[A], error) {
 	}
 	return e, nil
 }
+
+// entryRoom is room enough for e's encoding in most cases, so that its
+// journal value is one allocation: its strings and the fixed fields
+// (varints, an action of a few bytes) in 64.
+func entryRoom[A any](e *host.Entry[A]) int {
+	return 64 + len(e.RequestID) + len(e.Notice.Name) + len(e.Entropy) + len(e.Notice.PlayerID) + len(e.TicketID) + len(e.TokenHash)
+}

@@ -52,7 +52,7 @@ func MoveTables[A any](s *Bolt[A], ids ...string) error {
 
 // JournalValue builds a journal value as Append and its writer do.
 func JournalValue(table string, n uint64, raw []byte) []byte {
-	v := append(journalValue(table), raw...)
+	v := append(journalValue(table, len(raw)), raw...)
 	setJournalNumber(v, len(table), n)
 	return v
 }

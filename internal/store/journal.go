@@ -83,6 +83,8 @@ type journal struct {
 	queue    []string            // tables left to move in this drain, sorted
 	retry    time.Time           // no move before this, after one failed
 
+	key [8]byte // a key being built, for bbolt calls that copy it
+
 	txLast  map[string]uint64 // this transaction's last numbers; 0: dropped
 	txOps   []journalOp
 	txMoved bool // this transaction emptied the journal
@@ -146,8 +148,19 @@ func (j *journal) emptied() {
 	j.queue = j.queue[:0]
 }
 
+// holds reports whether the journal holds entries of table not moved, as
+// of the transaction under way: then the table exists (deleting it drops
+// them) and lastOf needs no log.
+func (j *journal) holds(table string) bool {
+	if n, ok := j.txLast[table]; ok {
+		return n > 0
+	}
+	return j.tables[table] != nil
+}
+
 // lastOf returns the number of the last entry of table, whose log bucket
-// is lb: the journal's if it holds some not moved, else the log's.
+// is lb: the journal's if it holds some not moved, else the log's (lb
+// may be nil if holds(table)).
 func (j *journal) lastOf(table string, lb *bolt.Bucket) uint64 {
 	if n, ok := j.txLast[table]; ok {
 		if n > 0 {
@@ -171,8 +184,7 @@ func (j *journal) due(now time.Time, p movePolicy) bool {
 // journalValue starts the journal value of an entry of table, with room
 // for its number (setJournalNumber), which only the writer knows; the
 // entry is appended to it.
-func journalValue(table string) []byte {
-	const room = 64 // most entries are smaller: one allocation
+func journalValue(table string, room int) []byte {
 	v := make([]byte, 0, binary.MaxVarintLen64+len(table)+8+room)
 	v = binary.AppendUvarint(v, uint64(len(table)))
 	v = append(v, table...)
@@ -218,7 +230,8 @@ func (s *Bolt[A]) appendJournal(tx *bolt.Tx, table string, lb *bolt.Bucket, vals
 		}
 		n++
 		setJournalNumber(v, len(table), n)
-		if err := jb.Put(key(seq), v); err != nil {
+		// Put copies the key: the writer's buffer serves every append.
+		if err := jb.Put(binary.BigEndian.AppendUint64(s.jr.key[:0], seq), v); err != nil {
 			return err
 		}
 		s.jr.txOps = append(s.jr.txOps, journalOp{table: table, n: n, key: seq})
@@ -294,7 +307,10 @@ func (s *Bolt[A]) move() {
 // moveChunk moves the journal entries of the given tables into their
 // logs and, if they are the last not moved, empties the journal.
 func (s *Bolt[A]) moveChunk(tx *bolt.Tx, chunk []string, last bool) error {
-	jb := tx.Bucket(bucketJournal)
+	// One cursor for every entry, in a buffer it keeps (a Get makes a
+	// cursor each time); one key buffer (Put copies its key).
+	jc := tx.Bucket(bucketJournal).Cursor()
+	var k, n [8]byte
 	tables := tx.Bucket(bucketTables)
 	for _, id := range chunk {
 		tb := tables.Bucket([]byte(id))
@@ -303,8 +319,13 @@ func (s *Bolt[A]) moveChunk(tx *bolt.Tx, chunk []string, last bool) error {
 		}
 		lb := tb.Bucket(bucketLog)
 		lb.FillPercent = 1 // numbered in order: full leaves
-		for _, k := range s.jr.tables[id].keys {
-			if err := moveEntry(lb, key(k), jb.Get(key(k))); err != nil {
+		for _, seq := range s.jr.tables[id].keys {
+			binary.BigEndian.PutUint64(k[:], seq)
+			var v []byte
+			if got, val := jc.Seek(k[:]); bytes.Equal(got, k[:]) {
+				v = val
+			}
+			if err := moveEntryKey(lb, k[:], v, n[:]); err != nil {
 				return fmt.Errorf("table %s: %w", id, err)
 			}
 		}
@@ -322,6 +343,12 @@ func (s *Bolt[A]) moveChunk(tx *bolt.Tx, chunk []string, last bool) error {
 // moveEntry puts the journal entry v (under key k) into the log lb,
 // unless it is there already.
 func moveEntry(lb *bolt.Bucket, k, v []byte) error {
+	var n [8]byte
+	return moveEntryKey(lb, k, v, n[:])
+}
+
+// moveEntryKey is moveEntry with a buffer of 8 bytes for the log's key.
+func moveEntryKey(lb *bolt.Bucket, k, v, buf []byte) error {
 	if v == nil {
 		return fmt.Errorf("%w: journal entry %x missing", ErrCorrupt, k)
 	}
@@ -336,7 +363,7 @@ func moveEntry(lb *bolt.Bucket, k, v []byte) error {
 		return fmt.Errorf("%w: journal entry %x is entry %d, the log has %d", ErrCorrupt, k, n, seq)
 	}
 	// Cloned: raw points into the journal's pages, which a move frees.
-	if err := lb.Put(key(n), bytes.Clone(raw)); err != nil {
+	if err := lb.Put(binary.BigEndian.AppendUint64(buf[:0], n), bytes.Clone(raw)); err != nil {
 		return err
 	}
 	return lb.SetSequence(n)

@@ -302,6 +302,10 @@ func TestJournalDeletedTable(t *testing.T) {
 			if n := store.JournalLen(s); n != 2 {
 				t.Errorf("journal holds %d entries after %s, want u's 2", n, how)
 			}
+			// The writer knew t by its entries in the journal: gone with them.
+			if err := s.Append(ctx, "t", numbered(3, 1)...); !errors.Is(err, host.ErrNoTable) {
+				t.Errorf("Append to t after %s = %v, want %v", how, err, host.ErrNoTable)
+			}
 			if err := s.Create(ctx, host.TableRecord{ID: "t"}); err != nil {
 				t.Fatal(err)
 			}
