@@ -540,6 +540,7 @@ func (s *Bolt[A]) Finish(ctx context.Context, table string, at time.Time) error 
 		if err := tx.Bucket(bucketFinished).Put(finishedKey(when, table), nil); err != nil {
 			return err
 		}
+		s.jr.forget(table, false)
 		if seq := tb.Get(keySeq); seq != nil {
 			return tx.Bucket(bucketLive).Delete(seq)
 		}
@@ -568,6 +569,7 @@ func (s *Bolt[A]) deleteTable(tx *bolt.Tx, table string) error {
 	if err := s.dropJournal(tx, table); err != nil {
 		return err
 	}
+	s.jr.forget(table, true)
 	if seq := tb.Get(keySeq); seq != nil {
 		if err := tx.Bucket(bucketOrder).Delete(seq); err != nil {
 			return err
@@ -646,9 +648,7 @@ func (s *Bolt[A]) Append(ctx context.Context, table string, entries ...host.Entr
 	start := time.Now()
 	defer func() { s.obs.Appended(time.Since(start)) }()
 	return s.do(ctx, func(tx *bolt.Tx) error {
-		if s.jr.holds(table) {
-			// It exists, and the journal numbers its entries: no need to
-			// find it in "tables", a search through a few pages.
+		if s.jr.knows(table) {
 			return s.appendJournal(tx, table, nil, vals)
 		}
 		tb := tx.Bucket(bucketTables).Bucket([]byte(table))

@@ -76,6 +76,7 @@ type pending struct {
 // once it commits.
 type journal struct {
 	tables   map[string]*pending // tables with entries not moved
+	lasts    map[string]uint64   // the last entry's number of the tables appended to since Open, until they finish
 	present  map[string]bool     // tables with entries in the journal, moved or not
 	n        int                 // entries in the journal bucket
 	since    time.Time           // when its oldest was committed
@@ -91,15 +92,17 @@ type journal struct {
 }
 
 // journalOp is one change of a transaction to the account: an entry
-// appended (key > 0) or a table's entries dropped (key 0).
+// appended (key > 0), a table's entries dropped (key 0) or a table
+// forgotten (forget: finished or deleted).
 type journalOp struct {
 	table   string
 	n, key  uint64
 	dropped int
+	forget  bool
 }
 
 func newJournal() journal {
-	return journal{tables: make(map[string]*pending), present: make(map[string]bool), txLast: make(map[string]uint64)}
+	return journal{tables: make(map[string]*pending), lasts: make(map[string]uint64), present: make(map[string]bool), txLast: make(map[string]uint64)}
 }
 
 // begin starts a transaction's account (again, after a failed attempt).
@@ -116,6 +119,10 @@ func (j *journal) committed(now time.Time) {
 		j.emptied()
 	}
 	for _, op := range j.txOps {
+		if op.forget {
+			delete(j.lasts, op.table)
+			continue
+		}
 		if op.key == 0 {
 			delete(j.tables, op.table)
 			delete(j.present, op.table)
@@ -129,6 +136,7 @@ func (j *journal) committed(now time.Time) {
 		}
 		p.last = op.n
 		p.keys = append(p.keys, op.key)
+		j.lasts[op.table] = op.n
 		j.present[op.table] = true
 		if j.n == 0 {
 			j.since = now
@@ -148,24 +156,40 @@ func (j *journal) emptied() {
 	j.queue = j.queue[:0]
 }
 
-// holds reports whether the journal holds entries of table not moved, as
-// of the transaction under way: then the table exists (deleting it drops
-// them) and lastOf needs no log.
-func (j *journal) holds(table string) bool {
+// knows reports whether the writer knows the number of table's last
+// entry, as of the transaction under way: it appended to the table since
+// Open, and the table has not finished nor been deleted since. Then the
+// table exists and lastOf needs no log, so that an append reads no page
+// of the table (a search through "tables" and the table's own page).
+func (j *journal) knows(table string) bool {
 	if n, ok := j.txLast[table]; ok {
 		return n > 0
 	}
-	return j.tables[table] != nil
+	_, ok := j.lasts[table]
+	return ok
+}
+
+// forget has the writer look table up again at its next append after
+// this transaction: it finished (few append after, and the account would
+// keep it for ever) or is deleted (and then, in this transaction too: a
+// table created again under its id starts a log of its own).
+func (j *journal) forget(table string, deleted bool) {
+	if deleted {
+		j.txLast[table] = 0
+	}
+	j.txOps = append(j.txOps, journalOp{table: table, forget: true})
 }
 
 // lastOf returns the number of the last entry of table, whose log bucket
-// is lb: the journal's if it holds some not moved, else the log's (lb
-// may be nil if holds(table)).
+// is lb: the one the writer knows, else the journal's if it holds some
+// not moved, else the log's (lb may be nil if knows(table)).
 func (j *journal) lastOf(table string, lb *bolt.Bucket) uint64 {
 	if n, ok := j.txLast[table]; ok {
 		if n > 0 {
 			return n
 		}
+	} else if n, ok := j.lasts[table]; ok {
+		return n
 	} else if p := j.tables[table]; p != nil {
 		return p.last
 	}
@@ -297,6 +321,9 @@ func (s *Bolt[A]) move() {
 	}
 	if last {
 		j.emptied()
+		// The move read a page or more of every table in it, and the
+		// kernel mapped pages around each: drop them at the next turn.
+		s.dropped = time.Time{}
 		return
 	}
 	for _, id := range chunk {

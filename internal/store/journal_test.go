@@ -321,6 +321,46 @@ func TestJournalDeletedTable(t *testing.T) {
 	}
 }
 
+// TestJournalAppendAfterFinish: the writer forgets the last number of a
+// table that finishes, and finds it again in the log or the journal at
+// its next append, before and after a move and a reopen.
+func TestJournalAppendAfterFinish(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a.db")
+	s := openNoMove(t, path)
+	ctx := context.Background()
+	if err := s.Create(ctx, host.TableRecord{ID: "t"}); err != nil {
+		t.Fatal(err)
+	}
+	mustAppend(t, s, "t", numbered(0, 3)...)
+	if err := s.Finish(ctx, "t", t0); err != nil {
+		t.Fatal(err)
+	}
+	mustAppend(t, s, "t", numbered(3, 1)...)
+	if err := store.MoveJournal(s); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Finish(ctx, "t", t0); err != nil {
+		t.Fatal(err)
+	}
+	mustAppend(t, s, "t", numbered(4, 1)...)
+	checkReaders(t, s, "t", numbered(0, 5))
+	// A Finish and an Append in one commit.
+	done := make(chan error, 1)
+	go func() { done <- s.Finish(ctx, "t", t0) }()
+	mustAppend(t, s, "t", numbered(5, 1)...)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	checkReaders(t, s, "t", numbered(0, 6))
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = openNoMove(t, path)
+	defer s.Close()
+	mustAppend(t, s, "t", numbered(6, 1)...)
+	checkReaders(t, s, "t", numbered(0, 7))
+}
+
 // TestOpenOldFile opens a file written by the store before the journal
 // existed (testdata/v1.db: tables t0, t1 and t2 of the five sample
 // entries each, a snapshot of t1 at 3, t2 finished): everything reads
