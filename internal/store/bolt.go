@@ -262,6 +262,7 @@ func (s *Bolt[A]) writer() {
 				batch = append(batch, r)
 			default:
 				s.move()
+				s.dropPages(time.Now())
 				continue
 			}
 		}
@@ -320,14 +321,15 @@ func (s *Bolt[A]) writer() {
 const defaultDropEvery = 10 * time.Second
 
 // dropPages drops the pages of the file mapped into the process from its
-// resident set, at most every defaultDropEvery. bbolt reads the file
-// through a shared mapping; every page a transaction or a reader ever touched
-// stays resident and counts in the process's RSS (RssFile), though the
-// kernel may reclaim it like any page cache. With a file of hundreds of
-// MB, most of them written once and read back rarely (old rounds'
-// events, moved logs), that was a third of the server's RSS after 30
-// minutes. Dropped, the pages stay in the page cache; the few that
-// transactions keep using are mapped again at their next touch.
+// resident set, at most every s.dropEvery. bbolt reads the file through
+// a shared mapping; every page a transaction or a reader ever touched
+// stays mapped and counts in the process's RSS (RssFile), with up to 15
+// neighbours the kernel maps around each fault, though it may reclaim
+// them like any page cache. With a file of hundreds of MB, most of it
+// written once and read back rarely (old rounds' events, moved logs),
+// that grows into a large part of the server's RSS. Dropped, the pages
+// stay in the page cache; those that transactions keep using are mapped
+// again at their next touch.
 //
 // Only the writer calls it, between transactions: bbolt remaps the file
 // only in a write transaction (as it grows), so the mapping it reads

@@ -319,11 +319,12 @@ func (s *Bolt[A]) move() {
 		j.draining = false
 		return
 	}
+	// The chunk read a page or more of each of its tables, and the kernel
+	// mapped pages around each: dropped at the writer's next turn, or a
+	// drain would map most of the file.
+	s.dropped = time.Time{}
 	if last {
 		j.emptied()
-		// The move read a page or more of every table in it, and the
-		// kernel mapped pages around each: drop them at the next turn.
-		s.dropped = time.Time{}
 		return
 	}
 	for _, id := range chunk {
