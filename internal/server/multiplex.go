@@ -97,13 +97,14 @@ type muxFollow struct {
 	seat    muxSeat
 	seq     uint64 // the last seq in the outbox (after_seq before any)
 	ctx     context.Context
-	cancel  context.CancelFunc // ends its opening or its read of the store
-	feed    ruleset.Feed       // nil while it opens
-	release func()             // its place among the server's open streams
-	notify  func()             // its wake, as its table calls it
-	ready   bool               // in m.ready
-	busy    bool               // a goroutine opens it or reads the store for it
-	done    bool               // its end is in the outbox
+	cancel  context.CancelFunc        // ends its opening or its read of the store
+	feed    ruleset.Feed              // nil while it opens
+	release func()                    // its place among the server's open streams
+	notify  func()                    // its wake, as its table calls it
+	putMsg  func(proto.Message) error // its put, made once: a method value passed on allocates
+	ready   bool                      // in m.ready
+	busy    bool                      // a goroutine opens it or reads the store for it
+	done    bool                      // its end is in the outbox
 }
 
 // muxAnswer is an accepted action's answer, held until the acting seat's
@@ -199,7 +200,7 @@ func (m *mux) follow(fr *pb.MultiplexFollow) error {
 	}
 	f := &muxFollow{m: m, ref: ref, seat: muxSeat{req.GetTableId(), req.GetSeatToken()}, seq: req.GetAfterSeq(), busy: true}
 	f.ctx, f.cancel = context.WithCancel(m.ctx)
-	f.notify = f.wake
+	f.notify, f.putMsg = f.wake, f.put
 	m.follows[ref] = f
 	m.bySeat[f.seat] = append(m.bySeat[f.seat], f)
 	m.wg.Add(1)
@@ -338,7 +339,7 @@ func (m *mux) drain() {
 			f.ready = false
 			continue
 		}
-		st, err := f.feed.Drain(f.put)
+		st, err := f.feed.Drain(f.putMsg)
 		if st == host.DrainFull {
 			break
 		}
