@@ -16,6 +16,7 @@ import (
 	"github.com/mahjong-authority/authority/internal/clock"
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
+	"github.com/mahjong-authority/authority/internal/server"
 	"github.com/mahjong-authority/authority/internal/store"
 	"github.com/mahjong-authority/authority/internal/table"
 )
@@ -223,4 +224,54 @@ func TestMultiplexCatchUpFromStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkSameAsStreamEvents(t, e2, watchers, before)
+}
+
+// TestMultiplexSlowReaderManyTables is TestMultiplexSlowReader with the
+// seats of three tables on the slow stream, whose outbox fills long
+// before their games end: the three games are played to their ends on
+// streams of their own meanwhile, and the slow stream then gets every
+// event of every seat, as StreamEvents gives them.
+func TestMultiplexSlowReaderManyTables(t *testing.T) {
+	defer server.SetMuxOutboxForTest(2 << 10)()
+	e, other := startWithSecondConn(t, riichiConfig())
+	slow := muxOn(t, other)
+	var watchers []*player
+	var from []uint64
+	games := make([]*muxGame, 3)
+	for k := range games {
+		players, before := startGame(t, e, byte(30+k))
+		for _, p := range players {
+			watchers = append(watchers, &player{e: e, id: p.id, seat: p.seat, token: p.token})
+			from = append(from, before)
+			send(t, slow, muxFollow(uint32(len(watchers)), p, before))
+		}
+		games[k] = newMuxGame(muxOpen(t, e), players, []uint64{before, before, before, before})
+		if err := games[k].follow(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	errs := make(chan error, len(games))
+	for _, g := range games {
+		go func() { errs <- g.run() }()
+	}
+	for range games {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := newMuxGame(slow, watchers, from)
+	w.watch = true
+	if err := w.run(); err != nil {
+		t.Fatal(err)
+	}
+	for k, g := range games {
+		for i, p := range g.players {
+			if got := len(watchers[4*k+i].events); got != len(p.events) {
+				t.Fatalf("table %d seat %d: the slow stream got %d events, the game had %d", k, i, got, len(p.events))
+			}
+		}
+	}
+	for k := range games {
+		checkSameAsStreamEvents(t, e, watchers[4*k:4*k+4], from[4*k])
+	}
 }
