@@ -55,7 +55,8 @@ const (
 // whenever events may be ready for the feed: on every append to the log,
 // at the end of the game, when the seat's player leaves and when the table
 // stops. It may be called before Subscribe returns, and after Close, and
-// must be cheap and must not block: mark the feed and wake its reader.
+// must be cheap, must not block and must not panic (it runs as the
+// table's runner): mark the feed and wake its reader.
 // The table calls it holding none of its own locks, but it may run in a
 // call of the reader's into the table (Subscribe, Close), so it must not
 // wait for the reader either.
