@@ -37,8 +37,15 @@ import (
 // A Mux opens its stream when the first session needs it and lives until
 // Close or the end of the context given to Client.Mux. Spectators are not
 // multiplexed (Multiplex follows seats): WatchGame ignores Options.Mux.
-// A table another node of a cluster owns is refused with TABLE_ELSEWHERE
-// (see OwnerAddr), which a Mux reports rather than follows.
+//
+// In a cluster a Multiplex stream is served by the node it reaches, which
+// refuses a follow or an action for a table another node owns with
+// TABLE_ELSEWHERE and the owner's address (OwnerAddr). The session then
+// goes on on a Mux of the owner's, which this Mux opens on a connection to
+// the owner (dialled with the options of Dial) and shares among all its
+// sessions of that owner's tables. When that stream breaks, the session's
+// next attempt goes through this Mux again, which knows where the table is
+// now: after a failover, another node.
 type Mux struct {
 	c      *Client
 	ctx    context.Context // the Mux's lifetime: its streams live in it
@@ -54,6 +61,10 @@ type Mux struct {
 	closed   bool
 	nextRef  uint32
 	nextCall uint64
+	owners   map[string]*Mux // the owners' Muxes by address, opened as redirects came
+	// failFast: an owner's Mux, which answers at once while it waits to
+	// try again after a failed attempt.
+	failFast bool
 }
 
 // ErrMuxClosed is the error of a session's stream or action on a Mux that
@@ -72,9 +83,48 @@ func (c *Client) Mux(ctx context.Context) *Mux {
 func (m *Mux) Close() {
 	m.mu.Lock()
 	m.closed = true
+	owners := m.owners
+	m.owners = nil
 	m.mu.Unlock()
 	m.cancel()
 	m.wg.Wait()
+	for _, o := range owners {
+		o.Close()
+		o.c.Close()
+	}
+}
+
+// errNoRedial: a client on a connection of the caller's cannot reach
+// another node.
+var errNoRedial = errors.New("client: no dial options to reach the owner (a client made with New)")
+
+// owner is the Mux on a connection to addr, a table's owner, opened at the
+// first redirect there and closed with m.
+func (m *Mux) owner(addr string) (*Mux, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, ErrMuxClosed
+	}
+	if o := m.owners[addr]; o != nil {
+		return o, nil
+	}
+	if m.c.redial == nil {
+		return nil, errNoRedial
+	}
+	conn, err := m.c.redial(addr)
+	if err != nil {
+		return nil, err
+	}
+	c := New(conn)
+	c.conn, c.retry, c.redial = conn, m.c.retry, m.c.redial
+	o := c.Mux(m.ctx)
+	o.failFast = true
+	if m.owners == nil {
+		m.owners = map[string]*Mux{}
+	}
+	m.owners[addr] = o
+	return o, nil
 }
 
 // muxStream is one Multiplex stream and what waits on it.
@@ -117,7 +167,13 @@ func (m *Mux) stream(ctx context.Context) (*muxStream, error) {
 			return s, nil
 		}
 		if m.opening == nil {
-			if wait := time.Until(m.retryAt); wait > 0 {
+			if wait := time.Until(m.retryAt); wait > 0 && m.failFast {
+				// An owner's Mux: the session goes back to its own,
+				// which knows whether the table moved.
+				err := m.openErr
+				m.mu.Unlock()
+				return nil, err
+			} else if wait > 0 {
 				m.mu.Unlock()
 				if err := retry.Sleep(ctx, wait); err != nil {
 					return nil, err
