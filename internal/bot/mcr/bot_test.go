@@ -79,3 +79,54 @@ func TestBotGames(t *testing.T) {
 		t.Errorf("bots won %d of %d hands, want at least a quarter", wins, total)
 	}
 }
+
+// decisionViews plays a seeded game of four hands of bots and returns the view
+// of every seat that had something to do, as a client sees it before it
+// acts.
+func decisionViews(tb testing.TB) []tm.View {
+	tb.Helper()
+	rules := tm.Default
+	rules.Hands = 4
+	t, err := tm.New(tm.Config{Rules: rules})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var p Player
+	var views []tm.View
+	for hand := uint64(0); t.Phase() != tm.GameOver; {
+		var a tm.Action
+		if t.Phase() == tm.BetweenHands {
+			w := wall.New144(seedOf(hand))
+			hand++
+			a = tm.Action{Type: tm.Deal, Wall: &w}
+		} else {
+			found := false
+			for s := range tm.Seat(tm.NumSeats) {
+				if t.Waiting(s) {
+					v := t.View(s)
+					views = append(views, v)
+					a, found = p.Act(&v)
+					break
+				}
+			}
+			if !found {
+				tb.Fatalf("phase %v: no bot has anything to do", t.Phase())
+			}
+		}
+		if _, err := t.Step(a); err != nil {
+			tb.Fatalf("bot played %v: %v", a, err)
+		}
+	}
+	return views
+}
+
+// BenchmarkBotDecide decides every offer of four hands from its view, as
+// the bots of `tablectl bots --rules mcr` do: the cost of a decision.
+func BenchmarkBotDecide(b *testing.B) {
+	views := decisionViews(b)
+	var p Player
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		p.Act(&views[i%len(views)])
+	}
+}
