@@ -16,6 +16,7 @@ import (
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/bot"
 	"github.com/mahjong-authority/authority/internal/client"
+	"github.com/mahjong-authority/authority/internal/rusage"
 	"github.com/mahjong-authority/authority/internal/table"
 	"github.com/mahjong-authority/authority/internal/wall"
 	"github.com/mahjong-authority/authority/internal/wire"
@@ -91,7 +92,8 @@ func (f *muxFeed) Multiplex(st grpc.BidiStreamingServer[pb.MultiplexRequest, pb.
 // BenchmarkMuxEvent delivers a seat's events of whole games on a Mux, one
 // event a message, to a session's Next: the client's cost of an event
 // (receive, decode, hand-off to the seat, sequence check, the tracker)
-// with the little of a server that sends encoded messages.
+// with the little of a server that sends encoded messages. cpu-ns/op is
+// the process's CPU an event.
 func BenchmarkMuxEvent(b *testing.B) {
 	bodies := seatEvents(b)
 	feed := &muxFeed{msgs: make([][]byte, b.N)}
@@ -128,12 +130,16 @@ func BenchmarkMuxEvent(b *testing.B) {
 	defer s.Close()
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := rusage.CPU()
 	for range b.N {
 		if _, err := s.Next(ctx); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.StopTimer()
+	// The process's CPU (the feed's small part included), which a shared
+	// machine skews far less than the time.
+	b.ReportMetric(float64(rusage.CPU()-cpu)/float64(b.N), "cpu-ns/op")
 	if st := s.Stats(); st.Faults > 0 || st.Events != b.N {
 		b.Fatalf("%d events, %d faults, want %d events and none", st.Events, st.Faults, b.N)
 	}
