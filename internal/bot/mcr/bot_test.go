@@ -1,7 +1,11 @@
 package mcr
 
 import (
+	"math/rand/v2"
 	"testing"
+
+	jmcr "github.com/mahjong-authority/authority/internal/judge/mcr"
+	"github.com/mahjong-authority/authority/internal/tile"
 
 	tm "github.com/mahjong-authority/authority/internal/table/mcr"
 	"github.com/mahjong-authority/authority/internal/wall"
@@ -128,5 +132,30 @@ func BenchmarkBotDecide(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		p.Act(&views[i%len(views)])
+	}
+}
+
+// TestShanten: the bot's shanten is the judge's, on random hands of every
+// size a decision asks about, knitted straights among them.
+func TestShanten(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	knitted := [9]tile.Kind{0, 3, 6, 10, 13, 16, 20, 23, 26} // 147m 258p 369s
+	for i := range 200_000 {
+		var c tile.Counts
+		n := []int{14, 13, 11, 10, 8}[i%5]
+		if i%3 == 0 {
+			// Most of a knitted straight, and the rest at random.
+			for _, k := range knitted[:6+rng.IntN(4)] {
+				c[k]++
+			}
+		}
+		for c.Total() < n {
+			if k := tile.Kind(rng.IntN(tile.NumKinds)); c[k] < 4 {
+				c[k]++
+			}
+		}
+		if got, want := shanten(&c), jmcr.Shanten(&c); got != want {
+			t.Fatalf("shanten(%v) = %d, want %d", &c, got, want)
+		}
 	}
 }
