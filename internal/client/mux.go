@@ -8,8 +8,10 @@ import (
 	"time"
 
 	spb "google.golang.org/genproto/googleapis/rpc/status"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/client/retry"
@@ -207,7 +209,7 @@ func (m *Mux) stream(ctx context.Context) (*muxStream, error) {
 func (m *Mux) open(done chan struct{}) {
 	defer m.wg.Done()
 	sctx, cancel := context.WithCancel(m.ctx)
-	st, err := m.c.Tables.Multiplex(sctx)
+	st, err := m.c.Tables.Multiplex(sctx, grpc.ForceCodecV2(muxCodec{}))
 	m.mu.Lock()
 	if err != nil {
 		cancel()
@@ -235,9 +237,9 @@ func (m *Mux) read(s *muxStream) {
 	defer m.wg.Done()
 	defer s.cancel()
 	received := false
+	var f muxFrame // its items reused; its bytes new each time
 	for {
-		r, err := s.st.Recv()
-		if err != nil {
+		if err := s.st.RecvMsg(&f); err != nil {
 			m.broke(s, err, received)
 			return
 		}
@@ -245,44 +247,45 @@ func (m *Mux) read(s *muxStream) {
 		if !received {
 			received, m.failures = true, 0
 		}
-		for _, it := range r.GetItems() {
-			m.dispatch(s, it)
+		for i := range f.items {
+			m.dispatch(s, &f.items[i])
 		}
 		m.mu.Unlock()
+		clear(f.items) // nothing of this frame kept here
 	}
 }
 
 // dispatch hands one item to whom it is for; the caller holds mu. Items
 // of follows and calls no longer waited for are dropped.
-func (m *Mux) dispatch(s *muxStream, it *pb.MultiplexItem) {
-	switch k := it.GetKind().(type) {
-	case *pb.MultiplexItem_Event:
-		if f := s.follows[k.Event.GetRef()]; f != nil && !f.unfollowed {
-			f.push(k.Event.GetEvent())
+func (m *Mux) dispatch(s *muxStream, it *muxItem) {
+	switch it.kind {
+	case itemEvent:
+		if f := s.follows[it.ref]; f != nil && !f.unfollowed {
+			f.push(muxEntry{snap: it.snap, event: it.event})
 		}
-	case *pb.MultiplexItem_Answer:
-		ch, ok := s.calls[k.Answer.GetCall()]
+	case itemAnswer:
+		ch, ok := s.calls[it.call]
 		if !ok {
 			return
 		}
-		delete(s.calls, k.Answer.GetCall())
-		ch <- answerFromPB(k.Answer)
-	case *pb.MultiplexItem_End:
-		if f := s.follows[k.End.GetRef()]; f != nil {
-			delete(s.follows, k.End.GetRef())
-			f.finish(endError(k.End.GetStatus()))
+		delete(s.calls, it.call)
+		ch <- answerOf(it)
+	case itemEnd:
+		if f := s.follows[it.ref]; f != nil {
+			delete(s.follows, it.ref)
+			f.finish(endError(it.st))
 		}
 	}
 }
 
-// answerFromPB is an action's answer as Act would have returned it: its
+// answerOf is an action's answer as Act would have returned it: its
 // sequence number, or the status error with its details (ErrorInfo,
 // RetryInfo), so that Reason, RetryDelay and Retryable read it alike.
-func answerFromPB(a *pb.MultiplexAnswer) muxAnswer {
-	if err := status.ErrorProto(a.GetError()); err != nil {
+func answerOf(it *muxItem) muxAnswer {
+	if err := status.ErrorProto(it.st); err != nil {
 		return muxAnswer{err: err}
 	}
-	return muxAnswer{seq: a.GetResponse().GetSeq()}
+	return muxAnswer{seq: it.seq}
 }
 
 // endError is the error a follow's end makes its stream's receive return:
@@ -393,14 +396,18 @@ type muxFollow struct {
 	unfollowed bool
 
 	mu    sync.Mutex
-	q     []*pb.StreamEventsResponse // received, not yet taken: q[head:]
+	q     []muxEntry // received, not yet taken: q[head:]
 	head  int
 	ended bool
 	end   error
 	wake  chan struct{} // a token when something came
 }
 
-func (f *muxFollow) push(e *pb.StreamEventsResponse) {
+// muxEntry is a snapshot or an event of a follow, encoded (both nil: an
+// empty message).
+type muxEntry struct{ snap, event []byte }
+
+func (f *muxFollow) push(e muxEntry) {
 	f.mu.Lock()
 	f.q = append(f.q, e)
 	f.mu.Unlock()
@@ -429,12 +436,12 @@ func (f *muxFollow) recv() (*pb.Snapshot, *pb.Event, error) {
 		f.mu.Lock()
 		if f.head < len(f.q) {
 			e := f.q[f.head]
-			f.q[f.head] = nil
+			f.q[f.head] = muxEntry{}
 			if f.head++; f.head == len(f.q) {
 				f.q, f.head = f.q[:0], 0
 			}
 			f.mu.Unlock()
-			return e.GetSnapshot(), e.GetEvent(), nil
+			return e.decode()
 		}
 		ended, end := f.ended, f.end
 		f.mu.Unlock()
@@ -447,6 +454,28 @@ func (f *muxFollow) recv() (*pb.Snapshot, *pb.Event, error) {
 			return nil, nil, status.FromContextError(f.ctx.Err()).Err()
 		}
 	}
+}
+
+// decode decodes the entry on the seat's goroutine. Bytes that do not
+// decode are the error gRPC gives a stream's message that does not
+// (Internal).
+func (e muxEntry) decode() (*pb.Snapshot, *pb.Event, error) {
+	var err error
+	switch {
+	case e.snap != nil:
+		snap := &pb.Snapshot{}
+		if err = proto.Unmarshal(e.snap, snap); err == nil {
+			return snap, nil, nil
+		}
+	case e.event != nil:
+		ev := &pb.Event{}
+		if err = proto.Unmarshal(e.event, ev); err == nil {
+			return nil, ev, nil
+		}
+	default:
+		return nil, nil, nil
+	}
+	return nil, nil, status.Errorf(codes.Internal, "client: multiplex: failed to unmarshal the received message: %v", err)
 }
 
 // unfollow tells the server the seat is left, unless its follow already
