@@ -47,3 +47,47 @@ func Example() {
 	// 8 play 0 2
 	// 9 offer
 }
+
+// A seat followed without a goroutine: Subscribe opens the follow, the
+// table calls notify when something may be ready, and Drain hands over
+// what is, without waiting.
+func ExampleHost_Subscribe() {
+	h := host.New(host.Config[toyAction, toyView, string]{})
+	defer h.Close()
+	ctx := context.Background()
+	info, _, _ := h.Create(ctx, host.Settings{Seats: 4}, nil, newToy(1))
+	var tokens [4]string
+	for i := range tokens {
+		_, tokens[i], _ = h.Join(ctx, info.ID, fmt.Sprint("player", i), nil)
+	}
+	ready := make(chan struct{}, 1)
+	feed, err := h.Subscribe(ctx, info.ID, tokens[2], 7, func() {
+		select {
+		case ready <- struct{}{}: // a reader's wake-up, never blocking the table
+		default:
+		}
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer feed.Close()
+	show := func(it host.Item[toyView, string]) error {
+		fmt.Println(it.Event.Seq, it.Event.Body)
+		return nil
+	}
+	st, _ := feed.Drain(show)
+	fmt.Println("caught up:", st == host.DrainWait)
+	h.Act(ctx, info.ID, host.Request[toyAction]{
+		Token: tokens[0], LastSeq: 7, RequestID: "1",
+		Action: toyAction{Seat: 0, Kind: "play", N: 2},
+	})
+	<-ready
+	st, _ = feed.Drain(show)
+	fmt.Println("caught up:", st == host.DrainWait)
+	// Output:
+	// caught up: true
+	// 8 play 0 2
+	// 9 offer
+	// caught up: true
+}

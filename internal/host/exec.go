@@ -206,6 +206,7 @@ func (t *table[A, V, B]) stop() {
 		t.log.Debug("table stopped with calls queued", zap.Int("dropped", dropped))
 	}
 	close(t.stopped)
+	t.wake()
 	t.cancel()
 	t.h.wg.Done()
 }

@@ -39,19 +39,7 @@ import (
 // table leaves memory still sends every event of the game, while that of
 // an abandoned table ends with its EvictedError.
 func (h *Host[A, V, B]) Follow(ctx context.Context, id, token string, afterSeq uint64, send func(Item[V, B]) error) error {
-	t, err := h.table(ctx, id)
-	if err != nil {
-		return err
-	}
-	o, err := t.open(ctx, token, afterSeq)
-	if errors.Is(err, ErrEvicted) && !t.ro {
-		// The table left memory before the stream opened: a finished
-		// game is read back from the store, as a moment later.
-		if t2, err2 := h.table(ctx, id); err2 == nil {
-			t = t2
-			o, err = t.open(ctx, token, afterSeq)
-		}
-	}
+	t, o, err := h.openSeat(ctx, id, token, afterSeq, nil)
 	if err != nil {
 		return err
 	}
@@ -65,8 +53,31 @@ func (h *Host[A, V, B]) Follow(ctx context.Context, id, token string, afterSeq u
 		}
 		cursor = o.snap.Seq
 	}
-	return t.feed(ctx, o.seat, cursor, 0, o.revoked,
-		func(e *Event[B], wire []byte) error { return send(Item[V, B]{Event: e, Wire: wire}) })
+	r := t.reader(o.seat, cursor, 0, o.revoked)
+	return r.feed(ctx, func(e *Event[B], wire []byte) error { return send(Item[V, B]{Event: e, Wire: wire}) })
+}
+
+// openSeat opens a seat's stream as Follow and Subscribe do, on the table
+// in memory or, for a finished game that left it, on the table read back
+// from the store; sub, if not nil, is woken by the table from then on.
+func (h *Host[A, V, B]) openSeat(ctx context.Context, id, token string, afterSeq uint64, sub *Feed[A, V, B]) (*table[A, V, B], opened[V], error) {
+	t, err := h.table(ctx, id)
+	if err != nil {
+		return nil, opened[V]{}, err
+	}
+	o, err := t.open(ctx, token, afterSeq, sub)
+	if errors.Is(err, ErrEvicted) && !t.ro {
+		// The table left memory before the stream opened: a finished
+		// game is read back from the store, as a moment later.
+		if t2, err2 := h.table(ctx, id); err2 == nil {
+			t = t2
+			o, err = t.open(ctx, token, afterSeq, sub)
+		}
+	}
+	if err != nil {
+		return nil, opened[V]{}, err
+	}
+	return t, o, nil
 }
 
 // opened is a seat's stream that counts as open.
@@ -78,8 +89,9 @@ type opened[V any] struct {
 }
 
 // open opens a seat's stream on the table, with its snapshot when
-// afterSeq is 0, once no claim dwell holds the snapshot back.
-func (t *table[A, V, B]) open(ctx context.Context, token string, afterSeq uint64) (opened[V], error) {
+// afterSeq is 0, once no claim dwell holds the snapshot back. A sub (a
+// Subscribe's feed, or nil) is woken by the table from then on.
+func (t *table[A, V, B]) open(ctx context.Context, token string, afterSeq uint64, sub *Feed[A, V, B]) (opened[V], error) {
 	for {
 		openSeat := -1 // set by the table's runner once the stream counts
 		o, err := call(ctx, t, func() (opened[V], error) {
@@ -108,6 +120,9 @@ func (t *table[A, V, B]) open(ctx context.Context, token string, afterSeq uint64
 				return opened[V]{}, err
 			}
 			openSeat = s
+			if sub != nil {
+				t.subs = append(t.subs, sub)
+			}
 			return opened[V]{seat: s, snap: snap, revoked: t.seats[s].revoked}, nil
 		})
 		if err != nil {
@@ -118,6 +133,9 @@ func (t *table[A, V, B]) open(ctx context.Context, token string, afterSeq uint64
 				t.post(func() {
 					if openSeat >= 0 {
 						t.streamClosed(openSeat)
+						if sub != nil {
+							t.unsubscribe(sub)
+						}
 					}
 				})
 			}
@@ -175,97 +193,71 @@ func (h *Host[A, V, B]) WatchEncoded(ctx context.Context, id string, afterSeq ui
 	}
 	h.obs.StreamOpened(true)
 	defer h.obs.StreamClosed(true)
-	return t.feed(ctx, -1, afterSeq, t.set.SpectatorDelay, nil, send)
+	r := t.reader(-1, afterSeq, t.set.SpectatorDelay, nil)
+	return r.feed(ctx, send)
 }
 
-// feed sends the events of one viewer (a seat, or -1 for the public) after
-// its seq cursor, numbered in its own numbering, waiting for new ones,
-// until the game is over and everything was sent. A stream whose player
-// left (revoked closed) ends with ErrWrongToken at once: the seat may have
-// a new player by then.
-func (t *table[A, V, B]) feed(ctx context.Context, viewer int, cursor uint64, delay time.Duration, revoked <-chan struct{}, send func(*Event[B], []byte) error) error {
-	v := viewer // the viewer's place in the archive's counts
-	if v < 0 {
-		v = len(t.seats)
-	}
-	opened := t.clk.Now() // events logged from now on count in the fan-out latency
+// reader is one viewer's place in a table's events: a seat's, or the
+// public's (viewer -1). Follow and Watch read with feed, which waits for
+// new events on the reader's goroutine; a Feed (Subscribe) reads with
+// step alone and waits for nothing. Both deliver through step, so the
+// two kinds of stream number, encode and end alike.
+type reader[A comparable, V, B any] struct {
+	t       *table[A, V, B]
+	viewer  int           // a seat, or -1 for the public
+	v       int           // the viewer's place in the archive's counts
+	cursor  uint64        // the viewer's seq of the last event sent
+	delay   time.Duration // the spectators' delay
+	revoked <-chan struct{}
+	opened  time.Time // events logged from then on count in the fan-out latency
 	// cur is the event being sent, numbered for this viewer: one per
 	// stream, not one per event (an allocation per event and viewer), so
 	// send must not keep it after it returns.
-	var cur Event[B]
-	// deliver sends event i of the table's log (-1: one read back from
-	// the store).
-	deliver := func(e *Event[B], i int32) error {
-		cursor++
-		select {
-		case <-revoked:
-			return ErrWrongToken
-		default:
-		}
-		if delay > 0 {
-			if err := t.sleepUntil(ctx, e.At.Add(delay)); err != nil {
-				return err
-			}
-		}
-		cur = *e
-		wire := t.wire(i, &cur)
-		cur.Seq = cursor
-		if err := send(&cur, wire); err != nil {
+	cur Event[B]
+	// pend are events read back from the store (fetch) not sent yet.
+	pend []Event[B]
+}
+
+func (t *table[A, V, B]) reader(viewer int, cursor uint64, delay time.Duration, revoked <-chan struct{}) reader[A, V, B] {
+	v := viewer
+	if v < 0 {
+		v = len(t.seats)
+	}
+	return reader[A, V, B]{t: t, viewer: viewer, v: v, cursor: cursor, delay: delay, revoked: revoked, opened: t.clk.Now()}
+}
+
+// stepped is what a reader's step left to do.
+type stepped uint8
+
+const (
+	stepWait  stepped = iota + 1 // nothing ready: the next append closes the channel step returned
+	stepFetch                    // the next events are in the store: fetch them, then step again
+	stepDone                     // the game is over and everything was sent
+)
+
+// feed sends the viewer's events after its cursor, numbered in its own
+// numbering, waiting for new ones, until the game is over and everything
+// was sent. A stream whose player left (revoked closed) ends with
+// ErrWrongToken at once: the seat may have a new player by then.
+func (r *reader[A, V, B]) feed(ctx context.Context, send func(*Event[B], []byte) error) error {
+	t := r.t
+	for {
+		st, changed, err := r.step(ctx, send)
+		if err != nil {
 			return err
 		}
-		if viewer >= 0 && !cur.At.Before(opened) {
-			t.h.obs.EventSent(t.clk.Now().Sub(cur.At))
-		}
-		return nil
-	}
-	for {
-		// The archive, the log and the indexes are read together: a game
-		// in play moves the rounds a stored snapshot holds from its log to
-		// the archive (snapshot.go, archive).
-		t.mu.RLock()
-		arch := t.arch
-		if cursor < arch.count(v) {
-			t.mu.RUnlock()
-			// Before a stored snapshot (the one the table was recovered
-			// from, or a later one): the events are in the store.
-			evs, err := t.archived(ctx, arch, v, cursor)
-			if err != nil {
-				return err
-			}
-			for k := range evs {
-				if err := deliver(&evs[k], -1); err != nil {
-					return err
-				}
-			}
-			continue
-		}
-		// The log and the viewers' indexes are only appended to, or
-		// replaced by shorter copies, so the slices taken may be read
-		// after the lock is released.
-		var batch []int32
-		off := cursor - arch.count(v)
-		if viewer < 0 {
-			batch = t.public[off:]
-		} else {
-			batch = t.seen[viewer][off:]
-		}
-		events, base, done, changed := t.events, t.base, t.done, t.changed
-		t.mu.RUnlock()
-		for _, i := range batch {
-			e := events[uint64(i)-base].event()
-			if err := deliver(&e, i); err != nil {
-				return err
-			}
-		}
-		if done {
+		switch st {
+		case stepDone:
 			return nil
-		}
-		if len(batch) > 0 {
+		case stepFetch:
+			if err := r.fetch(ctx); err != nil {
+				return err
+			}
 			continue
 		}
 		select {
 		case <-changed:
-		case <-revoked:
+		case <-r.revoked:
 			return ErrWrongToken
 		case <-ctx.Done():
 			return ctx.Err()
@@ -273,6 +265,115 @@ func (t *table[A, V, B]) feed(ctx context.Context, viewer int, cursor uint64, de
 			return t.stopErr
 		}
 	}
+}
+
+// step sends every event of the viewer that is ready now and reports
+// what is left: it never waits (but for a spectator's delay, which only
+// feed's streams have) and never reads the store. An error of send ends
+// the step before the event it refused, which stays next. A stream whose
+// player left ends with ErrWrongToken, one whose table stopped with its
+// stopErr, once everything logged before was sent.
+func (r *reader[A, V, B]) step(ctx context.Context, send func(*Event[B], []byte) error) (stepped, <-chan struct{}, error) {
+	t := r.t
+	for len(r.pend) > 0 {
+		if err := r.deliver(ctx, &r.pend[0], -1, send); err != nil {
+			return 0, nil, err
+		}
+		r.pend[0] = Event[B]{}
+		r.pend = r.pend[1:]
+	}
+	for {
+		// The archive, the log and the indexes are read together: a game
+		// in play moves the rounds a stored snapshot holds from its log to
+		// the archive (snapshot.go, archive).
+		t.mu.RLock()
+		arch := t.arch
+		if r.cursor < arch.count(r.v) {
+			// Before a stored snapshot (the one the table was recovered
+			// from, or a later one): the events are in the store.
+			t.mu.RUnlock()
+			return stepFetch, nil, nil
+		}
+		// The log and the viewers' indexes are only appended to, or
+		// replaced by shorter copies, so the slices taken may be read
+		// after the lock is released.
+		var batch []int32
+		off := r.cursor - arch.count(r.v)
+		if r.viewer < 0 {
+			batch = t.public[off:]
+		} else {
+			batch = t.seen[r.viewer][off:]
+		}
+		events, base, done, changed := t.events, t.base, t.done, t.changed
+		t.mu.RUnlock()
+		for _, i := range batch {
+			e := events[uint64(i)-base].event()
+			if err := r.deliver(ctx, &e, i, send); err != nil {
+				return 0, nil, err
+			}
+		}
+		if done {
+			return stepDone, nil, nil
+		}
+		if len(batch) > 0 {
+			continue
+		}
+		select {
+		case <-r.revoked:
+			return 0, nil, ErrWrongToken
+		case <-t.stopped:
+			return 0, nil, t.stopErr
+		default:
+		}
+		return stepWait, changed, nil
+	}
+}
+
+// fetch reads the viewer's next events from the store (those of the
+// archive segment that holds its next event) for step to send. It blocks
+// on the store.
+func (r *reader[A, V, B]) fetch(ctx context.Context) error {
+	t := r.t
+	t.mu.RLock()
+	arch := t.arch
+	t.mu.RUnlock()
+	if r.cursor >= arch.count(r.v) {
+		return nil
+	}
+	evs, err := t.archived(ctx, arch, r.v, r.cursor)
+	if err != nil {
+		return err
+	}
+	r.pend = evs
+	return nil
+}
+
+// deliver sends event e, number i of the table's log (-1: one read back
+// from the store), as the viewer's next; the cursor moves only if send
+// took it.
+func (r *reader[A, V, B]) deliver(ctx context.Context, e *Event[B], i int32, send func(*Event[B], []byte) error) error {
+	select {
+	case <-r.revoked:
+		return ErrWrongToken
+	default:
+	}
+	t := r.t
+	if r.delay > 0 {
+		if err := t.sleepUntil(ctx, e.At.Add(r.delay)); err != nil {
+			return err
+		}
+	}
+	r.cur = *e
+	wire := t.wire(i, &r.cur)
+	r.cur.Seq = r.cursor + 1
+	if err := send(&r.cur, wire); err != nil {
+		return err
+	}
+	r.cursor++
+	if r.viewer >= 0 && !r.cur.At.Before(r.opened) {
+		t.h.obs.EventSent(t.clk.Now().Sub(r.cur.At))
+	}
+	return nil
 }
 
 // sleepUntil waits for a spectator's delay. It waits for the host, not

@@ -78,10 +78,11 @@ type table[A comparable, V, B any] struct {
 	timerKey waitKey
 	clock    decisionClock // when the timer of a turn or claim window runs out, and for whom
 	hold     hold[B]
-	replay   bool            // replaying stored entries: no timers
-	spent    map[string]bool // the ids of the join tickets used (reserve.go)
-	closing  bool            // CloseWaiting evicts the table
-	abandon  bool            // Abandon ended the game: finished, a draw
+	replay   bool             // replaying stored entries: no timers
+	spent    map[string]bool  // the ids of the join tickets used (reserve.go)
+	closing  bool             // CloseWaiting evicts the table
+	abandon  bool             // Abandon ended the game: finished, a draw
+	subs     []*Feed[A, V, B] // the open feeds (Subscribe), woken on every change a stream may see
 
 	// The table's life in memory (lifecycle.go).
 	evictTimer clock.Timer
@@ -416,6 +417,7 @@ func (t *table[A, V, B]) publish(at time.Time, outs []Out[B], notices ...Entry[A
 	close(t.changed)
 	t.changed = make(chan struct{})
 	t.mu.Unlock()
+	t.wake()
 	if decided {
 		t.epoch++
 	}
@@ -700,6 +702,7 @@ func (t *table[A, V, B]) leave(token string) error {
 			return err
 		}
 		close(st.revoked)
+		t.wake()
 		t.applyNotice(e)
 		t.armEvict()
 	case Playing:
@@ -709,6 +712,7 @@ func (t *table[A, V, B]) leave(token string) error {
 			return err
 		}
 		close(st.revoked)
+		t.wake()
 		t.stopGrace(s)
 		t.applyNotice(left)
 		t.applyNotice(bot)
@@ -1063,6 +1067,7 @@ func (t *table[A, V, B]) finish() {
 	t.changed = make(chan struct{})
 	n := t.base + uint64(len(t.events))
 	t.mu.Unlock()
+	t.wake()
 	t.h.unfinished.n.Add(-1)
 	t.h.obs.GameOver()
 	t.log.Info("game over", zap.Uint64("events", n))

@@ -197,21 +197,46 @@ func (t *Hosted[A, V, B]) Act(ctx context.Context, id string, r ActRequest) (uin
 // *pb.StreamEventsResponse or, for an event, its encoding (an
 // *encoded.Message around the bytes every viewer of the event shares).
 func (t *Hosted[A, V, B]) Follow(ctx context.Context, id, token string, afterSeq uint64, send func(proto.Message) error) error {
-	return t.h.Follow(ctx, id, token, afterSeq, func(it host.Item[V, B]) error {
-		if it.Snapshot != nil {
-			sn := &pb.Snapshot{Seq: it.Snapshot.Seq, View: t.parts.ViewToPB(it.Snapshot.View), TimeLeft: TimeLeft(it.Snapshot.Left)}
-			return send(&pb.StreamEventsResponse{Item: &pb.StreamEventsResponse_Snapshot{Snapshot: sn}})
-		}
-		if it.Wire != nil {
-			return send(encoded.Numbered(newStreamEventsResponse, streamEventField, it.Event.Seq, it.Wire))
-		}
-		e, err := t.eventToPB(it.Event)
-		if err != nil {
-			return err
-		}
-		return send(&pb.StreamEventsResponse{Item: &pb.StreamEventsResponse_Event{Event: e}})
-	})
+	return t.h.Follow(ctx, id, token, afterSeq, func(it host.Item[V, B]) error { return t.sendItem(it, send) })
 }
+
+// sendItem sends one item of a seat's follow as Follow's message.
+func (t *Hosted[A, V, B]) sendItem(it host.Item[V, B], send func(proto.Message) error) error {
+	if it.Snapshot != nil {
+		sn := &pb.Snapshot{Seq: it.Snapshot.Seq, View: t.parts.ViewToPB(it.Snapshot.View), TimeLeft: TimeLeft(it.Snapshot.Left)}
+		return send(&pb.StreamEventsResponse{Item: &pb.StreamEventsResponse_Snapshot{Snapshot: sn}})
+	}
+	if it.Wire != nil {
+		return send(encoded.Numbered(newStreamEventsResponse, streamEventField, it.Event.Seq, it.Wire))
+	}
+	e, err := t.eventToPB(it.Event)
+	if err != nil {
+		return err
+	}
+	return send(&pb.StreamEventsResponse{Item: &pb.StreamEventsResponse_Event{Event: e}})
+}
+
+// Subscribe opens a seat's follow to be drained, its messages Follow's.
+func (t *Hosted[A, V, B]) Subscribe(ctx context.Context, id, token string, afterSeq uint64, notify func()) (Feed, error) {
+	f, err := t.h.Subscribe(ctx, id, token, afterSeq, notify)
+	if err != nil {
+		return nil, err
+	}
+	return &hostedFeed[A, V, B]{t: t, f: f}, nil
+}
+
+// hostedFeed is a host.Feed whose items go out as Follow's messages.
+type hostedFeed[A comparable, V, B any] struct {
+	t *Hosted[A, V, B]
+	f *host.Feed[A, V, B]
+}
+
+func (f *hostedFeed[A, V, B]) Drain(send func(proto.Message) error) (host.Drained, error) {
+	return f.f.Drain(func(it host.Item[V, B]) error { return f.t.sendItem(it, send) })
+}
+
+func (f *hostedFeed[A, V, B]) Fetch(ctx context.Context) error { return f.f.Fetch(ctx) }
+func (f *hostedFeed[A, V, B]) Close()                          { f.f.Close() }
 
 // TimeLeft is a snapshot's time_left: unset when no timer runs for the
 // seat.

@@ -139,6 +139,9 @@ type Tables interface {
 	// each message a *pb.StreamEventsResponse or an *encoded.Message of
 	// one, which gRPC's codec sends as it is.
 	Follow(ctx context.Context, id, token string, afterSeq uint64, send func(proto.Message) error) error
+	// Subscribe opens a seat's follow to be drained (host.Host.Subscribe):
+	// Follow without a goroutine, its messages Follow's.
+	Subscribe(ctx context.Context, id, token string, afterSeq uint64, notify func()) (Feed, error)
 	// Watch streams the public events (host.Host.Watch): each message a
 	// *pb.SpectateResponse or an *encoded.Message of one.
 	Watch(ctx context.Context, id string, afterSeq uint64, send func(proto.Message) error) error
@@ -148,6 +151,19 @@ type Tables interface {
 	Recover(ctx context.Context) (int, error)
 	// Each describes every table in memory (host.Host.Each).
 	Each(f func(host.Info))
+	Close()
+}
+
+// Feed is a seat's follow opened by Subscribe: a host.Feed whose items
+// are sent as Follow's messages.
+type Feed interface {
+	// Drain sends every message ready now (host.Feed.Drain); a send that
+	// returns host.ErrNoRoom leaves its message for the next Drain.
+	Drain(send func(proto.Message) error) (host.Drained, error)
+	// Fetch reads the events Drain asked for with host.DrainFetch from
+	// the store; it blocks.
+	Fetch(ctx context.Context) error
+	// Close ends the follow (host.Feed.Close).
 	Close()
 }
 

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -17,15 +18,20 @@ import (
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/encoded"
+	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/ruleset"
 )
 
 // Multiplex serves many seats' follows and actions on one stream
 // (docs/protocol.md, "One stream for many seats"). One goroutine reads the
-// requests; each follow runs on a goroutine of its own, each action on one
-// of the server's workers; everything they send goes into the stream's
-// outbox, already encoded, and the handler's goroutine sends whatever the
-// outbox holds at once as one MultiplexResponse.
+// requests, and the handler's goroutine writes: it drains the follows
+// that their tables woke into the stream's outbox, already encoded, and
+// sends whatever the outbox holds at once as one MultiplexResponse. A
+// follow is a feed of its table (host.Feed), with no goroutine of its own
+// while it is caught up: a short-lived one opens it, and one reads the
+// store for it while it catches up from there. Each action runs on one of
+// the server's workers and puts its answer into the outbox
+// (docs/serving.md, "Multiplex").
 func (t *tableService) Multiplex(stream pb.TableService_MultiplexServer) error {
 	m := newMux(t, stream)
 	go m.read()
@@ -43,16 +49,18 @@ const (
 )
 
 // muxMaxOutbox bounds the bytes of events waiting in a stream's outbox:
-// past it the stream's follows wait, and so do their tables' events for
-// this client alone. Answers and ends are small and bounded by muxMaxActs
-// and the follows; they never wait. (A variable for tests.)
+// past it the writer drains no follow until it sent the outbox, so the
+// tables' events wait in their logs for this client alone. Answers and
+// ends are small and bounded by muxMaxActs and the follows; they never
+// wait. (A variable for tests.)
 var muxMaxOutbox = 256 << 10
 
-// muxGather makes the writer yield once before it takes the outbox, so
-// that what other goroutines are about to send (the other seats' events
-// of one action) goes out in the same message: measured with
-// BenchmarkServeMultiplex (cmd/authority), from 3.7 messages an action to
-// 0.2, and a sixth fewer allocations (docs/serving.md).
+// muxGather makes the writer yield once before it drains the follows and
+// takes the outbox, so that what other goroutines are about to wake or
+// send (the other seats' events of one action, its answer) goes out in
+// the same message: measured with BenchmarkServeMultiplex
+// (cmd/authority), from 3.7 messages an action to 0.2, and a sixth fewer
+// allocations (docs/serving.md).
 const muxGather = true
 
 // mux is one Multiplex stream.
@@ -65,28 +73,38 @@ type mux struct {
 	pool   mem.BufferPool
 
 	mu      sync.Mutex
-	ready   sync.Cond // the writer's: something in the outbox, or the end
-	room    sync.Cond // the follows': room in the outbox
+	wake    sync.Cond // the writer's: something in the outbox, a follow ready, or the end
 	out     *[]byte   // the outbox: MultiplexResponse items, encoded; nil when empty
 	events  int       // bytes of events in out
 	follows map[uint32]*muxFollow
 	bySeat  map[muxSeat][]*muxFollow // the open follows of a seat
 	held    map[muxSeat][]muxAnswer  // answers waiting for their seat's follows
-	acts    int                      // actions whose answer is not in out
+	ready   []*muxFollow             // follows their tables woke, to drain in that order
+	dead    []*muxFollow             // follows ended whose feeds are still to close (bury)
 	eof     bool                     // the client sends no more
 	fail    error                    // ends the stream
 	closing bool                     // nothing starts any more
-	wg      sync.WaitGroup           // follows and actions
+	wg      sync.WaitGroup           // follows opening or reading the store, actions
 }
 
 // muxSeat names a seat as a request does: its table and its token.
 type muxSeat struct{ table, token string }
 
+// muxFollow is one follow of the stream; its fields are under m.mu.
 type muxFollow struct {
-	ref    uint32
-	seat   muxSeat
-	seq    uint64 // the last seq in the outbox (after_seq before any)
-	cancel context.CancelFunc
+	m       *mux
+	ref     uint32
+	seat    muxSeat
+	seq     uint64 // the last seq in the outbox (after_seq before any)
+	ctx     context.Context
+	cancel  context.CancelFunc        // ends its opening or its read of the store
+	feed    ruleset.Feed              // nil while it opens
+	release func()                    // its place among the server's open streams
+	notify  func()                    // its wake, as its table calls it
+	putMsg  func(proto.Message) error // its put, made once: a method value passed on allocates
+	ready   bool                      // in m.ready
+	busy    bool                      // a goroutine opens it or reads the store for it
+	done    bool                      // its end is in the outbox
 }
 
 // muxAnswer is an accepted action's answer, held until the acting seat's
@@ -102,12 +120,11 @@ func newMux(t *tableService, stream pb.TableService_MultiplexServer) *mux {
 		slots: make(chan struct{}, muxMaxActs), pool: mem.DefaultBufferPool(),
 		follows: map[uint32]*muxFollow{}, bySeat: map[muxSeat][]*muxFollow{}, held: map[muxSeat][]muxAnswer{},
 	}
-	m.ready.L, m.room.L = &m.mu, &m.mu
-	// Whoever waits for the outbox wakes when the stream ends.
+	m.wake.L = &m.mu
+	// The writer wakes when the stream ends.
 	context.AfterFunc(ctx, func() {
 		m.mu.Lock()
-		m.ready.Broadcast()
-		m.room.Broadcast()
+		m.wake.Broadcast()
 		m.mu.Unlock()
 	})
 	return m
@@ -125,7 +142,7 @@ func (m *mux) read() {
 			} else if m.fail == nil {
 				m.fail = err
 			}
-			m.ready.Broadcast()
+			m.wake.Signal()
 			m.mu.Unlock()
 			return
 		}
@@ -145,7 +162,7 @@ func (m *mux) read() {
 			if m.fail == nil {
 				m.fail = toStatus(err)
 			}
-			m.ready.Broadcast()
+			m.wake.Signal()
 			m.mu.Unlock()
 			return
 		}
@@ -165,63 +182,105 @@ func (m *mux) safely(f func() error) (err error) {
 }
 
 // follow starts a follow; its error is the malformed request's.
-func (m *mux) follow(f *pb.MultiplexFollow) error {
-	ref, req := f.GetRef(), f.GetRequest()
+func (m *mux) follow(fr *pb.MultiplexFollow) error {
+	ref, req := fr.GetRef(), fr.GetRequest()
 	switch {
 	case ref == 0:
 		return fmt.Errorf("follow: ref 0: %w", ErrMalformed)
 	case req == nil:
 		return fmt.Errorf("follow %d: no request: %w", ref, ErrMalformed)
 	}
-	ctx, cancel := context.WithCancel(m.ctx)
-	mf := &muxFollow{ref: ref, seat: muxSeat{req.GetTableId(), req.GetSeatToken()}, seq: req.GetAfterSeq(), cancel: cancel}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if _, open := m.follows[ref]; open {
-		cancel()
 		return fmt.Errorf("follow: ref %d is open: %w", ref, ErrMalformed)
 	}
 	if m.closing {
-		cancel()
 		return nil
 	}
-	m.follows[ref] = mf
-	m.bySeat[mf.seat] = append(m.bySeat[mf.seat], mf)
+	f := &muxFollow{m: m, ref: ref, seat: muxSeat{req.GetTableId(), req.GetSeatToken()}, seq: req.GetAfterSeq(), busy: true}
+	f.ctx, f.cancel = context.WithCancel(m.ctx)
+	f.notify, f.putMsg = f.wake, f.put
+	m.follows[ref] = f
+	m.bySeat[f.seat] = append(m.bySeat[f.seat], f)
 	m.wg.Add(1)
-	go func() {
-		defer m.wg.Done()
-		err := m.safely(func() error { return m.runFollow(ctx, mf, req) })
-		cancel()
-		m.end(mf, err)
-	}()
+	go m.open(f, req)
 	return nil
 }
 
-// runFollow follows a seat as StreamEvents does, after the limits a
-// stream of its own would have passed.
-func (m *mux) runFollow(ctx context.Context, f *muxFollow, req *pb.StreamEventsRequest) error {
+// open opens a follow's feed on a goroutine of its own, which ends once
+// the feed is open: opening may wait (for the limits, the table, a claim
+// dwell that holds the snapshot back).
+func (m *mux) open(f *muxFollow, req *pb.StreamEventsRequest) {
+	defer m.wg.Done()
+	var feed ruleset.Feed
+	var release func()
+	err := m.safely(func() (err error) {
+		feed, release, err = m.subscribe(f, req)
+		return err
+	})
+	m.mu.Lock()
+	if err == nil {
+		err = f.ctx.Err() // unfollowed, or the stream ended, while it opened
+	}
+	f.busy = false
+	f.feed, f.release = feed, release
+	if err != nil {
+		m.end(f, err)
+	} else {
+		m.markReady(f)
+	}
+	m.mu.Unlock()
+	m.bury()
+}
+
+// subscribe opens a follow as StreamEvents opens its stream, after the
+// limits a stream of its own would have passed.
+func (m *mux) subscribe(f *muxFollow, req *pb.StreamEventsRequest) (ruleset.Feed, func(), error) {
 	id := req.GetTableId()
 	if err := checkID("table_id", id); err != nil {
-		return err
+		return nil, nil, err
 	}
 	if err := checkToken("seat_token", req.GetSeatToken()); err != nil {
-		return err
+		return nil, nil, err
 	}
-	if err := m.t.s.lim.allow(ctx, muxFollowMethod); err != nil {
-		return err
+	if err := m.t.s.lim.allow(f.ctx, muxFollowMethod); err != nil {
+		return nil, nil, err
 	}
-	if err := m.elsewhere(ctx, id); err != nil {
-		return err
+	if err := m.elsewhere(f.ctx, id); err != nil {
+		return nil, nil, err
 	}
-	release, err := m.t.s.lim.open(ctx, muxFollowMethod)
+	release, err := m.t.s.lim.open(f.ctx, muxFollowMethod)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	defer release()
-	_, err = route(m.t.s, id, func(tb ruleset.Tables) (struct{}, error) {
-		return struct{}{}, tb.Follow(ctx, id, req.GetSeatToken(), req.GetAfterSeq(), func(msg proto.Message) error { return m.event(ctx, f, msg) })
+	feed, err := route(m.t.s, id, func(tb ruleset.Tables) (ruleset.Feed, error) {
+		return tb.Subscribe(f.ctx, id, req.GetSeatToken(), req.GetAfterSeq(), f.notify)
 	})
-	return err
+	if err != nil {
+		release()
+		return nil, nil, err
+	}
+	return feed, release, nil
+}
+
+// wake is a follow's notify: its table may have events for it. It is
+// called by the table's runner, holding no lock of the table.
+func (f *muxFollow) wake() {
+	m := f.m
+	m.mu.Lock()
+	m.markReady(f)
+	m.mu.Unlock()
+}
+
+// markReady puts a follow among those the writer drains; m.mu is held.
+func (m *mux) markReady(f *muxFollow) {
+	if f.ready || f.done {
+		return
+	}
+	f.ready = true
+	m.ready = append(m.ready, f)
+	m.wake.Signal()
 }
 
 // What a refused follow or action names: the limits count them as the
@@ -255,23 +314,78 @@ func (m *mux) unfollow(ref uint32) error {
 		return fmt.Errorf("unfollow: ref 0: %w", ErrMalformed)
 	}
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	if f := m.follows[ref]; f != nil {
+	f := m.follows[ref]
+	if f != nil {
 		f.cancel()
-		m.room.Broadcast() // it may wait for room
+		if !f.busy {
+			// Otherwise its goroutine ends it, for its context.
+			m.end(f, context.Canceled)
+		}
 	}
+	m.mu.Unlock()
+	m.bury()
 	return nil
 }
 
-// event puts a follow's snapshot or event into the outbox, waiting for
-// room; the held answers its seq lets go follow it.
-func (m *mux) event(ctx context.Context, f *muxFollow, msg proto.Message) error {
+// drain puts what the ready follows have into the outbox, in the order
+// they became ready, until the outbox is full: a follow with more than
+// fits stays ready, first in line. m.mu is held; the feeds ended are
+// closed by bury.
+func (m *mux) drain() {
+	k := 0
+	for ; k < len(m.ready); k++ {
+		f := m.ready[k]
+		if f.busy || f.done || f.feed == nil {
+			f.ready = false
+			continue
+		}
+		st, err := f.feed.Drain(f.putMsg)
+		if st == host.DrainFull {
+			break
+		}
+		f.ready = false
+		switch st {
+		case host.DrainFetch:
+			f.busy = true
+			m.wg.Add(1)
+			go m.fetch(f)
+		case host.DrainEnd:
+			m.end(f, err)
+		}
+	}
+	n := copy(m.ready, m.ready[k:])
+	clear(m.ready[n:])
+	m.ready = m.ready[:n]
+}
+
+// fetch reads a follow's next events from the store, on a goroutine of
+// its own: a follow catching up from before the table's latest stored
+// snapshot (a resume from long ago, a table recovered from one).
+func (m *mux) fetch(f *muxFollow) {
+	defer m.wg.Done()
+	err := m.safely(func() error { return f.feed.Fetch(f.ctx) })
+	m.mu.Lock()
+	f.busy = false
+	if err != nil && !f.done {
+		m.end(f, err)
+	} else {
+		m.markReady(f)
+	}
+	m.mu.Unlock()
+	m.bury()
+}
+
+// put puts one message of a follow (its snapshot, or an event) into the
+// outbox, unless the outbox has no room for it (host.ErrNoRoom); the held
+// answers its seq lets go follow it. m.mu is held.
+func (f *muxFollow) put(msg proto.Message) error {
+	m := f.m
 	var seq uint64
-	var size int
-	var plain []byte // a message not encoded already (a snapshot)
+	var body []byte // a message not encoded already (a snapshot)
+	var enc *encoded.Message
 	switch v := msg.(type) {
 	case *encoded.Message:
-		seq, size = v.Seq(), v.Len()
+		seq, enc = v.Seq(), v
 	case *pb.StreamEventsResponse:
 		if sn := v.GetSnapshot(); sn != nil {
 			seq = sn.GetSeq()
@@ -282,54 +396,38 @@ func (m *mux) event(ctx context.Context, f *muxFollow, msg proto.Message) error 
 		if err != nil {
 			return err
 		}
-		plain, size = b, len(b)
+		body = b
 	default:
 		return fmt.Errorf("multiplex: a follow sent a %T", msg)
 	}
-	inner := protowire.SizeTag(fEventRef) + protowire.SizeVarint(uint64(f.ref)) + protowire.SizeTag(fEventEvent) + protowire.SizeBytes(size)
-	item := protowire.SizeTag(fItemEvent) + protowire.SizeBytes(inner)
-	n := protowire.SizeTag(fItems) + protowire.SizeBytes(item)
-
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for m.events > 0 && m.events+n > muxMaxOutbox && ctx.Err() == nil {
-		m.room.Wait()
+	size := len(body)
+	if enc != nil {
+		size = enc.Len()
 	}
-	if err := ctx.Err(); err != nil {
-		return err
+	n := itemLen(fItemEvent, fEventRef, uint64(f.ref), fEventEvent, size)
+	if m.events > 0 && m.events+n > muxMaxOutbox {
+		return host.ErrNoRoom
 	}
-	b := m.grow(n)
-	b = protowire.AppendTag(b, fItems, protowire.BytesType)
-	b = protowire.AppendVarint(b, uint64(item))
-	b = protowire.AppendTag(b, fItemEvent, protowire.BytesType)
-	b = protowire.AppendVarint(b, uint64(inner))
-	b = protowire.AppendTag(b, fEventRef, protowire.VarintType)
-	b = protowire.AppendVarint(b, uint64(f.ref))
-	b = protowire.AppendTag(b, fEventEvent, protowire.BytesType)
-	b = protowire.AppendVarint(b, uint64(size))
-	if plain != nil {
-		b = append(b, plain...)
-	} else {
-		b = msg.(*encoded.Message).AppendTo(b)
-	}
-	*m.out = b
+	m.appendItem(fItemEvent, fEventRef, uint64(f.ref), fEventEvent, body, enc)
 	m.events += n
 	if seq > f.seq {
 		f.seq = seq
 	}
 	m.letGo(f.seat)
-	m.ready.Signal()
 	return nil
 }
 
-// end puts a follow's end into the outbox; its ref is free from then on.
+// end puts a follow's end into the outbox; its ref is free from then on,
+// and its feed is closed by bury. m.mu is held.
 func (m *mux) end(f *muxFollow, err error) {
+	if f.done {
+		return
+	}
+	f.done = true
 	st := &spb.Status{}
 	if err != nil {
 		st = status.Convert(toStatus(err)).Proto()
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	delete(m.follows, f.ref)
 	fs := m.bySeat[f.seat]
 	for i, g := range fs {
@@ -343,9 +441,29 @@ func (m *mux) end(f *muxFollow, err error) {
 	} else {
 		m.bySeat[f.seat] = fs
 	}
-	m.putEnd(f.ref, st)
+	stb, _ := proto.Marshal(st) // a status always encodes
+	m.appendItem(fItemEnd, fEndRef, uint64(f.ref), fEndStatus, stb, nil)
 	m.letGo(f.seat)
-	m.ready.Signal()
+	m.dead = append(m.dead, f)
+	m.wake.Signal()
+}
+
+// bury closes the feeds of the follows that ended. It runs without m.mu:
+// closing a feed may run its table, which wakes other follows.
+func (m *mux) bury() {
+	m.mu.Lock()
+	dead := m.dead
+	m.dead = nil
+	m.mu.Unlock()
+	for _, f := range dead {
+		f.cancel()
+		if f.feed != nil {
+			f.feed.Close()
+		}
+		if f.release != nil {
+			f.release()
+		}
+	}
 }
 
 // act hands an action to a worker, once a slot is free; its error is the
@@ -366,7 +484,6 @@ func (m *mux) act(a *pb.MultiplexAct) error {
 		<-m.slots
 		return nil
 	}
-	m.acts++
 	m.wg.Add(1)
 	m.mu.Unlock()
 	call := a.GetCall()
@@ -408,7 +525,7 @@ func (m *mux) answer(call uint64, seat muxSeat, seq uint64, err error) {
 		return
 	}
 	m.putAnswer(call, seq, err)
-	m.ready.Signal()
+	m.wake.Signal()
 }
 
 // caughtUp reports whether every open follow of seat is at seq.
@@ -446,57 +563,58 @@ func (m *mux) letGo(seat muxSeat) {
 // putAnswer appends an answer to the outbox and frees its slot; m.mu is
 // held.
 func (m *mux) putAnswer(call, seq uint64, err error) {
-	var inner int
-	var st []byte
-	resp := 0 // ActResponse's size
-	if seq != 0 {
-		resp = protowire.SizeTag(fRespSeq) + protowire.SizeVarint(seq)
-	}
-	inner = protowire.SizeTag(fAnswerCall) + protowire.SizeVarint(call)
 	if err != nil {
-		st, _ = proto.Marshal(status.Convert(toStatus(err)).Proto()) // a status always encodes
-		inner += protowire.SizeTag(fAnswerError) + protowire.SizeBytes(len(st))
+		st, _ := proto.Marshal(status.Convert(toStatus(err)).Proto()) // a status always encodes
+		m.appendItem(fItemAnswer, fAnswerCall, call, fAnswerError, st, nil)
 	} else {
-		inner += protowire.SizeTag(fAnswerResponse) + protowire.SizeBytes(resp)
-	}
-	item := protowire.SizeTag(fItemAnswer) + protowire.SizeBytes(inner)
-	b := m.grow(protowire.SizeTag(fItems) + protowire.SizeBytes(item))
-	b = protowire.AppendTag(b, fItems, protowire.BytesType)
-	b = protowire.AppendVarint(b, uint64(item))
-	b = protowire.AppendTag(b, fItemAnswer, protowire.BytesType)
-	b = protowire.AppendVarint(b, uint64(inner))
-	b = protowire.AppendTag(b, fAnswerCall, protowire.VarintType)
-	b = protowire.AppendVarint(b, call)
-	if err != nil {
-		b = protowire.AppendTag(b, fAnswerError, protowire.BytesType)
-		b = protowire.AppendBytes(b, st)
-	} else {
-		b = protowire.AppendTag(b, fAnswerResponse, protowire.BytesType)
-		b = protowire.AppendVarint(b, uint64(resp))
+		// The ActResponse: its seq, if any.
+		var resp [1 + binary.MaxVarintLen64]byte
+		b := resp[:0]
 		if seq != 0 {
 			b = protowire.AppendTag(b, fRespSeq, protowire.VarintType)
 			b = protowire.AppendVarint(b, seq)
 		}
+		m.appendItem(fItemAnswer, fAnswerCall, call, fAnswerResponse, b, nil)
 	}
-	*m.out = b
-	m.acts--
 	<-m.slots
 }
 
-// putEnd appends a follow's end to the outbox; m.mu is held.
-func (m *mux) putEnd(ref uint32, st *spb.Status) {
-	stb, _ := proto.Marshal(st) // a status always encodes
-	inner := protowire.SizeTag(fEndRef) + protowire.SizeVarint(uint64(ref)) + protowire.SizeTag(fEndStatus) + protowire.SizeBytes(len(stb))
-	item := protowire.SizeTag(fItemEnd) + protowire.SizeBytes(inner)
-	b := m.grow(protowire.SizeTag(fItems) + protowire.SizeBytes(item))
+// itemLen is the length in a MultiplexResponse of an item of kind whose
+// message holds the varint id (field idNum) and size bytes of body (field
+// bodyNum): an event, an answer and an end are all of that shape.
+func itemLen(kind, idNum protowire.Number, id uint64, bodyNum protowire.Number, size int) int {
+	_, _, n := itemSizes(kind, idNum, id, bodyNum, size)
+	return n
+}
+
+func itemSizes(kind, idNum protowire.Number, id uint64, bodyNum protowire.Number, size int) (inner, item, n int) {
+	inner = protowire.SizeTag(idNum) + protowire.SizeVarint(id) + protowire.SizeTag(bodyNum) + protowire.SizeBytes(size)
+	item = protowire.SizeTag(kind) + protowire.SizeBytes(inner)
+	return inner, item, protowire.SizeTag(fItems) + protowire.SizeBytes(item)
+}
+
+// appendItem appends an item to the outbox (itemLen's shape): its body is
+// body or, if enc is not nil, enc's encoding. m.mu is held.
+func (m *mux) appendItem(kind, idNum protowire.Number, id uint64, bodyNum protowire.Number, body []byte, enc *encoded.Message) {
+	size := len(body)
+	if enc != nil {
+		size = enc.Len()
+	}
+	inner, item, n := itemSizes(kind, idNum, id, bodyNum, size)
+	b := m.grow(n)
 	b = protowire.AppendTag(b, fItems, protowire.BytesType)
 	b = protowire.AppendVarint(b, uint64(item))
-	b = protowire.AppendTag(b, fItemEnd, protowire.BytesType)
+	b = protowire.AppendTag(b, kind, protowire.BytesType)
 	b = protowire.AppendVarint(b, uint64(inner))
-	b = protowire.AppendTag(b, fEndRef, protowire.VarintType)
-	b = protowire.AppendVarint(b, uint64(ref))
-	b = protowire.AppendTag(b, fEndStatus, protowire.BytesType)
-	b = protowire.AppendBytes(b, stb)
+	b = protowire.AppendTag(b, idNum, protowire.VarintType)
+	b = protowire.AppendVarint(b, id)
+	b = protowire.AppendTag(b, bodyNum, protowire.BytesType)
+	b = protowire.AppendVarint(b, uint64(size))
+	if enc != nil {
+		b = enc.AppendTo(b)
+	} else {
+		b = append(b, body...)
+	}
 	*m.out = b
 }
 
@@ -520,12 +638,12 @@ func (m *mux) grow(n int) []byte {
 // client half-closed and every action was answered and every follow
 // ended. m.mu is held.
 func (m *mux) over() bool {
-	return m.fail != nil || m.ctx.Err() != nil || (m.eof && m.acts == 0 && len(m.follows) == 0)
+	return m.fail != nil || m.ctx.Err() != nil || (m.eof && len(m.slots) == 0 && len(m.follows) == 0)
 }
 
 // write sends what the outbox holds, each time all of it in one message,
-// until the stream is over; then it stops the follows and actions and
-// waits for them.
+// until the stream is over; then it stops the follows and actions, waits
+// for them and closes the feeds still open.
 func (m *mux) write() error {
 	err := m.send()
 	m.mu.Lock()
@@ -537,11 +655,18 @@ func (m *mux) write() error {
 	m.cancel()
 	m.wg.Wait()
 	m.mu.Lock()
+	for _, f := range m.follows {
+		if !f.done {
+			f.done = true
+			m.dead = append(m.dead, f)
+		}
+	}
 	if m.out != nil {
 		m.pool.Put(m.out)
 		m.out = nil
 	}
 	m.mu.Unlock()
+	m.bury()
 	if err == nil {
 		err = m.stream.Context().Err()
 	}
@@ -551,23 +676,33 @@ func (m *mux) write() error {
 func (m *mux) send() error {
 	for {
 		m.mu.Lock()
-		for m.out == nil && !m.over() {
-			m.ready.Wait()
+		for m.out == nil && len(m.ready) == 0 && !m.over() {
+			m.wake.Wait()
 		}
-		if m.out == nil || m.ctx.Err() != nil {
+		if m.fail != nil || m.ctx.Err() != nil {
 			m.mu.Unlock()
 			return nil
 		}
 		if muxGather {
-			// What the other seats of the table are about to send.
+			// What the other seats of the table are about to get.
 			m.mu.Unlock()
 			runtime.Gosched()
 			m.mu.Lock()
 		}
+		m.drain()
 		out := m.out
+		if out == nil {
+			over := m.over()
+			m.mu.Unlock()
+			m.bury()
+			if over {
+				return nil
+			}
+			continue
+		}
 		m.out, m.events = nil, 0
-		m.room.Broadcast()
 		m.mu.Unlock()
+		m.bury()
 		if err := m.stream.SendMsg(encoded.NewWhole(newMultiplexResponse, out, m.pool)); err != nil {
 			return err
 		}
