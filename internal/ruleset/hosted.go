@@ -248,8 +248,26 @@ var (
 func newStreamEventsResponse() proto.Message { return &pb.StreamEventsResponse{} }
 func newSpectateResponse() proto.Message     { return &pb.SpectateResponse{} }
 
-// encode is the rule set's host.Config.Encode (Encode).
-func (t *Hosted[A, V, B]) encode(e *host.Event[B]) []byte { return Encode(e, t.eventToPB) }
+// EventMarshaler is what a rule set's Parts may add for the encoding
+// every event of its tables gets: MarshalEvent returns what proto.Marshal
+// of EventToPB's message does, free to reuse the messages it makes (none
+// is kept), where EventToPB's are the caller's.
+type EventMarshaler[B any] interface {
+	MarshalEvent(seq uint64, at time.Time, b B) ([]byte, error)
+}
+
+// encode is the rule set's host.Config.Encode (Encode, or the Parts'
+// MarshalEvent for a game event).
+func (t *Hosted[A, V, B]) encode(e *host.Event[B]) []byte {
+	if m, ok := t.parts.(EventMarshaler[B]); ok && e.Notice == nil {
+		b, err := m.MarshalEvent(0, e.At, e.Body) // the shared encoding is unnumbered (Encode)
+		if err != nil {
+			return nil
+		}
+		return b
+	}
+	return Encode(e, t.eventToPB)
+}
 
 // Encode is an event of the log in the API, without its Seq, encoded once
 // for every stream that sends it (host.Config.Encode, for every game's
