@@ -293,25 +293,61 @@ func (s *Server) Register(g grpc.ServiceRegistrar) {
 func (s *Server) Options() []grpc.ServerOption {
 	lim := s.lim
 	rec := recovery.WithRecoveryHandlerContext(s.recovered)
-	unary := []grpc.UnaryServerInterceptor{recovery.UnaryServerInterceptor(rec), lim.unary}
 	stream := []grpc.StreamServerInterceptor{recovery.StreamServerInterceptor(rec), lim.stream}
+	s.workOnce.Do(func() { s.work = newWorkers(numWorkers()) })
+	u := &unaryChain{s: s, work: s.work} // no workers after Close: the calls run on their own goroutines
 	if c := s.cfg.Cluster; c != nil {
 		// After the limits, so that a forwarded call counts on the
 		// connection it came in on; before authentication, which the
 		// owner does (the credentials travel with the call).
 		r := cluster.Routing{NoForward: s.cfg.NoForward, Elsewhere: elsewhere, Methods: servicePrefixes, Held: s.holds}
-		unary = append(unary, c.UnaryInterceptor(r))
+		u.cluster = c.UnaryInterceptor(r)
 		stream = append(stream, c.StreamInterceptor(r))
 	}
-	opts := append([]grpc.ServerOption{
-		grpc.ChainUnaryInterceptor(unary...),
+	stream = append(stream, s.authStream())
+	return []grpc.ServerOption{
+		grpc.ChainUnaryInterceptor(u.intercept),
 		grpc.ChainStreamInterceptor(stream...),
-	}, s.authOptions()...)
-	s.workOnce.Do(func() { s.work = newWorkers(numWorkers()) })
-	if s.work != nil { // nil after Close: the calls run on their own goroutines
-		opts = append(opts, grpc.ChainUnaryInterceptor(s.work.unary))
 	}
-	return opts
+}
+
+// unaryChain is the unary calls' interceptors in one: recovery, the
+// connection's limit, the cluster's routing, authentication, the workers,
+// in this order. Why one: grpc-go makes a closure per interceptor of a
+// chain for every call (three an Act with four).
+type unaryChain struct {
+	s       *Server
+	work    *workers                    // nil: the handler runs on the call's goroutine
+	cluster grpc.UnaryServerInterceptor // nil: no cluster
+}
+
+func (u *unaryChain) intercept(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (resp any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			resp, err = nil, u.s.recovered(ctx, p)
+		}
+	}()
+	if err := u.s.lim.allow(ctx, info.FullMethod); err != nil {
+		return nil, err
+	}
+	if u.cluster != nil {
+		return u.cluster(ctx, req, info, func(ctx context.Context, req any) (any, error) {
+			return u.inner(ctx, req, info, next)
+		})
+	}
+	return u.inner(ctx, req, info, next)
+}
+
+// inner authenticates the call and hands it to a worker.
+func (u *unaryChain) inner(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
+	ctx, err := u.s.authenticate(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if u.work == nil {
+		return next(ctx, req)
+	}
+	return u.work.unary(ctx, req, info, next)
 }
 
 // Listener wraps lis so that every connection it accepts carries its
@@ -475,13 +511,6 @@ func (e *connRateError) Error() string {
 
 func (e *connRateError) Unwrap() []error {
 	return []error{ErrRateLimited, &host.RateLimitedError{Wait: e.wait}}
-}
-
-func (l connLimits) unary(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
-	if err := l.allow(ctx, info.FullMethod); err != nil {
-		return nil, err
-	}
-	return next(ctx, req)
 }
 
 func (l connLimits) stream(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, next grpc.StreamHandler) error {
