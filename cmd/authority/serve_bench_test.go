@@ -20,6 +20,7 @@ import (
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/rusage"
+	"github.com/mahjong-authority/authority/internal/servertest"
 )
 
 // The serving benchmarks run the authority as the binary builds it (the
@@ -90,32 +91,10 @@ type benchSeat struct {
 	pause time.Duration // before each action: a human's pace
 }
 
-// take decides the seat's action on what it received: it discards what
-// it draws and passes claims (ron when offered).
+// take decides the seat's action on what it received (servertest.Take):
+// it discards what it draws and passes claims (ron when offered).
 func (p *benchSeat) take(r *pb.StreamEventsResponse) (*pb.Action, uint64) {
-	if s := r.GetSnapshot(); s != nil {
-		if d := s.GetView().GetDrawn(); d != "" {
-			p.drawn = d
-		}
-		return nil, s.GetSeq()
-	}
-	var act *pb.Action
-	ev := r.GetEvent()
-	if d := ev.GetDrew(); d.GetTile() != "" && d.GetSeat() == p.seat {
-		p.drawn = d.GetTile()
-	}
-	if o := ev.GetTurnOffer(); o != nil && o.GetSeat() == p.seat {
-		act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: p.drawn}
-	}
-	if o := ev.GetClaimOffer(); o != nil && o.GetSeat() == p.seat {
-		act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}
-		for _, opt := range o.GetOptions() {
-			if opt.GetType() == pb.ActionType_ACTION_TYPE_RON {
-				act = opt
-			}
-		}
-	}
-	return act, ev.GetSeq()
+	return servertest.Take(p.seat, &p.drawn, r)
 }
 
 // benchTable creates an east-only table with the seed of i and seats four

@@ -442,6 +442,8 @@ type loadMetrics struct {
 	acted    atomic.Int64 // accepted actions
 	actLat   latencies
 	eventLat latencies
+	// senders run the actions sent after a think time (nil: none are).
+	senders *workers
 }
 
 // act counts an accepted action and its round trip.
@@ -494,6 +496,10 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 func loadTest(ctx context.Context, o botsOptions, stderr io.Writer) (botsSummary, int) {
 	stderr = &lockedWriter{w: stderr}
 	m := &loadMetrics{log: stderr}
+	if o.think.max > 0 {
+		m.senders = newWorkers()
+		defer m.senders.stop()
+	}
 	start := time.Now()
 	games := fmt.Sprintf("%d games", o.games)
 	if o.duration > 0 {
@@ -787,9 +793,9 @@ type seatResult struct {
 //
 // The seat's goroutine only reads its stream and decides: a decision is
 // prepared at once (numbered with the view it answers) and sent when its
-// think time is up by a timer (time.AfterFunc), on a goroutine that lives
-// only while the call does, so a thinking seat holds no goroutine and no
-// stack of its own beyond the one reading its stream.
+// think time is up by a timer (time.AfterFunc), on one of m.senders, so a
+// thinking seat holds no goroutine and no stack of its own beyond the one
+// reading its stream.
 func playSeat(ctx context.Context, cut func() bool, o botsOptions, rng *rand.Rand, s *client.Session, b bot.Bot, m *loadMetrics, who string) seatResult {
 	defer s.Close()
 	var r seatResult
@@ -863,8 +869,10 @@ func playSeat(ctx context.Context, cut func() bool, o botsOptions, rng *rand.Ran
 		}
 		sending.Add(1)
 		timer = time.AfterFunc(o.think.draw(rng), func() {
-			defer sending.Done()
-			send(p)
+			m.senders.run(func() {
+				defer sending.Done()
+				send(p)
+			})
 		})
 	}
 }

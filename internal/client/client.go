@@ -47,6 +47,10 @@ type Client struct {
 	Judge      pb.JudgeServiceClient
 	retry      Backoff
 	nThrottled atomic.Int64
+	// redial connects to another node of a cluster with the options of
+	// Dial (nil for a client on a connection of the caller's): how a Mux
+	// reaches a table's owner.
+	redial func(addr string) (*grpc.ClientConn, error)
 }
 
 // Backoff is how long to wait between attempts while the server is
@@ -61,12 +65,12 @@ var DefaultBackoff = retry.DefaultBackoff
 // connection redials by itself with a short backoff, so that sessions find
 // a restarted server quickly. Close releases it.
 func Dial(addr string, opts ...grpc.DialOption) (*Client, error) {
-	conn, err := DialConn(addr, opts...)
+	conn, r, err := dialConn(addr, opts)
 	if err != nil {
 		return nil, err
 	}
 	c := New(conn)
-	c.conn = conn
+	c.conn, c.redial = conn, r.dial
 	return c, nil
 }
 
@@ -74,6 +78,11 @@ func Dial(addr string, opts ...grpc.DialOption) (*Client, error) {
 // games served on the same port. It follows a cluster's TABLE_ELSEWHERE
 // to the table's owner (redirect.go).
 func DialConn(addr string, opts ...grpc.DialOption) (*grpc.ClientConn, error) {
+	conn, _, err := dialConn(addr, opts)
+	return conn, err
+}
+
+func dialConn(addr string, opts []grpc.DialOption) (*grpc.ClientConn, redirects, error) {
 	opts = append([]grpc.DialOption{
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
 		grpc.WithConnectParams(grpc.ConnectParams{
@@ -86,9 +95,9 @@ func DialConn(addr string, opts ...grpc.DialOption) (*grpc.ClientConn, error) {
 	opts = append(opts, grpc.WithChainUnaryInterceptor(r.unary), grpc.WithChainStreamInterceptor(r.stream))
 	conn, err := grpc.NewClient(addr, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("dial %s: %w", addr, err)
+		return nil, r, fmt.Errorf("dial %s: %w", addr, err)
 	}
-	return conn, nil
+	return conn, r, nil
 }
 
 // LeanTransport are dial options for a process that holds many

@@ -8,8 +8,10 @@ import (
 	"time"
 
 	spb "google.golang.org/genproto/googleapis/rpc/status"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/client/retry"
@@ -37,8 +39,15 @@ import (
 // A Mux opens its stream when the first session needs it and lives until
 // Close or the end of the context given to Client.Mux. Spectators are not
 // multiplexed (Multiplex follows seats): WatchGame ignores Options.Mux.
-// A table another node of a cluster owns is refused with TABLE_ELSEWHERE
-// (see OwnerAddr), which a Mux reports rather than follows.
+//
+// In a cluster a Multiplex stream is served by the node it reaches, which
+// refuses a follow or an action for a table another node owns with
+// TABLE_ELSEWHERE and the owner's address (OwnerAddr). The session then
+// goes on on a Mux of the owner's, which this Mux opens on a connection to
+// the owner (dialled with the options of Dial) and shares among all its
+// sessions of that owner's tables. When that stream breaks, the session's
+// next attempt goes through this Mux again, which knows where the table is
+// now: after a failover, another node.
 type Mux struct {
 	c      *Client
 	ctx    context.Context // the Mux's lifetime: its streams live in it
@@ -54,6 +63,10 @@ type Mux struct {
 	closed   bool
 	nextRef  uint32
 	nextCall uint64
+	owners   map[string]*Mux // the owners' Muxes by address, opened as redirects came
+	// failFast: an owner's Mux, which answers at once while it waits to
+	// try again after a failed attempt.
+	failFast bool
 }
 
 // ErrMuxClosed is the error of a session's stream or action on a Mux that
@@ -72,9 +85,48 @@ func (c *Client) Mux(ctx context.Context) *Mux {
 func (m *Mux) Close() {
 	m.mu.Lock()
 	m.closed = true
+	owners := m.owners
+	m.owners = nil
 	m.mu.Unlock()
 	m.cancel()
 	m.wg.Wait()
+	for _, o := range owners {
+		o.Close()
+		o.c.Close()
+	}
+}
+
+// errNoRedial: a client on a connection of the caller's cannot reach
+// another node.
+var errNoRedial = errors.New("client: no dial options to reach the owner (a client made with New)")
+
+// owner is the Mux on a connection to addr, a table's owner, opened at the
+// first redirect there and closed with m.
+func (m *Mux) owner(addr string) (*Mux, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, ErrMuxClosed
+	}
+	if o := m.owners[addr]; o != nil {
+		return o, nil
+	}
+	if m.c.redial == nil {
+		return nil, errNoRedial
+	}
+	conn, err := m.c.redial(addr)
+	if err != nil {
+		return nil, err
+	}
+	c := New(conn)
+	c.conn, c.retry, c.redial = conn, m.c.retry, m.c.redial
+	o := c.Mux(m.ctx)
+	o.failFast = true
+	if m.owners == nil {
+		m.owners = map[string]*Mux{}
+	}
+	m.owners[addr] = o
+	return o, nil
 }
 
 // muxStream is one Multiplex stream and what waits on it.
@@ -117,7 +169,13 @@ func (m *Mux) stream(ctx context.Context) (*muxStream, error) {
 			return s, nil
 		}
 		if m.opening == nil {
-			if wait := time.Until(m.retryAt); wait > 0 {
+			if wait := time.Until(m.retryAt); wait > 0 && m.failFast {
+				// An owner's Mux: the session goes back to its own,
+				// which knows whether the table moved.
+				err := m.openErr
+				m.mu.Unlock()
+				return nil, err
+			} else if wait > 0 {
 				m.mu.Unlock()
 				if err := retry.Sleep(ctx, wait); err != nil {
 					return nil, err
@@ -151,7 +209,7 @@ func (m *Mux) stream(ctx context.Context) (*muxStream, error) {
 func (m *Mux) open(done chan struct{}) {
 	defer m.wg.Done()
 	sctx, cancel := context.WithCancel(m.ctx)
-	st, err := m.c.Tables.Multiplex(sctx)
+	st, err := m.c.Tables.Multiplex(sctx, grpc.ForceCodecV2(muxCodec{}))
 	m.mu.Lock()
 	if err != nil {
 		cancel()
@@ -179,9 +237,9 @@ func (m *Mux) read(s *muxStream) {
 	defer m.wg.Done()
 	defer s.cancel()
 	received := false
+	var f muxFrame // its items reused; its bytes new each time
 	for {
-		r, err := s.st.Recv()
-		if err != nil {
+		if err := s.st.RecvMsg(&f); err != nil {
 			m.broke(s, err, received)
 			return
 		}
@@ -189,44 +247,45 @@ func (m *Mux) read(s *muxStream) {
 		if !received {
 			received, m.failures = true, 0
 		}
-		for _, it := range r.GetItems() {
-			m.dispatch(s, it)
+		for i := range f.items {
+			m.dispatch(s, &f.items[i])
 		}
 		m.mu.Unlock()
+		clear(f.items) // nothing of this frame kept here
 	}
 }
 
 // dispatch hands one item to whom it is for; the caller holds mu. Items
 // of follows and calls no longer waited for are dropped.
-func (m *Mux) dispatch(s *muxStream, it *pb.MultiplexItem) {
-	switch k := it.GetKind().(type) {
-	case *pb.MultiplexItem_Event:
-		if f := s.follows[k.Event.GetRef()]; f != nil && !f.unfollowed {
-			f.push(k.Event.GetEvent())
+func (m *Mux) dispatch(s *muxStream, it *muxItem) {
+	switch it.kind {
+	case itemEvent:
+		if f := s.follows[it.ref]; f != nil && !f.unfollowed {
+			f.push(muxEntry{snap: it.snap, event: it.event})
 		}
-	case *pb.MultiplexItem_Answer:
-		ch, ok := s.calls[k.Answer.GetCall()]
+	case itemAnswer:
+		ch, ok := s.calls[it.call]
 		if !ok {
 			return
 		}
-		delete(s.calls, k.Answer.GetCall())
-		ch <- answerFromPB(k.Answer)
-	case *pb.MultiplexItem_End:
-		if f := s.follows[k.End.GetRef()]; f != nil {
-			delete(s.follows, k.End.GetRef())
-			f.finish(endError(k.End.GetStatus()))
+		delete(s.calls, it.call)
+		ch <- answerOf(it)
+	case itemEnd:
+		if f := s.follows[it.ref]; f != nil {
+			delete(s.follows, it.ref)
+			f.finish(endError(it.st))
 		}
 	}
 }
 
-// answerFromPB is an action's answer as Act would have returned it: its
+// answerOf is an action's answer as Act would have returned it: its
 // sequence number, or the status error with its details (ErrorInfo,
 // RetryInfo), so that Reason, RetryDelay and Retryable read it alike.
-func answerFromPB(a *pb.MultiplexAnswer) muxAnswer {
-	if err := status.ErrorProto(a.GetError()); err != nil {
+func answerOf(it *muxItem) muxAnswer {
+	if err := status.ErrorProto(it.st); err != nil {
 		return muxAnswer{err: err}
 	}
-	return muxAnswer{seq: a.GetResponse().GetSeq()}
+	return muxAnswer{seq: it.seq}
 }
 
 // endError is the error a follow's end makes its stream's receive return:
@@ -337,14 +396,18 @@ type muxFollow struct {
 	unfollowed bool
 
 	mu    sync.Mutex
-	q     []*pb.StreamEventsResponse // received, not yet taken: q[head:]
+	q     []muxEntry // received, not yet taken: q[head:]
 	head  int
 	ended bool
 	end   error
 	wake  chan struct{} // a token when something came
 }
 
-func (f *muxFollow) push(e *pb.StreamEventsResponse) {
+// muxEntry is a snapshot or an event of a follow, encoded (both nil: an
+// empty message).
+type muxEntry struct{ snap, event []byte }
+
+func (f *muxFollow) push(e muxEntry) {
 	f.mu.Lock()
 	f.q = append(f.q, e)
 	f.mu.Unlock()
@@ -373,12 +436,12 @@ func (f *muxFollow) recv() (*pb.Snapshot, *pb.Event, error) {
 		f.mu.Lock()
 		if f.head < len(f.q) {
 			e := f.q[f.head]
-			f.q[f.head] = nil
+			f.q[f.head] = muxEntry{}
 			if f.head++; f.head == len(f.q) {
 				f.q, f.head = f.q[:0], 0
 			}
 			f.mu.Unlock()
-			return e.GetSnapshot(), e.GetEvent(), nil
+			return e.decode()
 		}
 		ended, end := f.ended, f.end
 		f.mu.Unlock()
@@ -391,6 +454,28 @@ func (f *muxFollow) recv() (*pb.Snapshot, *pb.Event, error) {
 			return nil, nil, status.FromContextError(f.ctx.Err()).Err()
 		}
 	}
+}
+
+// decode decodes the entry on the seat's goroutine. Bytes that do not
+// decode are the error gRPC gives a stream's message that does not
+// (Internal).
+func (e muxEntry) decode() (*pb.Snapshot, *pb.Event, error) {
+	var err error
+	switch {
+	case e.snap != nil:
+		snap := &pb.Snapshot{}
+		if err = proto.Unmarshal(e.snap, snap); err == nil {
+			return snap, nil, nil
+		}
+	case e.event != nil:
+		ev := &pb.Event{}
+		if err = proto.Unmarshal(e.event, ev); err == nil {
+			return nil, ev, nil
+		}
+	default:
+		return nil, nil, nil
+	}
+	return nil, nil, status.Errorf(codes.Internal, "client: multiplex: failed to unmarshal the received message: %v", err)
 }
 
 // unfollow tells the server the seat is left, unless its follow already

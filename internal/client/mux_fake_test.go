@@ -12,6 +12,7 @@ import (
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/protoadapt"
 	"google.golang.org/protobuf/types/known/durationpb"
@@ -112,6 +113,12 @@ func apiStatus(t *testing.T, code codes.Code, reason pb.ErrorReason, meta map[st
 
 func serveScript(t *testing.T, p *muxScript) *client.Client {
 	t.Helper()
+	return dial(t, serveScriptAt(t, p))
+}
+
+// serveScriptAt serves p and returns its address.
+func serveScriptAt(t *testing.T, p *muxScript) string {
+	t.Helper()
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -120,18 +127,17 @@ func serveScript(t *testing.T, p *muxScript) *client.Client {
 	pb.RegisterTableServiceServer(g, p)
 	go g.Serve(lis)
 	t.Cleanup(g.Stop)
-	return dial(t, lis.Addr().String())
+	return lis.Addr().String()
 }
 
 // TestMuxAnswers plays actions over a Mux against scripted answers: a
 // refusal comes back as the error a unary Act returns (code, Reason,
-// RetryDelay, OwnerAddr); a rate limit is waited out and the same request
+// RetryDelay); a rate limit is waited out and the same request
 // sent again; a broken stream is replaced by one new stream and the
 // action in flight is resent there with the same request id.
 func TestMuxAnswers(t *testing.T) {
 	const delay = 60 * time.Millisecond
 	limited := apiStatus(t, codes.ResourceExhausted, pb.ErrorReason_ERROR_REASON_RATE_LIMITED, nil, delay)
-	elsewhere := apiStatus(t, codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_TABLE_ELSEWHERE, map[string]string{client.MetaOwnerAddr: "10.0.0.2:7400"}, 0)
 	stale := apiStatus(t, codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_STALE_SEQ, nil, 0)
 	for _, tc := range []struct {
 		name    string
@@ -148,7 +154,6 @@ func TestMuxAnswers(t *testing.T) {
 	}{
 		{name: "accepted", seq: 7, streams: []int{1}},
 		{name: "refused", answers: []*status.Status{stale}, code: codes.FailedPrecondition, reason: pb.ErrorReason_ERROR_REASON_STALE_SEQ, streams: []int{1}},
-		{name: "elsewhere", answers: []*status.Status{elsewhere}, code: codes.FailedPrecondition, reason: pb.ErrorReason_ERROR_REASON_TABLE_ELSEWHERE, owner: "10.0.0.2:7400", streams: []int{1}},
 		{name: "rate limited twice", answers: []*status.Status{limited, limited}, seq: 7, streams: []int{1, 1, 1}, throttled: 2},
 		{name: "stream broken", answers: []*status.Status{breakStream}, seq: 7, streams: []int{1, 2}, actRetries: 1},
 		{name: "broken then limited", answers: []*status.Status{breakStream, limited, breakStream}, seq: 7, streams: []int{1, 2, 2, 3}, throttled: 1, actRetries: 2},
@@ -189,6 +194,53 @@ func TestMuxAnswers(t *testing.T) {
 				t.Errorf("stats %+v, want %d throttled and %d act retries", st, tc.throttled, tc.actRetries)
 			}
 		})
+	}
+}
+
+// TestMuxFollowsOwner: an action refused with TABLE_ELSEWHERE is sent
+// again, with the same request id, on a Mux of the owner's that the
+// session's Mux opens, and so are the session's next actions; a client on
+// a connection of the caller's cannot reach the owner and gets the refusal,
+// with the owner's address.
+func TestMuxFollowsOwner(t *testing.T) {
+	owner := &muxScript{}
+	ownerAddr := serveScriptAt(t, owner)
+	elsewhere := apiStatus(t, codes.FailedPrecondition, pb.ErrorReason_ERROR_REASON_TABLE_ELSEWHERE, map[string]string{client.MetaOwnerAddr: ownerAddr}, 0)
+	seat := client.Seat{TableID: "t", Seat: 1, Token: "tok"}
+
+	home := &muxScript{answers: []*status.Status{elsewhere, elsewhere}}
+	c := dial(t, serveScriptAt(t, home))
+	m := c.Mux(context.Background())
+	defer m.Close()
+	s := c.Follow(seat, client.Options{Mux: m})
+	defer s.Close()
+	for range 2 {
+		if seq, err := s.Act(ctxT(t), table.Action{Seat: 1, Type: table.Pass}); seq != 7 || err != nil {
+			t.Fatalf("Act = %d, %v; want 7 from the owner", seq, err)
+		}
+	}
+	home.mu.Lock()
+	owner.mu.Lock()
+	if len(home.acts) != 1 || len(owner.acts) != 2 || owner.acts[0].GetRequestId() != home.acts[0].GetRequestId() {
+		t.Errorf("actions: %d at home, %d at the owner (first ids %q, %q); want the first at both with one id, the second at the owner only",
+			len(home.acts), len(owner.acts), home.acts[0].GetRequestId(), owner.acts[0].GetRequestId())
+	}
+	owner.mu.Unlock()
+	home.mu.Unlock()
+
+	conn, err := grpc.NewClient(serveScriptAt(t, &muxScript{answers: []*status.Status{elsewhere}}), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	c2 := client.New(conn)
+	m2 := c2.Mux(context.Background())
+	defer m2.Close()
+	s2 := c2.Follow(seat, client.Options{Mux: m2})
+	defer s2.Close()
+	_, err = s2.Act(ctxT(t), table.Action{Seat: 1, Type: table.Pass})
+	if addr, _ := client.OwnerAddr(err); client.Reason(err) != pb.ErrorReason_ERROR_REASON_TABLE_ELSEWHERE || addr != ownerAddr {
+		t.Fatalf("Act on a client made with New = %v (owner %q); want TABLE_ELSEWHERE naming %s", err, addr, ownerAddr)
 	}
 }
 

@@ -201,12 +201,8 @@ func (s *answerLost) RecvMsg(m any) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, it := range m.(*pb.MultiplexResponse).GetItems() {
-		a := it.GetAnswer()
-		if a == nil || a.GetError() != nil {
-			continue
-		}
-		id := s.ids[a.GetCall()]
+	for _, call := range client.AnsweredCalls(m) {
+		id := s.ids[call]
 		if s.attempts[id] == 1 && len(s.attempts)%3 == 0 {
 			*s.lost++
 			return status.Error(codes.Unavailable, "answer lost")

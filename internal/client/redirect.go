@@ -64,8 +64,10 @@ func (r redirects) unary(ctx context.Context, method string, req, reply any, cc 
 
 func (r redirects) stream(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string, streamer grpc.Streamer, opts ...grpc.CallOption) (grpc.ClientStream, error) {
 	cs, err := streamer(ctx, desc, cc, method, opts...)
-	if err != nil {
-		return nil, err
+	if err != nil || method == pb.TableService_Multiplex_FullMethodName {
+		// A Multiplex stream is refused item by item, never whole: its
+		// Mux follows the owner's address itself (Mux.owner).
+		return cs, err
 	}
 	return &followed{ClientStream: cs, r: r, ctx: ctx, desc: desc, method: method, opts: opts}, nil
 }

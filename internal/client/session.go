@@ -133,6 +133,38 @@ type GameSession[A, V, B any, T GameTracker[V, B]] struct {
 	actLoop      retry.Loop
 	actRetries   atomic.Int64
 	actThrottled atomic.Int64
+	// owner is the Mux of the table's owner that a redirect moved the
+	// session to (nil: Options.Mux); hops counts the stream's redirects
+	// in a row, with no event and no other error between them.
+	owner atomic.Pointer[Mux]
+	hops  int
+}
+
+// maxHops bounds the redirects in a row, of a table whose owner keeps
+// changing (or of nodes that disagree about it).
+const maxHops = 3
+
+// mux is the Mux the session's follow and actions go to.
+func (s *GameSession[A, V, B, T]) mux() *Mux {
+	if o := s.owner.Load(); o != nil {
+		return o
+	}
+	return s.opts.Mux
+}
+
+// redirected moves the session to the owner's Mux if err is a
+// TABLE_ELSEWHERE refusal from its Mux.
+func (s *GameSession[A, V, B, T]) redirected(err error) bool {
+	addr, ok := OwnerAddr(err)
+	if !ok || s.opts.Mux == nil {
+		return false
+	}
+	o, oerr := s.opts.Mux.owner(addr)
+	if oerr != nil {
+		return false
+	}
+	s.owner.Store(o)
+	return true
 }
 
 // Follow returns the riichi session of a seat. Nothing is sent before the
@@ -242,8 +274,15 @@ func (s *GameSession[A, V, B, T]) open(ctx context.Context) error {
 		s.stream = watchStream{st}
 	} else if req := (&pb.StreamEventsRequest{TableId: s.seat.TableID, SeatToken: s.seat.Token, AfterSeq: s.last}); s.opts.Mux != nil {
 		var f *muxFollow
-		f, err = s.opts.Mux.follow(sctx, req)
+		m := s.mux()
+		f, err = m.follow(sctx, req)
 		s.stream = f
+		if err != nil && m != s.opts.Mux {
+			// No stream to the owner's node: it may have died, and the
+			// next attempt, paced, goes through the session's own Mux.
+			s.owner.CompareAndSwap(m, nil)
+			s.hops = 0
+		}
 	} else {
 		var st pb.TableService_StreamEventsClient
 		st, err = s.c.Tables.StreamEvents(sctx, req)
@@ -318,6 +357,18 @@ func (s *GameSession[A, V, B, T]) Next(ctx context.Context) (GameUpdate[B], erro
 			if ctx.Err() != nil {
 				return GameUpdate[B]{}, ctx.Err()
 			}
+			if s.opts.Mux != nil && !cancelled {
+				if s.hops < maxHops && s.redirected(err) {
+					s.hops++
+					continue
+				}
+				// The owner's stream broke: its node may have died, and
+				// the session's own Mux knows where the table is now.
+				// The next attempt is paced by the backoff: the
+				// redirects after it count anew.
+				s.owner.Store(nil)
+				s.hops = 0
+			}
 			if again, werr := s.reopen.Broke(ctx, err, cancelled); werr != nil {
 				return GameUpdate[B]{}, werr
 			} else if !again {
@@ -326,6 +377,7 @@ func (s *GameSession[A, V, B, T]) Next(ctx context.Context) (GameUpdate[B], erro
 			continue
 		}
 		s.reopen.Received()
+		s.hops = 0
 		switch {
 		case snap != nil:
 			if u, ok := s.snapshot(snap, now); ok {
@@ -459,7 +511,17 @@ func (s *GameSession[A, V, B, T]) Send(ctx context.Context, p Prepared) (uint64,
 	var seq uint64
 	err := s.actLoop.Resend(ctx, func() (err error) {
 		if s.opts.Mux != nil {
-			seq, err = s.opts.Mux.act(ctx, req)
+			m := s.mux()
+			seq, err = m.act(ctx, req)
+			for hops := 0; err != nil && hops < maxHops && s.redirected(err); hops++ {
+				m = s.mux()
+				seq, err = m.act(ctx, req)
+			}
+			if m != s.opts.Mux && Retryable(err) {
+				// As for the follow: the next attempt through the
+				// session's own Mux.
+				s.owner.CompareAndSwap(m, nil)
+			}
 			return err
 		}
 		r, err := s.c.Tables.Act(ctx, req)

@@ -195,13 +195,21 @@ func playBot(ctx context.Context, s *client.Session, r *seatRun) {
 //
 // Stopped gracefully instead (SIGTERM), the owner hands its tables over:
 // the new owner goes on well before the lease could have expired.
+//
+// With a Mux, which a node never forwards, each client's Multiplex stream
+// is refused with TABLE_ELSEWHERE and the sessions go on over a stream to
+// the owner; once the owner dies, they find the new one through their
+// own node again.
 func TestClusterFailover(t *testing.T) {
 	t.Run("kill", func(t *testing.T) {
-		failover(t, nodeTTL, func(n *node) { n.kill() })
+		failover(t, nodeTTL, func(n *node) { n.kill() }, false)
+	})
+	t.Run("kill, on a Mux", func(t *testing.T) {
+		failover(t, nodeTTL, func(n *node) { n.kill() }, true)
 	})
 	t.Run("graceful", func(t *testing.T) {
 		const long = 6 * time.Second // an expiry would take this long
-		took := failover(t, long, func(n *node) { n.stop(t) })
+		took := failover(t, long, func(n *node) { n.stop(t) }, false)
 		if took >= long/2 {
 			t.Errorf("after a graceful stop the table went on %v later (lease TTL %v): not handed over", took, long)
 		}
@@ -210,7 +218,7 @@ func TestClusterFailover(t *testing.T) {
 
 // failover plays the test with leases of the given TTL, stopping table 0's
 // owner with stop, and returns the failover time.
-func failover(t *testing.T, ttl time.Duration, stop func(*node)) time.Duration {
+func failover(t *testing.T, ttl time.Duration, stop func(*node), mux bool) time.Duration {
 	ns := startNATS(t)
 	_, js := jetStream(t, ns)
 	st := host.NewMemoryStore[table.Action]()
@@ -252,6 +260,11 @@ func failover(t *testing.T, ttl time.Duration, stop func(*node)) time.Duration {
 	var wg sync.WaitGroup
 	for i, id := range ids {
 		c := dial(t, nodes[via[i]].addr)
+		var opts client.Options
+		if mux {
+			opts.Mux = c.Mux(ctx)
+			t.Cleanup(opts.Mux.Close)
+		}
 		for s := range 4 {
 			seat, err := c.JoinTable(ctx, id, "bot", client.Entropy())
 			if err != nil {
@@ -260,7 +273,7 @@ func failover(t *testing.T, ttl time.Duration, stop func(*node)) time.Duration {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				playBot(ctx, c.Follow(seat, client.Options{}), &runs[i][s])
+				playBot(ctx, c.Follow(seat, opts), &runs[i][s])
 			}()
 		}
 	}

@@ -14,7 +14,6 @@ package encoded
 
 import (
 	"fmt"
-	"sync"
 	"sync/atomic"
 
 	"google.golang.org/grpc/encoding"
@@ -38,16 +37,48 @@ type Message struct {
 	slices [2]mem.SliceBuffer
 	bufs   [2]mem.Buffer
 
+	// The decoded message, made on demand: kept apart, so that the
+	// Message gRPC sends - one per viewer of every event - stays small.
+	lazy
+}
+
+// lazy is a message decoded from its bytes at the first call, for the
+// codecs and callers that want a proto.Message rather than the bytes.
+type lazy struct {
 	newMsg func() proto.Message
-	// dec is the decoded message, made on demand: kept apart, so that
-	// the Message gRPC sends - one per viewer of every event - stays
-	// small.
-	dec atomic.Pointer[decoding]
+	dec    atomic.Pointer[decoding]
 }
 
 type decoding struct {
 	msg proto.Message
 	err error
+}
+
+// decode decodes the bytes enc returns at the first call (two calls at
+// once may both decode; the first result is kept).
+func (l *lazy) decode(enc func() []byte) (proto.Message, error) {
+	if d := l.dec.Load(); d != nil {
+		return d.msg, d.err
+	}
+	d := &decoding{msg: l.newMsg()}
+	if err := proto.Unmarshal(enc(), d.msg); err != nil {
+		d.err = fmt.Errorf("encoded: decode %T: %w", d.msg, err)
+		d.msg = nil
+	}
+	if !l.dec.CompareAndSwap(nil, d) {
+		d = l.dec.Load()
+	}
+	return d.msg, d.err
+}
+
+// reflect is the decoded message's reflection. Bytes that do not decode
+// (a bug of the caller) reflect an empty message.
+func (l *lazy) reflect(enc func() []byte) protoreflect.Message {
+	msg, err := l.decode(enc)
+	if err != nil {
+		return l.newMsg().ProtoReflect()
+	}
+	return msg.ProtoReflect()
 }
 
 const binaryVarintLen = 10
@@ -57,7 +88,7 @@ const binaryVarintLen = 10
 // in shared (which must not hold field 1, and is not copied: it must not
 // change after). Seq 0 is not written, as proto3 leaves a zero out.
 func Numbered(newMsg func() proto.Message, outer protowire.Number, seq uint64, shared []byte) *Message {
-	m := &Message{newMsg: newMsg}
+	m := &Message{lazy: lazy{newMsg: newMsg}}
 	inner := len(shared)
 	if seq != 0 {
 		inner += 1 + protowire.SizeVarint(seq)
@@ -103,32 +134,13 @@ func (m *Message) Len() int { return len(m.slices[0]) + len(m.slices[1]) }
 // AppendTo appends the encoding to b.
 func (m *Message) AppendTo(b []byte) []byte { return append(append(b, m.slices[0]...), m.slices[1]...) }
 
-// Decode is the message the bytes encode, decoded at the first call (two
-// calls at once may both decode; the first result is kept).
-func (m *Message) Decode() (proto.Message, error) {
-	if d := m.dec.Load(); d != nil {
-		return d.msg, d.err
-	}
-	d := &decoding{msg: m.newMsg()}
-	if err := proto.Unmarshal(m.AppendTo(make([]byte, 0, m.Len())), d.msg); err != nil {
-		d.err = fmt.Errorf("encoded: decode %T: %w", d.msg, err)
-		d.msg = nil
-	}
-	if !m.dec.CompareAndSwap(nil, d) {
-		d = m.dec.Load()
-	}
-	return d.msg, d.err
-}
+// Decode is the message the bytes encode, decoded at the first call.
+func (m *Message) Decode() (proto.Message, error) { return m.decode(m.bytes) }
 
 // ProtoReflect makes a Message a proto.Message: the decoded message's.
-// Bytes that do not decode (a bug of the caller) reflect an empty message.
-func (m *Message) ProtoReflect() protoreflect.Message {
-	msg, err := m.Decode()
-	if err != nil {
-		return m.newMsg().ProtoReflect()
-	}
-	return msg.ProtoReflect()
-}
+func (m *Message) ProtoReflect() protoreflect.Message { return m.reflect(m.bytes) }
+
+func (m *Message) bytes() []byte { return m.AppendTo(make([]byte, 0, m.Len())) }
 
 // Whole is a message encoded whole by its sender (a batch composed of
 // pieces encoded already, such as Messages) in a buffer of a pool: the
@@ -137,17 +149,13 @@ func (m *Message) ProtoReflect() protoreflect.Message {
 type Whole struct {
 	buf  *[]byte
 	pool mem.BufferPool
-
-	newMsg  func() proto.Message
-	once    sync.Once
-	decoded proto.Message
-	err     error
+	lazy
 }
 
 // NewWhole is the message of newMsg's type encoded in *buf, which came
 // from pool (Get) and which the Whole now owns.
 func NewWhole(newMsg func() proto.Message, buf *[]byte, pool mem.BufferPool) *Whole {
-	return &Whole{buf: buf, pool: pool, newMsg: newMsg}
+	return &Whole{buf: buf, pool: pool, lazy: lazy{newMsg: newMsg}}
 }
 
 // Bytes is the encoding, until the Whole is sent.
@@ -155,26 +163,10 @@ func (w *Whole) Bytes() []byte { return *w.buf }
 
 // Decode is the message the bytes encode, decoded once (before it is
 // sent).
-func (w *Whole) Decode() (proto.Message, error) {
-	w.once.Do(func() {
-		msg := w.newMsg()
-		if err := proto.Unmarshal(*w.buf, msg); err != nil {
-			w.err = fmt.Errorf("encoded: decode %T: %w", msg, err)
-			return
-		}
-		w.decoded = msg
-	})
-	return w.decoded, w.err
-}
+func (w *Whole) Decode() (proto.Message, error) { return w.decode(w.Bytes) }
 
 // ProtoReflect makes a Whole a proto.Message, as a Message is one.
-func (w *Whole) ProtoReflect() protoreflect.Message {
-	msg, err := w.Decode()
-	if err != nil {
-		return w.newMsg().ProtoReflect()
-	}
-	return msg.ProtoReflect()
-}
+func (w *Whole) ProtoReflect() protoreflect.Message { return w.reflect(w.Bytes) }
 
 // Codec is grpc-go's codec for "proto" with one difference: a *Message is
 // sent as its bytes, the shared part without a copy.

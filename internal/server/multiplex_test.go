@@ -79,32 +79,12 @@ func (g *muxGame) send(i int, r *pb.ActRequest) error {
 // take records what player p received and decides its action, as simple
 // does.
 func (p *player) take(r *pb.StreamEventsResponse) (*pb.Action, uint64) {
-	var act *pb.Action
-	var seq uint64
 	if s := r.GetSnapshot(); s != nil {
-		p.snap, seq = s, s.GetSeq()
-		if d := s.GetView().GetDrawn(); d != "" {
-			p.drawn = d
-		}
-		return nil, seq
+		p.snap = s
+	} else {
+		p.events = append(p.events, r.GetEvent())
 	}
-	ev := r.GetEvent()
-	p.events, seq = append(p.events, ev), ev.GetSeq()
-	if d := ev.GetDrew(); d.GetTile() != "" && d.GetSeat() == p.seat {
-		p.drawn = d.GetTile()
-	}
-	if o := ev.GetTurnOffer(); o != nil && o.GetSeat() == p.seat {
-		act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: p.drawn}
-	}
-	if o := ev.GetClaimOffer(); o != nil && o.GetSeat() == p.seat {
-		act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}
-		for _, opt := range o.GetOptions() {
-			if opt.GetType() == pb.ActionType_ACTION_TYPE_RON {
-				act = opt
-			}
-		}
-	}
-	return act, seq
+	return servertest.Take(p.seat, &p.drawn, r)
 }
 
 // pending reports whether another call of the same request as call

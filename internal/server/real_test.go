@@ -17,6 +17,7 @@ import (
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/clock"
 	"github.com/mahjong-authority/authority/internal/fair"
+	"github.com/mahjong-authority/authority/internal/servertest"
 	"github.com/mahjong-authority/authority/internal/table"
 	"github.com/mahjong-authority/authority/internal/tile"
 	"github.com/mahjong-authority/authority/internal/wall"
@@ -69,32 +70,12 @@ func (p *player) simple(ctx context.Context, afterSeq uint64) error {
 		if err != nil {
 			return fmt.Errorf("seat %d recv: %w", p.seat, err)
 		}
-		var act *pb.Action
-		var seq uint64
 		if s := r.GetSnapshot(); s != nil {
-			// A standing offer follows as the next event.
-			p.snap, seq = s, s.GetSeq()
-			if d := s.GetView().GetDrawn(); d != "" {
-				p.drawn = d
-			}
+			p.snap = s // a standing offer follows as the next event
 		} else {
-			ev := r.GetEvent()
-			p.events, seq = append(p.events, ev), ev.GetSeq()
-			if d := ev.GetDrew(); d.GetTile() != "" && d.GetSeat() == p.seat {
-				p.drawn = d.GetTile()
-			}
-			if o := ev.GetTurnOffer(); o != nil && o.GetSeat() == p.seat {
-				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: p.drawn}
-			}
-			if o := ev.GetClaimOffer(); o != nil && o.GetSeat() == p.seat {
-				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}
-				for _, opt := range o.GetOptions() {
-					if opt.GetType() == pb.ActionType_ACTION_TYPE_RON {
-						act = opt
-					}
-				}
-			}
+			p.events = append(p.events, r.GetEvent())
 		}
+		act, seq := servertest.Take(p.seat, &p.drawn, r)
 		if act != nil {
 			if p.gate != nil {
 				<-p.gate

@@ -128,3 +128,43 @@ func BenchmarkPlay(b *testing.B) {
 	}
 	b.ReportMetric(float64(hands)/b.Elapsed().Seconds(), "rounds/s")
 }
+
+// BenchmarkBotDecide decides every offer of a one-round game from its
+// view, as the bots of `tablectl bots --rules classical` do: the cost of a
+// decision.
+func BenchmarkBotDecide(b *testing.B) {
+	rules := ct.Default
+	rules.Rounds = 1
+	tb, _ := ct.New(ct.Config{Rules: rules})
+	hands := 0
+	var views []ct.View
+	for steps := 0; tb.Phase() != ct.GameOver; steps++ {
+		if steps > 200_000 {
+			b.Fatal("the game did not end")
+		}
+		var a ct.Action
+		if tb.Phase() == ct.BetweenHands {
+			var ws [32]byte
+			binary.LittleEndian.PutUint64(ws[8:], uint64(hands))
+			hands++
+			w := wall.New144(ws)
+			a = ct.Action{Type: ct.Deal, Wall: &w}
+		} else {
+			for s := range ct.Seat(ct.NumSeats) {
+				if tb.Waiting(s) {
+					v := tb.View(s)
+					views = append(views, v)
+					a, _ = Efficient{}.Act(&v)
+					break
+				}
+			}
+		}
+		if _, err := tb.Step(a); err != nil {
+			b.Fatalf("%v: %v", a, err)
+		}
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		Efficient{}.Act(&views[i%len(views)])
+	}
+}

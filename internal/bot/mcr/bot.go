@@ -5,6 +5,8 @@
 package mcr
 
 import (
+	"math/bits"
+
 	"github.com/mahjong-authority/authority/internal/judge"
 	jmcr "github.com/mahjong-authority/authority/internal/judge/mcr"
 	tm "github.com/mahjong-authority/authority/internal/table/mcr"
@@ -89,7 +91,7 @@ func (p *Player) claim(v *tm.View, c *tile.Counts, melds []tm.Meld) tm.Action {
 		all := append(melds[:len(melds):len(melds)], m)
 		if a.Type == tm.OpenKan {
 			// A kong draws a replacement: judge the thirteen as they are.
-			if jmcr.Shanten(&after) == 0 && p.bestWait(v, &after, all) >= jmcr.MinimumFan {
+			if shanten(&after) == 0 && p.bestWait(v, &after, all) >= jmcr.MinimumFan {
 				return a
 			}
 			continue
@@ -99,7 +101,7 @@ func (p *Player) claim(v *tm.View, c *tile.Counts, melds []tm.Meld) tm.Action {
 				continue
 			}
 			after[d]--
-			if jmcr.Shanten(&after) == 0 && p.bestWait(v, &after, all) >= jmcr.MinimumFan {
+			if shanten(&after) == 0 && p.bestWait(v, &after, all) >= jmcr.MinimumFan {
 				return a
 			}
 			after[d]++
@@ -122,7 +124,7 @@ func (p *Player) turn(v *tm.View, c *tile.Counts, melds []tm.Meld) tm.Action {
 			before := bestShanten(c)
 			after := *c
 			after[k] = 0
-			if jmcr.Shanten(&after) <= before {
+			if shanten(&after) <= before {
 				return a
 			}
 		}
@@ -139,7 +141,7 @@ func bestShanten(c *tile.Counts) int {
 			continue
 		}
 		d[k]--
-		best = min(best, jmcr.Shanten(&d))
+		best = min(best, shanten(&d))
 		d[k]++
 	}
 	return best
@@ -153,7 +155,7 @@ func (p *Player) discard(v *tm.View, c *tile.Counts, melds []tm.Meld, ds tile.Ki
 	d := *c
 	for k := range ds.All() {
 		d[k]--
-		sh[k] = jmcr.Shanten(&d)
+		sh[k] = shanten(&d)
 		d[k]++
 		best = min(best, sh[k])
 	}
@@ -262,3 +264,46 @@ func judgeMeld(m tm.Meld) judge.Meld {
 	}
 	return jm
 }
+
+// shanten is jmcr.Shanten, the same number for a fraction of the cost:
+// the knitted straight's shanten, the dearest of the forms, is asked only
+// when it could be the lowest. It is at least the tiles missing from the
+// knitted straight the hand holds most of, less one (the set and pair
+// beside it can do no better than complete), so when that bound is no
+// lower than the other forms' least, the least is the answer.
+func shanten(c *tile.Counts) int {
+	s := judge.ShantenStandard(c)
+	n := c.Total()
+	if n >= 13 {
+		s = min(s, jmcr.SevenPairsShanten(c), judge.ShantenThirteenOrphans(c), jmcr.HonorsAndKnittedShanten(c))
+	}
+	if n >= 10 && knittedBound(c) < s {
+		s = min(s, jmcr.KnittedStraightShanten(c))
+	}
+	return s
+}
+
+// knittedBound is a lower bound of jmcr.KnittedStraightShanten(c): 9 less
+// the most kinds c holds of one knitted straight, less one.
+func knittedBound(c *tile.Counts) int {
+	held := uint64(c.Kinds())
+	most := 0
+	for _, m := range knittedMasks {
+		most = max(most, bits.OnesCount64(held&m))
+	}
+	return 9 - most - 1
+}
+
+// knittedMasks are the kinds of the six knitted straights: 1-4-7, 2-5-8
+// and 3-6-9, each in another suit.
+var knittedMasks = func() (ms [6]uint64) {
+	perms := [6][3]int{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}
+	for i, p := range perms {
+		for start, suit := range p { // numbers start+1, start+4, start+7 in suit
+			for n := start; n < 9; n += 3 {
+				ms[i] |= 1 << (9*suit + n)
+			}
+		}
+	}
+	return ms
+}()

@@ -86,3 +86,38 @@ func actLegal(t *testing.T, rules sc.Rules) {
 		t.Fatal("the match did not end")
 	}
 }
+
+// BenchmarkBotDecide decides every offer of a whole match from its view,
+// as the bots of `tablectl bots --rules sichuan` do: the cost of a
+// decision.
+func BenchmarkBotDecide(b *testing.B) {
+	tb, _ := sc.New(sc.Config{Rules: sc.Default})
+	hands := 0
+	var views []sc.View
+	for steps := 0; tb.Phase() != sc.MatchOver && steps < 50_000; steps++ {
+		if tb.Phase() == sc.BetweenHands {
+			w := sc.NewWall([32]byte{byte(hands), 7})
+			hands++
+			if _, err := tb.Step(sc.Action{Type: sc.Deal, Wall: &w}); err != nil {
+				b.Fatal(err)
+			}
+			continue
+		}
+		for s := range sc.Seat(sc.NumSeats) {
+			if !tb.Waiting(s) {
+				continue
+			}
+			v := tb.View(s)
+			views = append(views, v)
+			a, _ := Efficient{}.Act(&v)
+			if _, err := tb.Step(a); err != nil {
+				b.Fatal(err)
+			}
+			break
+		}
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		Efficient{}.Act(&views[i%len(views)])
+	}
+}
