@@ -634,7 +634,7 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 	}
 	hsrv := gateway.Server(h, gateway.Config{ConnContext: srv.ConnContext})
 	hsrv.ErrorLog = zap.NewStdLog(log)
-	mux := gateway.NewMux(lis, tlsCfg)
+	mux := gateway.NewMux(srv.Listener(lis), tlsCfg) // each connection with its limits
 	served := make(chan error, 1)
 	go func() { served <- mux.Serve(g, hsrv) }()
 	log.Info("serving", zap.String("addr", lis.Addr().String()), zap.Bool("tls", o.web.cert != ""),

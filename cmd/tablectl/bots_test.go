@@ -205,7 +205,7 @@ func countingServer(t *testing.T, srv *servertest.Server) (string, func(method s
 			return h(s, ss)
 		}))...)
 	srv.Register(g)
-	go g.Serve(lis)
+	go g.Serve(srv.Listener(lis))
 	t.Cleanup(g.Stop)
 	return lis.Addr().String(), func(method string) int {
 		mu.Lock()

@@ -99,7 +99,7 @@ func startNodeTTL(t *testing.T, js jetstream.JetStream, id string, st *host.Memo
 	}
 	cn.Start()
 	srv.Register(n.g)
-	go func() { n.done <- n.g.Serve(lis) }()
+	go func() { n.done <- n.g.Serve(srv.Listener(lis)) }()
 	t.Cleanup(n.kill)
 	return n
 }

@@ -59,7 +59,7 @@ func serveMux(t *testing.T, srv *server.Server, cfg gateway.Config, tlsCfg *tls.
 	if err != nil {
 		t.Fatal(err)
 	}
-	mux := gateway.NewMux(lis, tlsCfg)
+	mux := gateway.NewMux(srv.Listener(lis), tlsCfg)
 	done := make(chan error, 1)
 	go func() { done <- mux.Serve(g, hs) }()
 	t.Cleanup(func() {

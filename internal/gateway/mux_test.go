@@ -181,8 +181,9 @@ func TestKeepaliveEnforced(t *testing.T) {
 }
 
 // TestNativeConnLimits: on grpc-go's own transport the per-connection
-// rate limit comes from the stats handler (which sees the connection),
-// not from net/http's ConnContext: it holds there too, per connection.
+// rate limit comes from the server's Listener (each connection carries
+// its bucket in its peer address, through the Mux's sniffing), not from
+// net/http's ConnContext: it holds there too, per connection.
 func TestNativeConnLimits(t *testing.T) {
 	srv, err := server.New(server.Config{RuleSets: []ruleset.RuleSet{riichi.New(riichi.Standard())},
 		Defaults: server.StandardDefaults, ConnRate: host.Rate{PerSecond: 0.001, Burst: 2}, MaxConnStreams: 4})

@@ -20,8 +20,27 @@ type wired struct {
 }
 
 // wireCache holds a table's latest events encoded, event i in slot i mod
-// wireRing; the streams claim and fill the slots without the table's lock.
-type wireCache [wireRing]atomic.Pointer[wired]
+// wireRing. The table's writer claims event i's slot as it logs the event
+// (claim); the streams fill it without the table's lock.
+type wireCache struct {
+	slots [wireRing]atomic.Pointer[wired]
+	// slab is where the next claims' wired come from, wireRing at a
+	// time: one allocation for that many events (a slab lives on while a
+	// stream holds any of its slots).
+	slab []wired
+}
+
+// claim gives event i a slot of its own, evicting the event wireRing
+// before it. Only the table's writer claims, holding the table's lock.
+func (c *wireCache) claim(i int32) {
+	if len(c.slab) == 0 {
+		c.slab = make([]wired, wireRing)
+	}
+	w := &c.slab[0]
+	c.slab = c.slab[1:]
+	w.i = i
+	c.slots[uint32(i)%wireRing].Store(w)
+}
 
 // wire is event e, number i of the table's log (-1 for an event read back
 // from the store, not kept), encoded by Config.Encode: nil without one.
@@ -34,19 +53,11 @@ func (t *table[A, V, B]) wire(i int32, e *Event[B]) []byte {
 	if i < 0 {
 		return enc(e)
 	}
-	slot := &t.wires[uint32(i)%wireRing]
-	w := slot.Load()
+	w := t.wires.slots[uint32(i)%wireRing].Load()
 	if w == nil || w.i != i {
-		nw := &wired{i: i}
-		if !slot.CompareAndSwap(w, nw) {
-			// Another stream claimed the slot first: for this event, or
-			// (a stream far behind) for a newer one.
-			if w = slot.Load(); w == nil || w.i != i {
-				return enc(e)
-			}
-		} else {
-			w = nw
-		}
+		// A stream far behind (resumed, or a spectator's delay): the
+		// slot holds a newer event, which the live streams still share.
+		return enc(e)
 	}
 	w.once.Do(func() { w.b = enc(e) })
 	return w.b

@@ -100,7 +100,8 @@ type Pending struct {
 // state per goroutine.
 type Game[A comparable, V, B any] interface {
 	// Apply plays an action and returns the events it caused. On error
-	// nothing changed.
+	// nothing changed. The host copies what it keeps of the events before
+	// its next call into the game, so a game may reuse the slice.
 	Apply(a A) ([]Out[B], error)
 	// View is what seat may see of the game now.
 	View(seat int) V

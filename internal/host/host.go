@@ -554,11 +554,13 @@ func (h *Host[A, V, B]) Act(ctx context.Context, id string, r Request[A]) (uint6
 	})
 }
 
-// ActFor is Act of an action made for the token's seat by action (an API
-// action, which names no seat, becomes the seat's): one call into the
-// table instead of Seat and then Act. An error of Seat's or of action is
-// returned as it is, and changes nothing.
-func (h *Host[A, V, B]) ActFor(ctx context.Context, id string, r Request[A], action func(seat int) (A, error)) (uint64, error) {
+// ActFor is Act of an action made for the token's seat by action from x
+// (an API action, which names no seat, becomes the seat's): one call into
+// the table instead of Seat and then Act. An error of Seat's or of action
+// is returned as it is, and changes nothing. action and x apart, not one
+// closure: a caller keeps action (made once) and the call's one
+// allocation is ActFor's own.
+func ActFor[X any, A comparable, V, B any](ctx context.Context, h *Host[A, V, B], id string, r Request[A], x X, action func(x X, seat int) (A, error)) (uint64, error) {
 	return do(ctx, h, id, func(t *table[A, V, B]) (uint64, error) {
 		s, err := t.seatOf(r.Token)
 		if err != nil {
@@ -567,7 +569,7 @@ func (h *Host[A, V, B]) ActFor(ctx context.Context, id string, r Request[A], act
 		// A copy: the closure then holds r by value, not r moved to the
 		// heap on its own (an allocation per action).
 		req := r
-		if req.Action, err = action(s); err != nil {
+		if req.Action, err = action(x, s); err != nil {
 			return 0, err
 		}
 		seq, err := t.act(req)

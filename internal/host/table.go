@@ -428,6 +428,9 @@ func (t *table[A, V, B]) publish(at time.Time, outs []Out[B], notices ...Entry[A
 func (t *table[A, V, B]) appendEvent(e Event[B]) {
 	i := int32(t.base) + int32(len(t.events))
 	t.events = append(t.events, logEvent(e))
+	if t.h.cfg.Encode != nil {
+		t.wires.claim(i)
+	}
 	if !e.To.Private {
 		t.public = append(t.public, i)
 	}

@@ -54,9 +54,10 @@ type Record interface {
 // Hosted is a rule set's Tables: a host of the rule set's types and its
 // Parts.
 type Hosted[A comparable, V, B any] struct {
-	name  string
-	parts Parts[A, V, B]
-	h     *host.Host[A, V, B]
+	name   string
+	parts  Parts[A, V, B]
+	h      *host.Host[A, V, B]
+	fromPB func(a *pb.Action, seat int) (A, error) // parts.ActionFromPB, made once for Act
 }
 
 // NewHosted starts a host for a rule set named name: cfg carries the rule
@@ -64,7 +65,7 @@ type Hosted[A comparable, V, B any] struct {
 // server's. A nil Store is memory, where a table is forgotten when it
 // leaves the host's memory.
 func NewHosted[A comparable, V, B any](name string, p Parts[A, V, B], hs Hosting, cfg host.Config[A, V, B]) *Hosted[A, V, B] {
-	t := &Hosted[A, V, B]{name: name, parts: p}
+	t := &Hosted[A, V, B]{name: name, parts: p, fromPB: p.ActionFromPB}
 	cfg.Clock, cfg.Log, cfg.SeatRate = hs.Clock, hs.Log, hs.SeatRate
 	cfg.MaxTables, cfg.Count, cfg.MaxSeatStreams = hs.MaxTables, hs.Count, hs.MaxSeatStreams
 	cfg.FinishedTTL, cfg.IdleTTL, cfg.KeepGames = hs.FinishedTTL, hs.IdleTTL, hs.KeepGames
@@ -189,8 +190,8 @@ func (t *Hosted[A, V, B]) Act(ctx context.Context, id string, r ActRequest) (uin
 	}
 	// The seat's action is made in a call into the table: one call into
 	// the table, not two.
-	return t.h.ActFor(ctx, id, host.Request[A]{Token: r.Token, LastSeq: r.LastSeq, RequestID: r.RequestID},
-		func(seat int) (A, error) { return t.parts.ActionFromPB(r.Action, seat) })
+	return host.ActFor(ctx, t.h, id, host.Request[A]{Token: r.Token, LastSeq: r.LastSeq, RequestID: r.RequestID},
+		r.Action, t.fromPB)
 }
 
 // Follow streams a seat's snapshot and events: each message a
@@ -273,8 +274,26 @@ var (
 func newStreamEventsResponse() proto.Message { return &pb.StreamEventsResponse{} }
 func newSpectateResponse() proto.Message     { return &pb.SpectateResponse{} }
 
-// encode is the rule set's host.Config.Encode (Encode).
-func (t *Hosted[A, V, B]) encode(e *host.Event[B]) []byte { return Encode(e, t.eventToPB) }
+// EventMarshaler is what a rule set's Parts may add for the encoding
+// every event of its tables gets: MarshalEvent returns what proto.Marshal
+// of EventToPB's message does, free to reuse the messages it makes (none
+// is kept), where EventToPB's are the caller's.
+type EventMarshaler[B any] interface {
+	MarshalEvent(seq uint64, at time.Time, b B) ([]byte, error)
+}
+
+// encode is the rule set's host.Config.Encode (Encode, or the Parts'
+// MarshalEvent for a game event).
+func (t *Hosted[A, V, B]) encode(e *host.Event[B]) []byte {
+	if m, ok := t.parts.(EventMarshaler[B]); ok && e.Notice == nil {
+		b, err := m.MarshalEvent(0, e.At, e.Body) // the shared encoding is unnumbered (Encode)
+		if err != nil {
+			return nil
+		}
+		return b
+	}
+	return Encode(e, t.eventToPB)
+}
 
 // Encode is an event of the log in the API, without its Seq, encoded once
 // for every stream that sends it (host.Config.Encode, for every game's

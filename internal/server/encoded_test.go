@@ -88,7 +88,7 @@ func TestEncodedEventsOnEveryProtocol(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mux := gateway.NewMux(lis, nil)
+	mux := gateway.NewMux(srv.Listener(lis), nil)
 	served := make(chan error, 1)
 	go func() { served <- mux.Serve(g, hs) }()
 	tr := &http.Transport{}

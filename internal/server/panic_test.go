@@ -119,7 +119,7 @@ func TestHandlerPanicIsInternal(t *testing.T) {
 	healthpb.RegisterHealthServer(g, panicHealth{})
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	go g.Serve(lis)
+	go g.Serve(srv.Listener(lis))
 	defer g.Stop()
 	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
 	require.NoError(t, err)

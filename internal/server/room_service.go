@@ -116,12 +116,10 @@ func certCaller(ctx context.Context) (backend.Caller, bool) {
 	return backend.Caller{Name: "cert:" + ti.State.VerifiedChains[0][0].Subject.CommonName}, true
 }
 
-// authOptions are the interceptors of authentication.
-func (s *Server) authOptions() []grpc.ServerOption {
-	return []grpc.ServerOption{
-		grpc.ChainUnaryInterceptor(auth.UnaryServerInterceptor(s.authenticate)),
-		grpc.ChainStreamInterceptor(auth.StreamServerInterceptor(s.authenticate)),
-	}
+// authStream is the streams' interceptor of authentication (a unary
+// call's is in unaryChain).
+func (s *Server) authStream() grpc.StreamServerInterceptor {
+	return auth.StreamServerInterceptor(s.authenticate)
 }
 
 // takeTable counts a table the caller is about to create against its

@@ -21,7 +21,7 @@ import (
 	"go.uber.org/zap"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/stats"
+	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
@@ -181,7 +181,7 @@ func New(cfg Config) (*Server, error) {
 		}
 		s.sets = append(s.sets, hosted{rs: rs, tables: t})
 	}
-	s.lim = connLimits{rate: cfg.ConnRate, clk: cfg.Clock, streams: cfg.MaxConnStreams, obs: cfg.Observer, cluster: cfg.Cluster}
+	s.lim = connLimits{clk: cfg.Clock, streams: cfg.MaxConnStreams, obs: cfg.Observer, cluster: cfg.Cluster}
 	s.table = tableService{s: s}
 	s.room = roomService{s: s}
 	return s, nil
@@ -287,38 +287,92 @@ func (s *Server) Register(g grpc.ServiceRegistrar) {
 // from a handler's panic (outermost, so that it covers the rest), the
 // per-connection rate limit, then the room service's authentication; a
 // unary call's handler then runs on one of the server's workers (see
-// workers), which Close stops.
+// workers), which Close stops. The per-connection limits need each
+// connection's bucket: serve from Listener (grpc-go's own transport) or
+// give ConnContext to the http.Server (ServeHTTP).
 func (s *Server) Options() []grpc.ServerOption {
 	lim := s.lim
 	rec := recovery.WithRecoveryHandlerContext(s.recovered)
-	unary := []grpc.UnaryServerInterceptor{recovery.UnaryServerInterceptor(rec), lim.unary}
 	stream := []grpc.StreamServerInterceptor{recovery.StreamServerInterceptor(rec), lim.stream}
+	s.workOnce.Do(func() { s.work = newWorkers(numWorkers()) })
+	u := &unaryChain{s: s, work: s.work} // no workers after Close: the calls run on their own goroutines
 	if c := s.cfg.Cluster; c != nil {
 		// After the limits, so that a forwarded call counts on the
 		// connection it came in on; before authentication, which the
 		// owner does (the credentials travel with the call).
 		r := cluster.Routing{NoForward: s.cfg.NoForward, Elsewhere: elsewhere, Methods: servicePrefixes, Held: s.holds}
-		unary = append(unary, c.UnaryInterceptor(r))
+		u.cluster = c.UnaryInterceptor(r)
 		stream = append(stream, c.StreamInterceptor(r))
 	}
-	opts := append([]grpc.ServerOption{
-		grpc.StatsHandler(lim),
-		grpc.ChainUnaryInterceptor(unary...),
+	stream = append(stream, s.authStream())
+	return []grpc.ServerOption{
+		grpc.ChainUnaryInterceptor(u.intercept),
 		grpc.ChainStreamInterceptor(stream...),
-	}, s.authOptions()...)
-	s.workOnce.Do(func() { s.work = newWorkers(numWorkers()) })
-	if s.work != nil { // nil after Close: the calls run on their own goroutines
-		opts = append(opts, grpc.ChainUnaryInterceptor(s.work.unary))
 	}
-	return opts
+}
+
+// unaryChain is the unary calls' interceptors in one: recovery, the
+// connection's limit, the cluster's routing, authentication, the workers,
+// in this order. Why one: grpc-go makes a closure per interceptor of a
+// chain for every call (three an Act with four).
+type unaryChain struct {
+	s       *Server
+	work    *workers                    // nil: the handler runs on the call's goroutine
+	cluster grpc.UnaryServerInterceptor // nil: no cluster
+}
+
+func (u *unaryChain) intercept(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (resp any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			resp, err = nil, u.s.recovered(ctx, p)
+		}
+	}()
+	if err := u.s.lim.allow(ctx, info.FullMethod); err != nil {
+		return nil, err
+	}
+	if u.cluster != nil {
+		return u.cluster(ctx, req, info, func(ctx context.Context, req any) (any, error) {
+			return u.inner(ctx, req, info, next)
+		})
+	}
+	return u.inner(ctx, req, info, next)
+}
+
+// inner authenticates the call and hands it to a worker.
+func (u *unaryChain) inner(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
+	ctx, err := u.s.authenticate(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if u.work == nil {
+		return next(ctx, req)
+	}
+	return u.work.unary(ctx, req, info, next)
+}
+
+// Listener wraps lis so that every connection it accepts carries its
+// own rate bucket and count of open streams, which each call finds
+// through its peer's address: serve grpc-go's own transport from it
+// (directly, or from under a listener that keeps the connection's
+// RemoteAddr, as TLS and the gateway's Mux do).
+//
+// Why not a stats handler's TagConn, which sees every connection: with
+// any stats handler installed grpc-go builds a stats event for every
+// call's begin, headers and end and every message sent or received,
+// about 27 allocations of the server's 380 an action.
+func (s *Server) Listener(lis net.Listener) net.Listener {
+	return limitedListener{Listener: lis, rate: s.cfg.ConnRate}
 }
 
 // ConnContext attaches the per-connection limits to a connection that an
 // http.Server accepts (its ConnContext): gRPC served through ServeHTTP,
-// as the gateway does for every protocol, reports no connections to the
-// stats handler that Options installs.
-func (s *Server) ConnContext(ctx context.Context, _ net.Conn) context.Context {
-	return connLimits{rate: s.cfg.ConnRate}.TagConn(ctx, nil)
+// as the gateway does for every protocol, has no peer address of
+// Listener's. A connection that came through Listener keeps its bucket.
+func (s *Server) ConnContext(ctx context.Context, c net.Conn) context.Context {
+	if a, ok := c.RemoteAddr().(*connAddr); ok {
+		return context.WithValue(ctx, connKey{}, a.cb)
+	}
+	return context.WithValue(ctx, connKey{}, newConnBucket(s.cfg.ConnRate))
 }
 
 // recovered turns a panic in a handler into INTERNAL for that call alone,
@@ -351,10 +405,9 @@ func (s *Server) Close() {
 }
 
 // connLimits rate-limits each connection: a bucket is attached to the
-// connection's context when it opens, and every RPC of this API takes a
-// token from it.
+// connection when it opens (Listener, ConnContext), and every RPC of this
+// API takes a token from it.
 type connLimits struct {
-	rate    host.Rate
 	clk     clock.Clock
 	streams int // open streams a connection may have
 	obs     Observer
@@ -369,18 +422,49 @@ type connBucket struct {
 	streams int
 }
 
-func (l connLimits) TagConn(ctx context.Context, _ *stats.ConnTagInfo) context.Context {
-	if _, ok := ctx.Value(connKey{}).(*connBucket); ok {
-		// Served through ServeHTTP, grpc-go tags every request as a
-		// connection: the bucket of the real connection (ConnContext) stays.
-		return ctx
-	}
-	return context.WithValue(ctx, connKey{}, &connBucket{b: host.NewBucket(l.rate)})
+func newConnBucket(r host.Rate) *connBucket { return &connBucket{b: host.NewBucket(r)} }
+
+// limitedListener gives each connection it accepts a bucket (Listener).
+type limitedListener struct {
+	net.Listener
+	rate host.Rate
 }
 
-func (connLimits) HandleConn(context.Context, stats.ConnStats)                     {}
-func (connLimits) TagRPC(ctx context.Context, _ *stats.RPCTagInfo) context.Context { return ctx }
-func (connLimits) HandleRPC(context.Context, stats.RPCStats)                       {}
+func (l limitedListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return &limitedConn{Conn: c, addr: &connAddr{Addr: c.RemoteAddr(), cb: newConnBucket(l.rate)}}, nil
+}
+
+// limitedConn is a connection whose remote address carries its bucket:
+// grpc-go puts the address in every call's peer.Peer.
+type limitedConn struct {
+	net.Conn
+	addr *connAddr
+}
+
+func (c *limitedConn) RemoteAddr() net.Addr { return c.addr }
+
+// connAddr is the connection's remote address with its bucket; it prints
+// and compares as the address.
+type connAddr struct {
+	net.Addr
+	cb *connBucket
+}
+
+// bucket is the bucket of the connection ctx's call came on: its peer's
+// address (Listener) or the http.Server's connection (ConnContext).
+func bucket(ctx context.Context) (*connBucket, bool) {
+	if p, ok := peer.FromContext(ctx); ok {
+		if a, ok := p.Addr.(*connAddr); ok {
+			return a.cb, true
+		}
+	}
+	cb, ok := ctx.Value(connKey{}).(*connBucket)
+	return cb, ok
+}
 
 // servicePrefixes select the API's methods, of every game; health checks
 // and reflection are not limited.
@@ -400,7 +484,7 @@ func (l connLimits) allow(ctx context.Context, method string) error {
 		// A forwarded call was counted on the node it came in on.
 		return nil
 	}
-	cb, ok := ctx.Value(connKey{}).(*connBucket)
+	cb, ok := bucket(ctx)
 	if !ok {
 		return nil
 	}
@@ -429,13 +513,6 @@ func (e *connRateError) Unwrap() []error {
 	return []error{ErrRateLimited, &host.RateLimitedError{Wait: e.wait}}
 }
 
-func (l connLimits) unary(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
-	if err := l.allow(ctx, info.FullMethod); err != nil {
-		return nil, err
-	}
-	return next(ctx, req)
-}
-
 func (l connLimits) stream(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, next grpc.StreamHandler) error {
 	if err := l.allow(ss.Context(), info.FullMethod); err != nil {
 		return err
@@ -451,7 +528,7 @@ func (l connLimits) stream(srv any, ss grpc.ServerStream, info *grpc.StreamServe
 // open counts an open stream (or a Multiplex stream's follow) on its
 // connection, refused past the bound; release uncounts it.
 func (l connLimits) open(ctx context.Context, method string) (release func(), err error) {
-	cb, ok := ctx.Value(connKey{}).(*connBucket)
+	cb, ok := bucket(ctx)
 	if !ok || !limited(method) || l.cluster.Forwarded(ctx) {
 		return func() {}, nil
 	}

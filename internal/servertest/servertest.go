@@ -95,7 +95,7 @@ func (s *Server) serve() {
 		s.Doudizhu.Register(s.g)
 	}
 	s.served = make(chan error, 1)
-	go func() { s.served <- s.g.Serve(lis) }()
+	go func() { s.served <- s.g.Serve(s.Listener(lis)) }()
 }
 
 // Stop stops serving: every connection and stream drops, as when the

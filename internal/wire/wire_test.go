@@ -1,11 +1,13 @@
 package wire_test
 
 import (
+	"bytes"
 	"errors"
 	"reflect"
 	"testing"
 	"time"
 
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
@@ -220,5 +222,54 @@ func TestEventToPBAllocs(t *testing.T) {
 		}); n != c.want {
 			t.Errorf("EventToPB(%T) allocates %v times, want %v", c.body, n, c.want)
 		}
+	}
+}
+
+// TestMarshalEvent: MarshalEvent encodes exactly as proto.Marshal of
+// EventToPB's message, offers of every length one after another
+// included (their messages are reused), and an offer costs one
+// allocation, its encoding.
+func TestMarshalEvent(t *testing.T) {
+	at := time.Unix(1_700_000_000, 5)
+	long := []table.Action{
+		{Seat: 1, Type: table.Discard, Tile: one("0p")},
+		{Seat: 1, Type: table.Riichi, Tile: one("9s"), Tsumogiri: true},
+		{Seat: 1, Type: table.ClosedKan, Tile: one("1z")},
+		{Seat: 1, Type: table.Tsumo},
+	}
+	bodies := []table.Body{
+		table.TurnOffer{Seat: 1, Options: long},
+		table.ClaimOffer{Seat: 2, Options: []table.Action{{Seat: 2, Type: table.Pon, Tiles: [2]tile.Tile{one("5m"), one("5m")}}, {Seat: 2, Type: table.Pass}}},
+		table.TurnOffer{Seat: 3, Options: long[:1]},
+		table.ClaimOffer{Seat: 0},
+		table.Discarded{Seat: 1, Tile: one("5m"), Tsumogiri: true},
+		table.Drew{Seat: 1, Tile: one("7z"), Known: true, WallLeft: 40},
+		table.GameEnded{Scores: [4]int{1, 2, 3, 4}},
+	}
+	for _, seq := range []uint64{0, 9} {
+		for _, b := range bodies {
+			ev, err := wire.EventToPB(seq, at, b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := proto.Marshal(ev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := wire.MarshalEvent(seq, at, b)
+			if err != nil || !bytes.Equal(got, want) {
+				t.Errorf("MarshalEvent(%d, %+v) = %x, %v, want %x", seq, b, got, err, want)
+			}
+		}
+	}
+	if _, err := wire.MarshalEvent(1, at, nil); err == nil {
+		t.Error("MarshalEvent of a body without a wire form: no error")
+	}
+	if n := testing.AllocsPerRun(100, func() {
+		if _, err := wire.MarshalEvent(7, at, bodies[0]); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 1 {
+		t.Errorf("MarshalEvent(TurnOffer) allocates %v times, want 1", n)
 	}
 }

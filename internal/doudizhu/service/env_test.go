@@ -53,7 +53,7 @@ func startEnv(t *testing.T, store host.Store[table.Action], maxTables int) *env 
 	g := grpc.NewServer(srv.Options()...)
 	srv.Register(g)
 	svc.Register(g)
-	go g.Serve(lis) //nolint:errcheck // ends with Stop
+	go g.Serve(srv.Listener(lis)) //nolint:errcheck // ends with Stop
 	conn, err := mclient.DialConn(lis.Addr().String())
 	if err != nil {
 		t.Fatal(err)

@@ -165,7 +165,8 @@ type Game[A comparable, V, B, E any, S Seat, P comparable, K ActionType, N any, 
 	server  [32]byte // the server's secret seed
 	seed    [32]byte // the table seed: the server seed mixed with the entropy (package fair)
 	tableID string
-	rounds  uint32 // deals so far
+	rounds  uint32        // deals so far
+	outs    []host.Out[B] // Apply's answer, reused (host.Game lets it)
 }
 
 // New makes the game of a table.
@@ -227,7 +228,8 @@ func (g *Game[A, V, B, E, S, P, K, N, R]) Apply(a A) ([]host.Out[B], error) {
 		g.rounds++
 	}
 	g.rec.Step(a, evs)
-	outs := make([]host.Out[B], len(evs), len(evs)+1)
+	clear(g.outs) // the previous step's bodies go
+	outs := slices.Grow(g.outs[:0], len(evs)+1)[:len(evs)]
 	for i, e := range evs {
 		b, private, seat := sp.Event(e)
 		to := host.Everyone
@@ -253,6 +255,7 @@ func (g *Game[A, V, B, E, S, P, K, N, R]) Apply(a A) ([]host.Out[B], error) {
 	if slices.Contains(sp.Actions.Openers, kind) {
 		g.markWindow(outs)
 	}
+	g.outs = outs
 	return outs, nil
 }
 

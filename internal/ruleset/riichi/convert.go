@@ -60,6 +60,14 @@ func (p *parts) ActionFromPB(a *pb.Action, seat int) (table.Action, error) {
 // ViewToPB is a seat's view in the API (ruleset.Parts).
 func (p *parts) ViewToPB(v table.View) *pb.View { return wire.ViewToPB(v) }
 
+var _ ruleset.EventMarshaler[table.Body] = (*parts)(nil)
+
+// MarshalEvent is EventToPB's encoding (ruleset.EventMarshaler): an
+// offer's messages are reused.
+func (p *parts) MarshalEvent(seq uint64, at time.Time, b table.Body) ([]byte, error) {
+	return wire.MarshalEvent(seq, at, b)
+}
+
 // EventToPB is a game event in the API (ruleset.Parts).
 func (p *parts) EventToPB(seq uint64, at time.Time, b table.Body) (*pb.Event, error) {
 	return wire.EventToPB(seq, at, b)
