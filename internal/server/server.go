@@ -181,7 +181,7 @@ func New(cfg Config) (*Server, error) {
 		}
 		s.sets = append(s.sets, hosted{rs: rs, tables: t})
 	}
-	s.lim = connLimits{clk: cfg.Clock, streams: cfg.MaxConnStreams, obs: cfg.Observer, cluster: cfg.Cluster}
+	s.lim = connLimits{clk: cfg.Clock, streams: cfg.MaxConnStreams, obs: cfg.Observer, cluster: cfg.Cluster, log: cfg.Log, unlimited: new(sync.Once)}
 	s.table = tableService{s: s}
 	s.room = roomService{s: s}
 	return s, nil
@@ -412,6 +412,19 @@ type connLimits struct {
 	streams int // open streams a connection may have
 	obs     Observer
 	cluster *cluster.Node // nil: no call is forwarded
+	// A call on a connection without its limits (served from a listener
+	// Listener did not wrap) is logged once: it would otherwise be
+	// unlimited without a word.
+	log       *zap.Logger
+	unlimited *sync.Once
+}
+
+// warnUnlimited logs, once, a call on a connection that has no limits.
+func (l connLimits) warnUnlimited(method string) {
+	l.unlimited.Do(func() {
+		l.log.Warn("a call on a connection without per-connection limits: serve gRPC from Server.Listener (or an http.Server with Server.ConnContext)",
+			zap.String("method", method))
+	})
 }
 
 type connKey struct{}
@@ -486,6 +499,7 @@ func (l connLimits) allow(ctx context.Context, method string) error {
 	}
 	cb, ok := bucket(ctx)
 	if !ok {
+		l.warnUnlimited(method)
 		return nil
 	}
 	cb.mu.Lock()
