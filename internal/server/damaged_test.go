@@ -1,30 +1,19 @@
 package server_test
 
 import (
-	"path/filepath"
 	"testing"
 
 	bolt "go.etcd.io/bbolt"
 	"google.golang.org/grpc/codes"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
-	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
-	"github.com/mahjong-authority/authority/internal/store"
-	"github.com/mahjong-authority/authority/internal/table"
 )
 
 // TestDamagedTableSetAside: a table whose log was damaged on disk while
 // the server was down does not keep the server from starting; it answers
 // DATA_LOSS / TABLE_DAMAGED, and the other table plays on.
 func TestDamagedTableSetAside(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "authority.db")
-	openStore := func() *store.Bolt[table.Action] {
-		st, err := store.Open[table.Action](path, riichi.ActionCodec{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return st
-	}
+	path, openStore := boltStore(t)
 	st := openStore()
 	cfg := baseConfig()
 	cfg.Store = st

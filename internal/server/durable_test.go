@@ -89,14 +89,7 @@ func TestStorageFault(t *testing.T) {
 // every acknowledged request is in the log once, and the final scores are
 // those of a replay of the log through the engine.
 func TestRecoverRealGame(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "authority.db")
-	openStore := func() *store.Bolt[table.Action] {
-		st, err := store.Open[table.Action](path, riichi.ActionCodec{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return st
-	}
+	_, openStore := boltStore(t)
 	st := openStore()
 	cfg := riichiConfig()
 	cfg.Store = st
@@ -273,4 +266,18 @@ func replayScores(t *testing.T, rules table.Rules, entries []host.Entry[table.Ac
 		t.Fatal("the replayed log does not end the game")
 	}
 	return out
+}
+
+// boltStore is a riichi store's file in t's temporary directory and the
+// function that opens it (again after a stop, as a restarted server does).
+func boltStore(t *testing.T) (path string, open func() *store.Bolt[table.Action]) {
+	path = filepath.Join(t.TempDir(), "authority.db")
+	return path, func() *store.Bolt[table.Action] {
+		t.Helper()
+		st, err := store.Open[table.Action](path, riichi.ActionCodec{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"path/filepath"
 	"runtime"
 	"testing"
 	"time"
@@ -15,9 +14,7 @@ import (
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/clock"
 	"github.com/mahjong-authority/authority/internal/host"
-	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
 	"github.com/mahjong-authority/authority/internal/server"
-	"github.com/mahjong-authority/authority/internal/store"
 	"github.com/mahjong-authority/authority/internal/table"
 )
 
@@ -135,14 +132,7 @@ func TestMultiplexLeftAndEvicted(t *testing.T) {
 // catches up), the rest from the table's log, while another stream plays
 // the game to its end. Every seat gets what StreamEvents gives it.
 func TestMultiplexCatchUpFromStore(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "authority.db")
-	openStore := func() *store.Bolt[table.Action] {
-		st, err := store.Open[table.Action](path, riichi.ActionCodec{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return st
-	}
+	_, openStore := boltStore(t)
 	bolt := openStore()
 	cfg := riichiConfig()
 	cfg.Store = bolt
