@@ -486,17 +486,35 @@ func (m *mux) act(a *pb.MultiplexAct) error {
 	}
 	m.wg.Add(1)
 	m.mu.Unlock()
-	call := a.GetCall()
-	var seq uint64
-	var err error
-	m.t.s.work.async(func() { seq, err = m.play(req) }, func(p *handlerPanic) {
-		defer m.wg.Done()
-		if p != nil {
-			seq, err = 0, m.t.s.recovered(m.ctx, p)
-		}
-		m.answer(call, muxSeat{req.GetTableId(), req.GetSeatToken()}, seq, err)
-	})
+	c := muxCalls.Get().(*muxCall)
+	c.m, c.req, c.call = m, req, a.GetCall()
+	m.t.s.work.async(c)
 	return nil
+}
+
+// muxCall is an action of the stream on its way through a worker (a
+// job), reused.
+type muxCall struct {
+	m         *mux
+	req       *pb.ActRequest
+	call, seq uint64
+	err       error
+}
+
+var muxCalls = sync.Pool{New: func() any { return new(muxCall) }}
+
+func (c *muxCall) run() { c.seq, c.err = c.m.play(c.req) }
+
+// done answers the action, with the panic of run if it had one.
+func (c *muxCall) done(p *handlerPanic) {
+	m := c.m
+	defer m.wg.Done()
+	if p != nil {
+		c.seq, c.err = 0, m.t.s.recovered(m.ctx, p)
+	}
+	m.answer(c.call, muxSeat{c.req.GetTableId(), c.req.GetSeatToken()}, c.seq, c.err)
+	*c = muxCall{}
+	muxCalls.Put(c)
 }
 
 // play plays an action as Act does, after the limits a call would have
@@ -541,6 +559,11 @@ func (m *mux) caughtUp(seat muxSeat, seq uint64) bool {
 // letGo puts the held answers of seat that its follows caught up with
 // into the outbox.
 func (m *mux) letGo(seat muxSeat) {
+	if len(m.held) == 0 {
+		// The common case, called for every event put: no hashing of
+		// the seat's strings.
+		return
+	}
 	held := m.held[seat]
 	if len(held) == 0 {
 		return
