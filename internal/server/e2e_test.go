@@ -135,6 +135,15 @@ func (p *player) act(ctx context.Context, a *pb.Action, seq uint64) error {
 // play follows the seat from afterSeq and acts until the stream ends (the
 // game is over), or stops after stopAfter events when stopAfter > 0.
 func (p *player) play(ctx context.Context, afterSeq uint64, stopAfter int) error {
+	return p.playWith(ctx, afterSeq, stopAfter, func(r *pb.StreamEventsResponse) (*pb.Action, uint64) {
+		return servertest.Take(p.seat, &p.drawn, r)
+	})
+}
+
+// playWith is play with decide choosing the seat's action from each
+// response (nil: nothing to do) and giving the seq to act at; it is
+// called with p.mu held.
+func (p *player) playWith(ctx context.Context, afterSeq uint64, stopAfter int, decide func(*pb.StreamEventsResponse) (*pb.Action, uint64)) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	st, err := p.e.tables.StreamEvents(ctx, &pb.StreamEventsRequest{TableId: p.id, SeatToken: p.token, AfterSeq: afterSeq})
@@ -163,7 +172,7 @@ func (p *player) play(ctx context.Context, afterSeq uint64, stopAfter int) error
 			p.events = append(p.events, r.GetEvent())
 			n++
 		}
-		act, seq := servertest.Take(p.seat, &p.drawn, r)
+		act, seq := decide(r)
 		p.mu.Unlock()
 		if stopAfter > 0 && n >= stopAfter {
 			p.due, p.dueSeq = act, seq
