@@ -88,7 +88,21 @@ const binaryVarintLen = 10
 // in shared (which must not hold field 1, and is not copied: it must not
 // change after). Seq 0 is not written, as proto3 leaves a zero out.
 func Numbered(newMsg func() proto.Message, outer protowire.Number, seq uint64, shared []byte) *Message {
-	m := &Message{lazy: lazy{newMsg: newMsg}}
+	m := &Message{}
+	m.Set(newMsg, outer, seq, shared)
+	return m
+}
+
+// Set makes m what Numbered returns, in place, forgetting what m was: a
+// sender that hands one Message on and has it back before the next - a
+// Multiplex feed's drain, whose send copies the bytes into its batch -
+// numbers every event in it instead of allocating one per viewer and
+// event. A Message that gRPC sends must not be Set again: its bytes are
+// written later.
+func (m *Message) Set(newMsg func() proto.Message, outer protowire.Number, seq uint64, shared []byte) {
+	m.newMsg = newMsg
+	m.dec.Store(nil)
+	m.bufs = [2]mem.Buffer{}
 	inner := len(shared)
 	if seq != 0 {
 		inner += 1 + protowire.SizeVarint(seq)
@@ -100,7 +114,6 @@ func Numbered(newMsg func() proto.Message, outer protowire.Number, seq uint64, s
 		b = protowire.AppendVarint(b, seq)
 	}
 	m.slices = [2]mem.SliceBuffer{b, shared}
-	return m
 }
 
 // Seq is the viewer's sequence number spliced in, read back from the

@@ -69,6 +69,35 @@ func TestNumberedIsStandard(t *testing.T) {
 	}
 }
 
+// TestSet: a Message Set again and again is each time what Numbered
+// makes (its decoded form too, not the previous one's), and Set
+// allocates nothing.
+func TestSet(t *testing.T) {
+	var m encoded.Message
+	for _, seq := range []uint64{0, 300, 1 << 40} {
+		for _, e := range events {
+			shared, err := proto.Marshal(e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := encoded.Numbered(newResp, 2, seq, shared)
+			m.Set(newResp, 2, seq, shared)
+			if got := m.AppendTo(nil); !bytes.Equal(got, want.AppendTo(nil)) || m.Seq() != seq {
+				t.Errorf("Set(seq %d, %v) = %x, seq %d; want %x", seq, e, got, m.Seq(), want.AppendTo(nil))
+			}
+			d1, err1 := m.Decode()
+			d2, err2 := want.Decode()
+			if err1 != nil || err2 != nil || !proto.Equal(d1, d2) {
+				t.Errorf("Set(seq %d): Decode = %v, %v; want %v, %v", seq, d1, err1, d2, err2)
+			}
+		}
+	}
+	shared, _ := proto.Marshal(events[1])
+	if n := testing.AllocsPerRun(100, func() { m.Set(newResp, 2, 77, shared) }); n != 0 {
+		t.Errorf("Set allocates %v times, want 0", n)
+	}
+}
+
 // TestCodecFallsBack checks that every other message is encoded and
 // decoded as by grpc-go's proto codec.
 func TestCodecFallsBack(t *testing.T) {

@@ -68,6 +68,7 @@ func (h *Host[A, V, B]) Subscribe(ctx context.Context, id, token string, afterSe
 	}
 	f.seat, f.snap = o.seat, o.snap
 	f.r = t.reader(o.seat, afterSeq, 0, o.revoked)
+	f.r.batch = true
 	h.obs.StreamOpened(false)
 	return f, nil
 }

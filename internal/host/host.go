@@ -572,7 +572,7 @@ func ActFor[X any, A comparable, V, B any](ctx context.Context, h *Host[A, V, B]
 		if req.Action, err = action(x, s); err != nil {
 			return 0, err
 		}
-		seq, err := t.act(req)
+		seq, err := t.actAs(s, req)
 		err = t.refusal(err)
 		h.obs.Acted(ByPlayer, h.cfg.ActionKind(req.Action), err)
 		return seq, err

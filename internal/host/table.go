@@ -780,6 +780,12 @@ func (t *table[A, V, B]) act(r Request[A]) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
+	return t.actAs(s, r)
+}
+
+// actAs is act for the seat the token's hash was found at already (a
+// hash per action is enough).
+func (t *table[A, V, B]) actAs(s int, r Request[A]) (uint64, error) {
 	st := &t.seats[s]
 	if wait := st.bucket.Take(t.clk.Now()); wait > 0 {
 		return 0, fmt.Errorf("seat %d: %w", s, &RateLimitedError{Wait: wait})

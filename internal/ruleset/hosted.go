@@ -198,17 +198,23 @@ func (t *Hosted[A, V, B]) Act(ctx context.Context, id string, r ActRequest) (uin
 // *pb.StreamEventsResponse or, for an event, its encoding (an
 // *encoded.Message around the bytes every viewer of the event shares).
 func (t *Hosted[A, V, B]) Follow(ctx context.Context, id, token string, afterSeq uint64, send func(proto.Message) error) error {
-	return t.h.Follow(ctx, id, token, afterSeq, func(it host.Item[V, B]) error { return t.sendItem(it, send) })
+	return t.h.Follow(ctx, id, token, afterSeq, func(it host.Item[V, B]) error { return t.sendItem(it, send, nil) })
 }
 
-// sendItem sends one item of a seat's follow as Follow's message.
-func (t *Hosted[A, V, B]) sendItem(it host.Item[V, B], send func(proto.Message) error) error {
+// sendItem sends one item of a seat's follow as Follow's message: an
+// encoded event in msg if it is not nil (send must not keep it), in a
+// Message of its own otherwise.
+func (t *Hosted[A, V, B]) sendItem(it host.Item[V, B], send func(proto.Message) error, msg *encoded.Message) error {
 	if it.Snapshot != nil {
 		sn := &pb.Snapshot{Seq: it.Snapshot.Seq, View: t.parts.ViewToPB(it.Snapshot.View), TimeLeft: TimeLeft(it.Snapshot.Left)}
 		return send(&pb.StreamEventsResponse{Item: &pb.StreamEventsResponse_Snapshot{Snapshot: sn}})
 	}
 	if it.Wire != nil {
-		return send(encoded.Numbered(newStreamEventsResponse, streamEventField, it.Event.Seq, it.Wire))
+		if msg == nil {
+			return send(encoded.Numbered(newStreamEventsResponse, streamEventField, it.Event.Seq, it.Wire))
+		}
+		msg.Set(newStreamEventsResponse, streamEventField, it.Event.Seq, it.Wire)
+		return send(msg)
 	}
 	e, err := t.eventToPB(it.Event)
 	if err != nil {
@@ -230,10 +236,14 @@ func (t *Hosted[A, V, B]) Subscribe(ctx context.Context, id, token string, after
 type hostedFeed[A comparable, V, B any] struct {
 	t *Hosted[A, V, B]
 	f *host.Feed[A, V, B]
+	// msg carries every encoded event to Drain's send, numbered for the
+	// seat in turn: the send copies it (Feed.Drain says so), and one per
+	// event and viewer was the largest allocation of a Multiplex action.
+	msg encoded.Message
 }
 
 func (f *hostedFeed[A, V, B]) Drain(send func(proto.Message) error) (host.Drained, error) {
-	return f.f.Drain(func(it host.Item[V, B]) error { return f.t.sendItem(it, send) })
+	return f.f.Drain(func(it host.Item[V, B]) error { return f.t.sendItem(it, send, &f.msg) })
 }
 
 func (f *hostedFeed[A, V, B]) Fetch(ctx context.Context) error { return f.f.Fetch(ctx) }

@@ -158,7 +158,10 @@ type Tables interface {
 // are sent as Follow's messages.
 type Feed interface {
 	// Drain sends every message ready now (host.Feed.Drain); a send that
-	// returns host.ErrNoRoom leaves its message for the next Drain.
+	// returns host.ErrNoRoom leaves its message for the next Drain. A
+	// message is send's only until it returns (an encoded event's
+	// *encoded.Message is reused for the next): send copies what it
+	// keeps.
 	Drain(send func(proto.Message) error) (host.Drained, error)
 	// Fetch reads the events Drain asked for with host.DrainFetch from
 	// the store; it blocks.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sync"
 
 	spb "google.golang.org/genproto/googleapis/rpc/status"
@@ -77,25 +78,33 @@ type mux struct {
 	out     *[]byte   // the outbox: MultiplexResponse items, encoded; nil when empty
 	events  int       // bytes of events in out
 	follows map[uint32]*muxFollow
-	bySeat  map[muxSeat][]*muxFollow // the open follows of a seat
-	held    map[muxSeat][]muxAnswer  // answers waiting for their seat's follows
-	ready   []*muxFollow             // follows their tables woke, to drain in that order
-	dead    []*muxFollow             // follows ended whose feeds are still to close (bury)
-	eof     bool                     // the client sends no more
-	fail    error                    // ends the stream
-	closing bool                     // nothing starts any more
-	wg      sync.WaitGroup           // follows opening or reading the store, actions
+	seats   map[muxSeat]*muxSeatState // the seats with open follows or held answers
+	ready   []*muxFollow              // follows their tables woke, to drain in that order
+	dead    []*muxFollow              // follows ended whose feeds are still to close (bury)
+	eof     bool                      // the client sends no more
+	fail    error                     // ends the stream
+	closing bool                      // nothing starts any more
+	wg      sync.WaitGroup            // follows opening or reading the store, actions
 }
 
 // muxSeat names a seat as a request does: its table and its token.
 type muxSeat struct{ table, token string }
+
+// muxSeatState is a seat's open follows on the stream and its answers
+// held for them. A follow points to its seat's, so that putting an event
+// looks up no map (the two strings of a muxSeat hashed for every event).
+type muxSeatState struct {
+	follows []*muxFollow
+	held    []muxAnswer // answers waiting for the follows
+}
 
 // muxFollow is one follow of the stream; its fields are under m.mu.
 type muxFollow struct {
 	m       *mux
 	ref     uint32
 	seat    muxSeat
-	seq     uint64 // the last seq in the outbox (after_seq before any)
+	st      *muxSeatState // its seat's
+	seq     uint64        // the last seq in the outbox (after_seq before any)
 	ctx     context.Context
 	cancel  context.CancelFunc        // ends its opening or its read of the store
 	feed    ruleset.Feed              // nil while it opens
@@ -118,7 +127,7 @@ func newMux(t *tableService, stream pb.TableService_MultiplexServer) *mux {
 	m := &mux{
 		t: t, stream: stream, ctx: ctx, cancel: cancel,
 		slots: make(chan struct{}, muxMaxActs), pool: mem.DefaultBufferPool(),
-		follows: map[uint32]*muxFollow{}, bySeat: map[muxSeat][]*muxFollow{}, held: map[muxSeat][]muxAnswer{},
+		follows: map[uint32]*muxFollow{}, seats: map[muxSeat]*muxSeatState{},
 	}
 	m.wake.L = &m.mu
 	// The writer wakes when the stream ends.
@@ -202,7 +211,12 @@ func (m *mux) follow(fr *pb.MultiplexFollow) error {
 	f.ctx, f.cancel = context.WithCancel(m.ctx)
 	f.notify, f.putMsg = f.wake, f.put
 	m.follows[ref] = f
-	m.bySeat[f.seat] = append(m.bySeat[f.seat], f)
+	f.st = m.seats[f.seat]
+	if f.st == nil {
+		f.st = &muxSeatState{}
+		m.seats[f.seat] = f.st
+	}
+	f.st.follows = append(f.st.follows, f)
 	m.wg.Add(1)
 	go m.open(f, req)
 	return nil
@@ -413,7 +427,7 @@ func (f *muxFollow) put(msg proto.Message) error {
 	if seq > f.seq {
 		f.seq = seq
 	}
-	m.letGo(f.seat)
+	m.letGo(f.st)
 	return nil
 }
 
@@ -429,21 +443,16 @@ func (m *mux) end(f *muxFollow, err error) {
 		st = status.Convert(toStatus(err)).Proto()
 	}
 	delete(m.follows, f.ref)
-	fs := m.bySeat[f.seat]
-	for i, g := range fs {
-		if g == f {
-			fs = append(fs[:i], fs[i+1:]...)
-			break
-		}
-	}
-	if len(fs) == 0 {
-		delete(m.bySeat, f.seat)
-	} else {
-		m.bySeat[f.seat] = fs
+	ss := f.st
+	if i := slices.Index(ss.follows, f); i >= 0 {
+		ss.follows = slices.Delete(ss.follows, i, i+1)
 	}
 	stb, _ := proto.Marshal(st) // a status always encodes
 	m.appendItem(fItemEnd, fEndRef, uint64(f.ref), fEndStatus, stb, nil)
-	m.letGo(f.seat)
+	m.letGo(ss)
+	if len(ss.follows) == 0 && len(ss.held) == 0 {
+		delete(m.seats, f.seat)
+	}
 	m.dead = append(m.dead, f)
 	m.wake.Signal()
 }
@@ -486,17 +495,35 @@ func (m *mux) act(a *pb.MultiplexAct) error {
 	}
 	m.wg.Add(1)
 	m.mu.Unlock()
-	call := a.GetCall()
-	var seq uint64
-	var err error
-	m.t.s.work.async(func() { seq, err = m.play(req) }, func(p *handlerPanic) {
-		defer m.wg.Done()
-		if p != nil {
-			seq, err = 0, m.t.s.recovered(m.ctx, p)
-		}
-		m.answer(call, muxSeat{req.GetTableId(), req.GetSeatToken()}, seq, err)
-	})
+	c := muxCalls.Get().(*muxCall)
+	c.m, c.req, c.call = m, req, a.GetCall()
+	m.t.s.work.async(c)
 	return nil
+}
+
+// muxCall is an action of the stream on its way through a worker (a
+// job), reused.
+type muxCall struct {
+	m         *mux
+	req       *pb.ActRequest
+	call, seq uint64
+	err       error
+}
+
+var muxCalls = sync.Pool{New: func() any { return new(muxCall) }}
+
+func (c *muxCall) run() { c.seq, c.err = c.m.play(c.req) }
+
+// done answers the action, with the panic of run if it had one.
+func (c *muxCall) done(p *handlerPanic) {
+	m := c.m
+	defer m.wg.Done()
+	if p != nil {
+		c.seq, c.err = 0, m.t.s.recovered(m.ctx, p)
+	}
+	m.answer(c.call, muxSeat{c.req.GetTableId(), c.req.GetSeatToken()}, c.seq, c.err)
+	*c = muxCall{}
+	muxCalls.Put(c)
 }
 
 // play plays an action as Act does, after the limits a call would have
@@ -520,17 +547,17 @@ func (m *mux) play(req *pb.ActRequest) (uint64, error) {
 func (m *mux) answer(call uint64, seat muxSeat, seq uint64, err error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if err == nil && !m.caughtUp(seat, seq) {
-		m.held[seat] = append(m.held[seat], muxAnswer{call: call, seq: seq})
+	if st := m.seats[seat]; err == nil && st != nil && !st.caughtUp(seq) {
+		st.held = append(st.held, muxAnswer{call: call, seq: seq})
 		return
 	}
 	m.putAnswer(call, seq, err)
 	m.wake.Signal()
 }
 
-// caughtUp reports whether every open follow of seat is at seq.
-func (m *mux) caughtUp(seat muxSeat, seq uint64) bool {
-	for _, f := range m.bySeat[seat] {
+// caughtUp reports whether every open follow of the seat is at seq.
+func (st *muxSeatState) caughtUp(seq uint64) bool {
+	for _, f := range st.follows {
 		if f.seq < seq {
 			return false
 		}
@@ -538,26 +565,22 @@ func (m *mux) caughtUp(seat muxSeat, seq uint64) bool {
 	return true
 }
 
-// letGo puts the held answers of seat that its follows caught up with
+// letGo puts the held answers of a seat that its follows caught up with
 // into the outbox.
-func (m *mux) letGo(seat muxSeat) {
-	held := m.held[seat]
-	if len(held) == 0 {
+func (m *mux) letGo(st *muxSeatState) {
+	if len(st.held) == 0 {
 		return
 	}
-	kept := held[:0]
-	for _, a := range held {
-		if m.caughtUp(seat, a.seq) {
+	kept := st.held[:0]
+	for _, a := range st.held {
+		if st.caughtUp(a.seq) {
 			m.putAnswer(a.call, a.seq, nil)
 		} else {
 			kept = append(kept, a)
 		}
 	}
-	if len(kept) == 0 {
-		delete(m.held, seat)
-	} else {
-		m.held[seat] = kept
-	}
+	clear(st.held[len(kept):])
+	st.held = kept
 }
 
 // putAnswer appends an answer to the outbox and frees its slot; m.mu is

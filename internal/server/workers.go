@@ -36,10 +36,18 @@ type task struct {
 	err  error
 	p    *handlerPanic
 	done chan struct{}
-	// fn and then, when set, make it an asynchronous task (async):
-	// then is told how fn ended instead of done.
-	fn   func()
-	then func(*handlerPanic)
+	// job, when set, makes it an asynchronous task (async): its done is
+	// told how its run ended instead of the channel done.
+	job job
+}
+
+// job is an asynchronous task's work: run, then done with run's panic
+// (or its runtime.Goexit), nil when it returned. An interface rather than
+// two closures: a Multiplex action is one value (muxCall), where the
+// closures and the variables they shared were four allocations.
+type job interface {
+	run()
+	done(*handlerPanic)
 }
 
 var tasks = sync.Pool{New: func() any { return &task{done: make(chan struct{}, 1)} }}
@@ -89,17 +97,17 @@ func (t *task) call() {
 		} else if !returned {
 			t.p = &handlerPanic{value: "the handler called runtime.Goexit", stack: debug.Stack()}
 		}
-		if t.fn != nil {
-			then, p := t.then, t.p
+		if t.job != nil {
+			j, p := t.job, t.p
 			*t = task{done: t.done}
 			tasks.Put(t)
-			then(p)
+			j.done(p)
 			return
 		}
 		t.done <- struct{}{}
 	}()
-	if t.fn != nil {
-		t.fn()
+	if t.job != nil {
+		t.job.run()
 	} else {
 		t.resp, t.err = t.next(t.ctx, t.req)
 	}
@@ -111,14 +119,13 @@ func (t *task) call() {
 // would have on its own goroutine); later calls run on their own.
 func (w *workers) close() { w.stopped.Do(func() { close(w.stop) }) }
 
-// async runs fn on a free worker, or on a goroutine of its own when none
-// is free (or w is nil, after Close), and does not wait for it: then runs
-// after fn on the same goroutine, with fn's panic (or its runtime.Goexit)
-// when it had one, nil when it returned. For the actions of a Multiplex
+// async runs j on a free worker, or on a goroutine of its own when none
+// is free (or w is nil, after Close), and does not wait for it: j.done
+// runs after j.run on the same goroutine. For the actions of a Multiplex
 // stream, which are not calls of their own.
-func (w *workers) async(fn func(), then func(*handlerPanic)) {
+func (w *workers) async(j job) {
 	t := tasks.Get().(*task)
-	t.fn, t.then = fn, then
+	t.job = j
 	if w != nil {
 		select {
 		case w.tasks <- t:

@@ -112,6 +112,15 @@ func onFreeWorker(t *testing.T, w *workers, h grpc.UnaryHandler) (resp any, err 
 	return nil, nil, nil
 }
 
+// funcJob is a job of two functions.
+type funcJob struct {
+	fn   func()
+	then func(*handlerPanic)
+}
+
+func (j funcJob) run()                 { j.fn() }
+func (j funcJob) done(p *handlerPanic) { j.then(p) }
+
 // TestWorkersAsync checks async's three ways: a task runs on a free
 // worker, or on a goroutine of its own when none is free (or there are no
 // workers), and a panic or a Goexit of the task comes to then, on the
@@ -126,7 +135,7 @@ func TestWorkersAsync(t *testing.T) {
 	run := func(w *workers, fn func()) ended {
 		c := make(chan ended, 1)
 		var on bool
-		w.async(func() { on = onWorker(); fn() }, func(p *handlerPanic) { c <- ended{on, p} })
+		w.async(funcJob{func() { on = onWorker(); fn() }, func(p *handlerPanic) { c <- ended{on, p} }})
 		return <-c
 	}
 	for _, c := range []struct {
@@ -164,7 +173,7 @@ func TestWorkersAsync(t *testing.T) {
 	// Every worker busy: the task runs on its own goroutine.
 	waitIdle(w)
 	entered, release := make(chan struct{}), make(chan struct{})
-	w.async(func() { close(entered); <-release }, func(*handlerPanic) {})
+	w.async(funcJob{func() { close(entered); <-release }, func(*handlerPanic) {}})
 	<-entered
 	if got := run(w, func() {}); got.onWorker {
 		t.Error("a task ran on a busy worker")

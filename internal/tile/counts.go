@@ -101,18 +101,23 @@ func (s KindSet) All() iter.Seq[Kind] {
 
 // String writes the set in sorted MPSZ notation ("147m"); the empty set is "".
 func (s KindSet) String() string {
-	var b strings.Builder
+	var buf [64]byte
+	return string(s.AppendTo(buf[:0]))
+}
+
+// AppendTo appends s.String() to b.
+func (s KindSet) AppendTo(b []byte) []byte {
 	for suit := Man; suit <= Flower; suit++ {
 		wrote := false
 		for k := range s.All() {
 			if k.Suit() == suit {
-				b.WriteByte(byte('0' + k.Number()))
+				b = append(b, byte('0'+k.Number()))
 				wrote = true
 			}
 		}
 		if wrote {
-			b.WriteByte(suit.Letter())
+			b = append(b, suit.Letter())
 		}
 	}
-	return b.String()
+	return b
 }

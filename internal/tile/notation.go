@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 )
 
 // ErrSyntax is what every notation error matches with errors.Is.
@@ -138,18 +137,24 @@ func Format(ts []Tile) string {
 func FormatInOrder(ts []Tile) string { return formatGrouped(ts) }
 
 func formatGrouped(ts []Tile) string {
-	var b strings.Builder
+	var buf [64]byte // a hand's worth, on the stack
+	return string(AppendInOrder(buf[:0], ts))
+}
+
+// AppendInOrder appends FormatInOrder(ts) to b: for encoders that write
+// tiles into a message without making a string.
+func AppendInOrder(b []byte, ts []Tile) []byte {
 	for i, t := range ts {
 		if t.Red() {
-			b.WriteByte('0')
+			b = append(b, '0')
 		} else {
-			b.WriteByte(byte('0' + t.Kind().Number()))
+			b = append(b, byte('0'+t.Kind().Number()))
 		}
 		if i == len(ts)-1 || ts[i+1].Kind().Suit() != t.Kind().Suit() {
-			b.WriteByte(t.Kind().Suit().Letter())
+			b = append(b, t.Kind().Suit().Letter())
 		}
 	}
-	return b.String()
+	return b
 }
 
 // compare orders tiles by kind, a red five before the plain fives.

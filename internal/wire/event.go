@@ -2,10 +2,7 @@ package wire
 
 import (
 	"fmt"
-	"sync"
 	"time"
-
-	"google.golang.org/protobuf/proto"
 
 	"google.golang.org/protobuf/types/known/timestamppb"
 
@@ -92,73 +89,6 @@ func EventToPB(seq uint64, at time.Time, body table.Body) (*pb.Event, error) {
 		return nil, fmt.Errorf("event %d: no wire form for %T", seq, body)
 	}
 	return out, nil
-}
-
-// MarshalEvent is the encoding of EventToPB's message (what proto.Marshal
-// gives), made for the one encoding the server shares among an event's
-// viewers. An offer's messages, which nothing keeps once marshaled, come
-// from a pool: an offer lists a dozen actions or more, the largest part of
-// what the server allocated for an action's events.
-func MarshalEvent(seq uint64, at time.Time, body table.Body) ([]byte, error) {
-	var ev *pb.Event
-	x := offerScratchPool.Get().(*offerScratch)
-	defer x.release()
-	switch b := body.(type) {
-	case table.ClaimOffer:
-		c := &x.claim
-		c.ev.Seq, c.at.Seconds, c.at.Nanos = seq, at.Unix(), int32(at.Nanosecond())
-		c.ev.Time, c.m.Seat, c.m.Options = &c.at, uint32(b.Seat), x.actions(b.Options)
-		c.w.ClaimOffer, c.ev.Body = &c.m, &c.w
-		ev = &c.ev
-	case table.TurnOffer:
-		c := &x.turn
-		c.ev.Seq, c.at.Seconds, c.at.Nanos = seq, at.Unix(), int32(at.Nanosecond())
-		c.ev.Time, c.m.Seat, c.m.Options = &c.at, uint32(b.Seat), x.actions(b.Options)
-		c.w.TurnOffer, c.ev.Body = &c.m, &c.w
-		ev = &c.ev
-	default:
-		var err error
-		if ev, err = EventToPB(seq, at, body); err != nil {
-			return nil, err
-		}
-	}
-	return proto.Marshal(ev)
-}
-
-// offerScratch is an offer's messages for MarshalEvent, kept in a pool.
-type offerScratch struct {
-	claim eventWith[pb.Event_ClaimOffer, pb.ClaimOffer]
-	turn  eventWith[pb.Event_TurnOffer, pb.TurnOffer]
-	msgs  []pb.Action
-	ptrs  []*pb.Action
-}
-
-var offerScratchPool = sync.Pool{New: func() any { return new(offerScratch) }}
-
-// actions is as in the wire form, in the scratch's messages.
-func (x *offerScratch) actions(as []table.Action) []*pb.Action {
-	if len(as) == 0 {
-		return nil
-	}
-	if cap(x.msgs) < len(as) {
-		x.msgs, x.ptrs = make([]pb.Action, len(as)), make([]*pb.Action, len(as))
-	}
-	msgs, ptrs := x.msgs[:len(as)], x.ptrs[:len(as)]
-	for i, a := range as {
-		fillAction(&msgs[i], a)
-		ptrs[i] = &msgs[i]
-	}
-	return ptrs
-}
-
-// release clears the scratch (it keeps no strings of an event) and puts
-// it back.
-func (x *offerScratch) release() {
-	x.claim = eventWith[pb.Event_ClaimOffer, pb.ClaimOffer]{}
-	x.turn = eventWith[pb.Event_TurnOffer, pb.TurnOffer]{}
-	clear(x.msgs)
-	clear(x.ptrs)
-	offerScratchPool.Put(x)
 }
 
 // eventWith is an event with its time, and a body M in its oneof

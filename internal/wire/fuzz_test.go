@@ -1,6 +1,7 @@
 package wire_test
 
 import (
+	"bytes"
 	"errors"
 	"testing"
 	"time"
@@ -48,7 +49,8 @@ func FuzzActionFromPB(f *testing.F) {
 
 // FuzzBodyFromPB decodes arbitrary events (protobuf bytes): no panic, a
 // refusal means a bad tile or a malformed message, and what is accepted
-// has a wire form that the next trip keeps as it is.
+// has a wire form that the next trip keeps as it is, which MarshalEvent
+// encodes as proto.Marshal does.
 func FuzzBodyFromPB(f *testing.F) {
 	at := time.Unix(1700000000, 0)
 	for i, b := range testBodies {
@@ -82,6 +84,13 @@ func FuzzBodyFromPB(f *testing.F) {
 		}
 		if e2, err := wire.EventToPB(1, at, b2); err != nil || !proto.Equal(e1, e2) {
 			t.Fatalf("wire form %v changed to %v, %v", e1, e2, err)
+		}
+		want, err := proto.Marshal(e1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := wire.MarshalEvent(1, at, b); err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("MarshalEvent(%#v) = %x, %v; want proto.Marshal's %x", b, got, err, want)
 		}
 	})
 }

@@ -1,12 +1,15 @@
 package wire_test
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"reflect"
 	"slices"
 	"testing"
 	"time"
+
+	"google.golang.org/protobuf/proto"
 
 	"github.com/mahjong-authority/authority/internal/bot"
 	"github.com/mahjong-authority/authority/internal/table"
@@ -107,7 +110,7 @@ func viewOnWire(v table.View) table.View {
 // TestGamesRoundTrip plays whole games on the engine, efficient bots
 // (riichi, wins) and random ones (calls, kans, aborts), and sends every
 // event body and every seat's view after every step through the wire and
-// back.
+// back; MarshalEvent encodes every event as proto.Marshal does.
 func TestGamesRoundTrip(t *testing.T) {
 	seen := map[string]int{}
 	at := time.Unix(1700000000, 0)
@@ -165,6 +168,13 @@ func TestGamesRoundTrip(t *testing.T) {
 				got, err := wire.BodyFromPB(pe)
 				if want := onWire(e.Body); err != nil || !reflect.DeepEqual(got, want) {
 					t.Fatalf("seed %d step %d: BodyFromPB(EventToPB(%#v)) =\n%#v, %v; want\n%#v", seed, step, e.Body, got, err, want)
+				}
+				want, err := proto.Marshal(pe)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if enc, err := wire.MarshalEvent(e.Seq, at, e.Body); err != nil || !bytes.Equal(enc, want) {
+					t.Fatalf("seed %d step %d: MarshalEvent(%#v) =\n%x, %v; want proto.Marshal's\n%x", seed, step, e.Body, enc, err, want)
 				}
 			}
 			for s := range table.Seat(table.NumSeats) {

@@ -273,3 +273,30 @@ func TestMarshalEvent(t *testing.T) {
 		t.Errorf("MarshalEvent(TurnOffer) allocates %v times, want 1", n)
 	}
 }
+
+// BenchmarkMarshalEvent encodes a turn's events as the server shares
+// them: a draw, its turn offer, a discard, a shanten notice and a claim
+// offer.
+func BenchmarkMarshalEvent(b *testing.B) {
+	at := time.Unix(1_700_000_000, 5)
+	opts := make([]table.Action, 0, 15)
+	for _, s := range []string{"1m", "2m", "4p", "5p", "0p", "7s", "8s", "9s", "1z", "1z", "5z", "6z", "7z", "3m"} {
+		opts = append(opts, table.Action{Seat: 1, Type: table.Discard, Tile: one(s)})
+	}
+	opts = append(opts, table.Action{Seat: 1, Type: table.Tsumo})
+	turn := []table.Body{
+		table.Drew{Seat: 1, Tile: one("3m"), Known: true, WallLeft: 50},
+		table.TurnOffer{Seat: 1, Options: opts},
+		table.Discarded{Seat: 1, Tile: one("1z")},
+		table.Fishing{Seat: 1, Shanten: 1},
+		table.ClaimOffer{Seat: 2, Options: []table.Action{{Seat: 2, Type: table.Pon, Tiles: [2]tile.Tile{one("1z"), one("1z")}}, {Seat: 2, Type: table.Pass}}},
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, body := range turn {
+			if _, err := wire.MarshalEvent(0, at, body); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
