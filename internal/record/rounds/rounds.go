@@ -1,23 +1,30 @@
 // Package rounds keeps the finished rounds of a game being recorded (its
 // hands, its deals) encoded, for the recorders whose record and snapshot
 // are JSON. A table's recorder lives as long as the table, and a round,
-// once finished, changes no more: kept as its JSON it costs a third to a
-// half of its decoded form, and it is decoded only when a record is asked
-// for, into values the recorder does not keep.
+// once finished, changes no more: kept as its JSON, deflated (package
+// squeeze), it costs a small part of its decoded form (its JSON alone is
+// a third to a half), and it is decoded only when a record or a snapshot
+// is asked for, into values the recorder does not keep.
 package rounds
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/mahjong-authority/authority/internal/record/squeeze"
 )
 
+// maxRound bounds a round's JSON as Expand reads it back; rounds are far
+// smaller (a few KB).
+const maxRound = 1 << 24
+
 // Encoded is a game's finished rounds of type T, each kept as its JSON
-// encoding from when it ends. Its JSON is the array of the rounds, as a
+// encoding from when it ends, squeezed. Its JSON is the array of the rounds, as a
 // []T's is, so a snapshot holding it reads as one holding the rounds. The
 // zero value holds no round.
 type Encoded[T any] struct {
-	raw []json.RawMessage
+	raw [][]byte // each round's JSON, squeezed
 }
 
 // Append encodes v, a round that ended, after the others.
@@ -26,8 +33,17 @@ func (e *Encoded[T]) Append(v *T) error {
 	if err != nil {
 		return fmt.Errorf("round %d: %w", len(e.raw), err)
 	}
-	e.raw = append(e.raw, b)
+	e.raw = append(e.raw, squeeze.Squeeze(b))
 	return nil
+}
+
+// json returns round i's JSON, appended to dst.
+func (e *Encoded[T]) json(dst []byte, i int) ([]byte, error) {
+	b, err := squeeze.Expand(dst, e.raw[i], maxRound)
+	if err != nil {
+		return dst, fmt.Errorf("round %d: %w", i, err)
+	}
+	return b, nil
 }
 
 // Len is the number of rounds.
@@ -39,7 +55,12 @@ func (e *Encoded[T]) Len() int { return len(e.raw) }
 // before the one that failed are returned with it.
 func (e *Encoded[T]) Decode() ([]T, error) {
 	out := make([]T, len(e.raw))
-	for i, raw := range e.raw {
+	var raw []byte
+	for i := range e.raw {
+		var err error
+		if raw, err = e.json(raw[:0], i); err != nil {
+			return out[:i], err
+		}
 		if err := json.Unmarshal(raw, &out[i]); err != nil {
 			return out[:i], fmt.Errorf("round %d: %w", i, err)
 		}
@@ -53,26 +74,28 @@ func (e *Encoded[T]) Last() (T, error) {
 	if len(e.raw) == 0 {
 		return v, errors.New("no round")
 	}
-	if err := json.Unmarshal(e.raw[len(e.raw)-1], &v); err != nil {
+	raw, err := e.json(nil, len(e.raw)-1)
+	if err != nil {
+		return v, err
+	}
+	if err := json.Unmarshal(raw, &v); err != nil {
 		return v, fmt.Errorf("round %d: %w", len(e.raw)-1, err)
 	}
 	return v, nil
 }
 
-// MarshalJSON writes the rounds as a JSON array: their encodings, not
-// encoded again.
+// MarshalJSON writes the rounds as a JSON array: their encodings,
+// expanded, not encoded again.
 func (e Encoded[T]) MarshalJSON() ([]byte, error) {
-	n := 2
-	for _, raw := range e.raw {
-		n += len(raw) + 1
-	}
-	b := make([]byte, 0, n)
-	b = append(b, '[')
-	for i, raw := range e.raw {
+	b := []byte{'['}
+	for i := range e.raw {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, raw...)
+		var err error
+		if b, err = e.json(b, i); err != nil {
+			return nil, err
+		}
 	}
 	return append(b, ']'), nil
 }
@@ -84,12 +107,14 @@ func (e *Encoded[T]) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return err
 	}
+	kept := make([][]byte, len(raw))
 	for i, r := range raw {
 		var v T
 		if err := json.Unmarshal(r, &v); err != nil {
 			return fmt.Errorf("round %d: %w", i, err)
 		}
+		kept[i] = squeeze.Squeeze(r)
 	}
-	e.raw = raw
+	e.raw = kept
 	return nil
 }
