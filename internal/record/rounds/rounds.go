@@ -8,6 +8,7 @@
 package rounds
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,9 +21,9 @@ import (
 const maxRound = 1 << 24
 
 // Encoded is a game's finished rounds of type T, each kept as its JSON
-// encoding from when it ends, squeezed. Its JSON is the array of the rounds, as a
-// []T's is, so a snapshot holding it reads as one holding the rounds. The
-// zero value holds no round.
+// encoding from when it ends, squeezed. Its own JSON holds them so
+// (MarshalJSON); it reads that, or the array of the rounds, as a []T's
+// JSON is. The zero value holds no round.
 type Encoded[T any] struct {
 	raw [][]byte // each round's JSON, squeezed
 }
@@ -84,25 +85,53 @@ func (e *Encoded[T]) Last() (T, error) {
 	return v, nil
 }
 
-// MarshalJSON writes the rounds as a JSON array: their encodings,
-// expanded, not encoded again.
-func (e Encoded[T]) MarshalJSON() ([]byte, error) {
-	b := []byte{'['}
-	for i := range e.raw {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		var err error
-		if b, err = e.json(b, i); err != nil {
-			return nil, err
-		}
-	}
-	return append(b, ']'), nil
+// squeezedJSON is the JSON of Encoded: each round's JSON squeezed, in
+// base64. A snapshot is written at every round's end and holds all the
+// rounds so far, so it copies them as they are kept rather than expanding
+// them all each time (most of the cost of a snapshot late in a game).
+type squeezedJSON struct {
+	Squeezed [][]byte `json:"squeezed"`
 }
 
-// UnmarshalJSON reads a JSON array of rounds (null: none), keeping each
-// encoded once it has checked that it decodes as a T.
+// MarshalJSON writes the rounds as they are kept: an object whose
+// "squeezed" lists each round's JSON squeezed (package squeeze), base64.
+func (e Encoded[T]) MarshalJSON() ([]byte, error) {
+	sq := squeezedJSON{Squeezed: e.raw}
+	if sq.Squeezed == nil {
+		sq.Squeezed = [][]byte{} // [], not null: no round
+	}
+	return json.Marshal(sq)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes, or a JSON array of rounds
+// (null: none) as a []T's JSON is (a Game's, and the snapshots written
+// before rounds were kept squeezed), keeping each round squeezed once it
+// has checked that it decodes as a T.
 func (e *Encoded[T]) UnmarshalJSON(b []byte) error {
+	if t := bytes.TrimLeft(b, " \t\r\n"); len(t) > 0 && t[0] == '{' {
+		var sq struct {
+			Squeezed *[][]byte `json:"squeezed"`
+		}
+		if err := json.Unmarshal(b, &sq); err != nil {
+			return err
+		}
+		if sq.Squeezed == nil {
+			return errors.New("rounds: no squeezed rounds")
+		}
+		got := Encoded[T]{raw: *sq.Squeezed}
+		for i := range got.raw {
+			raw, err := got.json(nil, i)
+			if err != nil {
+				return err
+			}
+			var v T
+			if err := json.Unmarshal(raw, &v); err != nil {
+				return fmt.Errorf("round %d: %w", i, err)
+			}
+		}
+		*e = got
+		return nil
+	}
 	var raw []json.RawMessage
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return err
