@@ -25,6 +25,7 @@ type history[A comparable] struct {
 	base   []byte         // the game's state the actions follow; nil: the start
 	packed []byte         // each action encoded by codec, after its length (uvarint)
 	plain  []A
+	gone   bool // dropped: the game is over, and takes no more actions
 }
 
 // actionCodec is the part of Codec that history uses.
@@ -62,8 +63,21 @@ func (h *history[A]) reset(base []byte) {
 	h.base, h.packed, h.plain = base, nil, nil
 }
 
+// drop lets the history go once the game is over: no action can be
+// refused a write after that, and a finished table stays in memory for
+// FinishedTTL. each fails after it.
+func (h *history[A]) drop() {
+	*h = history[A]{codec: h.codec, gone: true}
+}
+
+// errDropped is each's error after drop.
+var errDropped = errors.New("history dropped at the end of the game")
+
 // each calls f with every action, in order, until f fails.
 func (h *history[A]) each(f func(i int, a A) error) error {
+	if h.gone {
+		return errDropped
+	}
 	if h.codec == nil {
 		for i, a := range h.plain {
 			if err := f(i, a); err != nil {

@@ -50,3 +50,19 @@ func TestHistory(t *testing.T) {
 		}
 	}
 }
+
+// TestHistoryDropped: a history dropped at the end of a game holds
+// nothing and refuses to replay, with a codec or without, so a rebuild
+// after it keeps the game as it is rather than replay nothing.
+func TestHistoryDropped(t *testing.T) {
+	for _, h := range []*history[string]{{codec: strCodec{}}, {}} {
+		h.add("discard 1m")
+		h.drop()
+		if h.packed != nil || h.plain != nil || h.base != nil {
+			t.Fatalf("dropped history holds %v %v %v", h.packed, h.plain, h.base)
+		}
+		if err := h.each(func(int, string) error { return nil }); !errors.Is(err, errDropped) {
+			t.Fatalf("each after drop = %v, want errDropped", err)
+		}
+	}
+}
