@@ -15,7 +15,8 @@ func (strCodec) DecodeAction(b []byte) (string, error)    { return string(b), ni
 
 // TestHistory: the actions come back in order, whatever their encoded
 // length (one byte of length up to 127, more from 128: a riichi deal is
-// 206), with a codec or without.
+// 206), with a codec or without, sealed in pieces (at every round's end)
+// or not, a piece sealed twice or sealed empty.
 func TestHistory(t *testing.T) {
 	var want []string
 	for _, n := range []int{0, 1, 6, 127, 128, 129, 206, 16383, 16384, 70000, 3} {
@@ -23,8 +24,16 @@ func TestHistory(t *testing.T) {
 	}
 	for _, c := range []actionCodec[string]{strCodec{}, nil} {
 		h := history[string]{codec: c}
-		for _, a := range want {
+		h.seal()
+		for k, a := range want {
 			h.add(a)
+			if k%3 == 1 {
+				h.seal()
+				h.seal()
+			}
+		}
+		if c != nil && len(h.sealed) != (len(want)+1)/3 {
+			t.Fatalf("%d pieces sealed, want %d", len(h.sealed), (len(want)+1)/3)
 		}
 		var got []string
 		if err := h.each(func(i int, a string) error {

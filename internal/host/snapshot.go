@@ -217,6 +217,7 @@ func (t *table[A, V, B]) capture() {
 		return
 	}
 	t.capAt = t.acted
+	t.hist.seal() // a round's end: its actions are all in
 	t.chain = chain
 	t.waiting = append(t.waiting, pendingSnap{snap: TableSnapshot{Entries: t.logged, State: state, Events: seg}, chain: chain})
 }
