@@ -20,9 +20,9 @@ type Recorder struct {
 	ans  []table.Action // answers of the open claim window, in order
 	over bool
 
-	// A finished round is kept only encoded (snapshot.go), as its
-	// snapshot saves it: saved is the encoding of the nSaved finished
-	// rounds, each encoded once, when it ends. Game decodes them afresh at
+	// A finished round is kept only encoded and squeezed (snapshot.go,
+	// package squeeze), as its snapshot saves it: saved is the encoding
+	// of the nSaved finished rounds, each encoded once, when it ends. Game decodes them afresh at
 	// each call and keeps nothing of them, so a recorder grows through a
 	// game by the compact form of its rounds only. The first restored of
 	// them (restoredLen bytes) came with a restore and have not decoded

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/mahjong-authority/authority/internal/pack"
 	"github.com/mahjong-authority/authority/internal/record/squeeze"
@@ -79,7 +80,10 @@ func (r *Recorder) AppendBinary(b []byte) ([]byte, error) {
 // exactly: it is kept for the rest of the game, and a slice grown by
 // append keeps up to a half more than it holds.
 func (r *Recorder) keep(rd *Round) {
-	raw, err := appendRound(nil, rd)
+	buf := roundBufs.Get().(*[]byte)
+	defer roundBufs.Put(buf)
+	raw, err := appendRound((*buf)[:0], rd)
+	*buf = raw
 	if err != nil {
 		// The record lacks the round, and so will the next snapshot: its
 		// round count then disagrees with the engine's, and the host
@@ -92,6 +96,11 @@ func (r *Recorder) keep(rd *Round) {
 	r.saved = appendExact(r.saved, squeeze.Squeeze(raw))
 	r.nSaved++
 }
+
+// roundBufs hold a round's encoding before it is squeezed, shared by the
+// recorders: a round's end is rare, a buffer of its own per table would
+// stay in memory.
+var roundBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 // appendExact returns saved with the frame of round after it, in a new
 // slice of exactly that size.
