@@ -68,3 +68,21 @@ func BenchmarkExpand(b *testing.B) {
 		dst, _ = squeeze.Expand(dst[:0], kept, len(src))
 	}
 }
+
+// FuzzExpand: whatever it is given (a snapshot's rounds come from the
+// store), Expand returns an error or at most max bytes after dst, never
+// panics, and what Squeeze squeezed comes back whole.
+func FuzzExpand(f *testing.F) {
+	f.Add([]byte{}, []byte("x"))
+	f.Add(squeeze.Squeeze([]byte(strings.Repeat("1m2p", 100))), []byte("round"))
+	f.Fuzz(func(t *testing.T, in, plain []byte) {
+		got, err := squeeze.Expand([]byte("dst"), in, 1000)
+		if err == nil && len(got) > 1003 || err != nil && string(got) != "dst" {
+			t.Fatalf("Expand = %d bytes, %v", len(got), err)
+		}
+		back, err := squeeze.Expand(nil, squeeze.Squeeze(plain), len(plain))
+		if err != nil || !bytes.Equal(back, plain) {
+			t.Fatalf("Expand(Squeeze(%q)) = %q, %v", plain, back, err)
+		}
+	})
+}
