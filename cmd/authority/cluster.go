@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"strings"
 	"time"
@@ -27,7 +28,8 @@ type clusterNode struct {
 }
 
 // joinCluster connects to the JetStream servers and joins the cluster.
-func joinCluster(ctx context.Context, o clusterOptions, log *zap.Logger, m *metrics.Metrics) (*clusterNode, error) {
+// peer is how it dials the other nodes (peerTLS).
+func joinCluster(ctx context.Context, o clusterOptions, peer *tls.Config, log *zap.Logger, m *metrics.Metrics) (*clusterNode, error) {
 	nc, err := nats.Connect(strings.Join(strings.Split(o.nats, ","), ","),
 		nats.Name("authority "+o.node), nats.MaxReconnects(-1), nats.ReconnectWait(250*time.Millisecond),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) { log.Warn("NATS disconnected", zap.Error(err)) }),
@@ -40,13 +42,13 @@ func joinCluster(ctx context.Context, o clusterOptions, log *zap.Logger, m *metr
 		nc.Close()
 		return nil, fmt.Errorf("jetstream: %w", err)
 	}
-	n, err := cluster.Open(ctx, js, cluster.Config{NodeID: o.node, Addr: o.advertise, TTL: o.ttl, Replicas: o.replicas, Log: log})
+	n, err := cluster.Open(ctx, js, cluster.Config{NodeID: o.node, Addr: o.advertise, TTL: o.ttl, Replicas: o.replicas, Log: log, PeerTLS: peer})
 	if err != nil {
 		nc.Close()
 		return nil, err
 	}
 	log.Info("joined the cluster", zap.String("node", o.node), zap.String("advertise", o.advertise),
-		zap.String("nats", nc.ConnectedUrl()), zap.Duration("lease_ttl", o.ttl), zap.Int("replicas", o.replicas))
+		zap.String("nats", nc.ConnectedUrl()), zap.Duration("lease_ttl", o.ttl), zap.Int("replicas", o.replicas), zap.Bool("peer_tls", peer != nil))
 	return &clusterNode{opts: o, nc: nc, js: js, node: n, metrics: m}, nil
 }
 

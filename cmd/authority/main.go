@@ -114,6 +114,7 @@ type clusterOptions struct {
 	ttl       time.Duration // --lease-ttl
 	replicas  int           // --replicas
 	noForward bool          // --no-forward
+	peerCA    string        // --peer-ca: the roots of the nodes' certificates (with --tls-cert)
 }
 
 // webhook is where the results feed is posted (--webhook).
@@ -181,6 +182,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.cluster.advertise, "advertise", "", "the `HOST:PORT` other nodes and clients reach this node at (with --cluster; default --listen)")
 	fs.DurationVar(&o.cluster.ttl, "lease-ttl", 5*time.Second, "with --cluster, how long a table's lease lives unrenewed: a dead node's tables are taken over about this long after it died")
 	fs.IntVar(&o.cluster.replicas, "replicas", 3, "with --cluster, how many JetStream servers keep each table's log and the leases (1 for a single server)")
+	fs.StringVar(&o.cluster.peerCA, "peer-ca", "", "with --cluster and --tls-cert, CA certificates `file` (PEM) that sign the other nodes' certificates, for the calls this node forwards to them over TLS (default: the system's roots)")
 	fs.BoolVar(&o.cluster.noForward, "no-forward", false, "with --cluster, answer a call for another node's table with TABLE_ELSEWHERE and the owner's address instead of forwarding it")
 	fs.StringVar(&o.keys, "backend-keys", "", "JSON `file` of the room service's hashed API keys and ticket keys (docs/rooms.md); read again on SIGHUP. Without it the room service's calls are open to anyone")
 	fs.Func("memory-limit", "soft limit of the process's Go memory, like GOMEMLIMIT (`size` such as 1536MiB or 2GiB): the collector works harder as the heap nears it (default: GOMEMLIMIT, or none)", o.gc.setLimit)
@@ -219,8 +221,8 @@ func parse(args []string, stderr io.Writer) (options, error) {
 func checkCluster(o *options) error {
 	c := &o.cluster
 	if c.node == "" {
-		if c.nats != "" || c.advertise != "" || c.noForward {
-			return errors.New("--nats, --advertise and --no-forward need --cluster")
+		if c.nats != "" || c.advertise != "" || c.noForward || c.peerCA != "" {
+			return errors.New("--nats, --advertise, --no-forward and --peer-ca need --cluster")
 		}
 		return nil
 	}
@@ -233,6 +235,8 @@ func checkCluster(o *options) error {
 		return fmt.Errorf("--lease-ttl %v: at least 300ms", c.ttl)
 	case c.replicas < 1:
 		return fmt.Errorf("--replicas %d: at least 1", c.replicas)
+	case c.peerCA != "" && o.web.cert == "":
+		return errors.New("--peer-ca needs --tls-cert and --tls-key: the nodes serve TLS")
 	}
 	if c.advertise == "" {
 		c.advertise = o.listen
@@ -451,7 +455,11 @@ func serve(ctx context.Context, lis, mlis net.Listener, log *zap.Logger, o optio
 	var cl *clusterNode
 	if o.cluster.node != "" {
 		var err error
-		if cl, err = joinCluster(ctx, o.cluster, log, m); err != nil {
+		peer, err := peerTLS(o)
+		if err != nil {
+			return err
+		}
+		if cl, err = joinCluster(ctx, o.cluster, peer, log, m); err != nil {
 			return err
 		}
 		defer cl.close()
@@ -694,6 +702,30 @@ func tlsConfig(w webOptions) (*tls.Config, error) {
 		}
 	}
 	return gateway.TLSConfig(cert, base), nil
+}
+
+// peerTLS is how a node of a cluster dials the others (nil: plaintext):
+// when it serves TLS, so do they, and --peer-ca (or the system's roots)
+// verifies their certificates for their advertised addresses. A node
+// shows no certificate of its own: a client certificate is a room
+// service's credential (--client-ca), and the forwarding token, now
+// private to the TLS connection, is what proves a node.
+func peerTLS(o options) (*tls.Config, error) {
+	if o.web.cert == "" {
+		return nil, nil
+	}
+	cfg := &tls.Config{MinVersion: tls.VersionTLS12}
+	if o.cluster.peerCA != "" {
+		pem, err := os.ReadFile(o.cluster.peerCA)
+		if err != nil {
+			return nil, fmt.Errorf("--peer-ca: %w", err)
+		}
+		cfg.RootCAs = x509.NewCertPool()
+		if !cfg.RootCAs.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("--peer-ca %s: no PEM certificate in it", o.cluster.peerCA)
+		}
+	}
+	return cfg, nil
 }
 
 // clientCATLS is the TLS configuration of mutual TLS: a client may show a

@@ -285,6 +285,8 @@ func TestParseCluster(t *testing.T) {
 		{"--cluster", "n1", "--nats", "nats://a", "--lease-ttl", "10ms"},      // too short
 		{"--cluster", "n1", "--nats", "nats://a", "--replicas", "0"},          // no replica
 		{"--cluster", "n1", "--nats", "nats://a", "--listen", "0.0.0.0:7400"}, // nobody reaches 0.0.0.0
+		{"--peer-ca", "ca.pem"}, // no --cluster
+		{"--cluster", "n1", "--nats", "nats://a", "--peer-ca", "ca.pem"}, // the nodes do not serve TLS
 	} {
 		if _, err := parse(args, io.Discard); err == nil {
 			t.Errorf("parse accepted %q", args)

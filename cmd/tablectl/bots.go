@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -226,8 +225,6 @@ func parseBots(args []string, stderr io.Writer) (botsOptions, error) {
 		bad = fmt.Sprintf("--rules %q: want hanchan, tonpuu, sichuan, mcr or classical", o.rules)
 	case (o.rules == "sichuan" || o.rules == "classical") && o.kind != "efficient":
 		bad = fmt.Sprintf("--rules %s plays the efficient bot only", o.rules)
-	case (o.rules == "sichuan" || o.rules == "mcr" || o.rules == "classical") && o.think.max > 0:
-		bad = "--think is for riichi tables only"
 	case o.hands < 1 || o.hands > 16:
 		bad = "--hands must be 1 to 16"
 	case o.rules == "mcr" && o.kind != "efficient":
@@ -632,6 +629,7 @@ func runTable(ctx, run context.Context, o botsOptions, i int, pool []*client.Cli
 		m.throttled += n
 		m.mu.Unlock()
 	}()
+	play := playerOf(o.rules)
 	for g := 0; o.duration > 0 || g < o.games; g++ {
 		// The time is up by the clock even before run's timer fires; a
 		// game started then would fail at once and count as cut.
@@ -646,18 +644,7 @@ func runTable(ctx, run context.Context, o botsOptions, i int, pool []*client.Cli
 		m.started++
 		m.mu.Unlock()
 		m.playing.Add(1)
-		if o.rules == "sichuan" {
-			// Sichuan games play to their end, --for or not.
-			playSichuanGame(ctx, o, i, g, &clients, opts, m)
-		} else if o.rules == "classical" {
-			// So do classical games.
-			playClassicalGame(ctx, o, i, g, &clients, opts, m)
-		} else if o.rules == "mcr" {
-			// So do MCR games.
-			playMCRGame(ctx, o, i, g, &clients, opts, m)
-		} else {
-			playGame(ctx, run, o, i, g, &clients, opts, m)
-		}
+		play(ctx, run, o, i, g, &clients, opts, m)
 		m.playing.Add(-1)
 	}
 }
@@ -708,171 +695,19 @@ func (o botsOptions) newBot(i, g, seat int) bot.Bot {
 	return bot.Efficient{}
 }
 
-// playGame plays one game of table slot i: a new table, four joins (the
-// fourth starts it), four bots following their seats to the end.
-func playGame(ctx, run context.Context, o botsOptions, i, g int, clients *[table.NumSeats]*client.Client, opts client.Options, m *loadMetrics) {
-	start := time.Now()
-	// cut: the time of duration mode is up, which ends a game without
-	// an error.
-	// A call can fail on the deadline before run's timer has fired, so
-	// the clock decides.
-	end, _ := run.Deadline()
-	cut := func() bool {
-		return o.duration > 0 && ctx.Err() == nil && (run.Err() != nil || !time.Now().Before(end))
-	}
-	failOrCut := func(format string, args ...any) {
-		if cut() {
-			m.mu.Lock()
-			m.cut++
-			m.mu.Unlock()
-			return
-		}
-		m.fail(1, format, args...)
-	}
-	tb, _, err := clients[0].CreateTable(run, o.settings(i, g))
-	if err != nil {
-		failOrCut("table %d game %d: %v", i, g, err)
-		return
-	}
-	id := tb.GetTableId()
-	var seats [table.NumSeats]client.Seat
-	for s, c := range clients {
-		entropy := derive(o, fmt.Sprint("entropy ", s), i, g)
-		if seats[s], err = c.JoinTable(run, id, fmt.Sprintf("bot-%d-%d", i, s), entropy[:]); err != nil {
-			failOrCut("table %d game %d: %v", i, g, err)
-			return
-		}
-	}
-	var wg sync.WaitGroup
-	var ended [table.NumSeats]bool
-	var final [4]int
-	rounds := 0
-	for s, st := range seats {
-		play := func() {
-			think := derive(o, fmt.Sprint("think ", s), i, g)
-			rng := rand.New(rand.NewPCG(binary.LittleEndian.Uint64(think[:8]), binary.LittleEndian.Uint64(think[8:16])))
-			r := playSeat(run, cut, o, rng, clients[st.Seat].Follow(st, opts), o.newBot(i, g, s), m, fmt.Sprintf("table %d game %d seat %d", i, g, st.Seat))
-			ended[s] = r.ended
-			if s == 0 {
-				rounds, final = r.rounds, r.final
-			}
-		}
-		if s == len(seats)-1 {
-			// The table's own goroutine plays its last seat rather than
-			// wait for the others idle: a goroutine (and its stack) less
-			// a table.
-			play()
-		} else {
-			wg.Go(play)
-		}
-	}
-	wg.Wait()
-	m.mu.Lock()
-	m.rounds += rounds
-	if !slices.Contains(ended[:], false) {
-		m.games++
-		fmt.Fprintf(m.log, "table %d game %d/%d ended in %.1fs: %d rounds, scores %v\n", i, g+1, o.games, time.Since(start).Seconds(), rounds, final)
-	}
-	m.mu.Unlock()
-	if slices.Contains(ended[:], false) {
-		failOrCut("table %d game %d (%s) did not end for every seat", i, g, id)
-	}
-}
-
-// seatResult is what one bot saw of its game.
-type seatResult struct {
-	ended  bool
-	rounds int
-	final  [4]int
-}
-
-// playSeat follows a seat to the end of its game, acting whenever the
-// seat has something to do (after a delay drawn from --think with rng),
-// and records latencies and errors. Once cut reports the time of
-// duration mode up, a failure is no error.
-//
-// The seat's goroutine only reads its stream and decides: a decision is
-// prepared at once (numbered with the view it answers) and sent when its
-// think time is up by a timer (time.AfterFunc), on one of m.senders, so a
-// thinking seat holds no goroutine and no stack of its own beyond the one
-// reading its stream.
-func playSeat(ctx context.Context, cut func() bool, o botsOptions, rng *rand.Rand, s *client.Session, b bot.Bot, m *loadMetrics, who string) seatResult {
-	defer s.Close()
-	var r seatResult
-	var sending sync.WaitGroup // the action on its way, if any
-	var timer *time.Timer
-	defer func() {
-		if timer != nil && timer.Stop() {
-			sending.Done() // never sent
-		}
-		sending.Wait()
-		st := s.Stats()
-		// Every stream retry is a stream RPC that failed (dropped, or
-		// refused when opened), every act retry an Act that did; faults
-		// are the inconsistencies.
-		if n := st.StreamRetries + st.ActRetries + st.Faults; n > 0 {
-			m.fail(n, "%s: %d failed streams (%d reconnections), %d act retries, %d inconsistencies", who, st.StreamRetries, st.Reconnects, st.ActRetries, st.Faults)
-		}
-	}()
-	send := func(p client.Prepared) {
-		if ctx.Err() != nil {
-			return // the end came while thinking: Next reports it
-		}
-		t0 := time.Now()
-		_, err := s.Send(ctx, p)
-		d := time.Since(t0)
-		if err != nil {
-			if !cut() {
-				m.fail(1, "%s: %v", who, err)
-			}
-			return
-		}
-		m.act(d)
-	}
-	for {
-		u, err := s.Next(ctx)
-		if errors.Is(err, io.EOF) {
-			r.ended = true
-			return r
-		}
-		if err != nil {
-			if !cut() {
-				m.fail(1, "%s: %v", who, err)
-			}
-			return r
-		}
-		if u.Live {
-			m.event(u.Received.Sub(u.Event.Time))
-		}
-		switch e := u.Event.Body.(type) {
+// riichiBots plays riichi games (hanchan, tonpuu) with --bot.
+var riichiBots = botRules[table.Action, table.View, table.Body, *client.Tracker]{
+	follow: func(c *client.Client, _ *pb.Table, st client.Seat, opts client.Options) (*client.Session, error) {
+		return c.Follow(st, opts), nil
+	},
+	newBot: func(o botsOptions, i, g, s int) decider[table.Action, table.View] { return o.newBot(i, g, s) },
+	tally: func(r *seatResult, b table.Body) {
+		switch e := b.(type) {
 		case table.RoundEnded:
 			r.rounds++
 		case table.GameEnded:
 			r.final = e.Scores
 		}
-		a, ok := b.Act(s.View())
-		if !ok {
-			continue
-		}
-		// One action at a time: an offer that comes while the last
-		// action is on its way (a timer of the table answered for the
-		// seat) waits for it.
-		sending.Wait()
-		p, err := s.Prepare(a)
-		if err != nil {
-			m.fail(1, "%s: %v", who, err)
-			continue
-		}
-		if o.think.max == 0 {
-			send(p)
-			continue
-		}
-		sending.Add(1)
-		timer = time.AfterFunc(o.think.draw(rng), func() {
-			m.senders.run(func() {
-				defer sending.Done()
-				send(p)
-			})
-		})
-	}
+	},
+	rounds: "rounds", scores: "scores",
 }

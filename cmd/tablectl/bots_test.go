@@ -23,6 +23,12 @@ import (
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/host"
 	"github.com/mahjong-authority/authority/internal/record"
+	"github.com/mahjong-authority/authority/internal/ruleset"
+	"github.com/mahjong-authority/authority/internal/ruleset/classical"
+	"github.com/mahjong-authority/authority/internal/ruleset/mcr"
+	"github.com/mahjong-authority/authority/internal/ruleset/riichi"
+	"github.com/mahjong-authority/authority/internal/ruleset/sichuan"
+	"github.com/mahjong-authority/authority/internal/server"
 	"github.com/mahjong-authority/authority/internal/servertest"
 )
 
@@ -162,6 +168,33 @@ func TestBotsThink(t *testing.T) {
 	}
 	if least := time.Duration(sum.Actions) * 4 * time.Millisecond / 4; elapsed < least {
 		t.Errorf("%d actions in %v: want at least %v of thinking", sum.Actions, elapsed, least)
+	}
+}
+
+// TestBotsThinkEveryRuleSet: --think, and --for's cut, apply to every
+// rule set's bots, which share riichi's seat loop: the games end with no
+// error and take at least their actions' thinking; a game still playing
+// when --for is up is cut, which is no error.
+func TestBotsThinkEveryRuleSet(t *testing.T) {
+	srv := servertest.Start(t, server.Config{RuleSets: []ruleset.RuleSet{
+		riichi.New(riichi.Standard()), sichuan.New(sichuan.Standard()), mcr.New(mcr.Config{}), classical.New(classical.Standard()),
+	}})
+	for _, rules := range [][]string{{"--rules", "sichuan"}, {"--rules", "mcr", "--hands", "1"}, {"--rules", "classical"}} {
+		t.Run(rules[1], func(t *testing.T) {
+			start := time.Now()
+			sum, stderr, err := runBotsOn(t, append([]string{"--addr", srv.Addr, "--seed", "think", "--think", "1ms..2ms"}, rules...)...)
+			elapsed := time.Since(start)
+			if err != nil || sum.Games != 1 || sum.Errors != 0 || sum.Rounds < 1 {
+				t.Fatalf("bots %v --think = %+v, %v\n%s", rules, sum, err, stderr)
+			}
+			if least := time.Duration(sum.Actions) * time.Millisecond / 4; elapsed < least {
+				t.Errorf("%d actions in %v: want at least %v of thinking", sum.Actions, elapsed, least)
+			}
+			sum, stderr, err = runBotsOn(t, append([]string{"--addr", srv.Addr, "--seed", "for", "--think", "20ms..50ms", "--for", "1s"}, rules...)...)
+			if err != nil || sum.Errors != 0 || sum.Cut != 1 || sum.Games != 0 || sum.Actions == 0 {
+				t.Fatalf("bots %v --for 1s = %+v, %v: want the game cut, actions, no error\n%s", rules, sum, err, stderr)
+			}
+		})
 	}
 }
 

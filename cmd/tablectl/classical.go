@@ -5,11 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"time"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	botc "github.com/mahjong-authority/authority/internal/bot/classical"
@@ -30,100 +27,21 @@ func classicalSettings() *pb.TableSettings {
 	return &pb.TableSettings{RuleSet: pb.RuleSet_RULE_SET_CLASSICAL, Options: &pb.TableSettings_Classical{Classical: &pb.ClassicalOptions{}}}
 }
 
-// playClassicalGame is playGame for classical tables: a new table, four
-// joins (the fourth starts it), four classical bots following their seats
-// to the end.
-func playClassicalGame(ctx context.Context, o botsOptions, i, g int, clients *[table.NumSeats]*client.Client, opts client.Options, m *loadMetrics) {
-	start := time.Now()
-	tb, _, err := clients[0].CreateTable(ctx, o.settings(i, g))
-	if err != nil {
-		m.fail(1, "table %d game %d: %v", i, g, err)
-		return
-	}
-	id := tb.GetTableId()
-	var seats [table.NumSeats]client.Seat
-	for s, c := range clients {
-		entropy := derive(o, fmt.Sprint("entropy ", s), i, g)
-		if seats[s], err = c.JoinTable(ctx, id, fmt.Sprintf("bot-%d-%d", i, s), entropy[:]); err != nil {
-			m.fail(1, "table %d game %d: %v", i, g, err)
-			return
-		}
-	}
-	var wg sync.WaitGroup
-	var ended [table.NumSeats]bool
-	var final ct.GameEnded
-	rounds := 0
-	for s, st := range seats {
-		wg.Go(func() {
-			r := playClassicalSeat(ctx, cclassical.Follow(clients[st.Seat], st, opts), m, fmt.Sprintf("table %d game %d seat %d", i, g, st.Seat))
-			ended[s] = r.ended
-			if s == 0 {
-				rounds, final = r.rounds, r.final
-			}
-		})
-	}
-	wg.Wait()
-	m.mu.Lock()
-	m.rounds += rounds
-	if !slices.Contains(ended[:], false) {
-		m.games++
-		fmt.Fprintf(m.log, "table %d game %d/%d ended in %.1fs: %d hands, scores %v\n", i, g+1, o.games, time.Since(start).Seconds(), rounds, final.Scores)
-	}
-	m.mu.Unlock()
-	if slices.Contains(ended[:], false) {
-		m.fail(1, "table %d game %d (%s) did not end for every seat", i, g, id)
-	}
-}
-
-type classicalSeatResult struct {
-	ended  bool
-	rounds int
-	final  ct.GameEnded
-}
-
-// playClassicalSeat is playSeat for a classical seat.
-func playClassicalSeat(ctx context.Context, s *cclassical.Session, m *loadMetrics, who string) classicalSeatResult {
-	defer s.Close()
-	var r classicalSeatResult
-	defer func() {
-		st := s.Stats()
-		if n := st.StreamRetries + st.ActRetries + st.Faults; n > 0 {
-			m.fail(n, "%s: %d failed streams (%d reconnections), %d act retries, %d inconsistencies", who, st.StreamRetries, st.Reconnects, st.ActRetries, st.Faults)
-		}
-	}()
-	var b botc.Efficient
-	for {
-		u, err := s.Next(ctx)
-		if errors.Is(err, io.EOF) {
-			r.ended = true
-			return r
-		}
-		if err != nil {
-			m.fail(1, "%s: %v", who, err)
-			return r
-		}
-		if u.Live {
-			m.event(u.Received.Sub(u.Event.Time))
-		}
-		switch e := u.Event.Body.(type) {
+// classicalBots plays classical games with the classical bot.
+var classicalBots = botRules[ct.Action, ct.View, ct.Body, *cclassical.Tracker]{
+	follow: func(c *client.Client, _ *pb.Table, st client.Seat, opts client.Options) (*cclassical.Session, error) {
+		return cclassical.Follow(c, st, opts), nil
+	},
+	newBot: func(botsOptions, int, int, int) decider[ct.Action, ct.View] { return botc.Efficient{} },
+	tally: func(r *seatResult, b ct.Body) {
+		switch e := b.(type) {
 		case ct.HandEnded:
 			r.rounds++
 		case ct.GameEnded:
-			r.final = e
+			r.final = e.Scores
 		}
-		a, ok := b.Act(s.View())
-		if !ok {
-			continue
-		}
-		t0 := time.Now()
-		_, err = s.Act(ctx, a)
-		d := time.Since(t0)
-		if err != nil {
-			m.fail(1, "%s: %v", who, err)
-			continue
-		}
-		m.act(d)
-	}
+	},
+	rounds: "hands", scores: "scores",
 }
 
 // watchClassical follows a classical table as a spectator, one line for

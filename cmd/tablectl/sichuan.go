@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"time"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	botsc "github.com/mahjong-authority/authority/internal/bot/sichuan"
@@ -200,97 +198,24 @@ func watchSichuan(ctx context.Context, c *client.Client, tb *pb.Table, out io.Wr
 	}
 }
 
-// playSichuanGame plays one Sichuan match of table slot i for `bots`.
-func playSichuanGame(ctx context.Context, o botsOptions, i, g int, clients *[sc.NumSeats]*client.Client, opts client.Options, m *loadMetrics) {
-	start := time.Now()
-	tb, _, err := clients[0].CreateTable(ctx, o.settings(i, g))
-	if err != nil {
-		m.fail(1, "table %d game %d: %v", i, g, err)
-		return
-	}
-	rules, err := csc.RulesOf(tb.GetSettings())
-	if err != nil {
-		m.fail(1, "table %d game %d: %v", i, g, err)
-		return
-	}
-	id := tb.GetTableId()
-	var seats [sc.NumSeats]client.Seat
-	for s, c := range clients {
-		entropy := derive(o, fmt.Sprint("entropy ", s), i, g)
-		if seats[s], err = c.JoinTable(ctx, id, fmt.Sprintf("bot-%d-%d", i, s), entropy[:]); err != nil {
-			m.fail(1, "table %d game %d: %v", i, g, err)
-			return
-		}
-	}
-	var wg sync.WaitGroup
-	var ended [sc.NumSeats]bool
-	var r0 seatResult
-	for s, st := range seats {
-		wg.Go(func() {
-			r := playSichuanSeat(ctx, csc.Follow(clients[st.Seat], csc.Game{Rules: rules}, st, opts), m, fmt.Sprintf("table %d game %d seat %d", i, g, st.Seat))
-			ended[s] = r.ended
-			if s == 0 {
-				r0 = r
-			}
-		})
-	}
-	wg.Wait()
-	m.mu.Lock()
-	m.rounds += r0.rounds
-	if !slices.Contains(ended[:], false) {
-		m.games++
-		fmt.Fprintf(m.log, "table %d game %d/%d ended in %.1fs: %d hands, units %v\n", i, g+1, o.games, time.Since(start).Seconds(), r0.rounds, r0.final)
-	}
-	m.mu.Unlock()
-	if slices.Contains(ended[:], false) {
-		m.fail(1, "table %d game %d (%s) did not end for every seat", i, g, id)
-	}
-}
-
-// playSichuanSeat is playSeat for a Sichuan seat, with the bot of package
-// bot/sichuan. Every refusal counts as an error, a stale one too: the
-// other seats' choices in the exchange and the void choice do not make
-// a seat's own stale.
-func playSichuanSeat(ctx context.Context, s *csc.Session, m *loadMetrics, who string) seatResult {
-	defer s.Close()
-	var r seatResult
-	defer func() {
-		st := s.Stats()
-		if n := st.StreamRetries + st.ActRetries + st.Faults; n > 0 {
-			m.fail(n, "%s: %d failed streams (%d reconnections), %d act retries, %d inconsistencies", who, st.StreamRetries, st.Reconnects, st.ActRetries, st.Faults)
-		}
-	}()
-	var b botsc.Efficient
-	for {
-		u, err := s.Next(ctx)
-		if errors.Is(err, io.EOF) {
-			r.ended = true
-			return r
-		}
+// sichuanBots plays Sichuan matches with the Sichuan bot, on the rules
+// the table was created with.
+var sichuanBots = botRules[sc.Action, sc.View, sc.Body, *csc.Tracker]{
+	follow: func(c *client.Client, tb *pb.Table, st client.Seat, opts client.Options) (*csc.Session, error) {
+		rules, err := csc.RulesOf(tb.GetSettings())
 		if err != nil {
-			m.fail(1, "%s: %v", who, err)
-			return r
+			return nil, err
 		}
-		if u.Live {
-			m.event(u.Received.Sub(u.Event.Time))
-		}
-		switch e := u.Event.Body.(type) {
+		return csc.Follow(c, csc.Game{Rules: rules}, st, opts), nil
+	},
+	newBot: func(botsOptions, int, int, int) decider[sc.Action, sc.View] { return botsc.Efficient{} },
+	tally: func(r *seatResult, b sc.Body) {
+		switch e := b.(type) {
 		case sc.HandEnded:
 			r.rounds++
 		case sc.MatchEnded:
 			r.final = e.Scores
 		}
-		a, ok := b.Act(s.View())
-		if !ok {
-			continue
-		}
-		t0 := time.Now()
-		_, err = s.Act(ctx, a)
-		d := time.Since(t0)
-		if err != nil {
-			m.fail(1, "%s: %v", who, err)
-			continue
-		}
-		m.act(d)
-	}
+	},
+	rounds: "hands", scores: "units",
 }

@@ -195,18 +195,7 @@ func readItem(b []byte, it *muxItem) error {
 
 // readEvent reads a MultiplexEvent and its StreamEventsResponse.
 func readEvent(b []byte, it *muxItem) error {
-	var seen uint8 // bit n: field n read
-	return fields(b, func(num protowire.Number, typ protowire.Type, v []byte, x uint64) error {
-		switch {
-		case num == 1 && typ == protowire.VarintType:
-			it.ref = uint32(x) // a scalar: the last one counts, as in proto
-			return nil
-		case num != 2:
-			return nil
-		case typ != protowire.BytesType || seen&4 != 0:
-			return errIrregular
-		}
-		seen |= 4
+	return readParts(b, 1<<2, func(x uint64) { it.ref = uint32(x) }, func(_ protowire.Number, v []byte) error {
 		var inner uint8
 		return fields(v, func(num protowire.Number, typ protowire.Type, v []byte, _ uint64) error {
 			if num != 1 && num != 2 {
@@ -228,18 +217,7 @@ func readEvent(b []byte, it *muxItem) error {
 
 // readAnswer reads a MultiplexAnswer.
 func readAnswer(b []byte, it *muxItem) error {
-	var seen uint8
-	return fields(b, func(num protowire.Number, typ protowire.Type, v []byte, x uint64) error {
-		switch {
-		case num == 1 && typ == protowire.VarintType:
-			it.call = x
-			return nil
-		case num != 2 && num != 3:
-			return nil
-		case typ != protowire.BytesType || seen&(1<<num) != 0:
-			return errIrregular
-		}
-		seen |= 1 << num
+	return readParts(b, 1<<2|1<<3, func(x uint64) { it.call = x }, func(num protowire.Number, v []byte) error {
 		if num == 3 {
 			return readStatus(v, it)
 		}
@@ -255,19 +233,30 @@ func readAnswer(b []byte, it *muxItem) error {
 
 // readEnd reads a MultiplexEnd.
 func readEnd(b []byte, it *muxItem) error {
-	var seen bool
+	return readParts(b, 1<<2, func(x uint64) { it.ref = uint32(x) }, func(_ protowire.Number, v []byte) error {
+		return readStatus(v, it)
+	})
+}
+
+// readParts reads the shape the Multiplex items share: field 1 a varint
+// id, handed to id (the last one counts, as in proto), and message fields
+// among 2-7, those of the set parts (bit n: field n) handed to part. A
+// part given twice is errIrregular (proto merges or replaces it); other
+// fields are skipped, as proto keeps them unknown.
+func readParts(b []byte, parts uint8, id func(uint64), part func(num protowire.Number, v []byte) error) error {
+	var seen uint8 // bit n: field n read
 	return fields(b, func(num protowire.Number, typ protowire.Type, v []byte, x uint64) error {
 		switch {
 		case num == 1 && typ == protowire.VarintType:
-			it.ref = uint32(x)
+			id(x)
 			return nil
-		case num != 2:
+		case num < 2 || num > 7 || parts&(1<<num) == 0:
 			return nil
-		case typ != protowire.BytesType || seen:
+		case typ != protowire.BytesType || seen&(1<<num) != 0:
 			return errIrregular
 		}
-		seen = true
-		return readStatus(v, it)
+		seen |= 1 << num
+		return part(num, v)
 	})
 }
 

@@ -133,3 +133,13 @@ func FuzzMuxFrame(f *testing.F) {
 	}
 	f.Fuzz(checkFrame)
 }
+
+// BenchmarkReadFrame reads the seeds' frames in place: the cost of the
+// frame reader alone (allocations: only the statuses it decodes).
+func BenchmarkReadFrame(b *testing.B) {
+	seeds := muxFrameSeeds(b)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		_ = readFrame(seeds[i%len(seeds)], func(muxItem) {})
+	}
+}

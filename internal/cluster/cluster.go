@@ -24,6 +24,7 @@ import (
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
+	"crypto/tls"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -63,6 +64,12 @@ type Config struct {
 	// at most the cluster's size). Default 1.
 	Replicas int
 	Log      *zap.Logger
+	// PeerTLS, when set, is how this node dials the others for the calls
+	// it forwards (their listeners serve TLS: --tls-cert). It needs the
+	// roots that verify the nodes' certificates for their advertised
+	// addresses (nil RootCAs: the system's). Nil: plaintext, for nodes on
+	// a private network.
+	PeerTLS *tls.Config
 }
 
 // Lease is an owners entry: who owns a table, and how to reach it.
@@ -211,7 +218,7 @@ func Open(ctx context.Context, js jetstream.JetStream, cfg Config) (*Node, error
 		mine: map[string]*held{}, leases: map[string]*seen{}, live: map[string]nodeSeen{},
 		adopters: map[string]Adopter{}, trying: map[string]bool{},
 	}
-	n.pool.init(cfg.NodeID)
+	n.pool.init(cfg.NodeID, cfg.PeerTLS)
 	if err := n.register(ctx); err != nil {
 		cancel()
 		return nil, err
@@ -241,8 +248,8 @@ const forwardKey = "forward-key"
 // this cluster sent it, so that the node receiving it may skip the limits
 // the first node applied: derived from a random key every node reads from
 // JetStream, whose access is what makes a process a node. (Between nodes
-// calls are plaintext, docs/cluster.md: the token is as private as that
-// network.)
+// calls are plaintext unless the nodes serve TLS (Config.PeerTLS),
+// docs/cluster.md: the token is as private as that network.)
 func forwardToken(ctx context.Context, kv jetstream.KeyValue) (string, error) {
 	key := make([]byte, 32)
 	if _, err := rand.Read(key); err != nil {

@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"crypto/subtle"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
@@ -350,12 +352,21 @@ func messageTypes(method string) (protoreflect.MessageType, protoreflect.Message
 // pool holds one client connection per node address.
 type pool struct {
 	self   string
+	creds  credentials.TransportCredentials
 	mu     sync.Mutex
 	conns  map[string]*grpc.ClientConn
 	closed bool
 }
 
-func (p *pool) init(self string) { p.self, p.conns = self, map[string]*grpc.ClientConn{} }
+// init readies the pool of node self, dialling with peerTLS (nil:
+// plaintext, docs/cluster.md).
+func (p *pool) init(self string, peerTLS *tls.Config) {
+	p.self, p.conns = self, map[string]*grpc.ClientConn{}
+	p.creds = insecure.NewCredentials()
+	if peerTLS != nil {
+		p.creds = credentials.NewTLS(peerTLS.Clone())
+	}
+}
 
 func (p *pool) conn(addr string) (*grpc.ClientConn, error) {
 	p.mu.Lock()
@@ -366,8 +377,7 @@ func (p *pool) conn(addr string) (*grpc.ClientConn, error) {
 	if cc := p.conns[addr]; cc != nil {
 		return cc, nil
 	}
-	// Nodes talk plaintext on the cluster's private network (docs/cluster.md).
-	cc, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	cc, err := grpc.NewClient(addr, grpc.WithTransportCredentials(p.creds))
 	if err != nil {
 		return nil, fmt.Errorf("cluster: connect to %s: %w", addr, err)
 	}

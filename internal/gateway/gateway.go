@@ -17,6 +17,7 @@ package gateway
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"time"
@@ -66,11 +67,11 @@ func Handler(g *grpc.Server, cfg Config) (http.Handler, error) {
 	if cfg.Page != nil {
 		opts = append(opts, vanguard.WithUnknownHandler(cfg.Page))
 	}
-	t, err := vanguardgrpc.NewTranscoder(g, opts...)
+	t, err := newTranscoder(g, opts)
 	if err != nil {
 		return nil, fmt.Errorf("transcoder: %w", err)
 	}
-	var h http.Handler = withTLS(t)
+	var h http.Handler = withTLS(keepBody(t))
 	if len(cfg.CORSOrigins) > 0 {
 		h = cors.New(cors.Options{
 			AllowedOrigins: cfg.CORSOrigins,
@@ -81,6 +82,67 @@ func Handler(g *grpc.Server, cfg Config) (http.Handler, error) {
 		}).Handler(h)
 	}
 	return h, nil
+}
+
+// newTranscoder is vanguardgrpc.NewTranscoder with g behind unblockClose:
+// every service of g, gRPC as the protocol towards it, and the codecs it
+// has (proto, and the JSON one registered above).
+func newTranscoder(g *grpc.Server, opts []vanguard.TranscoderOption) (*vanguard.Transcoder, error) {
+	codecs := []string{vanguard.CodecProto}
+	if encoding.GetCodec(vanguard.CodecJSON) != nil {
+		codecs = append(codecs, vanguard.CodecJSON)
+	}
+	h := unblockClose(g)
+	var svcs []*vanguard.Service
+	for name := range g.GetServiceInfo() {
+		svcs = append(svcs, vanguard.NewService(name, h))
+	}
+	all := append([]vanguard.TranscoderOption{vanguard.WithDefaultServiceOptions(
+		vanguard.WithTargetCodecs(codecs...),
+		vanguard.WithTargetProtocols(vanguard.ProtocolGRPC),
+	)}, opts...)
+	return vanguard.NewTranscoder(svcs, all...)
+}
+
+// A stream the server ends while the client still sends (Multiplex ending
+// with INVALID_ARGUMENT, or at a drain) would hang in vanguard 0.4.0
+// without unblockClose: grpc-go's ServeHTTP closes the request body and
+// waits for its reading goroutine before it returns, that goroutine is
+// blocked in the transcoder's body Read waiting for the client's next
+// message while holding the lock the transcoder's Close needs, and the
+// transcoder sends the stream's end (its status) only once ServeHTTP has
+// returned. Closing the client's own body first ends that Read.
+
+// bodyKey carries a request's body as net/http gave it past the
+// transcoder, which replaces it.
+type bodyKey struct{}
+
+// keepBody remembers r's own body for unblockClose.
+func keepBody(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), bodyKey{}, r.Body)))
+	})
+}
+
+// unblockClose serves g with a body whose Close closes the client's body
+// before the transcoder's.
+func unblockClose(g *grpc.Server) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if b, ok := r.Context().Value(bodyKey{}).(io.ReadCloser); ok {
+			r.Body = closeFirst{ReadCloser: r.Body, client: b}
+		}
+		g.ServeHTTP(w, r)
+	})
+}
+
+type closeFirst struct {
+	io.ReadCloser
+	client io.Closer
+}
+
+func (c closeFirst) Close() error {
+	_ = c.client.Close() // net/http's: wakes a Read blocked on it
+	return c.ReadCloser.Close()
 }
 
 // Keepalive of HTTP/2 connections, as grpc-go's own transport would do

@@ -7,6 +7,17 @@ import (
 	"github.com/mahjong-authority/authority/internal/host"
 )
 
+// fullToyTable creates a table of the toy game on h and seats four
+// players, which starts it: its id and the players' seat tokens.
+func fullToyTable(ctx context.Context, h *host.Host[toyAction, toyView, string]) (string, [4]string) {
+	info, _, _ := h.Create(ctx, host.Settings{Seats: 4}, nil, newToy(1))
+	var tokens [4]string
+	for i := range tokens {
+		_, tokens[i], _ = h.Join(ctx, info.ID, fmt.Sprint("player", i), nil)
+	}
+	return info.ID, tokens
+}
+
 // A table of the toy game: four players join (the table starts by itself),
 // seat 0 plays, and seat 2 follows its stream, which begins with a snapshot
 // and then delivers only what seat 2 may see, numbered 1, 2, 3, ... in seat
@@ -15,21 +26,17 @@ func Example() {
 	h := host.New(host.Config[toyAction, toyView, string]{})
 	defer h.Close()
 	ctx := context.Background()
-	info, _, _ := h.Create(ctx, host.Settings{Seats: 4}, nil, newToy(1))
-	var tokens [4]string
-	for i := range tokens {
-		_, tokens[i], _ = h.Join(ctx, info.ID, fmt.Sprint("player", i), nil)
-	}
+	id, tokens := fullToyTable(ctx, h)
 	// Four joins, the start, the round and its secret: every seat has seen
 	// seven events.
-	seq, err := h.Act(ctx, info.ID, host.Request[toyAction]{
+	seq, err := h.Act(ctx, id, host.Request[toyAction]{
 		Token: tokens[0], LastSeq: 7, RequestID: "1",
 		Action: toyAction{Seat: 0, Kind: "play", N: 2},
 	})
 	fmt.Println("acted:", seq, err)
 
 	ctx, stop := context.WithCancel(ctx)
-	h.Follow(ctx, info.ID, tokens[2], 5, func(it host.Item[toyView, string]) error {
+	h.Follow(ctx, id, tokens[2], 5, func(it host.Item[toyView, string]) error {
 		if it.Event.Notice != nil {
 			fmt.Println(it.Event.Seq, it.Event.Notice.Kind, it.Event.Notice.Seat)
 		} else {
@@ -55,13 +62,9 @@ func ExampleHost_Subscribe() {
 	h := host.New(host.Config[toyAction, toyView, string]{})
 	defer h.Close()
 	ctx := context.Background()
-	info, _, _ := h.Create(ctx, host.Settings{Seats: 4}, nil, newToy(1))
-	var tokens [4]string
-	for i := range tokens {
-		_, tokens[i], _ = h.Join(ctx, info.ID, fmt.Sprint("player", i), nil)
-	}
+	id, tokens := fullToyTable(ctx, h)
 	ready := make(chan struct{}, 1)
-	feed, err := h.Subscribe(ctx, info.ID, tokens[2], 7, func() {
+	feed, err := h.Subscribe(ctx, id, tokens[2], 7, func() {
 		select {
 		case ready <- struct{}{}: // a reader's wake-up, never blocking the table
 		default:
@@ -78,7 +81,7 @@ func ExampleHost_Subscribe() {
 	}
 	st, _ := feed.Drain(show)
 	fmt.Println("caught up:", st == host.DrainWait)
-	h.Act(ctx, info.ID, host.Request[toyAction]{
+	h.Act(ctx, id, host.Request[toyAction]{
 		Token: tokens[0], LastSeq: 7, RequestID: "1",
 		Action: toyAction{Seat: 0, Kind: "play", N: 2},
 	})

@@ -96,8 +96,9 @@ func (e *env) table(t *testing.T, id string) *pb.Table {
 	return r.GetTable()
 }
 
-// player plays one seat over gRPC: it discards what it draws and passes
-// every claim, recording everything it receives.
+// player plays one seat over gRPC as servertest.Take decides (it discards
+// what it draws, wins by ron when offered and passes every other claim),
+// recording everything it receives.
 type player struct {
 	e     *env
 	id    string
@@ -117,8 +118,7 @@ type player struct {
 	// gate, when set, holds the player's actions until it is closed.
 	gate <-chan struct{}
 
-	// drawn is the seat's last drawn tile: it discards it when its turn
-	// offer (the last event of the step that started the turn) arrives.
+	// drawn is the seat's last drawn tile, servertest.Take's.
 	drawn string
 }
 
@@ -135,6 +135,15 @@ func (p *player) act(ctx context.Context, a *pb.Action, seq uint64) error {
 // play follows the seat from afterSeq and acts until the stream ends (the
 // game is over), or stops after stopAfter events when stopAfter > 0.
 func (p *player) play(ctx context.Context, afterSeq uint64, stopAfter int) error {
+	return p.playWith(ctx, afterSeq, stopAfter, func(r *pb.StreamEventsResponse) (*pb.Action, uint64) {
+		return servertest.Take(p.seat, &p.drawn, r)
+	})
+}
+
+// playWith is play with decide choosing the seat's action from each
+// response (nil: nothing to do) and giving the seq to act at; it is
+// called with p.mu held.
+func (p *player) playWith(ctx context.Context, afterSeq uint64, stopAfter int, decide func(*pb.StreamEventsResponse) (*pb.Action, uint64)) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	st, err := p.e.tables.StreamEvents(ctx, &pb.StreamEventsRequest{TableId: p.id, SeatToken: p.token, AfterSeq: afterSeq})
@@ -157,29 +166,13 @@ func (p *player) play(ctx context.Context, afterSeq uint64, stopAfter int) error
 			return fmt.Errorf("seat %d recv: %w", p.seat, err)
 		}
 		p.mu.Lock()
-		var act *pb.Action
-		var seq uint64
 		if s := r.GetSnapshot(); s != nil {
-			// A standing offer follows as the next event: the player acts
-			// on events alone.
-			p.snap, seq = s, s.GetSeq()
-			if d := s.GetView().GetDrawn(); d != "" {
-				p.drawn = d
-			}
+			p.snap = s // a standing offer follows as the next event
 		} else {
-			ev := r.GetEvent()
-			p.events, seq = append(p.events, ev), ev.GetSeq()
+			p.events = append(p.events, r.GetEvent())
 			n++
-			if d := ev.GetDrew(); d != nil && d.GetTile() != "" && d.GetSeat() == p.seat {
-				p.drawn = d.GetTile()
-			}
-			if o := ev.GetTurnOffer(); o != nil && o.GetSeat() == p.seat {
-				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_DISCARD, Tile: p.drawn}
-			}
-			if o := ev.GetClaimOffer(); o != nil && o.GetSeat() == p.seat {
-				act = &pb.Action{Type: pb.ActionType_ACTION_TYPE_PASS}
-			}
 		}
+		act, seq := decide(r)
 		p.mu.Unlock()
 		if stopAfter > 0 && n >= stopAfter {
 			p.due, p.dueSeq = act, seq
@@ -262,8 +255,16 @@ func TestFourClientsPlayWholeGame(t *testing.T) {
 			t.Errorf("seat %d's last event is %v, want game_ended", p.seat, last)
 		}
 		total += p.acts
+		for _, ev := range p.events {
+			for _, o := range ev.GetClaimOffer().GetOptions() {
+				if o.GetType() == pb.ActionType_ACTION_TYPE_RON {
+					t.Errorf("seat %d was offered ron at %d: the count below assumes none", p.seat, ev.GetSeq())
+				}
+			}
+		}
 	}
-	// Two rounds of eight draws: 16 discards and 16 passes.
+	// Two rounds of eight draws, no ron offered (so every claim offer is
+	// passed): 16 discards and 16 passes.
 	if total != 32 {
 		t.Errorf("players acted %d times, want 32", total)
 	}

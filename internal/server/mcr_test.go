@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"sync"
 	"testing"
@@ -53,58 +52,22 @@ func mcrChoice(opts []*pb.Action) *pb.Action {
 }
 
 // playMCR plays an MCR seat over gRPC knowing only what it receives, as
-// player.play does for riichi: from afterSeq, stopping after stopAfter
-// events when stopAfter > 0 (the action then due is sent on resuming).
+// player.play does for riichi, with mcrChoice.
 func (p *player) playMCR(ctx context.Context, afterSeq uint64, stopAfter int) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	st, err := p.e.tables.StreamEvents(ctx, &pb.StreamEventsRequest{TableId: p.id, SeatToken: p.token, AfterSeq: afterSeq})
-	if err != nil {
-		return err
-	}
-	if p.due != nil {
-		if err := p.act(ctx, p.due, p.dueSeq); err != nil {
-			return err
-		}
-		p.due = nil
-	}
-	n := 0
-	for {
-		r, err := st.Recv()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("seat %d recv: %w", p.seat, err)
-		}
-		var act *pb.Action
-		var seq uint64
-		p.mu.Lock()
+	return p.playWith(ctx, afterSeq, stopAfter, func(r *pb.StreamEventsResponse) (*pb.Action, uint64) {
 		if s := r.GetSnapshot(); s != nil {
-			// A standing offer follows as the next event.
-			p.snap, seq = s, s.GetSeq()
-		} else {
-			ev := r.GetEvent()
-			p.events, seq = append(p.events, ev), ev.GetSeq()
-			n++
-			if o := ev.GetTurnOffer(); o != nil && o.GetSeat() == p.seat {
-				act = mcrChoice(o.GetOptions())
-			}
-			if o := ev.GetClaimOffer(); o != nil && o.GetSeat() == p.seat {
-				act = mcrChoice(o.GetOptions())
-			}
+			return nil, s.GetSeq() // a standing offer follows as the next event
 		}
-		p.mu.Unlock()
-		if stopAfter > 0 && n >= stopAfter {
-			p.due, p.dueSeq = act, seq
-			return nil
+		ev := r.GetEvent()
+		var act *pb.Action
+		if o := ev.GetTurnOffer(); o != nil && o.GetSeat() == p.seat {
+			act = mcrChoice(o.GetOptions())
 		}
-		if act != nil {
-			if err := p.act(ctx, act, seq); err != nil {
-				return err
-			}
+		if o := ev.GetClaimOffer(); o != nil && o.GetSeat() == p.seat {
+			act = mcrChoice(o.GetOptions())
 		}
-	}
+		return act, ev.GetSeq()
+	})
 }
 
 // checkMCRPrivacy adds to checkPrivacy what only MCR tables have: another

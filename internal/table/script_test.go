@@ -1,17 +1,14 @@
 package table
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/mahjong-authority/authority/internal/scripttest"
 	"github.com/mahjong-authority/authority/internal/tile"
 	"github.com/mahjong-authority/authority/internal/wall"
 )
@@ -42,98 +39,10 @@ var update = flag.Bool("update", false, "rewrite the expected output of the scen
 // After every step the table's invariants are checked, and a refused action
 // must leave the table exactly as it was.
 func TestScripts(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no scripts: %v", err)
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txt"), func(t *testing.T) {
-			runScript(t, file)
-		})
-	}
-}
-
-type block struct {
-	cmd    string
-	input  []string
-	want   []string
-	header []string // comments and blank lines before the command
-}
-
-func parseScript(t *testing.T, file string) []block {
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var blocks []block
-	var cur *block
-	var header []string
-	state := 0 // 0: between blocks, 1: input, 2: expected output
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		switch state {
-		case 0:
-			if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-				header = append(header, line)
-				continue
-			}
-			blocks = append(blocks, block{cmd: line, header: header})
-			header = nil
-			cur = &blocks[len(blocks)-1]
-			state = 1
-		case 1:
-			if line == "----" {
-				state = 2
-				continue
-			}
-			cur.input = append(cur.input, line)
-		case 2:
-			if strings.TrimSpace(line) == "" {
-				state = 0
-				header = append(header, line)
-				continue
-			}
-			cur.want = append(cur.want, line)
-		}
-	}
-	if state == 1 {
-		t.Fatalf("%s: block %q has no ----", file, cur.cmd)
-	}
-	return blocks
-}
-
-func runScript(t *testing.T, file string) {
-	blocks := parseScript(t, file)
-	h := &harness{t: t}
-	var out strings.Builder
-	for i := range blocks {
-		b := &blocks[i]
-		got := h.run(b)
-		if *update {
-			for _, l := range b.header {
-				out.WriteString(l + "\n")
-			}
-			out.WriteString(b.cmd + "\n")
-			for _, l := range b.input {
-				out.WriteString(l + "\n")
-			}
-			out.WriteString("----\n")
-			for _, l := range got {
-				out.WriteString(l + "\n")
-			}
-			continue
-		}
-		if !slices.Equal(got, b.want) {
-			t.Errorf("%s: %s:\ngot:\n%s\nwant:\n%s", file, b.cmd, strings.Join(got, "\n"), strings.Join(b.want, "\n"))
-		}
-	}
-	if *update {
-		if err := os.WriteFile(file, []byte(out.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	scripttest.Run(t, *update, func(t *testing.T) func(*scripttest.Block) []string {
+		h := &harness{t: t}
+		return h.run
+	})
 }
 
 // harness drives one table for a script, checking invariants after every
@@ -144,18 +53,18 @@ type harness struct {
 	lastSeq uint64
 }
 
-func (h *harness) run(b *block) []string {
-	f := strings.Fields(b.cmd)
+func (h *harness) run(b *scripttest.Block) []string {
+	f := strings.Fields(b.Cmd)
 	switch {
 	case f[0] == "new":
 		return h.newTable(f[1:])
 	case h.tb == nil:
 		return []string{"error: no table: start with new"}
 	case f[0] == "deal":
-		return h.deal(b.input)
+		return h.deal(b.Input)
 	case f[0] == "do":
 		var out []string
-		for _, l := range b.input {
+		for _, l := range b.Input {
 			out = append(out, h.action(l)...)
 		}
 		return out
@@ -191,7 +100,7 @@ func (h *harness) run(b *block) []string {
 		s, _ := strconv.Atoi(f[1])
 		return formatView(h.tb.View(Seat(s)))
 	case f[0][0] >= '0' && f[0][0] <= '9':
-		return h.action(b.cmd)
+		return h.action(b.Cmd)
 	}
 	return []string{"error: unknown command " + f[0]}
 }

@@ -1,10 +1,11 @@
 package classical
 
 import (
-	"encoding/binary"
+	"slices"
 	"testing"
 
 	ct "github.com/mahjong-authority/authority/internal/table/classical"
+	"github.com/mahjong-authority/authority/internal/table/classical/classicaltest"
 	"github.com/mahjong-authority/authority/internal/wall"
 )
 
@@ -21,32 +22,13 @@ func playGame(t *testing.T, rules ct.Rules, seed uint64) (tb *ct.Table, wins, wa
 		if steps > 200_000 {
 			t.Fatal("the game did not end")
 		}
-		var a ct.Action
-		if tb.Phase() == ct.BetweenHands {
-			var ws [32]byte
-			binary.LittleEndian.PutUint64(ws[:], seed)
-			binary.LittleEndian.PutUint64(ws[8:], uint64(hands))
-			hands++
-			w := wall.New144(ws)
-			a = ct.Action{Type: ct.Deal, Wall: &w}
-		} else {
-			for s := range ct.Seat(ct.NumSeats) {
-				if tb.Waiting(s) {
-					tb.ViewInto(s, &v)
-					var ok bool
-					if a, ok = (Efficient{}).Act(&v); !ok {
-						t.Fatalf("seat %d waited for, nothing to do", s)
-					}
-					found := false
-					for _, l := range v.Legal {
-						found = found || l == a
-					}
-					if !found {
-						t.Fatalf("seat %d chose %v, not among %v", s, a, v.Legal)
-					}
-					break
-				}
-			}
+		between := tb.Phase() == ct.BetweenHands
+		a, ok := classicaltest.Next(tb, seed, &hands, &v, Efficient{}.Act)
+		if !ok {
+			t.Fatalf("seat %d waited for, nothing to do", v.Seat)
+		}
+		if !between && !slices.Contains(v.Legal, a) {
+			t.Fatalf("seat %d chose %v, not among %v", v.Seat, a, v.Legal)
 		}
 		evs, err := tb.Step(a)
 		if err != nil {
@@ -115,11 +97,8 @@ func BenchmarkPlay(b *testing.B) {
 		tb, _ := ct.New(ct.Config{Rules: rules})
 		n := 0
 		next := func() wall.Wall144 {
-			var ws [32]byte
-			binary.LittleEndian.PutUint64(ws[:], uint64(i))
-			binary.LittleEndian.PutUint64(ws[8:], uint64(n))
 			n++
-			return wall.New144(ws)
+			return classicaltest.Wall(uint64(i), n-1)
 		}
 		if _, err := Play(tb, &bots, next, 100_000); err != nil {
 			b.Fatal(err)
@@ -138,27 +117,16 @@ func BenchmarkBotDecide(b *testing.B) {
 	tb, _ := ct.New(ct.Config{Rules: rules})
 	hands := 0
 	var views []ct.View
+	var v ct.View
 	for steps := 0; tb.Phase() != ct.GameOver; steps++ {
 		if steps > 200_000 {
 			b.Fatal("the game did not end")
 		}
-		var a ct.Action
-		if tb.Phase() == ct.BetweenHands {
-			var ws [32]byte
-			binary.LittleEndian.PutUint64(ws[8:], uint64(hands))
-			hands++
-			w := wall.New144(ws)
-			a = ct.Action{Type: ct.Deal, Wall: &w}
-		} else {
-			for s := range ct.Seat(ct.NumSeats) {
-				if tb.Waiting(s) {
-					v := tb.View(s)
-					views = append(views, v)
-					a, _ = Efficient{}.Act(&v)
-					break
-				}
-			}
-		}
+		// A view of its own for each decision: v is filled again next step.
+		a, _ := classicaltest.Next(tb, 0, &hands, &v, func(v *ct.View) (ct.Action, bool) {
+			views = append(views, tb.View(v.Seat))
+			return Efficient{}.Act(v)
+		})
 		if _, err := tb.Step(a); err != nil {
 			b.Fatalf("%v: %v", a, err)
 		}

@@ -1,13 +1,12 @@
 package classical
 
 import (
-	"encoding/binary"
 	"reflect"
 	"testing"
 
 	botc "github.com/mahjong-authority/authority/internal/bot/classical"
 	ct "github.com/mahjong-authority/authority/internal/table/classical"
-	"github.com/mahjong-authority/authority/internal/wall"
+	"github.com/mahjong-authority/authority/internal/table/classical/classicaltest"
 )
 
 // normalize makes views comparable: empty and nil slices alike, no Seq
@@ -58,29 +57,15 @@ func TestTrackerFollowsEngine(t *testing.T) {
 			trackers[s] = NewTracker(ct.Seat(s))
 		}
 		hands := 0
+		var v ct.View
 		for steps := 0; eng.Phase() != ct.GameOver; steps++ {
 			if steps > 100_000 {
 				t.Fatal("the game did not end")
 			}
-			var a ct.Action
-			if eng.Phase() == ct.BetweenHands {
-				var ws [32]byte
-				binary.LittleEndian.PutUint64(ws[:], seed)
-				binary.LittleEndian.PutUint64(ws[8:], uint64(hands))
-				hands++
-				w := wall.New144(ws)
-				a = ct.Action{Type: ct.Deal, Wall: &w}
-			} else {
-				for s := range ct.Seat(ct.NumSeats) {
-					if eng.Waiting(s) {
-						v := eng.View(s)
-						a, _ = botc.Efficient{}.Act(&v)
-						break
-					}
-				}
-				if eng.Phase() == ct.ClaimWindow {
-					trackers[a.Seat].Answered()
-				}
+			claim := eng.Phase() == ct.ClaimWindow
+			a, _ := classicaltest.Next(eng, seed, &hands, &v, botc.Efficient{}.Act)
+			if claim {
+				trackers[a.Seat].Answered()
 			}
 			evs, err := eng.Step(a)
 			if err != nil {

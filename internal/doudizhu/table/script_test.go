@@ -1,18 +1,16 @@
 package table
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/mahjong-authority/authority/internal/doudizhu/card"
 	"github.com/mahjong-authority/authority/internal/doudizhu/deck"
+	"github.com/mahjong-authority/authority/internal/scripttest"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected output of the scenario scripts")
@@ -38,98 +36,10 @@ var update = flag.Bool("update", false, "rewrite the expected output of the scen
 // After every step the table's invariants are checked, and a refused
 // action must leave the table exactly as it was.
 func TestScripts(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no scripts: %v", err)
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txt"), func(t *testing.T) {
-			runScript(t, file)
-		})
-	}
-}
-
-type block struct {
-	cmd    string
-	input  []string
-	want   []string
-	header []string
-}
-
-func parseScript(t *testing.T, file string) ([]block, []string) {
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var blocks []block
-	var cur *block
-	var header []string
-	state := 0
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		switch state {
-		case 0:
-			if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-				header = append(header, line)
-				continue
-			}
-			blocks = append(blocks, block{cmd: line, header: header})
-			header = nil
-			cur = &blocks[len(blocks)-1]
-			state = 1
-		case 1:
-			if line == "----" {
-				state = 2
-				continue
-			}
-			cur.input = append(cur.input, line)
-		case 2:
-			if strings.TrimSpace(line) == "" {
-				state = 0
-				header = append(header, line)
-				continue
-			}
-			cur.want = append(cur.want, line)
-		}
-	}
-	if state == 1 {
-		t.Fatalf("%s: block %q has no ----", file, cur.cmd)
-	}
-	return blocks, header
-}
-
-func runScript(t *testing.T, file string) {
-	blocks, trailer := parseScript(t, file)
-	h := &harness{t: t}
-	var out strings.Builder
-	for i := range blocks {
-		b := &blocks[i]
-		got := h.run(b)
-		for _, l := range b.header {
-			out.WriteString(l + "\n")
-		}
-		out.WriteString(b.cmd + "\n")
-		for _, l := range b.input {
-			out.WriteString(l + "\n")
-		}
-		out.WriteString("----\n")
-		for _, l := range got {
-			out.WriteString(l + "\n")
-		}
-		if !*update && strings.Join(got, "\n") != strings.Join(b.want, "\n") {
-			t.Errorf("%s: %s\n got:\n%s\nwant:\n%s", file, b.cmd, strings.Join(got, "\n"), strings.Join(b.want, "\n"))
-		}
-	}
-	for _, l := range trailer {
-		out.WriteString(l + "\n")
-	}
-	if *update {
-		if err := os.WriteFile(file, []byte(strings.TrimRight(out.String(), "\n")+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	scripttest.Run(t, *update, func(t *testing.T) func(*scripttest.Block) []string {
+		h := &harness{t: t}
+		return h.run
+	})
 }
 
 type harness struct {
@@ -137,8 +47,8 @@ type harness struct {
 	tb *Table
 }
 
-func (h *harness) run(b *block) []string {
-	f := strings.Fields(b.cmd)
+func (h *harness) run(b *scripttest.Block) []string {
+	f := strings.Fields(b.Cmd)
 	switch f[0] {
 	case "new":
 		cfg := Config{Rules: Classic}
@@ -161,14 +71,14 @@ func (h *harness) run(b *block) []string {
 		h.tb = tb
 		return nil
 	case "deal":
-		d, err := scriptDeck(f[1:], b.input)
+		d, err := scriptDeck(f[1:], b.Input)
 		if err != nil {
 			return []string{"error: " + err.Error()}
 		}
 		return h.step(Action{Type: Deal, Deck: &d})
 	case "do":
 		var out []string
-		for _, l := range b.input {
+		for _, l := range b.Input {
 			a, err := parseAction(strings.Fields(l))
 			if err != nil {
 				return append(out, "error: "+err.Error())
@@ -187,6 +97,9 @@ func (h *harness) run(b *block) []string {
 		var out []string
 		for _, a := range h.tb.Legal(Seat(s)) {
 			out = append(out, a.String())
+		}
+		if out == nil {
+			return []string{"(none)"}
 		}
 		return []string{strings.Join(out, ", ")}
 	case "view":

@@ -1,7 +1,6 @@
 package classical
 
 import (
-	"encoding/binary"
 	"errors"
 	"reflect"
 	"testing"
@@ -10,7 +9,7 @@ import (
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	botc "github.com/mahjong-authority/authority/internal/bot/classical"
 	ct "github.com/mahjong-authority/authority/internal/table/classical"
-	"github.com/mahjong-authority/authority/internal/wall"
+	"github.com/mahjong-authority/authority/internal/table/classical/classicaltest"
 )
 
 // normal makes empty slices nil, recursively enough for bodies and views.
@@ -52,24 +51,9 @@ func TestRoundTrip(t *testing.T) {
 	for seed := range uint64(3) {
 		tb, _ := ct.New(ct.Config{Rules: rules})
 		hands := 0
+		var v ct.View
 		for steps := 0; tb.Phase() != ct.GameOver && steps < 50_000; steps++ {
-			var a ct.Action
-			if tb.Phase() == ct.BetweenHands {
-				var ws [32]byte
-				binary.LittleEndian.PutUint64(ws[:], seed)
-				binary.LittleEndian.PutUint64(ws[8:], uint64(hands))
-				hands++
-				w := wall.New144(ws)
-				a = ct.Action{Type: ct.Deal, Wall: &w}
-			} else {
-				for s := range ct.Seat(ct.NumSeats) {
-					if tb.Waiting(s) {
-						v := tb.View(s)
-						a, _ = botc.Efficient{}.Act(&v)
-						break
-					}
-				}
-			}
+			a, _ := classicaltest.Next(tb, seed, &hands, &v, botc.Efficient{}.Act)
 			evs, err := tb.Step(a)
 			if err != nil {
 				t.Fatal(err)
