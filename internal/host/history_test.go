@@ -15,7 +15,8 @@ func (strCodec) DecodeAction(b []byte) (string, error)    { return string(b), ni
 
 // TestHistory: the actions come back in order, whatever their encoded
 // length (one byte of length up to 127, more from 128: a riichi deal is
-// 206), with a codec or without.
+// 206), with a codec or without, sealed in pieces (at every round's end)
+// or not, a piece sealed twice or sealed empty.
 func TestHistory(t *testing.T) {
 	var want []string
 	for _, n := range []int{0, 1, 6, 127, 128, 129, 206, 16383, 16384, 70000, 3} {
@@ -23,8 +24,16 @@ func TestHistory(t *testing.T) {
 	}
 	for _, c := range []actionCodec[string]{strCodec{}, nil} {
 		h := history[string]{codec: c}
-		for _, a := range want {
+		h.seal()
+		for k, a := range want {
 			h.add(a)
+			if k%3 == 1 {
+				h.seal()
+				h.seal()
+			}
+		}
+		if c != nil && len(h.sealed) != (len(want)+1)/3 {
+			t.Fatalf("%d pieces sealed, want %d", len(h.sealed), (len(want)+1)/3)
 		}
 		var got []string
 		if err := h.each(func(i int, a string) error {
@@ -47,6 +56,22 @@ func TestHistory(t *testing.T) {
 		h.reset([]byte("base"))
 		if err := h.each(func(int, string) error { t.Fatal("an action after reset"); return nil }); err != nil || string(h.base) != "base" {
 			t.Fatalf("after reset: %v, base %q", err, h.base)
+		}
+	}
+}
+
+// TestHistoryDropped: a history dropped at the end of a game holds
+// nothing and refuses to replay, with a codec or without, so a rebuild
+// after it keeps the game as it is rather than replay nothing.
+func TestHistoryDropped(t *testing.T) {
+	for _, h := range []*history[string]{{codec: strCodec{}}, {}} {
+		h.add("discard 1m")
+		h.drop()
+		if h.packed != nil || h.plain != nil || h.base != nil {
+			t.Fatalf("dropped history holds %v %v %v", h.packed, h.plain, h.base)
+		}
+		if err := h.each(func(int, string) error { return nil }); !errors.Is(err, errDropped) {
+			t.Fatalf("each after drop = %v, want errDropped", err)
 		}
 	}
 }

@@ -217,6 +217,7 @@ func (t *table[A, V, B]) capture() {
 		return
 	}
 	t.capAt = t.acted
+	t.hist.seal() // a round's end: its actions are all in
 	t.chain = chain
 	t.waiting = append(t.waiting, pendingSnap{snap: TableSnapshot{Entries: t.logged, State: state, Events: seg}, chain: chain})
 }
@@ -315,15 +316,17 @@ func (t *table[A, V, B]) written(w *snapWrite) {
 	t.archive()
 }
 
-// archive drops from memory the events of a game in play that a stored
-// snapshot holds: the table keeps the round in progress, and a stream
-// that needs an earlier event reads it back from the store, as from a
-// table recovered from that snapshot. A finished game keeps its last
-// round (it leaves memory soon). Streams read the archive, the log and
+// archive drops from memory the events of a game that a stored snapshot
+// holds: the table keeps the round in progress, and a stream that needs
+// an earlier event reads it back from the store, as from a table
+// recovered from that snapshot. A finished game drops them too, up to its
+// last snapshot, taken at its end: it stays in memory for FinishedTTL (a
+// tenth of the tables of a busy server), and what it kept of its last
+// rounds was most of its heap. Streams read the archive, the log and
 // the indexes under t.mu; a stream in the middle of a batch goes on with
 // the slices it took, which stay as they were.
 func (t *table[A, V, B]) archive() {
-	if t.state != Playing || len(t.saved.segs) <= len(t.arch.segs) {
+	if t.state == Waiting || len(t.saved.segs) <= len(t.arch.segs) {
 		return
 	}
 	drop := t.saved.events() - t.base

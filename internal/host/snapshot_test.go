@@ -555,6 +555,71 @@ func TestLiveArchive(t *testing.T) {
 	}
 }
 
+// TestFinishedArchive plays the same game to its end on a host that
+// takes snapshots and on one that takes none: the finished table of the
+// first keeps no event in memory that its last snapshot holds (it stays
+// in memory for FinishedTTL), and every viewer's stream, from the start
+// and from the middle, is the same on both. A retry of the last request
+// is answered as it was.
+func TestFinishedArchive(t *testing.T) {
+	st := &spyStore{MemoryStore: host.NewMemoryStore[toyAction]()}
+	a := newSnapTable(t, st, 3)
+	t.Cleanup(a.h.Close)
+	acked := a.playUntil(func() bool { return false })
+	a.h.WaitSnapshots(a.id)
+
+	b := &snapTable{fixture: &fixture{t: t, clk: clock.NewFake(time.Unix(1_700_000_000, 0))}}
+	cfg := toyConfig(b.clk, host.NewMemoryStore[toyAction]())
+	cfg.Codec = nil
+	b.h = host.New(cfg)
+	t.Cleanup(b.h.Close)
+	info, owner, err := b.h.Create(context.Background(), snapSettings, []byte("meta"), newToy(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.id, b.owner = info.ID, owner
+	b.join(3)
+	if err := b.h.Start(context.Background(), b.id, owner); err != nil {
+		t.Fatal(err)
+	}
+	b.playUntil(func() bool { return false })
+
+	if a.info().State != host.Finished || b.info().State != host.Finished {
+		t.Fatalf("states %v and %v, want both finished", a.info().State, b.info().State)
+	}
+	if n, archived := a.h.InMemory(a.id); n != 0 || archived == 0 {
+		t.Errorf("the finished table holds %d events in memory, %d archived; want 0 and all", n, archived)
+	}
+	if n, archived := b.h.InMemory(b.id); n == 0 || archived != 0 {
+		t.Errorf("without snapshots: %d events in memory, %d archived", n, archived)
+	}
+	for _, after := range []uint64{1, 7} {
+		got, want := streams(t, a.h, a.id, a.tokens, after), streams(t, b.h, b.id, b.tokens, after)
+		if !slices.EqualFunc(got, want, slices.Equal) {
+			t.Fatalf("after %d: streams with snapshots\n%v\nwithout\n%v", after, got, want)
+		}
+	}
+	last, lastSeq := "", uint64(0)
+	for id, seq := range acked {
+		if seq >= lastSeq {
+			last, lastSeq = id, seq
+		}
+	}
+	var seat, n int
+	if _, err := fmt.Sscanf(last, "client-%d-request-%d", &seat, &n); err != nil {
+		t.Fatal(err)
+	}
+	for _, act := range []toyAction{{Seat: seat, Kind: "play", N: 2}, {Seat: seat, Kind: "pass"}} {
+		if seq, err := a.act(seat, last, 0, act); err == nil {
+			if seq != lastSeq {
+				t.Fatalf("retry of %s = seq %d, want %d", last, seq, lastSeq)
+			}
+			return
+		}
+	}
+	t.Fatalf("no retry of %s was answered as it was", last)
+}
+
 // TestRestoreOldVersions recovers a table from snapshots that the host
 // wrote in an older state version (testdata/snapshot-vN.json, made by
 // that host with the fixtures of this file - TestWriteSnapshotTestdata -

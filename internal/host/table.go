@@ -1066,6 +1066,7 @@ func (t *table[A, V, B]) finish() {
 	}
 	t.state = Finished
 	t.finishedAt = t.clk.Now()
+	t.hist.drop()
 	t.stopTimer()
 	for i := range t.seats {
 		t.stopGrace(i)

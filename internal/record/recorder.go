@@ -15,14 +15,15 @@ import (
 // use: the goroutine that owns the table owns its recorder.
 type Recorder struct {
 	g    Game           // the game but its rounds: g.Rounds stays nil
-	cur  *Round         // the round being played
+	cur  *Round         // the round being played, its Actions left empty until it ends
+	acts []act          // the actions of the round being played
 	info roundInfo      // what the round being played has gathered
 	ans  []table.Action // answers of the open claim window, in order
 	over bool
 
-	// A finished round is kept only encoded (snapshot.go), as its
-	// snapshot saves it: saved is the encoding of the nSaved finished
-	// rounds, each encoded once, when it ends. Game decodes them afresh at
+	// A finished round is kept only encoded and squeezed (snapshot.go,
+	// package squeeze), as its snapshot saves it: saved is the encoding
+	// of the nSaved finished rounds, each encoded once, when it ends. Game decodes them afresh at
 	// each call and keeps nothing of them, so a recorder grows through a
 	// game by the compact form of its rounds only. The first restored of
 	// them (restoredLen bytes) came with a restore and have not decoded
@@ -122,25 +123,25 @@ func (r *Recorder) Step(a table.Action, evs []table.Event) {
 	}
 	switch a.Type {
 	case table.Discard, table.Riichi:
-		act := Action{Seat: int(a.Seat), Type: "discard", Tile: a.Tile.String()}
+		x := act{seat: uint8(a.Seat), kind: actDiscard, tile: a.Tile}
 		if a.Type == table.Riichi {
-			act.Type = "riichi"
+			x.kind = actRiichi
 		}
 		for _, e := range evs {
 			if d, ok := e.Body.(table.Discarded); ok && d.Seat == a.Seat {
-				act.Tsumogiri = d.Tsumogiri
+				x.tsumogiri = d.Tsumogiri
 				break
 			}
 		}
-		r.act(act)
+		r.act(x)
 	case table.ClosedKan:
-		r.act(Action{Seat: int(a.Seat), Type: "kan_closed", Tile: tile.Plain(a.Tile.Kind()).String()})
+		r.act(act{seat: uint8(a.Seat), kind: actKanClosed, tile: tile.Plain(a.Tile.Kind())})
 	case table.AddedKan:
-		r.act(Action{Seat: int(a.Seat), Type: "kan_added", Tile: a.Tile.String()})
+		r.act(act{seat: uint8(a.Seat), kind: actKanAdded, tile: a.Tile})
 	case table.Tsumo:
-		r.act(Action{Seat: int(a.Seat), Type: "tsumo"})
+		r.act(act{seat: uint8(a.Seat), kind: actTsumo})
 	case table.NineTerminals:
-		r.act(Action{Seat: int(a.Seat), Type: "abort_nine_terminals"})
+		r.act(act{seat: uint8(a.Seat), kind: actNineTerminals})
 	}
 	for _, e := range evs {
 		r.event(e)
@@ -165,33 +166,79 @@ func (r *Recorder) resolve(evs []table.Event) {
 		}
 	}
 	for _, a := range r.ans {
-		s := int(a.Seat)
+		s := uint8(a.Seat)
 		switch a.Type {
 		case table.Ron:
 			if won[a.Seat] || tripleRon {
-				r.act(Action{Seat: s, Type: "ron"})
+				r.act(act{seat: s, kind: actRon})
 			}
 		case table.Chi, table.Pon:
 			if called != nil && called.Seat == a.Seat {
-				typ := "chi"
+				kind := actChi
 				if a.Type == table.Pon {
-					typ = "pon"
+					kind = actPon
 				}
-				r.act(Action{Seat: s, Type: typ, Tiles: tile.Format(a.Tiles[:]), Called: called.Meld.Called.String()})
+				r.act(act{seat: s, kind: kind, tiles: a.Tiles, tile: called.Meld.Called})
 			}
 		case table.OpenKan:
 			if called != nil && called.Seat == a.Seat {
-				r.act(Action{Seat: s, Type: "kan_open", Tile: called.Meld.Called.String()})
+				r.act(act{seat: s, kind: actKanOpen, tile: called.Meld.Called})
 			}
 		}
 	}
 	r.ans = r.ans[:0]
 }
 
-func (r *Recorder) act(a Action) {
+func (r *Recorder) act(a act) {
 	if r.cur != nil {
-		r.cur.Actions = append(r.cur.Actions, a)
+		r.acts = append(r.acts, a)
 	}
+}
+
+// act is an action of the round being played as the recorder holds it
+// until the round ends, when it becomes an Action: 8 bytes rather than
+// an Action's 80 (its strings), the record of the round in play being
+// most of what a recorder holds besides its squeezed rounds.
+type act struct {
+	seat      uint8
+	kind      actKind
+	tile      tile.Tile    // discards and kans: the tile; chi and pon: the tile called
+	tiles     [2]tile.Tile // chi and pon: the seat's own tiles
+	tsumogiri bool
+}
+
+// actKind is an act's Action.Type.
+type actKind uint8
+
+const (
+	actDiscard actKind = iota
+	actRiichi
+	actKanClosed
+	actKanAdded
+	actKanOpen
+	actTsumo
+	actNineTerminals
+	actRon
+	actChi
+	actPon
+)
+
+var actTypes = [...]string{
+	actDiscard: "discard", actRiichi: "riichi", actKanClosed: "kan_closed", actKanAdded: "kan_added",
+	actKanOpen: "kan_open", actTsumo: "tsumo", actNineTerminals: "abort_nine_terminals", actRon: "ron",
+	actChi: "chi", actPon: "pon",
+}
+
+// action is a as the record writes it.
+func (a act) action() Action {
+	x := Action{Seat: int(a.seat), Type: actTypes[a.kind], Tsumogiri: a.tsumogiri}
+	switch a.kind {
+	case actDiscard, actRiichi, actKanClosed, actKanAdded, actKanOpen:
+		x.Tile = a.tile.String()
+	case actChi, actPon:
+		x.Tiles, x.Called = tile.Format(a.tiles[:]), a.tile.String()
+	}
+	return x
 }
 
 func (r *Recorder) event(e table.Event) {
@@ -204,6 +251,7 @@ func (r *Recorder) event(e table.Event) {
 			r.cur.Commitment = hex.EncodeToString(rs.Commitment[:])
 		}
 		r.info = roundInfo{dora: []tile.Tile{rs.Dora}}
+		r.acts = r.acts[:0]
 		r.cur.Events = append(r.cur.Events, rs)
 		return
 	}
@@ -250,6 +298,11 @@ func (r *Recorder) event(e table.Event) {
 		rd.Rinshan = formatEach(r.info.rinshan)
 		rd.DoraIndicators = formatEach(r.info.dora)
 		rd.UraIndicators = formatEach(r.info.ura)
+		rd.Actions = make([]Action, len(r.acts))
+		for i, a := range r.acts {
+			rd.Actions[i] = a.action()
+		}
+		r.acts = r.acts[:0]
 		r.keep(rd)
 		r.cur = nil
 	}

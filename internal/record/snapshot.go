@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/mahjong-authority/authority/internal/pack"
+	"github.com/mahjong-authority/authority/internal/record/squeeze"
 	"github.com/mahjong-authority/authority/internal/replay"
 	"github.com/mahjong-authority/authority/internal/table"
 	"github.com/mahjong-authority/authority/internal/tile"
@@ -22,8 +24,13 @@ import (
 // matches.
 var ErrRecorderState = errors.New("record: bad recorder state")
 
-// recorderVersion is the first byte of an encoded recorder.
-const recorderVersion = 1
+// recorderVersion is the first byte of an encoded recorder. Version 2
+// holds each round squeezed (package squeeze), as the recorder keeps it;
+// version 1 held them plain, and still restores.
+const (
+	recorderVersion = 2
+	recorderPlain   = 1
+)
 
 // Bounds of a recorder's encoding.
 const (
@@ -68,25 +75,40 @@ func (r *Recorder) AppendBinary(b []byte) ([]byte, error) {
 	return append(b, r.saved...), nil
 }
 
-// keep encodes rd, a round that ended, after the rounds saved, framed as
-// pack.AppendBytes frames it: encoded in place, then its length put before
-// it, so that it costs no buffer of its own.
+// keep encodes rd, a round that ended, and keeps it squeezed after the
+// rounds saved, framed as pack.AppendBytes frames it. saved is sized
+// exactly: it is kept for the rest of the game, and a slice grown by
+// append keeps up to a half more than it holds.
 func (r *Recorder) keep(rd *Round) {
-	start := len(r.saved)
-	var err error
-	if r.saved, err = appendRound(r.saved, rd); err != nil {
+	buf := roundBufs.Get().(*[]byte)
+	defer roundBufs.Put(buf)
+	raw, err := appendRound((*buf)[:0], rd)
+	*buf = raw
+	if err != nil {
 		// The record lacks the round, and so will the next snapshot: its
 		// round count then disagrees with the engine's, and the host
 		// rebuilds the table from its log.
-		r.saved = r.saved[:start]
 		if r.err == nil {
 			r.err = fmt.Errorf("%w: round %d: %w", ErrRecorderState, r.nSaved, err)
 		}
 		return
 	}
-	var n [binary.MaxVarintLen64]byte
-	r.saved = slices.Insert(r.saved, start, pack.AppendUint(n[:0], uint64(len(r.saved)-start))...)
+	r.saved = appendExact(r.saved, squeeze.Squeeze(raw))
 	r.nSaved++
+}
+
+// roundBufs hold a round's encoding before it is squeezed, shared by the
+// recorders: a round's end is rare, a buffer of its own per table would
+// stay in memory.
+var roundBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// appendExact returns saved with the frame of round after it, in a new
+// slice of exactly that size.
+func appendExact(saved, round []byte) []byte {
+	var n [binary.MaxVarintLen64]byte
+	l := pack.AppendUint(n[:0], uint64(len(round)))
+	b := make([]byte, 0, len(saved)+len(l)+len(round))
+	return append(append(append(b, saved...), l...), round...)
 }
 
 func appendRound(b []byte, rd *Round) ([]byte, error) {
@@ -127,10 +149,12 @@ func appendRound(b []byte, rd *Round) ([]byte, error) {
 // goes on recording from the next round. The rounds already recorded stay
 // encoded, as every finished round does, so a restore costs little
 // however long the game; their framing is checked here, their contents
-// when Game first decodes them.
+// when Game first decodes them. The plain rounds of a version 1 state
+// are squeezed here, once.
 func RestoreRecorder(b []byte) (*Recorder, error) {
 	r := pack.NewReader(b)
-	if v := r.Byte("version"); r.Err() == nil && v != recorderVersion {
+	v := r.Byte("version")
+	if r.Err() == nil && v != recorderVersion && v != recorderPlain {
 		return nil, fmt.Errorf("%w: version %d", ErrRecorderState, v)
 	}
 	rec := &Recorder{}
@@ -150,9 +174,16 @@ func RestoreRecorder(b []byte) (*Recorder, error) {
 	g.ServerSeed = r.String("server seed", maxRecString)
 	g.Entropy = readStrings(r)
 	n := r.Count("rounds", maxRecRounds)
+	var saved []byte
 	start := len(b) - r.Len()
 	for range n {
-		r.Bytes("round", maxRecRound)
+		raw := r.Bytes("round", maxRecRound)
+		if r.Err() == nil && v == recorderPlain {
+			saved = appendExact(saved, squeeze.Squeeze(raw))
+		}
+	}
+	if v == recorderVersion {
+		saved = bytes.Clone(b[start : len(b)-r.Len()])
 	}
 	if err := r.Done(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrRecorderState, err)
@@ -160,7 +191,7 @@ func RestoreRecorder(b []byte) (*Recorder, error) {
 	if rec.over != (g.FinalScores != nil) {
 		return nil, fmt.Errorf("%w: over %t with final scores %v", ErrRecorderState, rec.over, g.FinalScores)
 	}
-	rec.saved, rec.nSaved = bytes.Clone(b[start:]), n
+	rec.saved, rec.nSaved = saved, n
 	rec.restored, rec.restoredLen = n, len(rec.saved)
 	return rec, nil
 }
@@ -196,15 +227,21 @@ func (r *Recorder) rounds() []Round {
 	return rounds[:i]
 }
 
-// decodeRounds decodes the n framed rounds of b. On error it returns
-// the index of the round that did not decode.
+// decodeRounds decodes the n framed squeezed rounds of b. On error it
+// returns the index of the round that did not decode.
 func decodeRounds(b []byte, n int) ([]Round, int, error) {
 	rounds := make([]Round, n)
 	rd := pack.NewReader(b)
 	for i := range rounds {
-		raw := rd.Bytes("round", maxRecRound)
+		kept := rd.Bytes("round", maxRecRound)
 		if rd.Err() != nil {
 			return rounds, i, rd.Err()
+		}
+		// A buffer of its own for each round: the record shares nothing
+		// with the recorder, nor its rounds with one another.
+		raw, err := squeeze.Expand(nil, kept, maxRecRound)
+		if err != nil {
+			return rounds, i, err
 		}
 		rr := pack.NewReader(raw)
 		if err := readRound(rr, &rounds[i]); err != nil {

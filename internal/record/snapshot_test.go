@@ -1,12 +1,14 @@
 package record
 
 import (
+	"bytes"
 	"errors"
 	"reflect"
 	"slices"
 	"testing"
 
 	"github.com/mahjong-authority/authority/internal/pack"
+	"github.com/mahjong-authority/authority/internal/record/squeeze"
 	"github.com/mahjong-authority/authority/internal/replay"
 	"github.com/mahjong-authority/authority/internal/table"
 )
@@ -142,4 +144,55 @@ func FuzzRestoreRecorder(f *testing.F) {
 			t.Fatalf("saved and restored again: %+v, %v; want %+v", g2, r2.Err(), g)
 		}
 	})
+}
+
+// TestSnapshotBytesAfterRestore: a recorder restored from a snapshot
+// writes that snapshot again byte for byte.
+func TestSnapshotBytesAfterRestore(t *testing.T) {
+	c, rules, steps := longestGame(t)
+	snap, err := recordAll(c, rules, steps).AppendBinary(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := RestoreRecorder(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := rec.AppendBinary(nil)
+	if err != nil || !bytes.Equal(again, snap) {
+		t.Fatalf("restored and saved again: %d bytes, %v; want the %d bytes restored", len(again), err, len(snap))
+	}
+}
+
+// TestRestoreVersion1: a state of version 1, its rounds plain, restores
+// to the same record as the version 2 state the recorder writes now, and
+// is written again as that state.
+func TestRestoreVersion1(t *testing.T) {
+	c, rules, steps := longestGame(t)
+	rec := recordAll(c, rules, steps)
+	snap, err := rec.AppendBinary(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The version 1 state: the same header, each round expanded.
+	head := len(snap) - len(rec.saved)
+	v1 := append([]byte{recorderPlain}, snap[1:head]...)
+	rd := pack.NewReader(rec.saved)
+	for range rec.nSaved {
+		raw, err := squeeze.Expand(nil, rd.Bytes("round", maxRecRound), maxRecRound)
+		if err != nil || rd.Err() != nil {
+			t.Fatal(err, rd.Err())
+		}
+		v1 = pack.AppendBytes(v1, raw)
+	}
+	old, err := RestoreRecorder(v1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := old.Game(), rec.Game(); !reflect.DeepEqual(got, want) || old.Err() != nil {
+		t.Fatalf("the record restored from version 1 differs (%v)", old.Err())
+	}
+	if again, err := old.AppendBinary(nil); err != nil || !bytes.Equal(again, snap) {
+		t.Fatalf("version 1 restored and saved: %d bytes, %v; want the version 2 state of %d", len(again), err, len(snap))
+	}
 }

@@ -34,10 +34,27 @@ import (
 // stack-B/table is the goroutine stacks beside (the four streams' here, a
 // server's gRPC handlers' in production). MEMPROFILE=file writes a heap
 // profile, every allocation sampled, taken while the tables are held (go
-// tool pprof -sample_index=inuse_space).
+// tool pprof -sample_index=inuse_space); with MEMPROFILE_COARSE=1 one
+// allocation in 64 KB is, which keeps the timing of a run without one.
+//
+// The -finished cases play the tables to their end instead: a finished
+// table stays in memory for --finished-ttl (10 minutes) for its streams
+// and readers, a tenth of the tables of a long soak.
 func BenchmarkTableMemoryLate(b *testing.B) {
+	for _, finished := range []bool{false, true} {
+		suffix := ""
+		if finished {
+			suffix = "-finished"
+		}
+		b.Run("riichi-hanchan"+suffix, func(b *testing.B) { lateRiichi(b, finished) })
+		b.Run("mcr-16"+suffix, func(b *testing.B) { lateMCR(b, finished) })
+	}
+}
+
+// lateRiichi is BenchmarkTableMemoryLate of riichi hanchan tables.
+func lateRiichi(b *testing.B, finished bool) {
 	const tables = 40
-	b.Run("riichi-hanchan", func(b *testing.B) {
+	{
 		newSrv := func() (*server.Server, error) {
 			c := riichi.Standard()
 			c.Store = discardStore[table.Action]{}
@@ -48,9 +65,14 @@ func BenchmarkTableMemoryLate(b *testing.B) {
 		}
 		hostOf := func(s *server.Server) *riichi.Host { return riichiHost(s) }
 		bot := riichi.Standard().Bot
-		lateMemory(b, tables, newSrv, settings, hostOf, func() host.Bot[table.Action, table.View] { return bot() })
-	})
-	b.Run("mcr-16", func(b *testing.B) {
+		lateMemory(b, tables, finished, newSrv, settings, hostOf, func() host.Bot[table.Action, table.View] { return bot() })
+	}
+}
+
+// lateMCR is BenchmarkTableMemoryLate of MCR tables of 16 hands.
+func lateMCR(b *testing.B, finished bool) {
+	const tables = 40
+	{
 		newSrv := func() (*server.Server, error) {
 			return server.New(server.Config{RuleSets: []ruleset.RuleSet{rsmcr.New(rsmcr.Config{Store: discardStore[tbl.Action]{}})}})
 		}
@@ -58,18 +80,22 @@ func BenchmarkTableMemoryLate(b *testing.B) {
 		hostOf := func(s *server.Server) *host.Host[tbl.Action, tbl.View, tbl.Body] {
 			return s.Tables(pb.RuleSet_RULE_SET_MCR).(*rsmcr.Tables).Host()
 		}
-		lateMemory(b, tables, newSrv, settings, hostOf, func() host.Bot[tbl.Action, tbl.View] { return &rsmcr.TableBot{} })
-	})
+		lateMemory(b, tables, finished, newSrv, settings, hostOf, func() host.Bot[tbl.Action, tbl.View] { return &rsmcr.TableBot{} })
+	}
 }
 
-// lateMemory runs BenchmarkTableMemoryLate for one rule set.
-func lateMemory[A comparable, V, B any](b *testing.B, tables int, newSrv func() (*server.Server, error), settings func(i int) *pb.TableSettings,
+// lateMemory runs BenchmarkTableMemoryLate for one rule set: the tables
+// played to their end if finished.
+func lateMemory[A comparable, V, B any](b *testing.B, tables int, finished bool, newSrv func() (*server.Server, error), settings func(i int) *pb.TableSettings,
 	hostOf func(*server.Server) *host.Host[A, V, B], bot func() host.Bot[A, V]) {
 	ctx := context.Background()
 	if os.Getenv("MEMPROFILE") != "" {
 		// Every allocation sampled: the tables measured hold a few MB.
 		defer func(r int) { runtime.MemProfileRate = r }(runtime.MemProfileRate)
 		runtime.MemProfileRate = 1
+		if os.Getenv("MEMPROFILE_COARSE") != "" {
+			runtime.MemProfileRate = 64 << 10
+		}
 	}
 	// The length of each table's game, played alone to its end.
 	length := make([]int, tables)
@@ -98,12 +124,19 @@ func lateMemory[A comparable, V, B any](b *testing.B, tables int, newSrv func() 
 		lt.play(b, -1)
 		lt.stop()
 		var m0, m1 runtime.MemStats
+		// Two collections, as for m1: what sync.Pools hold (a flate
+		// writer of the recorders is hundreds of KB) goes at the second.
+		runtime.GC()
 		runtime.GC()
 		runtime.ReadMemStats(&m0)
 		held := make([]*lateTable[A, V, B], tables)
 		for i := range tables {
 			held[i] = newLateTable(b, srv, h, settings(i), bot())
-			held[i].play(b, length[i]-length[i]/10)
+			n := length[i] - length[i]/10
+			if finished {
+				n = -1
+			}
+			held[i].play(b, n)
 		}
 		// The last snapshot writes and stream sends finish.
 		time.Sleep(100 * time.Millisecond)
@@ -123,8 +156,12 @@ func lateMemory[A comparable, V, B any](b *testing.B, tables int, newSrv func() 
 			w.Close()
 		}
 		for _, lt := range held {
-			if in, err := h.Get(ctx, lt.id); err != nil || in.State != host.Playing {
-				b.Fatalf("table %s: %v, %v: not playing late in its game", lt.id, in.State, err)
+			want := host.Playing
+			if finished {
+				want = host.Finished
+			}
+			if in, err := h.Get(ctx, lt.id); err != nil || in.State != want {
+				b.Fatalf("table %s: %v, %v: want %v", lt.id, in.State, err, want)
 			}
 			lt.stop()
 		}

@@ -58,11 +58,13 @@ type Action struct {
 	Type  ActionType
 	Tile  tile.Tile    // Discard, Riichi, ClosedKan (any tile of the kind), AddedKan; OpenKan: the discard (optional)
 	Tiles [2]tile.Tile // Chi, Pon: the seat's own tiles, exactly (red fives matter), in any order
-	Wall  *wall.Wall   // Deal: the round's wall (package wall gives its layout)
 	// Tsumogiri, for Discard and Riichi, says the tile is the one just
 	// drawn (Tile must equal it). Without it, a discard is tsumogiri only
-	// when the hand holds no other copy of the drawn tile's face.
+	// when the hand holds no other copy of the drawn tile's face. (Before
+	// Wall, so that the six bytes share a word: an Action is 16 bytes, not
+	// 24, and every offer holds a list of them.)
 	Tsumogiri bool
+	Wall      *wall.Wall // Deal: the round's wall (package wall gives its layout)
 }
 
 // Audience says who may see an event: everyone, or one seat only.

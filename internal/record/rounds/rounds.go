@@ -1,23 +1,31 @@
 // Package rounds keeps the finished rounds of a game being recorded (its
 // hands, its deals) encoded, for the recorders whose record and snapshot
 // are JSON. A table's recorder lives as long as the table, and a round,
-// once finished, changes no more: kept as its JSON it costs a third to a
-// half of its decoded form, and it is decoded only when a record is asked
-// for, into values the recorder does not keep.
+// once finished, changes no more: kept as its JSON, deflated (package
+// squeeze), it costs a small part of its decoded form (its JSON alone is
+// a third to a half), and it is decoded only when a record or a snapshot
+// is asked for, into values the recorder does not keep.
 package rounds
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/mahjong-authority/authority/internal/record/squeeze"
 )
 
+// maxRound bounds a round's JSON as Expand reads it back; rounds are far
+// smaller (a few KB).
+const maxRound = 1 << 24
+
 // Encoded is a game's finished rounds of type T, each kept as its JSON
-// encoding from when it ends. Its JSON is the array of the rounds, as a
-// []T's is, so a snapshot holding it reads as one holding the rounds. The
-// zero value holds no round.
+// encoding from when it ends, squeezed. Its own JSON holds them so
+// (MarshalJSON); it reads that, or the array of the rounds, as a []T's
+// JSON is. The zero value holds no round.
 type Encoded[T any] struct {
-	raw []json.RawMessage
+	raw [][]byte // each round's JSON, squeezed
 }
 
 // Append encodes v, a round that ended, after the others.
@@ -26,8 +34,17 @@ func (e *Encoded[T]) Append(v *T) error {
 	if err != nil {
 		return fmt.Errorf("round %d: %w", len(e.raw), err)
 	}
-	e.raw = append(e.raw, b)
+	e.raw = append(e.raw, squeeze.Squeeze(b))
 	return nil
+}
+
+// json returns round i's JSON, appended to dst.
+func (e *Encoded[T]) json(dst []byte, i int) ([]byte, error) {
+	b, err := squeeze.Expand(dst, e.raw[i], maxRound)
+	if err != nil {
+		return dst, fmt.Errorf("round %d: %w", i, err)
+	}
+	return b, nil
 }
 
 // Len is the number of rounds.
@@ -39,7 +56,12 @@ func (e *Encoded[T]) Len() int { return len(e.raw) }
 // before the one that failed are returned with it.
 func (e *Encoded[T]) Decode() ([]T, error) {
 	out := make([]T, len(e.raw))
-	for i, raw := range e.raw {
+	var raw []byte
+	for i := range e.raw {
+		var err error
+		if raw, err = e.json(raw[:0], i); err != nil {
+			return out[:i], err
+		}
 		if err := json.Unmarshal(raw, &out[i]); err != nil {
 			return out[:i], fmt.Errorf("round %d: %w", i, err)
 		}
@@ -53,43 +75,75 @@ func (e *Encoded[T]) Last() (T, error) {
 	if len(e.raw) == 0 {
 		return v, errors.New("no round")
 	}
-	if err := json.Unmarshal(e.raw[len(e.raw)-1], &v); err != nil {
+	raw, err := e.json(nil, len(e.raw)-1)
+	if err != nil {
+		return v, err
+	}
+	if err := json.Unmarshal(raw, &v); err != nil {
 		return v, fmt.Errorf("round %d: %w", len(e.raw)-1, err)
 	}
 	return v, nil
 }
 
-// MarshalJSON writes the rounds as a JSON array: their encodings, not
-// encoded again.
-func (e Encoded[T]) MarshalJSON() ([]byte, error) {
-	n := 2
-	for _, raw := range e.raw {
-		n += len(raw) + 1
-	}
-	b := make([]byte, 0, n)
-	b = append(b, '[')
-	for i, raw := range e.raw {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, raw...)
-	}
-	return append(b, ']'), nil
+// squeezedJSON is the JSON of Encoded: each round's JSON squeezed, in
+// base64. A snapshot is written at every round's end and holds all the
+// rounds so far, so it copies them as they are kept rather than expanding
+// them all each time (most of the cost of a snapshot late in a game).
+type squeezedJSON struct {
+	Squeezed [][]byte `json:"squeezed"`
 }
 
-// UnmarshalJSON reads a JSON array of rounds (null: none), keeping each
-// encoded once it has checked that it decodes as a T.
+// MarshalJSON writes the rounds as they are kept: an object whose
+// "squeezed" lists each round's JSON squeezed (package squeeze), base64.
+func (e Encoded[T]) MarshalJSON() ([]byte, error) {
+	sq := squeezedJSON{Squeezed: e.raw}
+	if sq.Squeezed == nil {
+		sq.Squeezed = [][]byte{} // [], not null: no round
+	}
+	return json.Marshal(sq)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes, or a JSON array of rounds
+// (null: none) as a []T's JSON is (a Game's, and the snapshots written
+// before rounds were kept squeezed), keeping each round squeezed once it
+// has checked that it decodes as a T.
 func (e *Encoded[T]) UnmarshalJSON(b []byte) error {
+	if t := bytes.TrimLeft(b, " \t\r\n"); len(t) > 0 && t[0] == '{' {
+		var sq struct {
+			Squeezed *[][]byte `json:"squeezed"`
+		}
+		if err := json.Unmarshal(b, &sq); err != nil {
+			return err
+		}
+		if sq.Squeezed == nil {
+			return errors.New("rounds: no squeezed rounds")
+		}
+		got := Encoded[T]{raw: *sq.Squeezed}
+		for i := range got.raw {
+			raw, err := got.json(nil, i)
+			if err != nil {
+				return err
+			}
+			var v T
+			if err := json.Unmarshal(raw, &v); err != nil {
+				return fmt.Errorf("round %d: %w", i, err)
+			}
+		}
+		*e = got
+		return nil
+	}
 	var raw []json.RawMessage
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return err
 	}
+	kept := make([][]byte, len(raw))
 	for i, r := range raw {
 		var v T
 		if err := json.Unmarshal(r, &v); err != nil {
 			return fmt.Errorf("round %d: %w", i, err)
 		}
+		kept[i] = squeeze.Squeeze(r)
 	}
-	e.raw = raw
+	e.raw = kept
 	return nil
 }

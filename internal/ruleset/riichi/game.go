@@ -58,6 +58,24 @@ type turns struct {
 	Engine
 	waits   waiter   // the engine's own Waiting, if it has one
 	appends appender // the engine's own AppendLegal, if it has one
+	into    stepper  // the engine's own StepInto, if it has one
+}
+
+// stepper is an engine that appends a step's events to the caller's
+// buffer, as *table.Table does (mahjong.IntoStepper).
+type stepper = mahjong.IntoStepper[table.Action, table.Event]
+
+// StepInto appends the events of action a to dst: the engine's own, or
+// its Step's.
+func (e *turns) StepInto(dst []table.Event, a table.Action) ([]table.Event, error) {
+	if e.into != nil {
+		return e.into.StepInto(dst, a)
+	}
+	evs, err := e.Step(a)
+	if err != nil {
+		return dst, err
+	}
+	return append(dst, evs...), nil
 }
 
 // waiter is an engine that knows whom it waits for, as *table.Table does
@@ -94,6 +112,7 @@ func adapt(eng Engine) adapted {
 	t := turns{Engine: eng}
 	t.waits, _ = eng.(waiter)
 	t.appends, _ = eng.(appender)
+	t.into, _ = eng.(stepper)
 	if se, ok := eng.(snapshotEngine); ok {
 		return &snapshotTurns{t, se}
 	}
