@@ -59,7 +59,7 @@ func TestLoadSetsDamagedAside(t *testing.T) {
 
 // corruptFirstEntry overwrites the first log entry of table id in the
 // bbolt file at path with bytes that decode as no entry.
-func corruptFirstEntry(t *testing.T, path, id string) {
+func corruptFirstEntry(t testing.TB, path, id string) {
 	t.Helper()
 	db, err := bolt.Open(path, 0o600, nil)
 	if err != nil {

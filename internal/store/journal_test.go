@@ -196,7 +196,7 @@ func TestJournalMovesInTime(t *testing.T) {
 // copyFile copies the store's file as a crash would leave it: every
 // commit acknowledged so far, none in flight (each test waits for its
 // writes before it copies).
-func copyFile(t *testing.T, from, to string) {
+func copyFile(t testing.TB, from, to string) {
 	t.Helper()
 	raw, err := os.ReadFile(from)
 	if err != nil {

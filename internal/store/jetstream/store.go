@@ -71,6 +71,7 @@ type Store[A any] struct {
 	codec store.Codec[A]
 	rs    string // the rule set
 	node  string // this instance's id, in message ids and fence markers
+	inst  string // random, made at Open: in message ids, so that none repeats an earlier instance's
 	opts  options
 
 	log, live, meta jetstream.Stream
@@ -78,8 +79,9 @@ type Store[A any] struct {
 	// publish sends a message; a test replaces it to lose acks.
 	publish func(ctx context.Context, m *nats.Msg, opts ...jetstream.PublishOpt) (*jetstream.PubAck, error)
 
-	// calls numbers the writes that are not appends, for their message
-	// ids: a new Create is not a retry of an old one.
+	// calls numbers the writes, for their message ids: a new write is
+	// not a retry of an old one, even of a table deleted and created
+	// again under its id (whose log starts again from nothing).
 	calls atomic.Uint64
 
 	mu     sync.Mutex
@@ -95,7 +97,6 @@ type position struct {
 	known bool       // last and count are set
 	last  uint64     // stream sequence of the table's last log message seen
 	count uint64     // entries in the log up to last
-	gen   uint64     // appends tried, so that each has its own message id
 }
 
 // Option configures Open.
@@ -147,7 +148,7 @@ func Open[A any](ctx context.Context, js jetstream.JetStream, ruleSet string, co
 	if !validName.MatchString(op.node) {
 		return nil, fmt.Errorf("jetstream store: node id %q: letters, digits, '-' and '_' only", op.node)
 	}
-	s := &Store[A]{js: js, codec: codec, rs: ruleSet, node: op.node, opts: op, tables: map[string]*position{}}
+	s := &Store[A]{js: js, codec: codec, rs: ruleSet, node: op.node, inst: rand.Text()[:8], opts: op, tables: map[string]*position{}}
 	s.publish = js.PublishMsg
 	s.calls.Store(uint64(time.Now().UnixNano()))
 	ctx, cancel := s.bound(ctx)
@@ -324,7 +325,7 @@ func (s *Store[A]) Create(ctx context.Context, rec host.TableRecord) error {
 	for _, kind := range []string{"table", "live"} {
 		m := nats.NewMsg(s.subject(kind, rec.ID))
 		m.Data = raw
-		m.Header.Set(jetstream.MsgIDHeader, s.node+"."+kind+"."+rec.ID+"."+strconv.FormatUint(s.calls.Add(1), 10))
+		m.Header.Set(jetstream.MsgIDHeader, s.node+"."+s.inst+"."+kind+"."+rec.ID+"."+strconv.FormatUint(s.calls.Add(1), 10))
 		if _, err := s.send(ctx, m, jetstream.WithExpectLastSequencePerSubject(0)); err != nil {
 			if wrongLast(err) {
 				return fmt.Errorf("jetstream store: table %s exists", rec.ID)
@@ -364,7 +365,6 @@ func (s *Store[A]) Append(ctx context.Context, table string, entries ...host.Ent
 		}
 		return fmt.Errorf("jetstream store: table %s: not claimed by this node: %w", table, host.ErrFenced)
 	}
-	p.gen++
 	id := s.msgID(table, p)
 	m := nats.NewMsg(s.subject("log", table))
 	m.Data = body
@@ -412,11 +412,15 @@ func (s *Store[A]) Append(ctx context.Context, table string, entries ...host.Ent
 	}
 }
 
-// msgID is the Nats-Msg-Id of an append: this node, the table, where
-// the log stood and which try of this node's it is - unique, so that a
-// retry is the only thing JetStream drops as a duplicate.
+// msgID is the Nats-Msg-Id of an append: this node and instance, the
+// table, where the log stood and which write of this instance's it is -
+// unique, so that a retry is the only thing JetStream drops as a
+// duplicate. (It once numbered the writes per table, from one again for a
+// table deleted and created again under its id: JetStream dropped the
+// new log's first appends within its duplicate window as repeats of the
+// old log's, and acknowledged them.)
 func (s *Store[A]) msgID(table string, p *position) string {
-	return s.node + "." + table + "." + strconv.FormatUint(p.count, 10) + "." + strconv.FormatUint(p.gen, 10)
+	return s.node + "." + s.inst + "." + table + "." + strconv.FormatUint(p.count, 10) + "." + strconv.FormatUint(s.calls.Add(1), 10)
 }
 
 // exists returns nil if the store holds the table, an error matching
