@@ -242,13 +242,16 @@ func TestMuxActRetriesSameRequest(t *testing.T) {
 		retries += r.stats.ActRetries
 	}
 	// Every lost answer is an action sent again; so is an action that
-	// was on its way when a stream broke for another's.
+	// was on its way when a stream broke for another's. A retry counts
+	// even when its stream broke again before it was sent (another
+	// seat's answer lost meanwhile), so there may be more retries than
+	// sends again, never fewer.
 	resent := 0
 	for _, n := range attempts {
 		resent += n - 1
 	}
 	t.Logf("%d acts, %d answers lost, %d resent", total, lost, resent)
-	if lost < 10 || len(attempts) != total || retries != resent || resent < lost {
+	if lost < 10 || len(attempts) != total || retries < resent || resent < lost {
 		t.Fatalf("%d acts, %d request ids, %d answers lost, %d resent, %d retries: want one id per act, every lost answer resent, a retry for each", total, len(attempts), lost, resent, retries)
 	}
 }
