@@ -520,20 +520,7 @@ func TestLiveArchive(t *testing.T) {
 		t.Fatalf("%d snapshots saved after two rounds, want 2 at least", st.saved.Load())
 	}
 
-	b := &snapTable{fixture: &fixture{t: t, clk: clock.NewFake(time.Unix(1_700_000_000, 0))}}
-	cfg := toyConfig(b.clk, host.NewMemoryStore[toyAction]())
-	cfg.Codec = nil
-	b.h = host.New(cfg)
-	t.Cleanup(b.h.Close)
-	info, owner, err := b.h.Create(context.Background(), snapSettings, []byte("meta"), newToy(5))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.id, b.owner = info.ID, owner
-	b.join(3)
-	if err := b.h.Start(context.Background(), b.id, owner); err != nil {
-		t.Fatal(err)
-	}
+	b := unsnappedTable(t, 5)
 	b.playUntil(func() bool { return b.round() >= 3 })
 
 	if a.info().State != host.Playing || b.info().State != host.Playing {
@@ -568,20 +555,7 @@ func TestFinishedArchive(t *testing.T) {
 	acked := a.playUntil(func() bool { return false })
 	a.h.WaitSnapshots(a.id)
 
-	b := &snapTable{fixture: &fixture{t: t, clk: clock.NewFake(time.Unix(1_700_000_000, 0))}}
-	cfg := toyConfig(b.clk, host.NewMemoryStore[toyAction]())
-	cfg.Codec = nil
-	b.h = host.New(cfg)
-	t.Cleanup(b.h.Close)
-	info, owner, err := b.h.Create(context.Background(), snapSettings, []byte("meta"), newToy(3))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.id, b.owner = info.ID, owner
-	b.join(3)
-	if err := b.h.Start(context.Background(), b.id, owner); err != nil {
-		t.Fatal(err)
-	}
+	b := unsnappedTable(t, 3)
 	b.playUntil(func() bool { return false })
 
 	if a.info().State != host.Finished || b.info().State != host.Finished {
@@ -928,4 +902,26 @@ func TestRebuildAfterRefusedWrite(t *testing.T) {
 	if g := b.game(); g != wantEnd || !g.over {
 		t.Fatalf("game at the end %+v, want %+v", g, wantEnd)
 	}
+}
+
+// unsnappedTable is a started toy table of the given rounds on a host
+// that takes no snapshot (no codec): what a host with snapshots must be
+// indistinguishable from.
+func unsnappedTable(t *testing.T, rounds int) *snapTable {
+	t.Helper()
+	b := &snapTable{fixture: &fixture{t: t, clk: clock.NewFake(time.Unix(1_700_000_000, 0))}}
+	cfg := toyConfig(b.clk, host.NewMemoryStore[toyAction]())
+	cfg.Codec = nil
+	b.h = host.New(cfg)
+	t.Cleanup(b.h.Close)
+	info, owner, err := b.h.Create(context.Background(), snapSettings, []byte("meta"), newToy(rounds))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.id, b.owner = info.ID, owner
+	b.join(3)
+	if err := b.h.Start(context.Background(), b.id, owner); err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
