@@ -85,8 +85,17 @@ func toyConfig(clk clock.Clock, st host.Store[toyAction]) host.Config[toyAction,
 
 func newSnapTable(t *testing.T, st host.Store[toyAction], rounds int) *snapTable {
 	t.Helper()
+	return snapTableOn(t, st, rounds, toyCodec{})
+}
+
+// snapTableOn is a started toy table of the given rounds on a host with
+// store st and codec (nil: the host takes no snapshot).
+func snapTableOn(t *testing.T, st host.Store[toyAction], rounds int, codec host.Codec[toyAction, string]) *snapTable {
+	t.Helper()
 	f := &fixture{t: t, clk: clock.NewFake(time.Unix(1_700_000_000, 0))}
-	f.h = host.New(toyConfig(f.clk, st))
+	cfg := toyConfig(f.clk, st)
+	cfg.Codec = codec
+	f.h = host.New(cfg)
 	info, owner, err := f.h.Create(context.Background(), snapSettings, []byte("meta"), newToy(rounds))
 	if err != nil {
 		t.Fatal(err)
@@ -909,19 +918,7 @@ func TestRebuildAfterRefusedWrite(t *testing.T) {
 // indistinguishable from.
 func unsnappedTable(t *testing.T, rounds int) *snapTable {
 	t.Helper()
-	b := &snapTable{fixture: &fixture{t: t, clk: clock.NewFake(time.Unix(1_700_000_000, 0))}}
-	cfg := toyConfig(b.clk, host.NewMemoryStore[toyAction]())
-	cfg.Codec = nil
-	b.h = host.New(cfg)
+	b := snapTableOn(t, host.NewMemoryStore[toyAction](), rounds, nil)
 	t.Cleanup(b.h.Close)
-	info, owner, err := b.h.Create(context.Background(), snapSettings, []byte("meta"), newToy(rounds))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.id, b.owner = info.ID, owner
-	b.join(3)
-	if err := b.h.Start(context.Background(), b.id, owner); err != nil {
-		t.Fatal(err)
-	}
 	return b
 }
