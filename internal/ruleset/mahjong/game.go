@@ -175,17 +175,27 @@ type Game[A comparable, V, B, E any, S Seat, P comparable, K ActionType, N any, 
 	server  [32]byte // the server's secret seed
 	seed    [32]byte // the table seed: the server seed mixed with the entropy (package fair)
 	tableID string
-	rounds  uint32        // deals so far
-	outs    []host.Out[B] // Apply's answer, reused (host.Game lets it)
-	evs     []E           // the step's events, reused when the engine is an IntoStepper
+	rounds  uint32            // deals so far
+	outs    []host.Out[B]     // Apply's answer, reused (host.Game lets it)
+	evs     []E               // the step's events, reused when the engine is an IntoStepper
+	into    IntoStepper[A, E] // eng, when it is one (setEngine)
 }
 
 // New makes the game of a table.
 func New[A comparable, V, B, E any, S Seat, P comparable, K ActionType, N any, R Recorder[A, E]](spec *Spec[A, V, B, E, S, P, K, N, R], t Table[A, V, E, S, P, N, R]) *Game[A, V, B, E, S, P, K, N, R] {
-	return &Game[A, V, B, E, S, P, K, N, R]{
-		spec: spec, eng: t.Engine, rec: t.Recorder, deal: t.Deal, restore: t.Restore, obs: t.Observer,
+	g := &Game[A, V, B, E, S, P, K, N, R]{
+		spec: spec, rec: t.Recorder, deal: t.Deal, restore: t.Restore, obs: t.Observer,
 		server: t.Server, seed: fair.TableSeed(t.Server, [fair.Seats][]byte{}),
 	}
+	g.setEngine(t.Engine)
+	return g
+}
+
+// setEngine makes eng the game's engine, and finds once whether it steps
+// into a buffer (into), rather than at every step.
+func (g *Game[A, V, B, E, S, P, K, N, R]) setEngine(eng Engine[A, V, E, S, P]) {
+	g.eng = eng
+	g.into, _ = eng.(IntoStepper[A, E])
 }
 
 // Engine is the engine under the game, for tests and tools: in the
@@ -274,12 +284,11 @@ func (g *Game[A, V, B, E, S, P, K, N, R]) Apply(a A) ([]host.Out[B], error) {
 // engine can (IntoStepper), which the next step reuses; nothing keeps a
 // step's events past it, only their bodies (the outs, the record).
 func (g *Game[A, V, B, E, S, P, K, N, R]) step(a A) ([]E, error) {
-	into, ok := g.eng.(IntoStepper[A, E])
-	if !ok {
+	if g.into == nil {
 		return g.eng.Step(a)
 	}
 	clear(g.evs) // the previous step's bodies go
-	evs, err := into.StepInto(g.evs[:0], a)
+	evs, err := g.into.StepInto(g.evs[:0], a)
 	if err != nil {
 		return nil, err
 	}
@@ -507,7 +516,8 @@ func (g *Game[A, V, B, E, S, P, K, N, R]) Restore(state []byte) error {
 	if recorded := g.spec.RecordedRounds(rec); recorded != rounds || rec.Over() != (phase == g.spec.Phases.Over) {
 		return fmt.Errorf("game snapshot: a record of %d %ss (over %t) for an engine after %d (%v)", recorded, g.spec.Round, rec.Over(), rounds, phase)
 	}
-	g.eng, g.rec, g.rounds = eng, rec, uint32(rounds)
+	g.setEngine(eng)
+	g.rec, g.rounds = rec, uint32(rounds)
 	return nil
 }
 
