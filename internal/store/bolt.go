@@ -99,8 +99,9 @@ type Bolt[A any] struct {
 
 	jr        journal // the writer's only
 	mv        movePolicy
-	dropped   time.Time // when the writer last dropped the mapped pages
+	checked   time.Time // when the writer last weighed the mapped pages
 	dropEvery time.Duration
+	mappedMax int64 // bytes of the file resident before the writer drops them
 }
 
 // Observer is told how the store performs, for an operator's metrics
@@ -130,6 +131,7 @@ type options struct {
 	linger    time.Duration
 	mv        movePolicy
 	dropEvery time.Duration
+	mappedMax int64
 }
 
 // WithObserver has the store tell o how it performs.
@@ -154,7 +156,7 @@ type request struct {
 // Open opens or creates the store at path. It fails after a second if
 // another process holds the file.
 func Open[A any](path string, codec Codec[A], opts ...Option) (*Bolt[A], error) {
-	op := options{obs: nopObserver{}, linger: DefaultLinger, mv: defaultMove, dropEvery: defaultDropEvery}
+	op := options{obs: nopObserver{}, linger: DefaultLinger, mv: defaultMove, dropEvery: defaultDropEvery, mappedMax: DefaultMappedMax}
 	for _, o := range opts {
 		o(&op)
 	}
@@ -194,7 +196,7 @@ func Open[A any](path string, codec Codec[A], opts ...Option) (*Bolt[A], error) 
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
 	s := &Bolt[A]{db: db, codec: codec, reqs: make(chan *request, maxBatch), snaps: make(chan *request, maxBatch), quit: make(chan struct{}), done: make(chan struct{}), obs: op.obs, linger: op.linger,
-		jr: newJournal(), mv: op.mv, dropEvery: op.dropEvery}
+		jr: newJournal(), mv: op.mv, dropEvery: op.dropEvery, mappedMax: op.mappedMax}
 	go s.writer()
 	return s, nil
 }
@@ -316,30 +318,48 @@ func (s *Bolt[A]) writer() {
 	}
 }
 
-// defaultDropEvery is how often the writer drops the file's pages from
+// defaultDropEvery is how often the writer weighs the file's pages in
 // the process's resident set (dropPages).
 const defaultDropEvery = 10 * time.Second
 
+// DefaultMappedMax is how much of the file may stay mapped in the
+// process's resident set before the writer drops it (dropPages).
+const DefaultMappedMax = 256 << 20
+
+// WithMappedMax has the writer drop the file's pages from the process's
+// resident set once more than n bytes of mapped files are resident (0:
+// at every check), instead of DefaultMappedMax.
+func WithMappedMax(n int64) Option { return func(op *options) { op.mappedMax = max(n, 0) } }
+
 // dropPages drops the pages of the file mapped into the process from its
-// resident set, at most every s.dropEvery. bbolt reads the file through
-// a shared mapping; every page a transaction or a reader ever touched
-// stays mapped and counts in the process's RSS (RssFile), with up to 15
-// neighbours the kernel maps around each fault, though it may reclaim
-// them like any page cache. With a file of hundreds of MB, most of it
-// written once and read back rarely (old rounds' events, moved logs),
-// that grows into a large part of the server's RSS. Dropped, the pages
-// stay in the page cache; those that transactions keep using are mapped
-// again at their next touch.
+// resident set once the resident mapped files exceed s.mappedMax, checked
+// at most every s.dropEvery. bbolt reads the file through a shared
+// mapping; every page a transaction or a reader ever touched stays mapped
+// and counts in the process's RSS (RssFile), with up to 15 neighbours the
+// kernel maps around each fault, though it may reclaim them like any page
+// cache. With a file of hundreds of MB, most of it written once and read
+// back rarely (old rounds' events, moved logs), that grows into a large
+// part of the server's RSS. Dropped, the pages stay in the page cache;
+// those that transactions keep using are mapped again at their next
+// touch, a minor fault each. Those faults are why it waits for the
+// budget: dropping at every check (and after every chunk of a move) made
+// the writer fault its working set back in again and again, a third of
+// the server's CPU at 10,000 tables on one machine (docs/store.md).
 //
 // Only the writer calls it, between transactions: bbolt remaps the file
 // only in a write transaction (as it grows), so the mapping it reads
 // here (DB.Info) stays put meanwhile, and Tx.Size, the pages in use, is
 // never past its end.
 func (s *Bolt[A]) dropPages(now time.Time) {
-	if now.Sub(s.dropped) < s.dropEvery {
+	if now.Sub(s.checked) < s.dropEvery {
 		return
 	}
-	s.dropped = now
+	s.checked = now
+	if s.mappedMax > 0 {
+		if n, ok := residentMapped(); !ok || n <= s.mappedMax {
+			return
+		}
+	}
 	var size int64
 	if err := s.db.View(func(tx *bolt.Tx) error { size = tx.Size(); return nil }); err != nil {
 		return

@@ -320,9 +320,9 @@ func (s *Bolt[A]) move() {
 		return
 	}
 	// The chunk read a page or more of each of its tables, and the kernel
-	// mapped pages around each: dropped at the writer's next turn, or a
-	// drain would map most of the file.
-	s.dropped = time.Time{}
+	// mapped pages around each: weighed at the writer's next turn, or a
+	// drain could map most of the file before the next check.
+	s.checked = time.Time{}
 	if last {
 		j.emptied()
 		return

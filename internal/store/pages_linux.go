@@ -1,6 +1,11 @@
 package store
 
-import "syscall"
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"syscall"
+)
 
 // dropMapped tells the kernel that the process no longer needs the size
 // bytes mapped at addr (madvise MADV_DONTNEED). bbolt maps its file
@@ -16,4 +21,23 @@ func dropMapped(addr, size uintptr) error {
 		return e
 	}
 	return nil
+}
+
+// residentMapped is the bytes of shared mappings resident in the
+// process (the third field of /proc/self/statm: RssFile and RssShmem),
+// which is the store's file and the executable's own pages.
+func residentMapped() (int64, bool) {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0, false
+	}
+	f := bytes.Fields(b)
+	if len(f) < 3 {
+		return 0, false
+	}
+	pages, err := strconv.ParseInt(string(f[2]), 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	return pages * int64(os.Getpagesize()), true
 }

@@ -22,16 +22,16 @@ func rssKiB(t *testing.T, field string) int64 {
 	return n
 }
 
-// TestDropPages: the file's pages that readers touched leave the
-// process's resident set at the writer's next drop (here after every
-// commit), and read back the same afterwards.
-func TestDropPages(t *testing.T) {
+// touchEvents opens a store with opts, saves 16 MiB of events over 64
+// tables and returns it with a function that reads them all back.
+func touchEvents(t *testing.T, opts ...store.Option) (*store.Bolt[move], func()) {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "a.db")
-	s, err := store.Open[move](path, moveCodec{}, store.WithDropEvery(0))
+	s, err := store.Open[move](path, moveCodec{}, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	t.Cleanup(func() { s.Close() })
 	ctx := context.Background()
 	const tables, size = 64, 256 << 10 // 16 MiB of events
 	events := func(i int) []byte { return bytes.Repeat([]byte{byte(i)}, size) }
@@ -54,6 +54,14 @@ func TestDropPages(t *testing.T) {
 			}
 		}
 	}
+	return s, readAll
+}
+
+// TestDropPages: the file's pages that readers touched leave the
+// process's resident set at the writer's next drop (here at every check,
+// after every commit), and read back the same afterwards.
+func TestDropPages(t *testing.T) {
+	s, readAll := touchEvents(t, store.WithDropEvery(0), store.WithMappedMax(0))
 	readAll()
 	touched := rssKiB(t, "RssFile")
 	mustAppend(t, s, "t0", numbered(1, 1)...) // a commit: the writer drops
@@ -70,5 +78,21 @@ func TestDropPages(t *testing.T) {
 	readAll()
 	if again := rssKiB(t, "RssFile"); again-dropped < 8<<10 {
 		t.Errorf("RssFile %d KiB after reading again, %d after the drop; want the pages back", again, dropped)
+	}
+}
+
+// TestDropPagesWithinBudget: pages the store's budget has room for stay
+// mapped, so that the writer does not fault its working set back in at
+// every check.
+func TestDropPagesWithinBudget(t *testing.T) {
+	s, readAll := touchEvents(t, store.WithDropEvery(0), store.WithMappedMax(1<<40))
+	readAll()
+	touched := rssKiB(t, "RssFile")
+	for i := range 20 {
+		mustAppend(t, s, "t0", numbered(1+i, 1)...) // a commit, and a check after it
+	}
+	time.Sleep(100 * time.Millisecond)
+	if now := rssKiB(t, "RssFile"); touched-now >= 8<<10 {
+		t.Errorf("RssFile %d KiB after the commits, %d before; want the pages kept within the budget", now, touched)
 	}
 }
