@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"math"
 	"runtime/debug"
 	"testing"
 
@@ -51,9 +52,23 @@ func TestGCApply(t *testing.T) {
 		debug.SetGCPercent(percent0)
 	}()
 
-	gcOptions{}.apply(zap.NewNop())
-	if l, p := debug.SetMemoryLimit(-1), debug.SetGCPercent(percent0); l != limit0 || p != percent0 {
-		t.Fatalf("unset flags changed the collector: limit %d, GOGC %d; was %d, %d", l, p, limit0, percent0)
+	if limit0 == math.MaxInt64 {
+		gcOptions{}.apply(zap.NewNop())
+		if l, p := debug.SetMemoryLimit(-1), debug.SetGCPercent(percent0); l != limit0 || p != percent0 {
+			t.Fatalf("unset flags changed the collector: limit %d, GOGC %d; was %d, %d", l, p, limit0, percent0)
+		}
+	}
+	// A limit without GOGC anywhere: the larger growth target.
+	t.Setenv("GOGC", "")
+	gcOptions{limit: 2 << 30}.apply(zap.NewNop())
+	if l, p := debug.SetMemoryLimit(-1), debug.SetGCPercent(percent0); l != 2<<30 || p != limitedGOGC {
+		t.Fatalf("after --memory-limit 2GiB alone: limit %d, GOGC %d; want GOGC %d", l, p, limitedGOGC)
+	}
+	// GOGC in the environment still decides.
+	t.Setenv("GOGC", "100")
+	gcOptions{limit: 2 << 30}.apply(zap.NewNop())
+	if p := debug.SetGCPercent(percent0); p != percent0 {
+		t.Fatalf("after --memory-limit 2GiB with GOGC=100 set: GOGC %d; want it left at %d", p, percent0)
 	}
 	gcOptions{limit: 3 << 30, percent: 250}.apply(zap.NewNop())
 	if l, p := debug.SetMemoryLimit(-1), debug.SetGCPercent(percent0); l != 3<<30 || p != 250 {
