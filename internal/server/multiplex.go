@@ -142,8 +142,12 @@ func newMux(t *tableService, stream pb.TableService_MultiplexServer) *mux {
 // read takes the client's requests until it half-closes, the stream
 // fails or a request is malformed.
 func (m *mux) read() {
+	// One request, reused: reset before each, so its kind is made anew
+	// and the follow's or action's request handed on is never decoded
+	// into again (even by a codec that merges).
+	req := &pb.MultiplexRequest{}
 	for {
-		req := &pb.MultiplexRequest{}
+		req.Reset()
 		if err := m.stream.RecvMsg(req); err != nil {
 			m.mu.Lock()
 			if errors.Is(err, io.EOF) {
@@ -538,8 +542,7 @@ func (m *mux) play(req *pb.ActRequest) (uint64, error) {
 	if err := m.elsewhere(m.ctx, req.GetTableId()); err != nil {
 		return 0, err
 	}
-	r, err := m.t.act(m.ctx, req)
-	return r.GetSeq(), err
+	return m.t.actSeq(m.ctx, req)
 }
 
 // answer puts an action's answer into the outbox, or holds an accepted
