@@ -167,13 +167,22 @@ func (m *mux) ring() {
 // read takes the client's requests until it half-closes, the stream
 // fails or a request is malformed.
 func (m *mux) read() {
-	// One request, reused: reset before each, so its kind is made anew
-	// and the follow's or action's request handed on is never decoded
-	// into again (even by a codec that merges).
+	// One request, reused, decoded by merging (encoded.Merge) into the
+	// messages of an action set in it, cleared, from the next muxCall:
+	// an act's kind and MultiplexAct are then that call's, not two
+	// allocations. Another kind, or a codec that resets (JSON), replaces
+	// them with messages of its own; the call stays next. (Its request is
+	// left to the decoder: one set in it would be there when the client
+	// sent none, which is malformed.)
 	req := &pb.MultiplexRequest{}
+	into := &encoded.Merge{Message: req}
+	var next *muxCall
 	for {
-		req.Reset()
-		if err := m.stream.RecvMsg(req); err != nil {
+		if next == nil {
+			next = muxCalls.Get().(*muxCall)
+		}
+		next.preset(req)
+		if err := m.stream.RecvMsg(into); err != nil {
 			m.mu.Lock()
 			if errors.Is(err, io.EOF) {
 				m.eof = true
@@ -191,7 +200,11 @@ func (m *mux) read() {
 			case *pb.MultiplexRequest_Unfollow:
 				return m.unfollow(k.Unfollow.GetRef())
 			case *pb.MultiplexRequest_Act:
-				return m.act(k.Act)
+				var c *muxCall
+				if k == &next.kind {
+					c, next = next, nil // the action is in its messages
+				}
+				return m.act(k.Act, c)
 			}
 			return fmt.Errorf("a request without a kind: %w", ErrMalformed)
 		})
@@ -535,9 +548,10 @@ func (m *mux) bury() {
 	}
 }
 
-// act hands an action to a worker, once a slot is free; its error is the
-// malformed request's.
-func (m *mux) act(a *pb.MultiplexAct) error {
+// act hands an action to a worker, once a slot is free, in c (the call
+// whose messages a was decoded into) or a new call if c is nil; its error
+// is the malformed request's.
+func (m *mux) act(a *pb.MultiplexAct, c *muxCall) error {
 	req := a.GetRequest()
 	if req == nil {
 		return fmt.Errorf("act %d: no request: %w", a.GetCall(), ErrMalformed)
@@ -556,19 +570,33 @@ func (m *mux) act(a *pb.MultiplexAct) error {
 	}
 	m.wg.Add(1)
 	m.wmu.Unlock()
-	c := muxCalls.Get().(*muxCall)
+	if c == nil {
+		c = muxCalls.Get().(*muxCall)
+	}
 	c.m, c.req, c.call = m, req, a.GetCall()
 	m.t.s.work.async(c)
 	return nil
 }
 
 // muxCall is an action of the stream on its way through a worker (a
-// job), reused.
+// job), reused, with the messages the reader decodes an action into.
 type muxCall struct {
 	m         *mux
 	req       *pb.ActRequest
 	call, seq uint64
 	err       error
+
+	kind pb.MultiplexRequest_Act
+	act  pb.MultiplexAct
+}
+
+// preset clears the call's messages and sets them in req, reset, for the
+// reader to decode the next request into (encoded.Merge).
+func (c *muxCall) preset(req *pb.MultiplexRequest) {
+	proto.Reset(&c.act)
+	c.kind.Act = &c.act
+	req.Reset()
+	req.Kind = &c.kind
 }
 
 var muxCalls = sync.Pool{New: func() any { return new(muxCall) }}
@@ -583,7 +611,7 @@ func (c *muxCall) done(p *handlerPanic) {
 		c.seq, c.err = 0, m.t.s.recovered(m.ctx, p)
 	}
 	m.answer(c.call, muxSeat{c.req.GetTableId(), c.req.GetSeatToken()}, c.seq, c.err)
-	*c = muxCall{}
+	c.m, c.req, c.call, c.seq, c.err = nil, nil, 0, 0, nil
 	muxCalls.Put(c)
 }
 
