@@ -558,8 +558,8 @@ func (h *Host[A, V, B]) Act(ctx context.Context, id string, r Request[A]) (uint6
 // (an API action, which names no seat, becomes the seat's): one call into
 // the table instead of Seat and then Act. An error of Seat's or of action
 // is returned as it is, and changes nothing. action and x apart, not one
-// closure: a caller keeps action (made once) and the call's one
-// allocation is ActFor's own.
+// closure: a caller keeps action (made once), and ActFor allocates no
+// closure of its own unless the table is busy.
 func ActFor[X any, A comparable, V, B any](ctx context.Context, h *Host[A, V, B], id string, r Request[A], x X, action func(x X, seat int) (A, error)) (uint64, error) {
 	// An idle table first, with a closure on the stack: do's closure, kept
 	// while the call waits in a busy table's queue, is an allocation.
