@@ -351,7 +351,7 @@ func (m *mux) take() {
 	}
 	m.wmu.Unlock()
 	for _, f := range woken {
-		m.markReady(f)
+		m.addReady(f) // the writer's own: no ring
 	}
 	clear(woken)
 	for _, a := range answers {
@@ -360,14 +360,23 @@ func (m *mux) take() {
 	clear(answers)
 }
 
-// markReady puts a follow among those the writer drains; m.mu is held.
+// markReady puts a follow among those the writer drains and wakes the
+// writer; m.mu is held.
 func (m *mux) markReady(f *muxFollow) {
+	if m.addReady(f) {
+		m.ring()
+	}
+}
+
+// addReady is markReady without the wake, and reports whether the follow
+// was not ready already.
+func (m *mux) addReady(f *muxFollow) bool {
 	if f.ready || f.done {
-		return
+		return false
 	}
 	f.ready = true
 	m.ready = append(m.ready, f)
-	m.ring()
+	return true
 }
 
 // What a refused follow or action names: the limits count them as the
