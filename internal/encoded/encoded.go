@@ -200,8 +200,24 @@ func (c Codec) Marshal(v any) (mem.BufferSlice, error) {
 	return c.Base.Marshal(v)
 }
 
-// Unmarshal decodes data into v as Base does.
-func (c Codec) Unmarshal(data mem.BufferSlice, v any) error { return c.Base.Unmarshal(data, v) }
+// Unmarshal decodes data into v as Base does; a *Merge is decoded into
+// its message as it is, not reset first.
+func (c Codec) Unmarshal(data mem.BufferSlice, v any) error {
+	if m, ok := v.(*Merge); ok {
+		buf := data.MaterializeToBuffer(mem.DefaultBufferPool())
+		defer buf.Free()
+		return proto.UnmarshalOptions{Merge: true}.Unmarshal(buf.ReadOnlyData(), m.Message)
+	}
+	return c.Base.Unmarshal(data, v)
+}
+
+// Merge is a message to decode a received one into without resetting it
+// first (proto.UnmarshalOptions.Merge): a reader that reuses messages
+// sets them in it, cleared, and the decoding fills them instead of
+// allocating new ones (a field it does not find keeps what was there, so
+// the reader clears everything itself). Another codec (JSON) decodes into
+// the Message as usual, resetting it.
+type Merge struct{ proto.Message }
 
 // Name is "proto": the codec replaces the default.
 func (Codec) Name() string { return grpcproto.Name }

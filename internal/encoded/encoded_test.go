@@ -236,3 +236,31 @@ func TestWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeReuses checks that a *Merge is decoded into as it is: the
+// messages set in it are filled, not replaced, and a field absent stays
+// as it was set (the reader clears it), while a message decoded plainly
+// is reset first.
+func TestMergeReuses(t *testing.T) {
+	codec := encoding.GetCodecV2("proto")
+	b, err := proto.Marshal(&pb.MultiplexRequest{Kind: &pb.MultiplexRequest_Act{Act: &pb.MultiplexAct{Call: 7,
+		Request: &pb.ActRequest{TableId: "t1", SeatToken: "s1", RequestId: "r1"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	act := &pb.MultiplexAct{}
+	req := &pb.MultiplexRequest{Kind: &pb.MultiplexRequest_Act{Act: act}}
+	if err := codec.Unmarshal(mem.BufferSlice{mem.SliceBuffer(b)}, &encoded.Merge{Message: req}); err != nil {
+		t.Fatal(err)
+	}
+	if req.GetAct() != act || act.GetCall() != 7 || act.GetRequest().GetTableId() != "t1" {
+		t.Errorf("merged: act %p (set %p), %v", req.GetAct(), act, req)
+	}
+	plain := &pb.MultiplexRequest{Kind: &pb.MultiplexRequest_Act{Act: act}}
+	if err := codec.Unmarshal(mem.BufferSlice{mem.SliceBuffer(b)}, plain); err != nil {
+		t.Fatal(err)
+	}
+	if plain.GetAct() == act || !proto.Equal(plain, req) {
+		t.Errorf("plain: act %p reused or %v differs from %v", plain.GetAct(), plain, req)
+	}
+}

@@ -219,26 +219,10 @@ func (t *table[A, V, B]) stop() {
 // f runs in the caller's goroutine. If the table stops before f ran,
 // callOn returns why (ErrClosed, or an EvictedError).
 func callOn[R any, A comparable, V, B any](ctx context.Context, t *table[A, V, B], f func(*table[A, V, B]) (R, error)) (R, error) {
-	if t.ro {
-		r, err := f(t)
-		t.refresh()
+	if r, err, ran := runIdle(t, f); ran {
 		return r, err
 	}
 	var zero R
-	switch t.enter(nil, nil) {
-	case entryStopped:
-		return zero, t.stopErr
-	case entryRunner:
-		r, err, dmg := runGuarded(t, f)
-		if t.after(dmg) {
-			t.letGo()
-		} else if dmg != nil {
-			return zero, t.stopErr
-		}
-		// If f took the table out of memory (CloseWaiting, a release),
-		// its answer is still the one to give.
-		return r, err
-	}
 	type result struct {
 		r   R
 		err error
@@ -274,6 +258,35 @@ func callOn[R any, A comparable, V, B any](ctx context.Context, t *table[A, V, B
 			return zero, t.stopErr
 		}
 	}
+}
+
+// runIdle is callOn's path for an idle table alone: f runs at once in
+// the caller's goroutine if the table is idle or read back from the
+// store, and ran is false, f not run, if it is busy. f does not escape
+// (callOn's queued path keeps it), so a caller may try runIdle with a
+// closure that stays on its stack before it makes one for callOn.
+func runIdle[R any, A comparable, V, B any](t *table[A, V, B], f func(*table[A, V, B]) (R, error)) (r R, err error, ran bool) {
+	if t.ro {
+		r, err = f(t)
+		t.refresh()
+		return r, err, true
+	}
+	switch t.enter(nil, nil) {
+	case entryStopped:
+		return r, t.stopErr, true
+	case entryRunner:
+		r, err, dmg := runGuarded(t, f)
+		if t.after(dmg) {
+			t.letGo()
+		} else if dmg != nil {
+			var zero R
+			return zero, t.stopErr, true
+		}
+		// If f took the table out of memory (CloseWaiting, a release),
+		// its answer is still the one to give.
+		return r, err, true
+	}
+	return r, nil, false
 }
 
 // runGuarded is guard for a call with a result, without a closure.

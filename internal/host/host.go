@@ -558,25 +558,33 @@ func (h *Host[A, V, B]) Act(ctx context.Context, id string, r Request[A]) (uint6
 // (an API action, which names no seat, becomes the seat's): one call into
 // the table instead of Seat and then Act. An error of Seat's or of action
 // is returned as it is, and changes nothing. action and x apart, not one
-// closure: a caller keeps action (made once) and the call's one
-// allocation is ActFor's own.
+// closure: a caller keeps action (made once), and ActFor allocates no
+// closure of its own unless the table is busy.
 func ActFor[X any, A comparable, V, B any](ctx context.Context, h *Host[A, V, B], id string, r Request[A], x X, action func(x X, seat int) (A, error)) (uint64, error) {
-	return do(ctx, h, id, func(t *table[A, V, B]) (uint64, error) {
-		s, err := t.seatOf(r.Token)
-		if err != nil {
-			return 0, err
+	// An idle table first, with a closure on the stack: do's closure, kept
+	// while the call waits in a busy table's queue, is an allocation.
+	if t, err := h.table(ctx, id); err == nil {
+		seq, err, ran := runIdle(t, func(t *table[A, V, B]) (uint64, error) { return actFor(t, r, x, action) })
+		if ran && (t.ro || !errors.Is(err, ErrEvicted)) {
+			return seq, err
 		}
-		// A copy: the closure then holds r by value, not r moved to the
-		// heap on its own (an allocation per action).
-		req := r
-		if req.Action, err = action(x, s); err != nil {
-			return 0, err
-		}
-		seq, err := t.actAs(s, req)
-		err = t.refusal(err)
-		h.obs.Acted(ByPlayer, h.cfg.ActionKind(req.Action), err)
-		return seq, err
-	})
+	}
+	return do(ctx, h, id, func(t *table[A, V, B]) (uint64, error) { return actFor(t, r, x, action) })
+}
+
+// actFor is ActFor's call on the table.
+func actFor[X any, A comparable, V, B any](t *table[A, V, B], r Request[A], x X, action func(x X, seat int) (A, error)) (uint64, error) {
+	s, err := t.seatOf(r.Token)
+	if err != nil {
+		return 0, err
+	}
+	if r.Action, err = action(x, s); err != nil {
+		return 0, err
+	}
+	seq, err := t.actAs(s, r)
+	err = t.refusal(err)
+	t.h.obs.Acted(ByPlayer, t.h.cfg.ActionKind(r.Action), err)
+	return seq, err
 }
 
 // Seat returns the seat a token belongs to, or an error if it belongs to

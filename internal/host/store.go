@@ -15,7 +15,8 @@ import (
 // store to make it durable, before it publishes its events or acknowledges
 // the request that caused it; an append error refuses the request
 // (ErrUnavailable) and leaves the table as it was. Entries appended in one
-// call are stored together or not at all. Implementations must be safe for
+// call are stored together or not at all; Append must not keep the slice
+// of entries, which the host reuses. Implementations must be safe for
 // concurrent use by many tables.
 //
 // Snapshots only make recovery faster: the log stays whole, and a table

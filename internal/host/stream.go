@@ -236,7 +236,7 @@ func (t *table[A, V, B]) reader(viewer int, cursor uint64, delay time.Duration, 
 type stepped uint8
 
 const (
-	stepWait  stepped = iota + 1 // nothing ready: the next append closes the channel step returned
+	stepWait  stepped = iota + 1 // nothing ready: the next append closes the channel step returned (a Feed's: none, notify wakes it)
 	stepFetch                    // the next events are in the store: fetch them, then step again
 	stepDone                     // the game is over and everything was sent
 )
@@ -311,7 +311,12 @@ func (r *reader[A, V, B]) step(ctx context.Context, send func(*Event[B], []byte)
 		} else {
 			batch = t.seen[r.viewer][off:]
 		}
-		events, base, done, changed := t.events, t.base, t.done, t.changed
+		events, base, done := t.events, t.base, t.done
+		var changed <-chan struct{}
+		if len(batch) == 0 && !done && !r.batch {
+			// Only feed waits on it; a Feed is woken by notify.
+			changed = t.changedChan()
+		}
 		t.mu.RUnlock()
 		for _, i := range batch {
 			e := events[uint64(i)-base].event()

@@ -65,6 +65,7 @@ type table[A comparable, V, B any] struct {
 	keyBuf   []byte        // actionKey's encoding of an action
 	keySeed  maphash.Seed  // actionKey's without a Codec
 	logged   uint64        // entries stored
+	stepping []Entry[A]    // step's entries for the store, reused
 	chain    archive       // the event segments of the snapshots taken, stored or pending
 	saved    archive       // those of chain the store took
 	waiting  []pendingSnap // snapshots taken, not yet handed to the store (flush), oldest first
@@ -95,15 +96,19 @@ type table[A comparable, V, B any] struct {
 	// only the events logged after the latest stored snapshot of its
 	// game in play (or the one it was recovered from); those before it
 	// (arch) are read back from the store.
-	arch    archive     // written by the table's runner under mu (snapshot.go, archive)
-	base    uint64      // the events in arch: events[0] is the table's event base
-	cache   segCache[B] // decoded segments of arch
-	mu      sync.RWMutex
-	events  []logged[B]   // the table's log from event base on, in order (event.go)
-	seen    [][]int32     // seen[s][n-1-arch.count(s)] is the index in the table's log of seat s's event n
-	public  []int32       // the same for the public events: the spectators' numbering
-	changed chan struct{} // closed and replaced on every append
-	done    bool          // the game is over: no more events
+	arch   archive     // written by the table's runner under mu (snapshot.go, archive)
+	base   uint64      // the events in arch: events[0] is the table's event base
+	cache  segCache[B] // decoded segments of arch
+	mu     sync.RWMutex
+	events []logged[B] // the table's log from event base on, in order (event.go)
+	seen   [][]int32   // seen[s][n-1-arch.count(s)] is the index in the table's log of seat s's event n
+	public []int32     // the same for the public events: the spectators' numbering
+	// changed is closed by the next append and then dropped; made on
+	// demand, under chMu with mu read-locked (changedChan), by a stream
+	// that waits: a table whose streams are all Feeds makes none.
+	changed chan struct{}
+	chMu    sync.Mutex
+	done    bool // the game is over: no more events
 	snap    Info
 	wires   wireCache // the latest events encoded, for the streams (encode.go)
 }
@@ -154,9 +159,8 @@ func newTable[A comparable, V, B any](h *Host[A, V, B], rec TableRecord, g Game[
 		running: true, // the creator's until Host.add releases it
 		ctx:     ctx, cancel: cancel,
 		game: g, newGame: newGame, state: Waiting,
-		seats:   make([]seat[A, V], rec.Settings.Seats),
-		seen:    make([][]int32, rec.Settings.Seats),
-		changed: make(chan struct{}),
+		seats: make([]seat[A, V], rec.Settings.Seats),
+		seen:  make([][]int32, rec.Settings.Seats),
 	}
 	if h.cfg.Codec != nil {
 		t.hist.codec = h.cfg.Codec
@@ -414,8 +418,7 @@ func (t *table[A, V, B]) publish(at time.Time, outs []Out[B], notices ...Entry[A
 		}
 		t.appendEvent(Event[B]{At: e.At, To: to, Notice: &n})
 	}
-	close(t.changed)
-	t.changed = make(chan struct{})
+	t.signal()
 	t.mu.Unlock()
 	t.wake()
 	if decided {
@@ -452,7 +455,12 @@ func (t *table[A, V, B]) step(actor int, a A, requestID string, notices ...Entry
 		return err
 	}
 	e := Entry[A]{At: t.clk.Now(), Kind: EntryAction, Actor: actor, Action: a, RequestID: requestID}
-	if err := t.commit(append(slices.Clip(notices), e)...); err != nil {
+	// The entries in a slice of the table's, reused: a new one was an
+	// allocation every action (Store.Append keeps none).
+	t.stepping = append(append(t.stepping[:0], notices...), e)
+	err = t.commit(t.stepping...)
+	clear(t.stepping) // what they point to is not the table's to keep
+	if err != nil {
 		t.rebuild()
 		return err
 	}
@@ -1073,8 +1081,7 @@ func (t *table[A, V, B]) finish() {
 	}
 	t.mu.Lock()
 	t.done = true
-	close(t.changed)
-	t.changed = make(chan struct{})
+	t.signal()
 	n := t.base + uint64(len(t.events))
 	t.mu.Unlock()
 	t.wake()
@@ -1162,4 +1169,24 @@ func (t *table[A, V, B]) graceExpired(s int, gen uint64) {
 	t.applyNotice(e)
 	t.log.Info("bot took over a disconnected seat", zap.Int("seat", s))
 	t.settle()
+}
+
+// signal closes the channel of the streams waiting for an append, if one
+// waits; t.mu is locked.
+func (t *table[A, V, B]) signal() {
+	if t.changed != nil {
+		close(t.changed)
+		t.changed = nil
+	}
+}
+
+// changedChan returns the channel the next append closes, made if no
+// stream waits yet; t.mu is read-locked, so no append runs meanwhile.
+func (t *table[A, V, B]) changedChan() <-chan struct{} {
+	t.chMu.Lock()
+	defer t.chMu.Unlock()
+	if t.changed == nil {
+		t.changed = make(chan struct{})
+	}
+	return t.changed
 }

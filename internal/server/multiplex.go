@@ -73,10 +73,24 @@ type mux struct {
 	slots  chan struct{} // one per action whose answer is not in the outbox
 	pool   mem.BufferPool
 
+	// bell wakes the writer, rung without waiting whenever it may have
+	// work: something in the outbox, a follow woken or ready, the end.
+	bell chan struct{}
+
+	// The follows their tables woke and the actions' answers, not yet
+	// taken by the writer (take): apart from mu, so that a table's
+	// runner waking a follow, or a worker answering, never waits for a
+	// drain (which holds mu while it encodes and copies events).
+	wmu      sync.Mutex
+	woken    []*muxFollow
+	answers  []muxDone
+	woken2   []*muxFollow // the other buffers, swapped at each take
+	answers2 []muxDone
+	stopped  bool // no action starts any more (closing, under wmu)
+
 	mu      sync.Mutex
-	wake    sync.Cond // the writer's: something in the outbox, a follow ready, or the end
-	out     *[]byte   // the outbox: MultiplexResponse items, encoded; nil when empty
-	events  int       // bytes of events in out
+	out     *[]byte // the outbox: MultiplexResponse items, encoded; nil when empty
+	events  int     // bytes of events in out
 	follows map[uint32]*muxFollow
 	seats   map[muxSeat]*muxSeatState // the seats with open follows or held answers
 	ready   []*muxFollow              // follows their tables woke, to drain in that order
@@ -112,8 +126,16 @@ type muxFollow struct {
 	notify  func()                    // its wake, as its table calls it
 	putMsg  func(proto.Message) error // its put, made once: a method value passed on allocates
 	ready   bool                      // in m.ready
+	woken   bool                      // in m.woken; under m.wmu
 	busy    bool                      // a goroutine opens it or reads the store for it
 	done    bool                      // its end is in the outbox
+}
+
+// muxDone is an action done, its answer for the writer to take.
+type muxDone struct {
+	call, seq uint64
+	seat      muxSeat
+	err       error
 }
 
 // muxAnswer is an accepted action's answer, held until the acting seat's
@@ -128,31 +150,47 @@ func newMux(t *tableService, stream pb.TableService_MultiplexServer) *mux {
 		t: t, stream: stream, ctx: ctx, cancel: cancel,
 		slots: make(chan struct{}, muxMaxActs), pool: mem.DefaultBufferPool(),
 		follows: map[uint32]*muxFollow{}, seats: map[muxSeat]*muxSeatState{},
+		bell: make(chan struct{}, 1),
 	}
-	m.wake.L = &m.mu
-	// The writer wakes when the stream ends.
-	context.AfterFunc(ctx, func() {
-		m.mu.Lock()
-		m.wake.Broadcast()
-		m.mu.Unlock()
-	})
 	return m
+}
+
+// ring wakes the writer, or leaves it to see the change when it next
+// looks; it never waits.
+func (m *mux) ring() {
+	select {
+	case m.bell <- struct{}{}:
+	default:
+	}
 }
 
 // read takes the client's requests until it half-closes, the stream
 // fails or a request is malformed.
 func (m *mux) read() {
+	// One request, reused, decoded by merging (encoded.Merge) into the
+	// messages of an action set in it, cleared, from the next muxCall:
+	// an act's kind and MultiplexAct are then that call's, not two
+	// allocations. Another kind, or a codec that resets (JSON), replaces
+	// them with messages of its own; the call stays next. (Its request is
+	// left to the decoder: one set in it would be there when the client
+	// sent none, which is malformed.)
+	req := &pb.MultiplexRequest{}
+	into := &encoded.Merge{Message: req}
+	var next *muxCall
 	for {
-		req := &pb.MultiplexRequest{}
-		if err := m.stream.RecvMsg(req); err != nil {
+		if next == nil {
+			next = muxCalls.Get().(*muxCall)
+		}
+		next.preset(req)
+		if err := m.stream.RecvMsg(into); err != nil {
 			m.mu.Lock()
 			if errors.Is(err, io.EOF) {
 				m.eof = true
 			} else if m.fail == nil {
 				m.fail = err
 			}
-			m.wake.Signal()
 			m.mu.Unlock()
+			m.ring()
 			return
 		}
 		err := m.safely(func() error {
@@ -162,7 +200,11 @@ func (m *mux) read() {
 			case *pb.MultiplexRequest_Unfollow:
 				return m.unfollow(k.Unfollow.GetRef())
 			case *pb.MultiplexRequest_Act:
-				return m.act(k.Act)
+				var c *muxCall
+				if k == &next.kind {
+					c, next = next, nil // the action is in its messages
+				}
+				return m.act(k.Act, c)
 			}
 			return fmt.Errorf("a request without a kind: %w", ErrMalformed)
 		})
@@ -171,8 +213,8 @@ func (m *mux) read() {
 			if m.fail == nil {
 				m.fail = toStatus(err)
 			}
-			m.wake.Signal()
 			m.mu.Unlock()
+			m.ring()
 			return
 		}
 	}
@@ -279,22 +321,62 @@ func (m *mux) subscribe(f *muxFollow, req *pb.StreamEventsRequest) (ruleset.Feed
 }
 
 // wake is a follow's notify: its table may have events for it. It is
-// called by the table's runner, holding no lock of the table.
+// called by the table's runner, holding no lock of the table; it takes
+// only m.wmu, and rings the writer once for the follows woken until the
+// writer takes them (take).
 func (f *muxFollow) wake() {
 	m := f.m
-	m.mu.Lock()
-	m.markReady(f)
-	m.mu.Unlock()
+	m.wmu.Lock()
+	first := len(m.woken) == 0 && len(m.answers) == 0
+	if !f.woken {
+		f.woken = true
+		m.woken = append(m.woken, f)
+	}
+	m.wmu.Unlock()
+	if first {
+		m.ring()
+	}
 }
 
-// markReady puts a follow among those the writer drains; m.mu is held.
+// take moves the follows woken into m.ready, in the order they woke,
+// and the answers of the actions done into the outbox (or holds them);
+// m.mu is held.
+func (m *mux) take() {
+	m.wmu.Lock()
+	woken, answers := m.woken, m.answers
+	m.woken, m.woken2 = m.woken2[:0], woken
+	m.answers, m.answers2 = m.answers2[:0], answers
+	for _, f := range woken {
+		f.woken = false
+	}
+	m.wmu.Unlock()
+	for _, f := range woken {
+		m.addReady(f) // the writer's own: no ring
+	}
+	clear(woken)
+	for _, a := range answers {
+		m.putDone(a)
+	}
+	clear(answers)
+}
+
+// markReady puts a follow among those the writer drains and wakes the
+// writer; m.mu is held.
 func (m *mux) markReady(f *muxFollow) {
+	if m.addReady(f) {
+		m.ring()
+	}
+}
+
+// addReady is markReady without the wake, and reports whether the follow
+// was not ready already.
+func (m *mux) addReady(f *muxFollow) bool {
 	if f.ready || f.done {
-		return
+		return false
 	}
 	f.ready = true
 	m.ready = append(m.ready, f)
-	m.wake.Signal()
+	return true
 }
 
 // What a refused follow or action names: the limits count them as the
@@ -454,7 +536,7 @@ func (m *mux) end(f *muxFollow, err error) {
 		delete(m.seats, f.seat)
 	}
 	m.dead = append(m.dead, f)
-	m.wake.Signal()
+	m.ring()
 }
 
 // bury closes the feeds of the follows that ended. It runs without m.mu:
@@ -475,9 +557,10 @@ func (m *mux) bury() {
 	}
 }
 
-// act hands an action to a worker, once a slot is free; its error is the
-// malformed request's.
-func (m *mux) act(a *pb.MultiplexAct) error {
+// act hands an action to a worker, once a slot is free, in c (the call
+// whose messages a was decoded into) or a new call if c is nil; its error
+// is the malformed request's.
+func (m *mux) act(a *pb.MultiplexAct, c *muxCall) error {
 	req := a.GetRequest()
 	if req == nil {
 		return fmt.Errorf("act %d: no request: %w", a.GetCall(), ErrMalformed)
@@ -487,27 +570,42 @@ func (m *mux) act(a *pb.MultiplexAct) error {
 	case <-m.ctx.Done():
 		return nil
 	}
-	m.mu.Lock()
-	if m.closing {
-		m.mu.Unlock()
+	// Under wmu, not mu: the writer's drain holds mu a while.
+	m.wmu.Lock()
+	if m.stopped {
+		m.wmu.Unlock()
 		<-m.slots
 		return nil
 	}
 	m.wg.Add(1)
-	m.mu.Unlock()
-	c := muxCalls.Get().(*muxCall)
+	m.wmu.Unlock()
+	if c == nil {
+		c = muxCalls.Get().(*muxCall)
+	}
 	c.m, c.req, c.call = m, req, a.GetCall()
 	m.t.s.work.async(c)
 	return nil
 }
 
 // muxCall is an action of the stream on its way through a worker (a
-// job), reused.
+// job), reused, with the messages the reader decodes an action into.
 type muxCall struct {
 	m         *mux
 	req       *pb.ActRequest
 	call, seq uint64
 	err       error
+
+	kind pb.MultiplexRequest_Act
+	act  pb.MultiplexAct
+}
+
+// preset clears the call's messages and sets them in req, reset, for the
+// reader to decode the next request into (encoded.Merge).
+func (c *muxCall) preset(req *pb.MultiplexRequest) {
+	proto.Reset(&c.act)
+	c.kind.Act = &c.act
+	req.Reset()
+	req.Kind = &c.kind
 }
 
 var muxCalls = sync.Pool{New: func() any { return new(muxCall) }}
@@ -522,7 +620,7 @@ func (c *muxCall) done(p *handlerPanic) {
 		c.seq, c.err = 0, m.t.s.recovered(m.ctx, p)
 	}
 	m.answer(c.call, muxSeat{c.req.GetTableId(), c.req.GetSeatToken()}, c.seq, c.err)
-	*c = muxCall{}
+	c.m, c.req, c.call, c.seq, c.err = nil, nil, 0, 0, nil
 	muxCalls.Put(c)
 }
 
@@ -538,21 +636,29 @@ func (m *mux) play(req *pb.ActRequest) (uint64, error) {
 	if err := m.elsewhere(m.ctx, req.GetTableId()); err != nil {
 		return 0, err
 	}
-	r, err := m.t.act(m.ctx, req)
-	return r.GetSeq(), err
+	return m.t.actSeq(m.ctx, req)
 }
 
-// answer puts an action's answer into the outbox, or holds an accepted
-// one until the seat's follows on the stream are at its seq.
+// answer hands an action's answer to the writer (take, putDone).
 func (m *mux) answer(call uint64, seat muxSeat, seq uint64, err error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if st := m.seats[seat]; err == nil && st != nil && !st.caughtUp(seq) {
-		st.held = append(st.held, muxAnswer{call: call, seq: seq})
+	m.wmu.Lock()
+	first := len(m.woken) == 0 && len(m.answers) == 0
+	m.answers = append(m.answers, muxDone{call: call, seq: seq, seat: seat, err: err})
+	m.wmu.Unlock()
+	if first {
+		m.ring()
+	}
+}
+
+// putDone puts an action's answer into the outbox, or holds an accepted
+// one until the seat's follows on the stream are at its seq; m.mu is
+// held.
+func (m *mux) putDone(a muxDone) {
+	if st := m.seats[a.seat]; a.err == nil && st != nil && !st.caughtUp(a.seq) {
+		st.held = append(st.held, muxAnswer{call: a.call, seq: a.seq})
 		return
 	}
-	m.putAnswer(call, seq, err)
-	m.wake.Signal()
+	m.putAnswer(a.call, a.seq, a.err)
 }
 
 // caughtUp reports whether every open follow of the seat is at seq.
@@ -671,6 +777,9 @@ func (m *mux) write() error {
 	err := m.send()
 	m.mu.Lock()
 	m.closing = true
+	m.wmu.Lock()
+	m.stopped = true
+	m.wmu.Unlock()
 	if m.fail != nil {
 		err = m.fail
 	}
@@ -699,8 +808,15 @@ func (m *mux) write() error {
 func (m *mux) send() error {
 	for {
 		m.mu.Lock()
+		m.take()
 		for m.out == nil && len(m.ready) == 0 && !m.over() {
-			m.wake.Wait()
+			m.mu.Unlock()
+			select {
+			case <-m.bell:
+			case <-m.ctx.Done():
+			}
+			m.mu.Lock()
+			m.take()
 		}
 		if m.fail != nil || m.ctx.Err() != nil {
 			m.mu.Unlock()
@@ -711,6 +827,7 @@ func (m *mux) send() error {
 			m.mu.Unlock()
 			runtime.Gosched()
 			m.mu.Lock()
+			m.take()
 		}
 		m.drain()
 		out := m.out

@@ -337,22 +337,28 @@ func (t *tableService) Act(ctx context.Context, req *pb.ActRequest) (*pb.ActResp
 }
 
 func (t *tableService) act(ctx context.Context, req *pb.ActRequest) (*pb.ActResponse, error) {
-	id := req.GetTableId()
-	if err := checkID("table_id", id); err != nil {
-		return nil, err
-	}
-	if err := checkID("request_id", req.GetRequestId()); err != nil {
-		return nil, err
-	}
-	if err := checkToken("seat_token", req.GetSeatToken()); err != nil {
-		return nil, err
-	}
-	r := ruleset.ActRequest{Token: req.GetSeatToken(), RequestID: req.GetRequestId(), LastSeq: req.GetLastSeq(), Action: req.GetAction()}
-	seq, err := route(t.s, id, func(tb ruleset.Tables) (uint64, error) { return tb.Act(ctx, id, r) })
+	seq, err := t.actSeq(ctx, req)
 	if err != nil {
 		return nil, err
 	}
 	return &pb.ActResponse{Seq: seq}, nil
+}
+
+// actSeq is act's work, with the seat's newest seq for the response: a
+// Multiplex answer is written from the seq alone, with no ActResponse.
+func (t *tableService) actSeq(ctx context.Context, req *pb.ActRequest) (uint64, error) {
+	id := req.GetTableId()
+	if err := checkID("table_id", id); err != nil {
+		return 0, err
+	}
+	if err := checkID("request_id", req.GetRequestId()); err != nil {
+		return 0, err
+	}
+	if err := checkToken("seat_token", req.GetSeatToken()); err != nil {
+		return 0, err
+	}
+	r := ruleset.ActRequest{Token: req.GetSeatToken(), RequestID: req.GetRequestId(), LastSeq: req.GetLastSeq(), Action: req.GetAction()}
+	return route(t.s, id, func(tb ruleset.Tables) (uint64, error) { return tb.Act(ctx, id, r) })
 }
 
 func (t *tableService) Spectate(req *pb.SpectateRequest, stream pb.TableService_SpectateServer) error {
