@@ -33,22 +33,27 @@ func MoveJournal[A any](s *Bolt[A]) error {
 	return s.do(context.Background(), s.moveAll)
 }
 
-// JournalLen is how many entries the journal holds.
+// JournalLen is how many entries the journal holds, not yet moved into
+// the tables' logs.
 func JournalLen[A any](s *Bolt[A]) int {
+	s.jr.mu.RLock()
+	defer s.jr.mu.RUnlock()
 	n := 0
-	s.db.View(func(tx *bolt.Tx) error {
-		n = tx.Bucket(bucketJournal).Stats().KeyN
-		return nil
-	})
+	for _, p := range s.jr.tables {
+		n += len(p.entries)
+	}
 	return n
 }
 
 // MoveTables moves the journal entries of the given tables into their
-// logs and leaves them in the journal too, as a crash between two chunks
-// of a move leaves them (the writer's account is not told).
+// logs and leaves them in the journal and the log too, as a crash between
+// two chunks of a move leaves them (the writer's account is not told).
 func MoveTables[A any](s *Bolt[A], ids ...string) error {
-	return s.do(context.Background(), func(tx *bolt.Tx) error { return s.moveChunk(tx, ids, false) })
+	return s.do(context.Background(), func(tx *bolt.Tx) error { return s.moveChunk(tx, ids) })
 }
+
+// WALDir is the directory of the write-ahead log of the store at path.
+var WALDir = walDir
 
 // JournalValue builds a journal value as Append and its writer do.
 func JournalValue(table string, n uint64, raw []byte) []byte {
