@@ -68,3 +68,6 @@ var DecodeJournal = decodeJournal
 // WithDropEvery sets how often the writer drops the file's mapped pages
 // from the resident set (0: after every commit).
 func WithDropEvery(d time.Duration) Option { return func(op *options) { op.dropEvery = d } }
+
+// DB is the store's bbolt file, for tests that read it.
+func DB[A any](s *Bolt[A]) *bolt.DB { return s.db }
