@@ -135,6 +135,7 @@ type options struct {
 	mv        movePolicy
 	dropEvery time.Duration
 	mappedMax int64
+	segSize   int64 // the log's segments (walSegment)
 }
 
 // WithObserver has the store tell o how it performs.
@@ -165,7 +166,7 @@ type request struct {
 // Open opens or creates the store at path. It fails after a second if
 // another process holds the file.
 func Open[A any](path string, codec Codec[A], opts ...Option) (*Bolt[A], error) {
-	op := options{obs: nopObserver{}, linger: DefaultLinger, mv: defaultMove, dropEvery: defaultDropEvery, mappedMax: DefaultMappedMax}
+	op := options{obs: nopObserver{}, linger: DefaultLinger, mv: defaultMove, dropEvery: defaultDropEvery, mappedMax: DefaultMappedMax, segSize: walSegment}
 	for _, o := range opts {
 		o(&op)
 	}
@@ -213,7 +214,7 @@ func Open[A any](path string, codec Codec[A], opts ...Option) (*Bolt[A], error) 
 	}
 	var w *wal
 	if err == nil {
-		w, err = openWAL(dir, segs, walSegment)
+		w, err = openWAL(dir, segs, op.segSize)
 	}
 	if err != nil {
 		db.Close()

@@ -71,3 +71,7 @@ func WithDropEvery(d time.Duration) Option { return func(op *options) { op.dropE
 
 // DB is the store's bbolt file, for tests that read it.
 func DB[A any](s *Bolt[A]) *bolt.DB { return s.db }
+
+// WithSegmentSize sets the size of the log's segments, so that tests
+// start, retire and reuse many.
+func WithSegmentSize(n int64) Option { return func(op *options) { op.segSize = n } }
