@@ -24,7 +24,8 @@ var ErrClosed = errors.New("store: closed")
 // Bucket layout: "tables" holds one bucket per table id with the record
 // (JSON) under "record", a bucket "log" of entries under big-endian
 // 8-byte keys from 1 (its Sequence the last of them; the newest entries
-// may still be in "journal", see journal.go), the latest snapshot as a
+// may be only in the write-ahead log beside the file and in memory, see
+// wal.go and journal.go), the latest snapshot as a
 // blob (putBlob: a bucket of its own) under "snapshot" (a version byte,
 // the big-endian 8-byte count of entries it covers, then its State) and
 // a bucket "events" of every snapshot's Events, each a blob under the
@@ -41,7 +42,9 @@ var ErrClosed = errors.New("store: closed")
 // before "live" existed gets it when it is opened, with every table in
 // it; the host marks the finished ones as it recovers them. One written
 // before "journal" existed gets an empty one; a file whose journal is
-// empty (after Close) reads the same to a store that knows no journal.
+// empty reads the same to a store that knows no journal; this store
+// keeps it empty (the write-ahead log took its place), so that an older
+// build still opens the file (but it ignores a log that a crash left).
 // One written before blobs holds its snapshots and events as plain
 // values: they read as blobs do, and a new snapshot replaces the old
 // table's as a blob. (A store older than blobs reading a newer file
@@ -79,8 +82,9 @@ const snapBudget = 128 << 10
 // WithLinger).
 const DefaultLinger = 4 * time.Millisecond
 
-// Bolt is a host.Store in one bbolt file. Every Create and Append is
-// durable (written and fsynced) when it returns. Writes go through one
+// Bolt is a host.Store in one bbolt file and a write-ahead log beside it
+// (appends). Every Create and Append is durable (written and fsynced)
+// when it returns. Writes go through one
 // goroutine that commits everything queued while the previous commit ran
 // in a single transaction (group commit): alone, a table pays one commit
 // per write; under load, many tables share one. When writes come often
@@ -115,9 +119,10 @@ type Observer interface {
 	// Appended is told how long an Append took, from the call until its
 	// entries were durable.
 	Appended(d time.Duration)
-	// Committed is told of every transaction the writer committed: how
-	// long it took (the writes and the fsync) and how many requests it
-	// carried (group commit: more under load).
+	// Committed is told of every group commit of the writer (a bbolt
+	// transaction, a write of the log, or both): how long it took (the
+	// writes and the fsyncs) and how many requests it carried (more
+	// under load).
 	Committed(d time.Duration, requests int)
 }
 
@@ -247,7 +252,7 @@ func addLive(tx *bolt.Tx) error {
 }
 
 // Close waits for the writes in flight, moves the journal into the
-// tables' logs and closes the file.
+// tables' logs, removes the write-ahead log and closes the file.
 func (s *Bolt[A]) Close() error {
 	s.once.Do(func() { close(s.quit) })
 	<-s.done
