@@ -198,24 +198,28 @@ func (w *wal) start(n uint64) error {
 	return nil
 }
 
-// zeroFile writes a file of size zeros, durably.
-func zeroFile(path string, size int64) error {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+// zeroFile writes a file of size zeros, durably, or none (a full disk:
+// the next try starts again).
+func zeroFile(path string, size int64) (err error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
 	if err != nil {
 		return err
 	}
+	defer func() {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(path)
+		}
+	}()
 	zeros := make([]byte, min(size, 1<<20))
 	for left := size; left > 0; left -= int64(len(zeros)) {
 		if _, err := f.Write(zeros[:min(left, int64(len(zeros)))]); err != nil {
-			f.Close()
 			return err
 		}
 	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return f.Sync()
 }
 
 func syncDir(dir string) error {
@@ -251,7 +255,7 @@ func (w *wal) flush() error {
 	if len(w.recs) == 0 {
 		return nil
 	}
-	if w.broken || w.off > 0 && w.off+int64(len(w.buf)) > w.segSize {
+	if w.broken || w.f == nil || w.off > 0 && w.off+int64(len(w.buf)) > w.segSize {
 		if err := w.rotate(); err != nil {
 			return err
 		}
