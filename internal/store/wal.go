@@ -159,6 +159,10 @@ func openWAL(dir string, old []uint64, segSize int64) (*wal, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
+	// The directory's own name is durable before any record in it.
+	if err := syncDir(filepath.Dir(dir)); err != nil {
+		return nil, err
+	}
 	w := &wal{dir: dir, segSize: segSize, live: old}
 	next := uint64(1)
 	if len(old) > 0 {
