@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/binary"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -55,7 +56,8 @@ func MoveTables[A any](s *Bolt[A], ids ...string) error {
 // WALDir is the directory of the write-ahead log of the store at path.
 var WALDir = walDir
 
-// JournalValue builds a journal value as Append and its writer do.
+// JournalValue builds a value of the journal bucket as an older build
+// did, for tests of files it left.
 func JournalValue(table string, n uint64, raw []byte) []byte {
 	v := append(journalValue(table, len(raw)), raw...)
 	setJournalNumber(v, len(table), n)
@@ -75,3 +77,28 @@ func DB[A any](s *Bolt[A]) *bolt.DB { return s.db }
 // WithSegmentSize sets the size of the log's segments, so that tests
 // start, retire and reuse many.
 func WithSegmentSize(n int64) Option { return func(op *options) { op.segSize = n } }
+
+// journalValue starts the journal value of an entry of table, with room
+// for its number (setJournalNumber), which only the writer knows; the
+// entry is appended to it.
+func journalValue(table string, room int) []byte {
+	v := make([]byte, 0, binary.MaxVarintLen64+len(table)+8+room)
+	v = binary.AppendUvarint(v, uint64(len(table)))
+	v = append(v, table...)
+	return append(v, 0, 0, 0, 0, 0, 0, 0, 0)
+}
+
+// setJournalNumber writes n as the entry's number into a value built by
+// journalValue for a table of the given id length.
+func setJournalNumber(v []byte, idLen int, n uint64) {
+	at := uvarintLen(uint64(idLen)) + idLen
+	binary.BigEndian.PutUint64(v[at:at+8], n)
+}
+
+func uvarintLen(x uint64) int {
+	n := 1
+	for ; x >= 0x80; x >>= 7 {
+		n++
+	}
+	return n
+}

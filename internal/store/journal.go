@@ -577,31 +577,6 @@ func moveJournal(tx *bolt.Tx) error {
 	return err
 }
 
-// journalValue starts the journal value of an entry of table, with room
-// for its number (setJournalNumber), which only the writer knows; the
-// entry is appended to it.
-func journalValue(table string, room int) []byte {
-	v := make([]byte, 0, binary.MaxVarintLen64+len(table)+8+room)
-	v = binary.AppendUvarint(v, uint64(len(table)))
-	v = append(v, table...)
-	return append(v, 0, 0, 0, 0, 0, 0, 0, 0)
-}
-
-// setJournalNumber writes n as the entry's number into a value built by
-// journalValue for a table of the given id length.
-func setJournalNumber(v []byte, idLen int, n uint64) {
-	at := uvarintLen(uint64(idLen)) + idLen
-	binary.BigEndian.PutUint64(v[at:at+8], n)
-}
-
-func uvarintLen(x uint64) int {
-	n := 1
-	for ; x >= 0x80; x >>= 7 {
-		n++
-	}
-	return n
-}
-
 // decodeJournal splits a journal value into the table id, the entry's
 // number and the entry.
 func decodeJournal(v []byte) (table []byte, n uint64, raw []byte, err error) {
