@@ -24,7 +24,8 @@ var ErrClosed = errors.New("store: closed")
 // Bucket layout: "tables" holds one bucket per table id with the record
 // (JSON) under "record", a bucket "log" of entries under big-endian
 // 8-byte keys from 1 (its Sequence the last of them; the newest entries
-// may still be in "journal", see journal.go), the latest snapshot as a
+// may be only in the write-ahead log beside the file and in memory, see
+// wal.go and journal.go), the latest snapshot as a
 // blob (putBlob: a bucket of its own) under "snapshot" (a version byte,
 // the big-endian 8-byte count of entries it covers, then its State) and
 // a bucket "events" of every snapshot's Events, each a blob under the
@@ -41,7 +42,9 @@ var ErrClosed = errors.New("store: closed")
 // before "live" existed gets it when it is opened, with every table in
 // it; the host marks the finished ones as it recovers them. One written
 // before "journal" existed gets an empty one; a file whose journal is
-// empty (after Close) reads the same to a store that knows no journal.
+// empty reads the same to a store that knows no journal; this store
+// keeps it empty (the write-ahead log took its place), so that an older
+// build still opens the file (but it ignores a log that a crash left).
 // One written before blobs holds its snapshots and events as plain
 // values: they read as blobs do, and a new snapshot replaces the old
 // table's as a blob. (A store older than blobs reading a newer file
@@ -79,8 +82,9 @@ const snapBudget = 128 << 10
 // WithLinger).
 const DefaultLinger = 4 * time.Millisecond
 
-// Bolt is a host.Store in one bbolt file. Every Create and Append is
-// durable (written and fsynced) when it returns. Writes go through one
+// Bolt is a host.Store in one bbolt file and a write-ahead log beside it
+// (appends). Every Create and Append is durable (written and fsynced)
+// when it returns. Writes go through one
 // goroutine that commits everything queued while the previous commit ran
 // in a single transaction (group commit): alone, a table pays one commit
 // per write; under load, many tables share one. When writes come often
@@ -97,7 +101,10 @@ type Bolt[A any] struct {
 	obs    Observer
 	linger time.Duration
 
-	jr        journal // the writer's only
+	jr        journal // the writer's, but for readers of its tables under its lock
+	wal       *wal    // the writer's only
+	appends   []*request
+	writes    []*request
 	mv        movePolicy
 	checked   time.Time // when the writer last weighed the mapped pages
 	dropEvery time.Duration
@@ -112,9 +119,10 @@ type Observer interface {
 	// Appended is told how long an Append took, from the call until its
 	// entries were durable.
 	Appended(d time.Duration)
-	// Committed is told of every transaction the writer committed: how
-	// long it took (the writes and the fsync) and how many requests it
-	// carried (group commit: more under load).
+	// Committed is told of every group commit of the writer (a bbolt
+	// transaction, a write of the log, or both): how long it took (the
+	// writes and the fsyncs) and how many requests it carried (more
+	// under load).
 	Committed(d time.Duration, requests int)
 }
 
@@ -132,6 +140,7 @@ type options struct {
 	mv        movePolicy
 	dropEvery time.Duration
 	mappedMax int64
+	segSize   int64 // the log's segments (walSegment)
 }
 
 // WithObserver has the store tell o how it performs.
@@ -145,18 +154,24 @@ func WithObserver(o Observer) Option { return func(op *options) { op.obs = o } }
 // than without the wait.
 func WithLinger(d time.Duration) Option { return func(op *options) { op.linger = max(d, 0) } }
 
-// request is one write waiting for the writer; size is a snapshot's
+// request is one write waiting for the writer: a bbolt write, or an
+// Append's encoded entries of a table (write nil); size is a snapshot's
 // bytes.
 type request struct {
 	write func(tx *bolt.Tx) error
 	err   chan error
 	size  int
+
+	table   string
+	entries [][]byte
+	first   uint64 // the number of the first of entries, once numbered
+	fail    error  // why the append cannot be, found by the writer
 }
 
 // Open opens or creates the store at path. It fails after a second if
 // another process holds the file.
 func Open[A any](path string, codec Codec[A], opts ...Option) (*Bolt[A], error) {
-	op := options{obs: nopObserver{}, linger: DefaultLinger, mv: defaultMove, dropEvery: defaultDropEvery, mappedMax: DefaultMappedMax}
+	op := options{obs: nopObserver{}, linger: DefaultLinger, mv: defaultMove, dropEvery: defaultDropEvery, mappedMax: DefaultMappedMax, segSize: walSegment}
 	for _, o := range opts {
 		o(&op)
 	}
@@ -195,7 +210,22 @@ func Open[A any](path string, codec Codec[A], opts ...Option) (*Bolt[A], error) 
 		db.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	s := &Bolt[A]{db: db, codec: codec, reqs: make(chan *request, maxBatch), snaps: make(chan *request, maxBatch), quit: make(chan struct{}), done: make(chan struct{}), obs: op.obs, linger: op.linger,
+	// What the log holds after a crash goes into bbolt before anything
+	// else, and its segments are retired.
+	dir := walDir(path)
+	segs, err := walSegments(dir)
+	if err == nil {
+		err = replayWAL(db, dir, segs)
+	}
+	var w *wal
+	if err == nil {
+		w, err = openWAL(dir, segs, op.segSize)
+	}
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open store %s: log: %w", path, err)
+	}
+	s := &Bolt[A]{wal: w, db: db, codec: codec, reqs: make(chan *request, maxBatch), snaps: make(chan *request, maxBatch), quit: make(chan struct{}), done: make(chan struct{}), obs: op.obs, linger: op.linger,
 		jr: newJournal(), mv: op.mv, dropEvery: op.dropEvery, mappedMax: op.mappedMax}
 	go s.writer()
 	return s, nil
@@ -222,7 +252,7 @@ func addLive(tx *bolt.Tx) error {
 }
 
 // Close waits for the writes in flight, moves the journal into the
-// tables' logs and closes the file.
+// tables' logs, removes the write-ahead log and closes the file.
 func (s *Bolt[A]) Close() error {
 	s.once.Do(func() { close(s.quit) })
 	<-s.done
@@ -443,10 +473,35 @@ func (l *lingering) gathered(n int) {
 	l.gain += (float64(n) - l.gain) / 4
 }
 
+// commit commits a batch: its bbolt writes in one transaction, then its
+// appends in one write of the log (commitAppends), which therefore see
+// the tables as the writes left them (a table deleted in the batch takes
+// no append).
 func (s *Bolt[A]) commit(batch []*request) {
+	start := time.Now()
+	s.writes, s.appends = s.writes[:0], s.appends[:0]
+	for _, r := range batch {
+		if r.write == nil {
+			s.appends = append(s.appends, r)
+		} else {
+			s.writes = append(s.writes, r)
+		}
+	}
+	if len(s.writes) > 0 {
+		s.commitTx(s.writes)
+	}
+	if len(s.appends) > 0 {
+		s.commitAppends(s.appends)
+	}
+	clear(s.writes)
+	clear(s.appends)
+	s.obs.Committed(time.Since(start), len(batch))
+}
+
+// commitTx commits bbolt writes in one transaction.
+func (s *Bolt[A]) commitTx(batch []*request) {
 	var failed *request
 	var failErr error
-	start := time.Now()
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		s.jr.begin()
 		for _, r := range batch {
@@ -459,8 +514,7 @@ func (s *Bolt[A]) commit(batch []*request) {
 	})
 	switch {
 	case err == nil:
-		s.jr.committed(time.Now())
-		s.obs.Committed(time.Since(start), len(batch))
+		s.jr.committed()
 		for _, r := range batch {
 			r.err <- nil
 		}
@@ -474,7 +528,7 @@ func (s *Bolt[A]) commit(batch []*request) {
 				rest = append(rest, r)
 			}
 		}
-		s.commit(rest)
+		s.commitTx(rest)
 	default:
 		// The commit itself failed (a full disk, an I/O error): nothing
 		// of the batch is stored.
@@ -588,9 +642,6 @@ func (s *Bolt[A]) deleteTable(tx *bolt.Tx, table string) error {
 	if tb == nil {
 		return nil
 	}
-	if err := s.dropJournal(tx, table); err != nil {
-		return err
-	}
 	s.jr.forget(table, true)
 	if seq := tb.Get(keySeq); seq != nil {
 		if err := tx.Bucket(bucketOrder).Delete(seq); err != nil {
@@ -656,12 +707,13 @@ func (s *Bolt[A]) Prune(ctx context.Context, before time.Time) (int, error) {
 	}
 }
 
-// Append adds entries to a table's log, all or none. They land in the
-// journal, where every reader finds them as if they were in the log.
+// Append adds entries to a table's log, all or none. They are durable in
+// the write-ahead log when it returns, and in the journal, where every
+// reader finds them as if they were in the log.
 func (s *Bolt[A]) Append(ctx context.Context, table string, entries ...host.Entry[A]) error {
 	vals := make([][]byte, len(entries))
 	for i := range entries {
-		v, err := AppendEntry(journalValue(table, entryRoom(&entries[i])), s.codec, &entries[i])
+		v, err := AppendEntry(make([]byte, 0, entryRoom(&entries[i])), s.codec, &entries[i])
 		if err != nil {
 			return fmt.Errorf("bolt store: table %s: %w", table, err)
 		}
@@ -669,16 +721,7 @@ func (s *Bolt[A]) Append(ctx context.Context, table string, entries ...host.Entr
 	}
 	start := time.Now()
 	defer func() { s.obs.Appended(time.Since(start)) }()
-	return s.do(ctx, func(tx *bolt.Tx) error {
-		if s.jr.knows(table) {
-			return s.appendJournal(tx, table, nil, vals)
-		}
-		tb := tx.Bucket(bucketTables).Bucket([]byte(table))
-		if tb == nil {
-			return fmt.Errorf("bolt store: table %s: %w", table, host.ErrNoTable)
-		}
-		return s.appendJournal(tx, table, tb.Bucket(bucketLog), vals)
-	})
+	return s.queue(ctx, s.reqs, &request{table: table, entries: vals, err: make(chan error, 1)})
 }
 
 // SaveSnapshot stores a table's snapshot, replacing its previous one; its
@@ -758,8 +801,7 @@ func (s *Bolt[A]) Load(ctx context.Context, f func(host.TableRecord, *host.Table
 	return errors.Join(damaged...)
 }
 
-// loadBatch is how many tables Load reads in one transaction, with one
-// scan of the journal for all of them.
+// loadBatch is how many tables Load reads in one transaction.
 const loadBatch = 256
 
 // loaded is a table as Load reads it.
@@ -773,14 +815,11 @@ type loaded[A any] struct {
 // loadBatch reads the given tables in one transaction.
 func (s *Bolt[A]) loadBatch(ids []string) ([]loaded[A], error) {
 	out := make([]loaded[A], len(ids))
+	mem := s.jr.viewMany(ids) // before the transaction: see entries
 	err := s.db.View(func(tx *bolt.Tx) error {
-		idx, err := indexJournal(tx)
-		if err != nil {
-			return err
-		}
 		for i, id := range ids {
 			t := &out[i]
-			t.rec, t.snap, t.entries, t.err = s.loadIn(tx, id, idx)
+			t.rec, t.snap, t.entries, t.err = s.loadIn(tx, id, mem[id])
 		}
 		return nil
 	})
@@ -793,8 +832,9 @@ func (s *Bolt[A]) LoadTable(_ context.Context, table string) (host.TableRecord, 
 }
 
 func (s *Bolt[A]) load(id string) (rec host.TableRecord, snap *host.TableSnapshot, entries []host.Entry[A], err error) {
+	mem := s.jr.view(id)
 	verr := s.db.View(func(tx *bolt.Tx) error {
-		rec, snap, entries, err = s.loadIn(tx, id, nil)
+		rec, snap, entries, err = s.loadIn(tx, id, mem)
 		return nil
 	})
 	if verr != nil {
@@ -803,9 +843,9 @@ func (s *Bolt[A]) load(id string) (rec host.TableRecord, snap *host.TableSnapsho
 	return rec, snap, entries, err
 }
 
-// loadIn reads a table in tx; idx is the journal's index, or nil to scan
-// the journal for the table's entries.
-func (s *Bolt[A]) loadIn(tx *bolt.Tx, id string, idx journalIndex) (host.TableRecord, *host.TableSnapshot, []host.Entry[A], error) {
+// loadIn reads a table in tx; mem is what the journal held of it just
+// before tx began.
+func (s *Bolt[A]) loadIn(tx *bolt.Tx, id string, mem memLog) (host.TableRecord, *host.TableSnapshot, []host.Entry[A], error) {
 	var rec host.TableRecord
 	var snap *host.TableSnapshot
 	var entries []host.Entry[A]
@@ -827,7 +867,7 @@ func (s *Bolt[A]) loadIn(tx *bolt.Tx, id string, idx journalIndex) (host.TableRe
 			}
 		}
 		var err error
-		entries, err = s.entries(tx, tb, id, from, idx)
+		entries, err = s.entries(tx, tb, from, mem)
 		return err
 	}()
 	if err != nil {
@@ -837,9 +877,10 @@ func (s *Bolt[A]) loadIn(tx *bolt.Tx, id string, idx journalIndex) (host.TableRe
 }
 
 // entries decodes a table's entries from the from-th on: those of its
-// log, then those still in the journal (found in idx, or by a scan if
-// idx is nil).
-func (s *Bolt[A]) entries(tx *bolt.Tx, tb *bolt.Bucket, table string, from uint64, idx journalIndex) ([]host.Entry[A], error) {
+// log, then those of mem (what the journal held of it before tx began:
+// those moved since are in the log too, and skipped; those of a table
+// deleted since, and created again, are not this table's).
+func (s *Bolt[A]) entries(tx *bolt.Tx, tb *bolt.Bucket, from uint64, mem memLog) ([]host.Entry[A], error) {
 	var entries []host.Entry[A]
 	next := from + 1
 	c := tb.Bucket(bucketLog).Cursor()
@@ -851,23 +892,22 @@ func (s *Bolt[A]) entries(tx *bolt.Tx, tb *bolt.Bucket, table string, from uint6
 		entries = append(entries, e)
 		next = binary.BigEndian.Uint64(k) + 1
 	}
-	err := journalEntries(tx, idx, table, func(k []byte, n uint64, raw []byte) error {
-		if n < next {
-			return nil // before from, or moved already
+	if len(mem.entries) == 0 || mem.inc != seqOf(tb) {
+		return entries, nil
+	}
+	for _, p := range mem.entries {
+		if p.n < next {
+			continue // before from, or moved already
 		}
-		if n != next {
-			return fmt.Errorf("%w: journal entry %x is entry %d, %d expected", ErrCorrupt, k, n, next)
+		if p.n != next {
+			return nil, fmt.Errorf("%w: entry %d of the journal, %d expected", ErrCorrupt, p.n, next)
 		}
-		e, err := decodeEntry(raw, s.codec)
+		e, err := decodeEntry(p.raw, s.codec)
 		if err != nil {
-			return fmt.Errorf("journal entry %x: %w", k, err)
+			return nil, fmt.Errorf("entry %d: %w", p.n, err)
 		}
 		entries = append(entries, e)
 		next++
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
 	return entries, nil
 }
@@ -875,13 +915,14 @@ func (s *Bolt[A]) entries(tx *bolt.Tx, tb *bolt.Bucket, table string, from uint6
 // LoadEntries returns a table's entries from the from-th on.
 func (s *Bolt[A]) LoadEntries(_ context.Context, table string, from uint64) ([]host.Entry[A], error) {
 	var entries []host.Entry[A]
+	mem := s.jr.view(table)
 	err := s.db.View(func(tx *bolt.Tx) error {
 		tb := tx.Bucket(bucketTables).Bucket([]byte(table))
 		if tb == nil {
 			return fmt.Errorf("table %s: %w", table, host.ErrNoTable)
 		}
 		var err error
-		entries, err = s.entries(tx, tb, table, from, nil)
+		entries, err = s.entries(tx, tb, from, mem)
 		return err
 	})
 	if err != nil {

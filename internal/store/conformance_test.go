@@ -9,8 +9,9 @@ import (
 )
 
 // TestConformance runs the stores' shared scenarios (package storetest)
-// on the bbolt store: a crash is a copy of the file while it is open, a
-// damage a byte string that decodes as no entry in place of the first.
+// on the bbolt store: a crash is a copy of the file and its log while it
+// is open, a damage a byte string that decodes as no entry in place of
+// the first.
 func TestConformance(t *testing.T) {
 	storetest.Run(t, storetest.Subject{
 		Open: func(t testing.TB, dir string) storetest.Store {
@@ -23,7 +24,7 @@ func TestConformance(t *testing.T) {
 		Close: func(s storetest.Store) error { return s.(*store.Bolt[storetest.Move]).Close() },
 		Crash: func(t testing.TB, dir string) string {
 			to := t.TempDir()
-			copyFile(t, filepath.Join(dir, "a.db"), filepath.Join(to, "a.db"))
+			copyStore(t, filepath.Join(dir, "a.db"), filepath.Join(to, "a.db"))
 			return to
 		},
 		Damage:  func(t testing.TB, dir, id string) { corruptFirstEntry(t, filepath.Join(dir, "a.db"), id) },

@@ -5,45 +5,52 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/mahjong-authority/authority/internal/host"
 )
 
-// The journal is where an Append lands first: one top-level bucket keyed
-// by a global big-endian sequence, so that every commit appends at its
-// right edge and writes one or two leaf pages however many tables it
-// carries (a table's own log, nested two buckets deep, costs a leaf, its
-// branch, the table's page and a page of "tables" for each table in the
-// commit). The writer later moves the entries into the tables' logs,
-// moveChunk tables a transaction, each table's entries since the last
-// move at once, so that a table's pages are written once for several of
-// its entries and a move holds the writer only briefly.
+// The journal is the entries that are durable in the write-ahead log
+// (wal.go) and not yet in their tables' logs in bbolt, kept in memory by
+// table. An Append writes its entries to the log and, once they are
+// durable, adds them here; readers read them here (under the journal's
+// lock, before their bbolt transaction) and add those past the log's
+// last after the log's (entries), so that an entry reads the same before
+// and after it moves. The writer moves them into the tables' logs,
+// moveChunk tables a bbolt transaction between commits, each table's
+// entries since the last move at once, so that a table's pages are
+// written once for several of its entries and a move holds the writer
+// only briefly.
 //
-// A journal value is the table id (uvarint length, then the bytes), the
-// entry's number in its table's log (big-endian, 8 bytes) and the entry
-// as a log holds it. An entry whose number is not past its log's last is
-// moved already: readers skip it, and add the others after the log's
-// (entries), so that an entry reads the same before and after it moves.
-// The journal is emptied (its bucket deleted, freeing its pages at once)
-// when the last of its tables is moved. Each move is one transaction, so
-// a crash leaves every entry in the log, the journal or both, and the
-// numbers tell which; Open moves what a crash left.
+// A move of every table is a drain. It starts the log's next segment
+// first; once it is done, every entry of the segments before that one is
+// in bbolt or belongs to a table deleted since, and they are retired. A
+// crash leaves every entry in the log, in bbolt or both, and the numbers
+// tell which; Open moves what the log holds (replayWAL), but the entries
+// of tables deleted since (their creation sequence, kept in each record,
+// is another table's or none).
+//
+// Before the log, the journal was a bbolt bucket keyed by a global
+// sequence (bucketJournal): a file an older build left with entries in it
+// has them moved at Open (moveJournal), and the bucket is kept, empty,
+// for an older build to open the file.
 var bucketJournal = []byte("journal")
 
 // When the writer moves the journal (movePolicy): it moves every table's
 // entries, moveChunk tables a transaction between commits. Longer waits
-// give a table more entries to move at once; a shorter journal is
-// quicker for a reader to scan (readers scan it whole: a millisecond or
-// two at 8,192 entries, see BenchmarkLoadEntriesFullJournal). A move
-// writes two or three pages of each table whatever it moves, so at human
-// pace it is the wait that pays (BenchmarkHumanPace at 300 appends a
-// second for 40 s: 20% fewer bytes written per append with 30 s than
-// with 10 s). How long a wait pays depends on the tables: 8,192 entries
-// are eight a table at 1,000 tables and less than one at 10,000, where
-// a move wrote three pages for each entry and took 40% of the store's
-// CPU (BenchmarkScalePace). So the journal waits for a few entries a
-// table on average, up to a bound on its length.
+// give a table more entries to move at once, and keep more entries in
+// memory and in the log. A move writes two or three pages of each table
+// whatever it moves, so at human pace it is the wait that pays
+// (BenchmarkHumanPace at 300 appends a second for 40 s: 20% fewer bytes
+// written per append with 30 s than with 10 s). How long a wait pays
+// depends on the tables: 8,192 entries are eight a table at 1,000
+// tables and less than one at 10,000, where a move wrote three pages for
+// each entry and took 40% of the store's CPU (BenchmarkScalePace). So
+// the journal waits for a few entries a table on average, up to a bound
+// on its length.
 const moveChunk = 64
 
 // movePolicy is when the writer moves the journal: once it holds max
@@ -56,141 +63,117 @@ type movePolicy struct {
 	max      int
 }
 
-// defaultMove: 8,192 entries bound the journal at up to 2,048 tables, as
-// before tables counted; from there on it holds four entries a table, up
-// to 65,536 (a scan of ten milliseconds or so for a reader of one table,
-// BenchmarkLoadEntriesFullJournal). A store too quiet to gather that many
-// moves every two minutes, so that its journal does not linger for ever.
+// defaultMove: 8,192 entries bound the journal at up to 2,048 tables;
+// from there on it holds four entries a table, up to 65,536 (some 10 MB
+// of memory and of log). A store too quiet to gather that many moves
+// every two minutes, so that its log does not linger for ever.
 var defaultMove = movePolicy{every: 2 * time.Minute, at: 8 << 10, perTable: 4, max: 64 << 10}
 
-// pending is what the journal holds of one table that is not moved yet.
+// pendingEntry is an entry in the journal: its number and its encoding.
+type pendingEntry struct {
+	n   uint64
+	raw []byte
+}
+
+// pending is what the journal holds of one table. Its entries are only
+// ever appended to (never written in place), so that a reader may keep
+// the slice it read under the lock.
 type pending struct {
-	last uint64   // the number of its last entry
-	keys []uint64 // the journal keys of its entries not moved, in order
+	inc     uint64 // the table's creation sequence
+	last    uint64 // the number of its last entry
+	entries []pendingEntry
 }
 
-// journal is the writer's account of the journal bucket, so that an
-// Append numbers its entries without reading the table's log and a move
-// finds a table's entries without scanning. Only the writer goroutine
-// uses it. A transaction's changes are kept apart (tx*) and applied only
-// once it commits.
+// tableState is what the writer knows of a table it appended to.
+type tableState struct{ inc, last uint64 }
+
+// journal is the writer's account of the entries not moved. Only the
+// writer goroutine changes it; readers read tables under mu. A bbolt
+// transaction's changes are kept apart (tx*) and applied only once it
+// commits.
 type journal struct {
-	tables   map[string]*pending // tables with entries not moved
-	lasts    map[string]uint64   // the last entry's number of the tables appended to since Open, until they finish
-	present  map[string]bool     // tables with entries in the journal, moved or not
-	n        int                 // entries in the journal bucket
-	since    time.Time           // when its oldest was committed
-	draining bool                // moving every table, chunk by chunk
-	queue    []string            // tables left to move in this drain, sorted
-	retry    time.Time           // no move before this, after one failed
+	mu     sync.RWMutex
+	tables map[string]*pending // tables with entries not moved (under mu)
 
-	key [8]byte // a key being built, for bbolt calls that copy it
+	lasts     map[string]tableState // the tables appended to since Open, until they finish or go
+	n         int                   // entries not moved
+	since     time.Time             // when the oldest of them was committed, or earlier
+	draining  bool                  // moving every table, chunk by chunk
+	queue     []string              // tables left to move in this drain, sorted
+	drainFrom uint64                // the first segment of the log this drain does not empty
+	drainAt   time.Time             // when it started
+	retry     time.Time             // no move before this, after one failed
 
-	txLast  map[string]uint64 // this transaction's last numbers; 0: dropped
+	batch map[string]tableState // the numbering of the appends being committed
+
+	txGone  map[string]bool // tables this transaction deleted
 	txOps   []journalOp
-	txMoved bool // this transaction emptied the journal
+	txMoved bool // this transaction moved every table
 }
 
-// journalOp is one change of a transaction to the account: an entry
-// appended (key > 0), a table's entries dropped (key 0) or a table
-// forgotten (forget: finished or deleted).
+// journalOp is a transaction's change to the account: a table forgotten
+// (finished: its number is looked up again at its next append; deleted:
+// its entries are dropped too).
 type journalOp struct {
 	table   string
-	n, key  uint64
-	dropped int
-	forget  bool
+	deleted bool
 }
 
 func newJournal() journal {
-	return journal{tables: make(map[string]*pending), lasts: make(map[string]uint64), present: make(map[string]bool), txLast: make(map[string]uint64)}
+	return journal{tables: make(map[string]*pending), lasts: make(map[string]tableState),
+		batch: make(map[string]tableState), txGone: make(map[string]bool)}
 }
 
 // begin starts a transaction's account (again, after a failed attempt).
 func (j *journal) begin() {
-	clear(j.txLast)
+	clear(j.txGone)
 	clear(j.txOps)
 	j.txOps = j.txOps[:0]
 	j.txMoved = false
 }
 
 // committed applies the committed transaction's account.
-func (j *journal) committed(now time.Time) {
+func (j *journal) committed() {
+	j.mu.Lock()
 	if j.txMoved {
-		j.emptied()
+		clear(j.tables)
+		j.n = 0
 	}
 	for _, op := range j.txOps {
-		if op.forget {
-			delete(j.lasts, op.table)
-			continue
-		}
-		if op.key == 0 {
+		delete(j.lasts, op.table)
+		if p := j.tables[op.table]; op.deleted && p != nil {
+			j.n -= len(p.entries)
 			delete(j.tables, op.table)
-			delete(j.present, op.table)
-			j.n -= op.dropped
-			continue
 		}
-		p := j.tables[op.table]
-		if p == nil {
-			p = &pending{}
-			j.tables[op.table] = p
-		}
-		p.last = op.n
-		p.keys = append(p.keys, op.key)
-		j.lasts[op.table] = op.n
-		j.present[op.table] = true
-		if j.n == 0 {
-			j.since = now
-		}
-		j.n++
+	}
+	j.mu.Unlock()
+	if j.n == 0 {
+		j.since = time.Time{}
 	}
 	j.begin()
 }
 
-// emptied forgets everything: the journal bucket is empty.
-func (j *journal) emptied() {
-	clear(j.tables)
-	clear(j.present)
-	j.n = 0
-	j.since = time.Time{}
-	j.draining = false
-	j.queue = j.queue[:0]
-}
-
-// knows reports whether the writer knows the number of table's last
-// entry, as of the transaction under way: it appended to the table since
-// Open, and the table has not finished nor been deleted since. Then the
-// table exists and lastOf needs no log, so that an append reads no page
-// of the table (a search through "tables" and the table's own page).
-func (j *journal) knows(table string) bool {
-	if n, ok := j.txLast[table]; ok {
-		return n > 0
-	}
-	_, ok := j.lasts[table]
-	return ok
-}
-
 // forget has the writer look table up again at its next append after
 // this transaction: it finished (few append after, and the account would
-// keep it for ever) or is deleted (and then, in this transaction too: a
-// table created again under its id starts a log of its own).
+// keep it for ever) or is deleted (and its entries go with it: a table
+// created again under its id starts a log of its own).
 func (j *journal) forget(table string, deleted bool) {
 	if deleted {
-		j.txLast[table] = 0
+		j.txGone[table] = true
 	}
-	j.txOps = append(j.txOps, journalOp{table: table, forget: true})
+	j.txOps = append(j.txOps, journalOp{table: table, deleted: deleted})
 }
 
 // lastOf returns the number of the last entry of table, whose log bucket
-// is lb: the one the writer knows, else the journal's if it holds some
-// not moved, else the log's (lb may be nil if knows(table)).
+// is lb, as of the transaction under way.
 func (j *journal) lastOf(table string, lb *bolt.Bucket) uint64 {
-	if n, ok := j.txLast[table]; ok {
-		if n > 0 {
-			return n
-		}
-	} else if n, ok := j.lasts[table]; ok {
-		return n
-	} else if p := j.tables[table]; p != nil {
+	if j.txGone[table] {
+		return lb.Sequence()
+	}
+	if st, ok := j.lasts[table]; ok {
+		return st.last
+	}
+	if p := j.tables[table]; p != nil {
 		return p.last
 	}
 	return lb.Sequence()
@@ -205,98 +188,163 @@ func (j *journal) due(now time.Time, p movePolicy) bool {
 		j.n >= p.at && j.n >= p.perTable*len(j.tables)
 }
 
-// journalValue starts the journal value of an entry of table, with room
-// for its number (setJournalNumber), which only the writer knows; the
-// entry is appended to it.
-func journalValue(table string, room int) []byte {
-	v := make([]byte, 0, binary.MaxVarintLen64+len(table)+8+room)
-	v = binary.AppendUvarint(v, uint64(len(table)))
-	v = append(v, table...)
-	return append(v, 0, 0, 0, 0, 0, 0, 0, 0)
+// memLog is what a reader found of a table in the journal.
+type memLog struct {
+	inc     uint64
+	entries []pendingEntry
 }
 
-// setJournalNumber writes n as the entry's number into a value built by
-// journalValue for a table of the given id length.
-func setJournalNumber(v []byte, idLen int, n uint64) {
-	at := uvarintLen(uint64(idLen)) + idLen
-	binary.BigEndian.PutUint64(v[at:at+8], n)
-}
-
-func uvarintLen(x uint64) int {
-	n := 1
-	for ; x >= 0x80; x >>= 7 {
-		n++
+// view returns the journal's entries of table.
+func (j *journal) view(table string) memLog {
+	j.mu.RLock()
+	defer j.mu.RUnlock()
+	if p := j.tables[table]; p != nil {
+		return memLog{p.inc, p.entries}
 	}
-	return n
+	return memLog{}
 }
 
-// decodeJournal splits a journal value into the table id, the entry's
-// number and the entry.
-func decodeJournal(v []byte) (table []byte, n uint64, raw []byte, err error) {
-	l, w := binary.Uvarint(v)
-	if w <= 0 || l > uint64(len(v)-w) || uint64(len(v)-w)-l < 8 {
-		return nil, 0, nil, fmt.Errorf("%w: journal value of %d bytes", ErrCorrupt, len(v))
-	}
-	v = v[w:]
-	return v[:l], binary.BigEndian.Uint64(v[l : l+8]), v[l+8:], nil
-}
-
-// appendJournal puts a table's entries (built by journalValue) into the
-// journal, numbered after its last entry.
-func (s *Bolt[A]) appendJournal(tx *bolt.Tx, table string, lb *bolt.Bucket, vals [][]byte) error {
-	jb := tx.Bucket(bucketJournal)
-	jb.FillPercent = 1 // keys only ever grow: full leaves
-	n := s.jr.lastOf(table, lb)
-	for _, v := range vals {
-		seq, err := jb.NextSequence()
-		if err != nil {
-			return err
+// viewMany returns the journal's entries of the given tables that have
+// some.
+func (j *journal) viewMany(tables []string) map[string]memLog {
+	j.mu.RLock()
+	defer j.mu.RUnlock()
+	var out map[string]memLog
+	for _, id := range tables {
+		if p := j.tables[id]; p != nil {
+			if out == nil {
+				out = make(map[string]memLog)
+			}
+			out[id] = memLog{p.inc, p.entries}
 		}
-		n++
-		setJournalNumber(v, len(table), n)
-		// Put copies the key: the writer's buffer serves every append.
-		if err := jb.Put(binary.BigEndian.AppendUint64(s.jr.key[:0], seq), v); err != nil {
-			return err
-		}
-		s.jr.txOps = append(s.jr.txOps, journalOp{table: table, n: n, key: seq})
 	}
-	s.jr.txLast[table] = n
-	return nil
+	return out
 }
 
-// dropJournal deletes a table's entries from the journal (the table is
-// being deleted), so that a table created later under its id does not
-// inherit them.
-func (s *Bolt[A]) dropJournal(tx *bolt.Tx, table string) error {
-	if _, ok := s.jr.txLast[table]; !ok && !s.jr.present[table] {
+// commitAppends numbers the appends of a batch, writes them to the log
+// in one write and one fdatasync, adds them to the journal and answers
+// them. A table the writer does not know yet is looked up in bbolt (its
+// creation sequence and last number), once a table until it finishes.
+func (s *Bolt[A]) commitAppends(appends []*request) {
+	j := &s.jr
+	for _, r := range appends {
+		if _, ok := j.lasts[r.table]; !ok {
+			s.lookUp(appends)
+			break
+		}
+	}
+	clear(j.batch)
+	for _, r := range appends {
+		if r.fail != nil {
+			continue
+		}
+		st, ok := j.batch[r.table]
+		if !ok {
+			st = j.lasts[r.table]
+		}
+		r.first = st.last + 1
+		for _, v := range r.entries {
+			st.last++
+			s.wal.add(st.inc, r.table, st.last, v)
+		}
+		j.batch[r.table] = st
+	}
+	err := s.wal.flush()
+	if err == nil {
+		now := time.Now()
+		j.mu.Lock()
+		for _, r := range appends {
+			if r.fail != nil {
+				continue
+			}
+			st := j.batch[r.table]
+			p := j.tables[r.table]
+			if p == nil {
+				p = &pending{inc: st.inc}
+				j.tables[r.table] = p
+			}
+			for i, v := range r.entries {
+				p.entries = append(p.entries, pendingEntry{n: r.first + uint64(i), raw: v})
+			}
+			p.last = r.first + uint64(len(r.entries)) - 1
+			if j.n == 0 {
+				j.since = now
+			}
+			j.n += len(r.entries)
+			j.lasts[r.table] = tableState{inc: st.inc, last: p.last}
+		}
+		j.mu.Unlock()
+	}
+	for _, r := range appends {
+		switch {
+		case r.fail != nil:
+			r.err <- r.fail
+		case err != nil:
+			r.err <- err
+		default:
+			r.err <- nil
+		}
+	}
+}
+
+// lookUp finds in bbolt the tables of appends the writer does not know:
+// their creation sequence and the number of their last entry (the
+// journal's, if it holds some). An append to a table that does not exist
+// fails.
+func (s *Bolt[A]) lookUp(appends []*request) {
+	j := &s.jr
+	err := s.db.View(func(tx *bolt.Tx) error {
+		tables := tx.Bucket(bucketTables)
+		for _, r := range appends {
+			if _, ok := j.lasts[r.table]; ok {
+				continue
+			}
+			tb := tables.Bucket([]byte(r.table))
+			if tb == nil {
+				r.fail = fmt.Errorf("bolt store: table %s: %w", r.table, host.ErrNoTable)
+				continue
+			}
+			st := tableState{inc: seqOf(tb), last: tb.Bucket(bucketLog).Sequence()}
+			if p := j.tables[r.table]; p != nil && p.inc == st.inc {
+				st.last = p.last
+			}
+			j.lasts[r.table] = st
+		}
 		return nil
-	}
-	jb := tx.Bucket(bucketJournal)
-	var keys [][]byte
-	c := jb.Cursor()
-	for k, v := c.First(); k != nil; k, v = c.Next() {
-		if id, _, _, err := decodeJournal(v); err == nil && string(id) == table {
-			keys = append(keys, bytes.Clone(k))
+	})
+	if err != nil {
+		for _, r := range appends {
+			if _, ok := j.lasts[r.table]; !ok && r.fail == nil {
+				r.fail = fmt.Errorf("bolt store: table %s: %w", r.table, err)
+			}
 		}
 	}
-	for _, k := range keys {
-		if err := jb.Delete(k); err != nil {
-			return err
-		}
+}
+
+// seqOf is a table's creation sequence, its key in "order".
+func seqOf(tb *bolt.Bucket) uint64 {
+	if k := tb.Get(keySeq); len(k) == 8 {
+		return binary.BigEndian.Uint64(k)
 	}
-	s.jr.txOps = append(s.jr.txOps, journalOp{table: table, dropped: len(keys)})
-	s.jr.txLast[table] = 0
-	return nil
+	return 0
 }
 
 // move moves the next chunk of tables in a transaction of its own,
 // starting a drain of every table if none is under way. A move that
-// fails is tried again after movePolicy.every; the entries stay in the journal
-// meanwhile, where every reader sees them.
+// fails is tried again after movePolicy.every; the entries stay in the
+// journal meanwhile, where every reader sees them.
 func (s *Bolt[A]) move() {
 	j := &s.jr
-	if !j.draining || len(j.queue) == 0 {
+	if !j.draining {
+		// What the log holds from here on is not this drain's.
+		if s.wal.off > 0 || s.wal.f == nil {
+			if err := s.wal.rotate(); err != nil {
+				j.retry = time.Now().Add(s.mv.every)
+				return
+			}
+		}
 		j.draining = true
+		j.drainFrom, j.drainAt = s.wal.num, time.Now()
 		j.queue = j.queue[:0]
 		for id := range j.tables {
 			j.queue = append(j.queue, id)
@@ -312,8 +360,7 @@ func (s *Bolt[A]) move() {
 			chunk = append(chunk, id)
 		}
 	}
-	last := len(chunk) == len(j.tables)
-	err := s.db.Update(func(tx *bolt.Tx) error { return s.moveChunk(tx, chunk, last) })
+	err := s.db.Update(func(tx *bolt.Tx) error { return s.moveChunk(tx, chunk) })
 	if err != nil {
 		j.retry = time.Now().Add(s.mv.every)
 		j.draining = false
@@ -323,49 +370,148 @@ func (s *Bolt[A]) move() {
 	// mapped pages around each: weighed at the writer's next turn, or a
 	// drain could map most of the file before the next check.
 	s.checked = time.Time{}
-	if last {
-		j.emptied()
+	j.mu.Lock()
+	for _, id := range chunk {
+		if p := j.tables[id]; p != nil {
+			j.n -= len(p.entries)
+			delete(j.tables, id)
+		}
+	}
+	j.mu.Unlock()
+	if len(j.queue) > 0 {
 		return
 	}
-	for _, id := range chunk {
-		delete(j.tables, id)
+	j.draining = false
+	s.wal.retire(j.drainFrom)
+	j.since = time.Time{}
+	if j.n > 0 {
+		j.since = j.drainAt
 	}
 }
 
-// moveChunk moves the journal entries of the given tables into their
-// logs and, if they are the last not moved, empties the journal.
-func (s *Bolt[A]) moveChunk(tx *bolt.Tx, chunk []string, last bool) error {
-	// One cursor for every entry, in a buffer it keeps (a Get makes a
-	// cursor each time); one key buffer (Put copies its key).
-	jc := tx.Bucket(bucketJournal).Cursor()
-	var k, n [8]byte
+// moveChunk puts the journal's entries of the given tables into their
+// logs; those of a table deleted since (gone, or another table under its
+// id) are dropped.
+func (s *Bolt[A]) moveChunk(tx *bolt.Tx, chunk []string) error {
+	var buf [8]byte
 	tables := tx.Bucket(bucketTables)
 	for _, id := range chunk {
+		p := s.jr.tables[id]
+		if p == nil {
+			continue
+		}
 		tb := tables.Bucket([]byte(id))
-		if tb == nil {
-			continue // deleted since (its entries dropped with it)
+		if tb == nil || seqOf(tb) != p.inc {
+			continue
 		}
 		lb := tb.Bucket(bucketLog)
 		lb.FillPercent = 1 // numbered in order: full leaves
-		for _, seq := range s.jr.tables[id].keys {
-			binary.BigEndian.PutUint64(k[:], seq)
-			var v []byte
-			if got, val := jc.Seek(k[:]); bytes.Equal(got, k[:]) {
-				v = val
-			}
-			if err := moveEntryKey(lb, k[:], v, n[:]); err != nil {
+		for _, e := range p.entries {
+			if err := putEntry(lb, e.n, e.raw, buf[:]); err != nil {
 				return fmt.Errorf("table %s: %w", id, err)
 			}
 		}
 	}
-	if !last {
-		return nil
+	return nil
+}
+
+// putEntry puts entry n into the log lb, unless it is there already;
+// buf is 8 bytes for its key.
+func putEntry(lb *bolt.Bucket, n uint64, raw, buf []byte) error {
+	switch seq := lb.Sequence(); {
+	case n <= seq:
+		return nil // moved before a crash
+	case n != seq+1:
+		return fmt.Errorf("%w: entry %d after the log's %d", ErrCorrupt, n, seq)
 	}
-	if err := tx.DeleteBucket(bucketJournal); err != nil {
+	if err := lb.Put(binary.BigEndian.AppendUint64(buf[:0], n), raw); err != nil {
 		return err
 	}
-	_, err := tx.CreateBucket(bucketJournal)
-	return err
+	return lb.SetSequence(n)
+}
+
+// moveAll moves every table's entries in one of the writer's
+// transactions (MoveJournal in tests, and Close).
+func (s *Bolt[A]) moveAll(tx *bolt.Tx) error {
+	ids := make([]string, 0, len(s.jr.tables))
+	for id := range s.jr.tables {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	if err := s.moveChunk(tx, ids); err != nil {
+		return err
+	}
+	s.jr.txMoved = true
+	return nil
+}
+
+// closeJournal moves the whole journal as the store closes and removes
+// the log, so that a store closed cleanly is its bbolt file alone. If
+// the move fails, the log stays, for the next Open.
+func (s *Bolt[A]) closeJournal() {
+	if s.jr.n > 0 {
+		err := s.db.Update(func(tx *bolt.Tx) error {
+			s.jr.begin()
+			return s.moveAll(tx)
+		})
+		if err != nil {
+			s.wal.close()
+			return
+		}
+		s.jr.committed()
+	}
+	_ = s.wal.remove()
+}
+
+// replayWAL moves the entries of the log's segments (what a crash left)
+// into their tables' logs in bbolt, in one transaction: those not there
+// already, of tables that still exist as the table that wrote them. An
+// entry whose number comes again later (written again after a write that
+// failed) is the later one.
+func replayWAL(db *bolt.DB, dir string, segs []uint64) error {
+	type tableInc struct {
+		table string
+		inc   uint64
+	}
+	logs := make(map[tableInc][]walRecord)
+	var order []tableInc
+	for _, n := range segs {
+		err := readSegment(dir, n, func(r walRecord) error {
+			k := tableInc{r.table, r.inc}
+			l, ok := logs[k]
+			if !ok {
+				order = append(order, k)
+			}
+			for len(l) > 0 && l[len(l)-1].n >= r.n {
+				l = l[:len(l)-1]
+			}
+			logs[k] = append(l, r)
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("segment %016x: %w", n, err)
+		}
+	}
+	if len(order) == 0 {
+		return nil
+	}
+	return db.Update(func(tx *bolt.Tx) error {
+		var buf [8]byte
+		tables := tx.Bucket(bucketTables)
+		for _, k := range order {
+			tb := tables.Bucket([]byte(k.table))
+			if tb == nil || seqOf(tb) != k.inc {
+				continue // deleted since
+			}
+			lb := tb.Bucket(bucketLog)
+			for _, r := range logs[k] {
+				if err := putEntry(lb, r.n, r.entry, buf[:]); err != nil {
+					return fmt.Errorf("table %s: %w", k.table, err)
+				}
+			}
+		}
+		return nil
+	})
 }
 
 // moveEntry puts the journal entry v (under key k) into the log lb,
@@ -431,89 +577,13 @@ func moveJournal(tx *bolt.Tx) error {
 	return err
 }
 
-// moveAll is moveJournal in one of the writer's transactions.
-func (s *Bolt[A]) moveAll(tx *bolt.Tx) error {
-	if err := moveJournal(tx); err != nil {
-		return err
+// decodeJournal splits a journal value into the table id, the entry's
+// number and the entry.
+func decodeJournal(v []byte) (table []byte, n uint64, raw []byte, err error) {
+	l, w := binary.Uvarint(v)
+	if w <= 0 || l > uint64(len(v)-w) || uint64(len(v)-w)-l < 8 {
+		return nil, 0, nil, fmt.Errorf("%w: journal value of %d bytes", ErrCorrupt, len(v))
 	}
-	clear(s.jr.txLast)
-	clear(s.jr.txOps)
-	s.jr.txOps = s.jr.txOps[:0]
-	s.jr.txMoved = true
-	return nil
-}
-
-// journalIndex maps a table id to its journal entries, in order, for
-// readers of many tables in one transaction (only valid in it).
-type journalIndex map[string][]journalRef
-
-type journalRef struct {
-	key, raw []byte
-	n        uint64
-}
-
-// indexJournal reads the journal of tx into an index, nil if it is empty.
-func indexJournal(tx *bolt.Tx) (journalIndex, error) {
-	jb := tx.Bucket(bucketJournal)
-	if jb == nil {
-		return nil, nil
-	}
-	var idx journalIndex
-	c := jb.Cursor()
-	for k, v := c.First(); k != nil; k, v = c.Next() {
-		id, n, raw, err := decodeJournal(v)
-		if err != nil {
-			return nil, fmt.Errorf("journal entry %x: %w", k, err)
-		}
-		if idx == nil {
-			idx = make(journalIndex)
-		}
-		idx[string(id)] = append(idx[string(id)], journalRef{key: k, raw: raw, n: n})
-	}
-	return idx, nil
-}
-
-// journalEntries calls f with each journal entry of table in tx, in
-// order: from idx if it is not nil, else by a scan of the journal.
-func journalEntries(tx *bolt.Tx, idx journalIndex, table string, f func(k []byte, n uint64, raw []byte) error) error {
-	if idx != nil {
-		for _, r := range idx[table] {
-			if err := f(r.key, r.n, r.raw); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	jb := tx.Bucket(bucketJournal)
-	if jb == nil {
-		return nil
-	}
-	c := jb.Cursor()
-	for k, v := c.First(); k != nil; k, v = c.Next() {
-		id, n, raw, err := decodeJournal(v)
-		if err != nil {
-			return fmt.Errorf("journal entry %x: %w", k, err)
-		}
-		if string(id) == table {
-			if err := f(k, n, raw); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// closeJournal moves the whole journal as the store closes, so that a
-// file closed cleanly has an empty journal.
-func (s *Bolt[A]) closeJournal() {
-	if s.jr.n == 0 {
-		return
-	}
-	err := s.db.Update(func(tx *bolt.Tx) error {
-		s.jr.begin()
-		return s.moveAll(tx)
-	})
-	if err == nil {
-		s.jr.committed(time.Now())
-	}
+	v = v[w:]
+	return v[:l], binary.BigEndian.Uint64(v[l : l+8]), v[l+8:], nil
 }

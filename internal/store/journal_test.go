@@ -193,9 +193,7 @@ func TestJournalMovesInTime(t *testing.T) {
 	checkReaders(t, s, "t", numbered(0, 2))
 }
 
-// copyFile copies the store's file as a crash would leave it: every
-// commit acknowledged so far, none in flight (each test waits for its
-// writes before it copies).
+// copyFile copies a file.
 func copyFile(t testing.TB, from, to string) {
 	t.Helper()
 	raw, err := os.ReadFile(from)
@@ -205,6 +203,37 @@ func copyFile(t testing.TB, from, to string) {
 	if err := os.WriteFile(to, raw, 0o600); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// copyStore copies the store at from (its file and its write-ahead log)
+// to to, as a crash would leave it: every write acknowledged so far, none
+// in flight (each test waits for its writes before it copies). The log
+// is copied first: an entry the writer moves into the file meanwhile,
+// and retires from the log, is in the file's copy then.
+func copyStore(t testing.TB, from, to string) {
+	t.Helper()
+	segs, err := os.ReadDir(store.WALDir(from))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(store.WALDir(to), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, seg := range segs {
+		raw, err := os.ReadFile(filepath.Join(store.WALDir(from), seg.Name()))
+		if errors.Is(err, os.ErrNotExist) {
+			// Retired since it was listed (a move the last commit made
+			// due): its entries are in the file, copied below.
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(store.WALDir(to), seg.Name()), raw, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyFile(t, from, to)
 }
 
 // TestJournalCrash: a process killed after the journal's commit and
@@ -224,21 +253,21 @@ func TestJournalCrash(t *testing.T) {
 	want := map[string][]host.Entry[move]{"t1": numbered(0, 3), "t2": numbered(10, 1)}
 	mustAppend(t, s, "t1", want["t1"]...)
 	mustAppend(t, s, "t2", want["t2"]...)
-	copyFile(t, path, filepath.Join(dir, "journal-only.db"))
+	copyStore(t, path, filepath.Join(dir, "journal-only.db"))
 	// A move of t1's chunk, not yet of t2's: t1's entries are in its log
 	// and still in the journal.
 	if err := store.MoveTables(s, "t1"); err != nil {
 		t.Fatal(err)
 	}
-	copyFile(t, path, filepath.Join(dir, "part-moved.db"))
+	copyStore(t, path, filepath.Join(dir, "part-moved.db"))
 	checkReaders(t, s, "t1", want["t1"])
 	if err := store.MoveJournal(s); err != nil {
 		t.Fatal(err)
 	}
-	copyFile(t, path, filepath.Join(dir, "moved.db"))
+	copyStore(t, path, filepath.Join(dir, "moved.db"))
 	more := numbered(20, 2)
 	mustAppend(t, s, "t2", more...)
-	copyFile(t, path, filepath.Join(dir, "both.db"))
+	copyStore(t, path, filepath.Join(dir, "both.db"))
 
 	for _, tc := range []struct {
 		file string
