@@ -5,6 +5,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mahjong-authority/authority/internal/rusage"
 )
 
 // TestSchedulerRunsInTimeOrder schedules functions out of order: each
@@ -61,5 +63,50 @@ func TestSchedulerRunsInTimeOrder(t *testing.T) {
 	case <-again:
 	case <-time.After(10 * time.Second):
 		t.Fatal("a reused function did not run")
+	}
+}
+
+// BenchmarkThinkSend schedules sends after think times, as the seats of a
+// load test do, 1,000 waiting at once with times spread over 4 ms: with
+// a time.AfterFunc each that hands the send to a worker (as before), or
+// with the scheduler. The send itself is empty: what is measured is the
+// cost of getting to it. cpu-ns/op is the process's CPU a send.
+func BenchmarkThinkSend(b *testing.B) {
+	const waiting = 1000
+	const spread = 4 * time.Millisecond
+	for _, tc := range []struct {
+		name string
+		at   func(w *workers, s *scheduler, l *later, d time.Duration)
+	}{
+		{"afterfunc", func(w *workers, _ *scheduler, l *later, d time.Duration) {
+			time.AfterFunc(d, func() { w.run(l.f) })
+		}},
+		{"scheduler", func(_ *workers, s *scheduler, l *later, d time.Duration) { s.at(l, d) }},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			w := newWorkers()
+			defer w.stop()
+			s := newScheduler(w)
+			defer s.stop()
+			// A later is scheduled again only once it has run, as a
+			// seat's: free holds the ones that have.
+			free := make(chan *later, waiting)
+			for range waiting {
+				l := &later{}
+				l.f = func() { free <- l }
+				free <- l
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu := rusage.CPU()
+			for i := range b.N {
+				tc.at(w, s, <-free, time.Duration(i*7919)%spread)
+			}
+			for range waiting {
+				<-free
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(rusage.CPU()-cpu)/float64(b.N), "cpu-ns/op")
+		})
 	}
 }

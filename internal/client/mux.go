@@ -147,6 +147,13 @@ func (s *muxStream) send(r *pb.MultiplexRequest) error {
 	return s.st.Send(r)
 }
 
+// sendAct sends an action as muxCodec writes it (muxAct).
+func (s *muxStream) sendAct(a *muxAct) error {
+	s.sendMu.Lock()
+	defer s.sendMu.Unlock()
+	return s.st.SendMsg(a)
+}
+
 // muxAnswer is an action's answer: the server's, or the stream's error.
 type muxAnswer struct {
 	seq uint64
@@ -377,7 +384,7 @@ func (m *Mux) act(ctx context.Context, req *pb.ActRequest) (uint64, error) {
 	s.calls[call] = ch
 	m.mu.Unlock()
 	// As in follow, a failed Send is answered by the reader.
-	_ = s.send(&pb.MultiplexRequest{Kind: &pb.MultiplexRequest_Act{Act: &pb.MultiplexAct{Call: call, Request: req}}})
+	_ = s.sendAct(&muxAct{call: call, req: req})
 	select {
 	case a := <-ch:
 		return a.seq, a.err

@@ -13,7 +13,6 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/bot"
 	"github.com/mahjong-authority/authority/internal/client"
 	"github.com/mahjong-authority/authority/internal/table"
@@ -189,10 +188,10 @@ type answerLost struct {
 }
 
 func (s *answerLost) SendMsg(m any) error {
-	if a := m.(*pb.MultiplexRequest).GetAct(); a != nil {
+	if call, req, ok := client.SentAct(m); ok {
 		s.mu.Lock()
-		s.ids[a.GetCall()] = a.GetRequest().GetRequestId()
-		s.attempts[a.GetRequest().GetRequestId()]++
+		s.ids[call] = req.GetRequestId()
+		s.attempts[req.GetRequestId()]++
 		s.mu.Unlock()
 	}
 	return s.ClientStream.SendMsg(m)
