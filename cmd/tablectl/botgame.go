@@ -131,7 +131,7 @@ func (r botRules[A, V, B, T]) play(ctx, run context.Context, o botsOptions, i, g
 		if s == len(seats)-1 || together {
 			// The table's own goroutine plays its last seat rather than
 			// wait for the others idle: a goroutine (and its stack) less
-			// a table.
+			// a table. Together, it only makes the four players here.
 			play()
 		} else {
 			wg.Go(play)
