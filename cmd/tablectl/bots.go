@@ -439,8 +439,8 @@ type loadMetrics struct {
 	acted    atomic.Int64 // accepted actions
 	actLat   latencies
 	eventLat latencies
-	// senders run the actions sent after a think time (nil: none are).
-	senders *workers
+	// think sends the actions after their think time (nil: none wait).
+	think *scheduler
 }
 
 // act counts an accepted action and its round trip.
@@ -494,8 +494,10 @@ func loadTest(ctx context.Context, o botsOptions, stderr io.Writer) (botsSummary
 	stderr = &lockedWriter{w: stderr}
 	m := &loadMetrics{log: stderr}
 	if o.think.max > 0 {
-		m.senders = newWorkers()
-		defer m.senders.stop()
+		senders := newWorkers()
+		defer senders.stop()
+		m.think = newScheduler(senders)
+		defer m.think.stop()
 	}
 	start := time.Now()
 	games := fmt.Sprintf("%d games", o.games)

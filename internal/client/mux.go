@@ -147,6 +147,13 @@ func (s *muxStream) send(r *pb.MultiplexRequest) error {
 	return s.st.Send(r)
 }
 
+// sendAct sends an action as muxCodec writes it (muxAct).
+func (s *muxStream) sendAct(a *muxAct) error {
+	s.sendMu.Lock()
+	defer s.sendMu.Unlock()
+	return s.st.SendMsg(a)
+}
+
 // muxAnswer is an action's answer: the server's, or the stream's error.
 type muxAnswer struct {
 	seq uint64
@@ -325,12 +332,17 @@ func (m *Mux) broke(s *muxStream, err error, received bool) {
 
 // follow follows a seat on the stream, the follow living in ctx: when ctx
 // ends, the seat is unfollowed and its receive returns Canceled.
-func (m *Mux) follow(ctx context.Context, req *pb.StreamEventsRequest) (*muxFollow, error) {
+// wake, if not nil, is the channel signalled when something comes for the
+// follow (Options.Wake), instead of one of its own.
+func (m *Mux) follow(ctx context.Context, req *pb.StreamEventsRequest, wake chan struct{}) (*muxFollow, error) {
 	s, err := m.stream(ctx)
 	if err != nil {
 		return nil, err
 	}
-	f := &muxFollow{m: m, s: s, ctx: ctx, wake: make(chan struct{}, 1)}
+	if wake == nil {
+		wake = make(chan struct{}, 1)
+	}
+	f := &muxFollow{m: m, s: s, ctx: ctx, wake: wake}
 	m.mu.Lock()
 	if s.err != nil {
 		// It broke since: the session opens again, on the next stream.
@@ -372,7 +384,7 @@ func (m *Mux) act(ctx context.Context, req *pb.ActRequest) (uint64, error) {
 	s.calls[call] = ch
 	m.mu.Unlock()
 	// As in follow, a failed Send is answered by the reader.
-	_ = s.send(&pb.MultiplexRequest{Kind: &pb.MultiplexRequest_Act{Act: &pb.MultiplexAct{Call: call, Request: req}}})
+	_ = s.sendAct(&muxAct{call: call, req: req})
 	select {
 	case a := <-ch:
 		return a.seq, a.err
@@ -433,20 +445,9 @@ func (f *muxFollow) signal() {
 // stream's own when the stream broke); Canceled once its context ended.
 func (f *muxFollow) recv() (*pb.Snapshot, *pb.Event, error) {
 	for {
-		f.mu.Lock()
-		if f.head < len(f.q) {
-			e := f.q[f.head]
-			f.q[f.head] = muxEntry{}
-			if f.head++; f.head == len(f.q) {
-				f.q, f.head = f.q[:0], 0
-			}
-			f.mu.Unlock()
-			return e.decode()
-		}
-		ended, end := f.ended, f.end
-		f.mu.Unlock()
-		if ended {
-			return nil, nil, end
+		snap, ev, err := f.tryRecv()
+		if err != errNothingYet {
+			return snap, ev, err
 		}
 		select {
 		case <-f.wake:
@@ -454,6 +455,33 @@ func (f *muxFollow) recv() (*pb.Snapshot, *pb.Event, error) {
 			return nil, nil, status.FromContextError(f.ctx.Err()).Err()
 		}
 	}
+}
+
+// errNothingYet: nothing has come for the follow since it was last read.
+var errNothingYet = errors.New("client: nothing received yet")
+
+// tryRecv is recv without the wait: errNothingYet when there is nothing
+// to return yet.
+func (f *muxFollow) tryRecv() (*pb.Snapshot, *pb.Event, error) {
+	f.mu.Lock()
+	if f.head < len(f.q) {
+		e := f.q[f.head]
+		f.q[f.head] = muxEntry{}
+		if f.head++; f.head == len(f.q) {
+			f.q, f.head = f.q[:0], 0
+		}
+		f.mu.Unlock()
+		return e.decode()
+	}
+	ended, end := f.ended, f.end
+	f.mu.Unlock()
+	switch {
+	case ended:
+		return nil, nil, end
+	case f.ctx.Err() != nil:
+		return nil, nil, status.FromContextError(f.ctx.Err()).Err()
+	}
+	return nil, nil, errNothingYet
 }
 
 // decode decodes the entry on the seat's goroutine. Bytes that do not

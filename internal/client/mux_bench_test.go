@@ -3,7 +3,9 @@ package client_test
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"net"
+	"sync"
 	"testing"
 	"time"
 
@@ -164,3 +166,136 @@ func (rawCodec) Unmarshal(data mem.BufferSlice, v any) error {
 }
 
 func (rawCodec) Name() string { return grpcproto.Name }
+
+// muxFeed4 is muxFeed for four follows at once: it waits for four, then
+// sends each message's event to all four in one frame (four items), as
+// the server sends a table's seats on one stream.
+type muxFeed4 struct {
+	pb.UnimplementedTableServiceServer
+	events []*pb.Event
+}
+
+func (f *muxFeed4) Multiplex(st grpc.BidiStreamingServer[pb.MultiplexRequest, pb.MultiplexResponse]) error {
+	var refs []uint32
+	for len(refs) < table.NumSeats {
+		r, err := st.Recv()
+		if err != nil {
+			return err
+		}
+		if fl := r.GetFollow(); fl != nil {
+			refs = append(refs, fl.GetRef())
+		}
+	}
+	for _, e := range f.events {
+		r := &pb.MultiplexResponse{}
+		for _, ref := range refs {
+			r.Items = append(r.Items, &pb.MultiplexItem{Kind: &pb.MultiplexItem_Event{Event: &pb.MultiplexEvent{
+				Ref: ref, Event: &pb.StreamEventsResponse{Item: &pb.StreamEventsResponse_Event{Event: e}},
+			}}})
+		}
+		if err := st.Send(r); err != nil {
+			return err
+		}
+	}
+	for {
+		if _, err := st.Recv(); err != nil { // the client's unfollows, then its end
+			return err
+		}
+	}
+}
+
+// BenchmarkMuxEventSeats delivers a seat's events to four sessions on one
+// Mux, the four events of a message in one frame: read by a goroutine a
+// session waiting in Next, or by one goroutine for the four on a shared
+// Options.Wake with TryNext, as tablectl bots plays a table. cpu-ns/op is
+// the process's CPU a frame of four events (the feed's part included).
+func BenchmarkMuxEventSeats(b *testing.B) {
+	for _, together := range []bool{false, true} {
+		name := "goroutines"
+		if together {
+			name = "together"
+		}
+		b.Run(name, func(b *testing.B) {
+			bodies := seatEvents(b)
+			feed := &muxFeed4{events: make([]*pb.Event, b.N)}
+			at := time.Unix(1_800_000_000, 0)
+			for i := range b.N {
+				e, err := wire.EventToPB(uint64(i+1), at, bodies[i%len(bodies)])
+				if err != nil {
+					b.Fatal(err)
+				}
+				feed.events[i] = e
+			}
+			lis, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				b.Fatal(err)
+			}
+			g := grpc.NewServer()
+			pb.RegisterTableServiceServer(g, feed)
+			go g.Serve(lis)
+			defer g.Stop()
+			c, err := client.Dial(lis.Addr().String(), client.LeanTransport()...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer c.Close()
+			ctx := context.Background()
+			m := c.Mux(ctx)
+			defer m.Close()
+			opts := client.Options{Mux: m}
+			if together {
+				opts.Wake = make(chan struct{}, 1)
+			}
+			var ss [table.NumSeats]*client.Session
+			for i := range ss {
+				ss[i] = c.Follow(client.Seat{TableID: "t", Seat: 1, Token: fmt.Sprint("tok", i)}, opts)
+				defer ss[i].Close()
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu := rusage.CPU()
+			if together {
+				var got [table.NumSeats]int
+				for done := 0; done < len(ss); {
+					for i, s := range ss {
+						for got[i] < b.N {
+							_, ok, err := s.TryNext(ctx)
+							if err != nil {
+								b.Fatal(err)
+							}
+							if !ok {
+								break
+							}
+							if got[i]++; got[i] == b.N {
+								done++
+							}
+						}
+					}
+					if done < len(ss) {
+						<-opts.Wake
+					}
+				}
+			} else {
+				var wg sync.WaitGroup
+				for _, s := range ss {
+					wg.Go(func() {
+						for range b.N {
+							if _, err := s.Next(ctx); err != nil {
+								b.Error(err)
+								return
+							}
+						}
+					})
+				}
+				wg.Wait()
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(rusage.CPU()-cpu)/float64(b.N), "cpu-ns/op")
+			for i, s := range ss {
+				if st := s.Stats(); st.Faults > 0 || st.Events != b.N {
+					b.Fatalf("session %d: %d events, %d faults, want %d events and none", i, st.Events, st.Faults, b.N)
+				}
+			}
+		})
+	}
+}

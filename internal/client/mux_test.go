@@ -2,6 +2,8 @@ package client_test
 
 import (
 	"context"
+	"errors"
+	"io"
 	"slices"
 	"sync"
 	"testing"
@@ -11,7 +13,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
+	"github.com/mahjong-authority/authority/internal/bot"
 	"github.com/mahjong-authority/authority/internal/client"
 	"github.com/mahjong-authority/authority/internal/table"
 )
@@ -186,10 +188,10 @@ type answerLost struct {
 }
 
 func (s *answerLost) SendMsg(m any) error {
-	if a := m.(*pb.MultiplexRequest).GetAct(); a != nil {
+	if call, req, ok := client.SentAct(m); ok {
 		s.mu.Lock()
-		s.ids[a.GetCall()] = a.GetRequest().GetRequestId()
-		s.attempts[a.GetRequest().GetRequestId()]++
+		s.ids[call] = req.GetRequestId()
+		s.attempts[req.GetRequestId()]++
 		s.mu.Unlock()
 	}
 	return s.ClientStream.SendMsg(m)
@@ -253,5 +255,110 @@ func TestMuxActRetriesSameRequest(t *testing.T) {
 	t.Logf("%d acts, %d answers lost, %d resent", total, lost, resent)
 	if lost < 10 || len(attempts) != total || retries < resent || resent < lost {
 		t.Fatalf("%d acts, %d request ids, %d answers lost, %d resent, %d retries: want one id per act, every lost answer resent, a retry for each", total, len(attempts), lost, resent, retries)
+	}
+}
+
+// TestMuxTryNextOneGoroutine plays a table's four seats on one goroutine:
+// their sessions share a Wake and are read with TryNext whenever it is
+// signalled. Every seat sees its whole game, consistent, with the final
+// scores of the same seeded table played over streams of their own.
+func TestMuxTryNextOneGoroutine(t *testing.T) {
+	ts := startServer(t)
+	c := dial(t, ts.Addr)
+	m := c.Mux(context.Background())
+	defer m.Close()
+	ctx := ctxT(t)
+	wake := make(chan struct{}, 1)
+	var sessions [table.NumSeats]*client.Session
+	for s, st := range newTable(t, c, 13) {
+		sessions[s] = c.Follow(st, client.Options{Mux: m, Wake: wake})
+		defer sessions[s].Close()
+	}
+	var recs [table.NumSeats]record
+	var b bot.Efficient
+	for ended := 0; ended < table.NumSeats; {
+		for s, sess := range sessions {
+			if recs[s].gameOver {
+				continue
+			}
+			for {
+				u, ok, err := sess.TryNext(ctx)
+				if errors.Is(err, io.EOF) {
+					recs[s].stats, recs[s].gameOver = sess.Stats(), true
+					ended++
+					break
+				}
+				if err != nil {
+					t.Fatalf("seat %d: %v", s, err)
+				}
+				if !ok {
+					break
+				}
+				if u.Snapshot && recs[s].snapSeq == 0 {
+					recs[s].snapSeq = sess.LastSeq()
+				}
+				if !u.Snapshot {
+					recs[s].seqs = append(recs[s].seqs, u.Event.Seq)
+					if g, ok := u.Event.Body.(table.GameEnded); ok {
+						recs[s].final = g
+					}
+				}
+				if a, ok := b.Act(sess.View()); ok {
+					if _, err := sess.Act(ctx, a); err != nil {
+						t.Fatalf("seat %d: %v", s, err)
+					}
+					recs[s].acts++
+				}
+			}
+		}
+		if ended < table.NumSeats {
+			select {
+			case <-wake:
+			case <-ctx.Done():
+				t.Fatal(ctx.Err())
+			}
+		}
+	}
+	checkRecords(t, recs)
+	want := playAll(t, c, newTable(t, c, 13), nil)
+	if recs[0].final.Scores != want[0].final.Scores || recs[0].acts != want[0].acts {
+		t.Errorf("one goroutine on the mux: scores %v after %d actions; on streams %v after %d", recs[0].final.Scores, recs[0].acts, want[0].final.Scores, want[0].acts)
+	}
+}
+
+// TestMuxTryNextEndsWithItsContext: TryNext reports the end of its own
+// context at once, even while the follow's stream (opened in another
+// context) lives on, rather than "nothing yet" for ever - a caller waiting
+// on the Wake and its context would spin.
+func TestMuxTryNextEndsWithItsContext(t *testing.T) {
+	ts := startServer(t)
+	c := dial(t, ts.Addr)
+	m := c.Mux(context.Background())
+	defer m.Close()
+	seats := newTable(t, c, 14)
+	s := c.Follow(seats[0], client.Options{Mux: m, Wake: make(chan struct{}, 1)})
+	defer s.Close()
+	// Opened here, in a context that lives on; what came is taken.
+	for {
+		_, ok, err := s.TryNext(ctxT(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			break
+		}
+	}
+	ended, cancel := context.WithCancel(context.Background())
+	cancel()
+	for {
+		// What came since (a table's timer) is still taken first.
+		_, ok, err := s.TryNext(ended)
+		if ok && err == nil {
+			continue
+		}
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("TryNext in an ended context = %v, %v; want context.Canceled", ok, err)
+		}
+		break
 	}
 }

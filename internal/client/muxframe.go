@@ -69,6 +69,9 @@ type muxCodec struct{}
 func (muxCodec) Name() string { return grpcproto.Name }
 
 func (muxCodec) Marshal(v any) (mem.BufferSlice, error) {
+	if a, ok := v.(*muxAct); ok {
+		return marshalMuxAct(a)
+	}
 	return encoding.GetCodecV2(grpcproto.Name).Marshal(v)
 }
 

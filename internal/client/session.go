@@ -32,6 +32,13 @@ type Options struct {
 	// on the Mux's shared stream instead of a stream and calls of its
 	// own; everything else is the same. Spectators do not use it.
 	Mux *Mux
+	// Wake, with Mux, is signalled (a token, never blocking) whenever
+	// something comes for the seat, instead of a channel of the session's
+	// own: one goroutine can serve several sessions, waiting on their
+	// shared Wake and taking what came with TryNext, rather than one
+	// goroutine a seat each waiting in Next. A session given a Wake is
+	// read with TryNext only.
+	Wake chan struct{}
 }
 
 // Stats counts what happened on a session.
@@ -275,7 +282,7 @@ func (s *GameSession[A, V, B, T]) open(ctx context.Context) error {
 	} else if req := (&pb.StreamEventsRequest{TableId: s.seat.TableID, SeatToken: s.seat.Token, AfterSeq: s.last}); s.opts.Mux != nil {
 		var f *muxFollow
 		m := s.mux()
-		f, err = m.follow(sctx, req)
+		f, err = m.follow(sctx, req, s.opts.Wake)
 		s.stream = f
 		if err != nil && m != s.opts.Mux {
 			// No stream to the owner's node: it may have died, and the
@@ -327,27 +334,56 @@ func (s *GameSession[A, V, B, T]) fault(err error) {
 // until ctx ends. After the game's last event it returns io.EOF. The stream
 // lives in the context of the Next call that opened it.
 func (s *GameSession[A, V, B, T]) Next(ctx context.Context) (GameUpdate[B], error) {
+	u, _, err := s.next(ctx, true)
+	return u, err
+}
+
+// TryNext is Next without the wait for something to come on a Mux: ok is
+// false when nothing has come yet (Options.Wake is signalled when
+// something does). Opening or reopening the stream still waits. Without a
+// Mux it waits as Next does.
+func (s *GameSession[A, V, B, T]) TryNext(ctx context.Context) (u GameUpdate[B], ok bool, err error) {
+	return s.next(ctx, false)
+}
+
+// next is Next, or TryNext without wait.
+func (s *GameSession[A, V, B, T]) next(ctx context.Context, wait bool) (GameUpdate[B], bool, error) {
 	for {
 		if s.done {
-			return GameUpdate[B]{}, io.EOF
+			return GameUpdate[B]{}, false, io.EOF
 		}
 		if s.stream == nil {
 			if err := s.reopen.Open(ctx, s.open); err != nil {
 				if ctx.Err() != nil {
-					return GameUpdate[B]{}, err
+					return GameUpdate[B]{}, false, err
 				}
-				return GameUpdate[B]{}, fmt.Errorf("open stream: %w", err)
+				return GameUpdate[B]{}, false, fmt.Errorf("open stream: %w", err)
 			}
 		}
-		snap, ev, err := s.stream.recv()
+		var snap *pb.Snapshot
+		var ev *pb.Event
+		var err error
+		if f, ok := s.stream.(*muxFollow); ok && !wait {
+			if snap, ev, err = f.tryRecv(); err == errNothingYet {
+				if ctx.Err() != nil {
+					// Ended before the follow's own context heard of it
+					// (its cancellation is on its way): the same end.
+					s.closeStream()
+					return GameUpdate[B]{}, false, ctx.Err()
+				}
+				return GameUpdate[B]{}, false, nil
+			}
+		} else {
+			snap, ev, err = s.stream.recv()
+		}
 		now := time.Now()
 		if errors.Is(err, io.EOF) {
 			s.closeStream()
 			if !s.over {
-				return GameUpdate[B]{}, errNoStream
+				return GameUpdate[B]{}, false, errNoStream
 			}
 			s.done = true
-			return GameUpdate[B]{}, io.EOF
+			return GameUpdate[B]{}, false, io.EOF
 		}
 		if err != nil {
 			// A stream whose own context ended was cancelled here (by
@@ -355,7 +391,7 @@ func (s *GameSession[A, V, B, T]) Next(ctx context.Context) (GameUpdate[B], erro
 			cancelled := s.sctx.Err() != nil
 			s.closeStream()
 			if ctx.Err() != nil {
-				return GameUpdate[B]{}, ctx.Err()
+				return GameUpdate[B]{}, false, ctx.Err()
 			}
 			if s.opts.Mux != nil && !cancelled {
 				if s.hops < maxHops && s.redirected(err) {
@@ -370,9 +406,9 @@ func (s *GameSession[A, V, B, T]) Next(ctx context.Context) (GameUpdate[B], erro
 				s.hops = 0
 			}
 			if again, werr := s.reopen.Broke(ctx, err, cancelled); werr != nil {
-				return GameUpdate[B]{}, werr
+				return GameUpdate[B]{}, false, werr
 			} else if !again {
-				return GameUpdate[B]{}, fmt.Errorf("stream: %w", err)
+				return GameUpdate[B]{}, false, fmt.Errorf("stream: %w", err)
 			}
 			continue
 		}
@@ -381,11 +417,11 @@ func (s *GameSession[A, V, B, T]) Next(ctx context.Context) (GameUpdate[B], erro
 		switch {
 		case snap != nil:
 			if u, ok := s.snapshot(snap, now); ok {
-				return u, nil
+				return u, true, nil
 			}
 		case ev != nil:
 			if u, ok := s.event(ev, now); ok {
-				return u, nil
+				return u, true, nil
 			}
 		default:
 			s.fault(fmt.Errorf("empty stream message: %w", ErrDecode))
