@@ -84,8 +84,10 @@ const DefaultLinger = 4 * time.Millisecond
 
 // Bolt is a host.Store in one bbolt file and a write-ahead log beside it
 // (appends). Every Create and Append is durable (written and fsynced)
-// when it returns. Writes go through one
-// goroutine that commits everything queued while the previous commit ran
+// when it returns. Appends go through a goroutine of their own, the
+// appender (appender.go), which writes the log and never waits for bbolt.
+// The other writes go through one
+// goroutine, the writer, that commits everything queued while the previous commit ran
 // in a single transaction (group commit): alone, a table pays one commit
 // per write; under load, many tables share one. When writes come often
 // but not together (many tables at human pace), the writer lingers a
@@ -101,9 +103,13 @@ type Bolt[A any] struct {
 	obs    Observer
 	linger time.Duration
 
-	jr        journal // the writer's, but for readers of its tables under its lock
-	wal       *wal    // the writer's only
-	appends   []*request
+	apps    chan *request // Append's, to the appender
+	walOps  chan walOp    // the writer's requests to the appender
+	appDone chan struct{} // closed when the appender stops
+	kick    chan struct{} // the appender's word that the journal is full
+
+	jr        journal // shared by the appender, the writer and readers (its lock)
+	wal       *wal    // the appender's; the writer's once it stopped (Close)
 	writes    []*request
 	mv        movePolicy
 	checked   time.Time // when the writer last weighed the mapped pages
@@ -113,14 +119,14 @@ type Bolt[A any] struct {
 
 // Observer is told how the store performs, for an operator's metrics
 // (package metrics implements it). Its methods are called from the
-// writer goroutine and the callers of Append: they must be quick and safe
+// writer and appender goroutines and the callers of Append: they must be quick and safe
 // for concurrent use.
 type Observer interface {
 	// Appended is told how long an Append took, from the call until its
 	// entries were durable.
 	Appended(d time.Duration)
-	// Committed is told of every group commit of the writer (a bbolt
-	// transaction, a write of the log, or both): how long it took (the
+	// Committed is told of every group commit (a bbolt transaction of
+	// the writer, or a write of the log by the appender): how long it took (the
 	// writes and the fsyncs) and how many requests it carried (more
 	// under load).
 	Committed(d time.Duration, requests int)
@@ -226,9 +232,36 @@ func Open[A any](path string, codec Codec[A], opts ...Option) (*Bolt[A], error) 
 		return nil, fmt.Errorf("open store %s: log: %w", path, err)
 	}
 	s := &Bolt[A]{wal: w, db: db, codec: codec, reqs: make(chan *request, maxBatch), snaps: make(chan *request, maxBatch), quit: make(chan struct{}), done: make(chan struct{}), obs: op.obs, linger: op.linger,
+		apps: make(chan *request, maxBatch), walOps: make(chan walOp), appDone: make(chan struct{}), kick: make(chan struct{}, 1),
 		jr: newJournal(), mv: op.mv, dropEvery: op.dropEvery, mappedMax: op.mappedMax}
+	// The appender knows every live table from the start, so that the
+	// first appends after a restart do not read bbolt.
+	if err := db.View(func(tx *bolt.Tx) error { return knowLive(tx, s.jr.known) }); err != nil {
+		w.close()
+		db.Close()
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	go s.appender()
 	go s.writer()
 	return s, nil
+}
+
+// knowLive puts the incarnation and last entry's number of every table
+// not finished into known.
+func knowLive(tx *bolt.Tx, known map[string]tableState) error {
+	tables := tx.Bucket(bucketTables)
+	return tx.Bucket(bucketLive).ForEach(func(_, id []byte) error {
+		tb := tables.Bucket(id)
+		if tb == nil {
+			return nil // an append to it fails, as the host expects
+		}
+		lb := tb.Bucket(bucketLog)
+		if lb == nil {
+			return fmt.Errorf("%w: table %s has no log", ErrCorrupt, id)
+		}
+		known[string(id)] = tableState{inc: seqOf(tb), last: lb.Sequence()}
+		return nil
+	})
 }
 
 // addLive adds the bucket of the tables not finished to a file that has
@@ -251,8 +284,10 @@ func addLive(tx *bolt.Tx) error {
 	})
 }
 
-// Close waits for the writes in flight, moves the journal into the
-// tables' logs, removes the write-ahead log and closes the file.
+// Close waits for the writes in flight (the appends the appender
+// gathered; those still queued fail), then the writer moves the journal
+// into the tables' logs, removes the write-ahead log and closes the
+// file.
 func (s *Bolt[A]) Close() error {
 	s.once.Do(func() { close(s.quit) })
 	<-s.done
@@ -304,6 +339,12 @@ func (s *Bolt[A]) writer() {
 				batch = append(batch, r)
 			case r := <-s.snaps:
 				batch = append(batch, r)
+			case <-s.kick:
+				if s.jr.due(time.Now(), s.mv) {
+					s.move()
+				}
+				s.dropPages(time.Now())
+				continue
 			case <-idle.C:
 				if s.jr.due(time.Now(), s.mv) {
 					s.move()
@@ -311,11 +352,12 @@ func (s *Bolt[A]) writer() {
 				s.dropPages(time.Now())
 				continue
 			case <-s.quit:
+				<-s.appDone // the log is the writer's from here on
 				s.closeJournal()
 				return
 			}
 		}
-		batch = s.drain(batch)
+		batch = drainQueue(s.reqs, batch)
 		if s.linger > 0 && l.want(len(batch)) {
 			before := len(batch)
 			if wait == nil {
@@ -335,7 +377,7 @@ func (s *Bolt[A]) writer() {
 				}
 			}
 			wait.Stop()
-			batch = s.drain(batch)
+			batch = drainQueue(s.reqs, batch)
 			l.gathered(len(batch) - before)
 		}
 		batch = s.addSnapshots(batch)
@@ -398,11 +440,11 @@ func (s *Bolt[A]) dropPages(now time.Time) {
 	_ = dropMapped(s.db.Info().Data, uintptr(size))
 }
 
-// drain adds the requests waiting to batch, up to maxBatch.
-func (s *Bolt[A]) drain(batch []*request) []*request {
+// drainQueue adds the requests waiting in q to batch, up to maxBatch.
+func drainQueue(q chan *request, batch []*request) []*request {
 	for len(batch) < maxBatch {
 		select {
-		case r := <-s.reqs:
+		case r := <-q:
 			batch = append(batch, r)
 		default:
 			return batch
@@ -473,28 +515,10 @@ func (l *lingering) gathered(n int) {
 	l.gain += (float64(n) - l.gain) / 4
 }
 
-// commit commits a batch: its bbolt writes in one transaction, then its
-// appends in one write of the log (commitAppends), which therefore see
-// the tables as the writes left them (a table deleted in the batch takes
-// no append).
+// commit commits a batch of bbolt writes in one transaction.
 func (s *Bolt[A]) commit(batch []*request) {
 	start := time.Now()
-	s.writes, s.appends = s.writes[:0], s.appends[:0]
-	for _, r := range batch {
-		if r.write == nil {
-			s.appends = append(s.appends, r)
-		} else {
-			s.writes = append(s.writes, r)
-		}
-	}
-	if len(s.writes) > 0 {
-		s.commitTx(s.writes)
-	}
-	if len(s.appends) > 0 {
-		s.commitAppends(s.appends)
-	}
-	clear(s.writes)
-	clear(s.appends)
+	s.commitTx(batch)
 	s.obs.Committed(time.Since(start), len(batch))
 }
 
@@ -540,11 +564,12 @@ func (s *Bolt[A]) commitTx(batch []*request) {
 
 // do queues a write and waits until it is durable.
 func (s *Bolt[A]) do(ctx context.Context, write func(tx *bolt.Tx) error) error {
-	return s.queue(ctx, s.reqs, &request{write: write, err: make(chan error, 1)})
+	return s.queue(ctx, s.reqs, s.done, &request{write: write, err: make(chan error, 1)})
 }
 
-// queue puts r on q and waits until its write is durable.
-func (s *Bolt[A]) queue(ctx context.Context, q chan *request, r *request) error {
+// queue puts r on q, served by the goroutine that closes done when it
+// stops, and waits until its write is durable.
+func (s *Bolt[A]) queue(ctx context.Context, q chan *request, done chan struct{}, r *request) error {
 	select {
 	case q <- r:
 	case <-s.quit:
@@ -557,7 +582,7 @@ func (s *Bolt[A]) queue(ctx context.Context, q chan *request, r *request) error 
 	select {
 	case err := <-r.err:
 		return err
-	case <-s.done:
+	case <-done:
 		select {
 		case err := <-r.err:
 			return err
@@ -592,6 +617,7 @@ func (s *Bolt[A]) Create(ctx context.Context, rec host.TableRecord) error {
 		if err := tb.Put(keySeq, key(n)); err != nil {
 			return err
 		}
+		s.jr.created(rec.ID, n)
 		if err := tx.Bucket(bucketLive).Put(key(n), []byte(rec.ID)); err != nil {
 			return err
 		}
@@ -721,7 +747,7 @@ func (s *Bolt[A]) Append(ctx context.Context, table string, entries ...host.Entr
 	}
 	start := time.Now()
 	defer func() { s.obs.Appended(time.Since(start)) }()
-	return s.queue(ctx, s.reqs, &request{table: table, entries: vals, err: make(chan error, 1)})
+	return s.queue(ctx, s.apps, s.appDone, &request{table: table, entries: vals, err: make(chan error, 1)})
 }
 
 // SaveSnapshot stores a table's snapshot, replacing its previous one; its
@@ -744,7 +770,7 @@ func (s *Bolt[A]) SaveSnapshot(ctx context.Context, table string, snap host.Tabl
 		if tb == nil {
 			return fmt.Errorf("bolt store: table %s: %w", table, host.ErrNoTable)
 		}
-		if n := s.jr.lastOf(table, tb.Bucket(bucketLog)); snap.Entries > n {
+		if n := s.jr.lastOf(table, tb); snap.Entries > n {
 			return fmt.Errorf("bolt store: table %s: snapshot of %d entries, log of %d: %w", table, snap.Entries, n, host.ErrNoSnapshot)
 		}
 		eb, err := tb.CreateBucketIfNotExists(bucketEvents)
@@ -756,7 +782,7 @@ func (s *Bolt[A]) SaveSnapshot(ctx context.Context, table string, snap host.Tabl
 		}
 		return putBlob(tb, keySnapshot, rec)
 	}
-	return s.queue(ctx, s.snaps, &request{write: write, err: make(chan error, 1), size: len(rec) + len(events)})
+	return s.queue(ctx, s.snaps, s.done, &request{write: write, err: make(chan error, 1), size: len(rec) + len(events)})
 }
 
 // Load calls f for every table not finished, in the order of creation,

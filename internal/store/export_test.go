@@ -50,7 +50,10 @@ func JournalLen[A any](s *Bolt[A]) int {
 // logs and leaves them in the journal and the log too, as a crash between
 // two chunks of a move leaves them (the writer's account is not told).
 func MoveTables[A any](s *Bolt[A], ids ...string) error {
-	return s.do(context.Background(), func(tx *bolt.Tx) error { return s.moveChunk(tx, ids) })
+	return s.do(context.Background(), func(tx *bolt.Tx) error {
+		_, err := s.moveChunk(tx, ids)
+		return err
+	})
 }
 
 // WALDir is the directory of the write-ahead log of the store at path.

@@ -9,8 +9,6 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
-
-	"github.com/mahjong-authority/authority/internal/host"
 )
 
 // The journal is the entries that are durable in the write-ahead log
@@ -84,43 +82,67 @@ type pending struct {
 	entries []pendingEntry
 }
 
-// tableState is what the writer knows of a table it appended to.
+// tableState is what the store knows of a table in memory: its
+// incarnation (creation sequence) and the number of its last entry.
 type tableState struct{ inc, last uint64 }
 
-// journal is the writer's account of the entries not moved. Only the
-// writer goroutine changes it; readers read tables under mu. A bbolt
-// transaction's changes are kept apart (tx*) and applied only once it
-// commits.
+// journal is the entries not moved, and what the appender needs to number
+// an append without bbolt. Two goroutines change it, under mu: the
+// appender (appender.go) adds entries after each flush of the log and
+// advances known; the writer applies what its committed transactions
+// did (a table created, finished, deleted; entries moved). Readers read
+// tables under mu too. A bbolt transaction's changes are kept apart
+// (tx*, the writer's only) and applied only once it commits.
 type journal struct {
 	mu     sync.RWMutex
-	tables map[string]*pending // tables with entries not moved (under mu)
+	tables map[string]*pending // tables with entries not moved
 
-	lasts     map[string]tableState // the tables appended to since Open, until they finish or go
-	n         int                   // entries not moved
-	since     time.Time             // when the oldest of them was committed, or earlier
-	draining  bool                  // moving every table, chunk by chunk
-	queue     []string              // tables left to move in this drain, sorted
-	drainFrom uint64                // the first segment of the log this drain does not empty
-	drainAt   time.Time             // when it started
-	retry     time.Time             // no move before this, after one failed
+	// known holds the tables the appender may number without looking
+	// them up in bbolt: every live table (read at Open), every table
+	// created since, and any it looked up; a table leaves it when it
+	// finishes (few append after, and it would stay for ever) or is
+	// deleted. gen counts deletions, so that a look-up that raced with
+	// one does not put back a table it removed.
+	known map[string]tableState
+	gen   uint64
+	n     int       // entries not moved
+	since time.Time // when the oldest of them was flushed, or earlier
 
-	batch map[string]tableState // the numbering of the appends being committed
+	// The writer's only.
+	draining  bool      // moving every table, chunk by chunk
+	queue     []string  // tables left to move in this drain, sorted
+	drainFrom uint64    // the first segment of the log this drain does not empty
+	drainAt   time.Time // when it started
+	retry     time.Time // no move before this, after one failed
+
+	batch map[string]tableState // the appender's: the numbering of the appends being flushed
 
 	txGone  map[string]bool // tables this transaction deleted
 	txOps   []journalOp
-	txMoved bool // this transaction moved every table
+	txMoved []movedTable // what this transaction moved
 }
 
-// journalOp is a transaction's change to the account: a table forgotten
-// (finished: its number is looked up again at its next append; deleted:
-// its entries are dropped too).
+// journalOp is a transaction's change to the account: a table created
+// (inc its creation sequence) or forgotten (finished: it is looked up
+// again at its next append; deleted: its entries are dropped too).
 type journalOp struct {
 	table   string
+	created bool
 	deleted bool
+	inc     uint64
+}
+
+// movedTable is what a move took of one table: the entries the journal
+// held of it then. Only those leave the journal once the move commits:
+// the appender may have added more meanwhile.
+type movedTable struct {
+	table   string
+	inc     uint64
+	entries []pendingEntry
 }
 
 func newJournal() journal {
-	return journal{tables: make(map[string]*pending), lasts: make(map[string]tableState),
+	return journal{tables: make(map[string]*pending), known: make(map[string]tableState),
 		batch: make(map[string]tableState), txGone: make(map[string]bool)}
 }
 
@@ -129,34 +151,65 @@ func (j *journal) begin() {
 	clear(j.txGone)
 	clear(j.txOps)
 	j.txOps = j.txOps[:0]
-	j.txMoved = false
+	clear(j.txMoved)
+	j.txMoved = j.txMoved[:0]
 }
 
-// committed applies the committed transaction's account.
+// committed applies the committed transaction's account, before its
+// requests are answered: a Create that returned is known to the
+// appender, so that an Append after it finds the table.
 func (j *journal) committed() {
 	j.mu.Lock()
-	if j.txMoved {
-		clear(j.tables)
-		j.n = 0
-	}
 	for _, op := range j.txOps {
-		delete(j.lasts, op.table)
-		if p := j.tables[op.table]; op.deleted && p != nil {
-			j.n -= len(p.entries)
-			delete(j.tables, op.table)
+		switch {
+		case op.created:
+			j.known[op.table] = tableState{inc: op.inc}
+		case op.deleted:
+			delete(j.known, op.table)
+			j.gen++
+			if p := j.tables[op.table]; p != nil {
+				j.n -= len(p.entries)
+				delete(j.tables, op.table)
+			}
+		default:
+			delete(j.known, op.table)
 		}
 	}
+	j.dropMoved(j.txMoved)
 	j.mu.Unlock()
-	if j.n == 0 {
-		j.since = time.Time{}
-	}
 	j.begin()
 }
 
-// forget has the writer look table up again at its next append after
-// this transaction: it finished (few append after, and the account would
-// keep it for ever) or is deleted (and its entries go with it: a table
-// created again under its id starts a log of its own).
+// dropMoved removes from the journal what a committed move took (under
+// mu): the entries it read of each table, not those added since.
+func (j *journal) dropMoved(moved []movedTable) {
+	for _, m := range moved {
+		p := j.tables[m.table]
+		if p == nil || p.inc != m.inc {
+			continue
+		}
+		if k := len(m.entries); k < len(p.entries) {
+			// A new slice: readers may hold the old one.
+			p.entries = slices.Clone(p.entries[k:])
+			j.n -= k
+		} else {
+			j.n -= len(p.entries)
+			delete(j.tables, m.table)
+		}
+	}
+	if j.n == 0 {
+		j.since = time.Time{}
+	}
+}
+
+// created records that this transaction creates table as incarnation inc.
+func (j *journal) created(table string, inc uint64) {
+	j.txOps = append(j.txOps, journalOp{table: table, created: true, inc: inc})
+}
+
+// forget has the appender look table up again at its next append after
+// this transaction: it finished or is deleted (and its entries go with
+// it: a table created again under its id starts a log of its own).
 func (j *journal) forget(table string, deleted bool) {
 	if deleted {
 		j.txGone[table] = true
@@ -164,28 +217,43 @@ func (j *journal) forget(table string, deleted bool) {
 	j.txOps = append(j.txOps, journalOp{table: table, deleted: deleted})
 }
 
-// lastOf returns the number of the last entry of table, whose log bucket
-// is lb, as of the transaction under way.
-func (j *journal) lastOf(table string, lb *bolt.Bucket) uint64 {
+// lastOf returns the number of the last entry of table, whose bucket is
+// tb, as of the transaction under way. An append acknowledged before the
+// transaction began is in known or the journal.
+func (j *journal) lastOf(table string, tb *bolt.Bucket) uint64 {
+	seq := tb.Bucket(bucketLog).Sequence()
 	if j.txGone[table] {
-		return lb.Sequence()
+		return seq
 	}
-	if st, ok := j.lasts[table]; ok {
-		return st.last
+	inc := seqOf(tb)
+	j.mu.RLock()
+	defer j.mu.RUnlock()
+	if st, ok := j.known[table]; ok && st.inc == inc {
+		return max(st.last, seq)
 	}
-	if p := j.tables[table]; p != nil {
-		return p.last
+	if p := j.tables[table]; p != nil && p.inc == inc {
+		return max(p.last, seq)
 	}
-	return lb.Sequence()
+	return seq
 }
 
 // due reports whether the writer should move a chunk now.
 func (j *journal) due(now time.Time, p movePolicy) bool {
-	if j.n == 0 || now.Before(j.retry) {
+	if now.Before(j.retry) {
 		return false
 	}
-	return j.draining || j.n >= p.max || now.Sub(j.since) >= p.every ||
-		j.n >= p.at && j.n >= p.perTable*len(j.tables)
+	j.mu.RLock()
+	defer j.mu.RUnlock()
+	if j.n == 0 {
+		return false
+	}
+	return j.draining || now.Sub(j.since) >= p.every || j.full(p)
+}
+
+// full reports whether the journal holds as many entries as p lets it
+// (under mu).
+func (j *journal) full(p movePolicy) bool {
+	return j.n >= p.max || j.n >= p.at && j.n >= p.perTable*len(j.tables)
 }
 
 // memLog is what a reader found of a table in the journal.
@@ -221,106 +289,6 @@ func (j *journal) viewMany(tables []string) map[string]memLog {
 	return out
 }
 
-// commitAppends numbers the appends of a batch, writes them to the log
-// in one write and one fdatasync, adds them to the journal and answers
-// them. A table the writer does not know yet is looked up in bbolt (its
-// creation sequence and last number), once a table until it finishes.
-func (s *Bolt[A]) commitAppends(appends []*request) {
-	j := &s.jr
-	for _, r := range appends {
-		if _, ok := j.lasts[r.table]; !ok {
-			s.lookUp(appends)
-			break
-		}
-	}
-	clear(j.batch)
-	for _, r := range appends {
-		if r.fail != nil {
-			continue
-		}
-		st, ok := j.batch[r.table]
-		if !ok {
-			st = j.lasts[r.table]
-		}
-		r.first = st.last + 1
-		for _, v := range r.entries {
-			st.last++
-			s.wal.add(st.inc, r.table, st.last, v)
-		}
-		j.batch[r.table] = st
-	}
-	err := s.wal.flush()
-	if err == nil {
-		now := time.Now()
-		j.mu.Lock()
-		for _, r := range appends {
-			if r.fail != nil {
-				continue
-			}
-			st := j.batch[r.table]
-			p := j.tables[r.table]
-			if p == nil {
-				p = &pending{inc: st.inc}
-				j.tables[r.table] = p
-			}
-			for i, v := range r.entries {
-				p.entries = append(p.entries, pendingEntry{n: r.first + uint64(i), raw: v})
-			}
-			p.last = r.first + uint64(len(r.entries)) - 1
-			if j.n == 0 {
-				j.since = now
-			}
-			j.n += len(r.entries)
-			j.lasts[r.table] = tableState{inc: st.inc, last: p.last}
-		}
-		j.mu.Unlock()
-	}
-	for _, r := range appends {
-		switch {
-		case r.fail != nil:
-			r.err <- r.fail
-		case err != nil:
-			r.err <- err
-		default:
-			r.err <- nil
-		}
-	}
-}
-
-// lookUp finds in bbolt the tables of appends the writer does not know:
-// their creation sequence and the number of their last entry (the
-// journal's, if it holds some). An append to a table that does not exist
-// fails.
-func (s *Bolt[A]) lookUp(appends []*request) {
-	j := &s.jr
-	err := s.db.View(func(tx *bolt.Tx) error {
-		tables := tx.Bucket(bucketTables)
-		for _, r := range appends {
-			if _, ok := j.lasts[r.table]; ok {
-				continue
-			}
-			tb := tables.Bucket([]byte(r.table))
-			if tb == nil {
-				r.fail = fmt.Errorf("bolt store: table %s: %w", r.table, host.ErrNoTable)
-				continue
-			}
-			st := tableState{inc: seqOf(tb), last: tb.Bucket(bucketLog).Sequence()}
-			if p := j.tables[r.table]; p != nil && p.inc == st.inc {
-				st.last = p.last
-			}
-			j.lasts[r.table] = st
-		}
-		return nil
-	})
-	if err != nil {
-		for _, r := range appends {
-			if _, ok := j.lasts[r.table]; !ok && r.fail == nil {
-				r.fail = fmt.Errorf("bolt store: table %s: %w", r.table, err)
-			}
-		}
-	}
-}
-
 // seqOf is a table's creation sequence, its key in "order".
 func seqOf(tb *bolt.Bucket) uint64 {
 	if k := tb.Get(keySeq); len(k) == 8 {
@@ -333,34 +301,42 @@ func seqOf(tb *bolt.Bucket) uint64 {
 // starting a drain of every table if none is under way. A move that
 // fails is tried again after movePolicy.every; the entries stay in the
 // journal meanwhile, where every reader sees them.
+//
+// A drain starts by having the appender start the log's next segment
+// (rotateWAL), between two of its flushes: every entry of the segments
+// before it was flushed before, and so is in the journal already (the
+// appender adds a flush's entries before it serves anything else). The
+// drain moves every table the journal then holds, each with what it
+// holds of it when its chunk is moved (those entries and maybe later
+// ones); once the last chunk is durable, every entry of the segments
+// before the drain's first is in bbolt (or of a table deleted since), and
+// the appender retires them.
 func (s *Bolt[A]) move() {
 	j := &s.jr
 	if !j.draining {
-		// What the log holds from here on is not this drain's.
-		if s.wal.off > 0 || s.wal.f == nil {
-			if err := s.wal.rotate(); err != nil {
-				j.retry = time.Now().Add(s.mv.every)
-				return
-			}
+		num, err := s.rotateWAL()
+		if err != nil {
+			j.retry = time.Now().Add(s.mv.every)
+			return
 		}
 		j.draining = true
-		j.drainFrom, j.drainAt = s.wal.num, time.Now()
+		j.drainFrom, j.drainAt = num, time.Now()
 		j.queue = j.queue[:0]
+		j.mu.RLock()
 		for id := range j.tables {
 			j.queue = append(j.queue, id)
 		}
+		j.mu.RUnlock()
 		// In id order: neighbours share the pages of "tables".
 		slices.Sort(j.queue)
 	}
-	var chunk []string
-	for len(j.queue) > 0 && len(chunk) < moveChunk {
-		id := j.queue[0]
-		j.queue = j.queue[1:]
-		if j.tables[id] != nil {
-			chunk = append(chunk, id)
-		}
-	}
-	err := s.db.Update(func(tx *bolt.Tx) error { return s.moveChunk(tx, chunk) })
+	chunk := j.queue[:min(len(j.queue), moveChunk)]
+	j.queue = j.queue[len(chunk):]
+	var moved []movedTable
+	err := s.db.Update(func(tx *bolt.Tx) (err error) {
+		moved, err = s.moveChunk(tx, chunk)
+		return err
+	})
 	if err != nil {
 		j.retry = time.Now().Add(s.mv.every)
 		j.draining = false
@@ -371,48 +347,48 @@ func (s *Bolt[A]) move() {
 	// drain could map most of the file before the next check.
 	s.checked = time.Time{}
 	j.mu.Lock()
-	for _, id := range chunk {
-		if p := j.tables[id]; p != nil {
-			j.n -= len(p.entries)
-			delete(j.tables, id)
-		}
+	j.dropMoved(moved)
+	if len(j.queue) == 0 && j.n > 0 {
+		j.since = j.drainAt
 	}
 	j.mu.Unlock()
 	if len(j.queue) > 0 {
 		return
 	}
 	j.draining = false
-	s.wal.retire(j.drainFrom)
-	j.since = time.Time{}
-	if j.n > 0 {
-		j.since = j.drainAt
-	}
+	s.retireWAL(j.drainFrom)
 }
 
 // moveChunk puts the journal's entries of the given tables into their
 // logs; those of a table deleted since (gone, or another table under its
-// id) are dropped.
-func (s *Bolt[A]) moveChunk(tx *bolt.Tx, chunk []string) error {
+// id) are dropped. It returns what it took, for dropMoved once the
+// transaction commits.
+func (s *Bolt[A]) moveChunk(tx *bolt.Tx, chunk []string) ([]movedTable, error) {
+	j := &s.jr
+	moved := make([]movedTable, 0, len(chunk))
+	j.mu.RLock()
+	for _, id := range chunk {
+		if p := j.tables[id]; p != nil {
+			moved = append(moved, movedTable{table: id, inc: p.inc, entries: p.entries})
+		}
+	}
+	j.mu.RUnlock()
 	var buf [8]byte
 	tables := tx.Bucket(bucketTables)
-	for _, id := range chunk {
-		p := s.jr.tables[id]
-		if p == nil {
-			continue
-		}
-		tb := tables.Bucket([]byte(id))
-		if tb == nil || seqOf(tb) != p.inc {
+	for _, m := range moved {
+		tb := tables.Bucket([]byte(m.table))
+		if tb == nil || seqOf(tb) != m.inc {
 			continue
 		}
 		lb := tb.Bucket(bucketLog)
 		lb.FillPercent = 1 // numbered in order: full leaves
-		for _, e := range p.entries {
+		for _, e := range m.entries {
 			if err := putEntry(lb, e.n, e.raw, buf[:]); err != nil {
-				return fmt.Errorf("table %s: %w", id, err)
+				return nil, fmt.Errorf("table %s: %w", m.table, err)
 			}
 		}
 	}
-	return nil
+	return moved, nil
 }
 
 // putEntry puts entry n into the log lb, unless it is there already;
@@ -433,23 +409,27 @@ func putEntry(lb *bolt.Bucket, n uint64, raw, buf []byte) error {
 // moveAll moves every table's entries in one of the writer's
 // transactions (MoveJournal in tests, and Close).
 func (s *Bolt[A]) moveAll(tx *bolt.Tx) error {
+	s.jr.mu.RLock()
 	ids := make([]string, 0, len(s.jr.tables))
 	for id := range s.jr.tables {
 		ids = append(ids, id)
 	}
+	s.jr.mu.RUnlock()
 	slices.Sort(ids)
-	if err := s.moveChunk(tx, ids); err != nil {
+	moved, err := s.moveChunk(tx, ids)
+	if err != nil {
 		return err
 	}
-	s.jr.txMoved = true
+	s.jr.txMoved = append(s.jr.txMoved, moved...)
 	return nil
 }
 
-// closeJournal moves the whole journal as the store closes and removes
-// the log, so that a store closed cleanly is its bbolt file alone. If
-// the move fails, the log stays, for the next Open.
+// closeJournal moves the whole journal as the store closes, once the
+// appender has stopped, and removes the log, so that a store closed
+// cleanly is its bbolt file alone. If the move fails, the log stays, for
+// the next Open.
 func (s *Bolt[A]) closeJournal() {
-	if s.jr.n > 0 {
+	if s.jr.size() > 0 {
 		err := s.db.Update(func(tx *bolt.Tx) error {
 			s.jr.begin()
 			return s.moveAll(tx)
@@ -461,6 +441,13 @@ func (s *Bolt[A]) closeJournal() {
 		s.jr.committed()
 	}
 	_ = s.wal.remove()
+}
+
+// size is how many entries the journal holds.
+func (j *journal) size() int {
+	j.mu.RLock()
+	defer j.mu.RUnlock()
+	return j.n
 }
 
 // replayWAL moves the entries of the log's segments (what a crash left)
