@@ -95,7 +95,7 @@ func New(tables Tables) *Metrics {
 	m.rateLimited = [2]prometheus.Counter{limited.WithLabelValues("seat"), limited.WithLabelValues("connection")}
 	storeBuckets := []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5}
 	m.appends = f.histogram("store_append_seconds", "An Append to the store, from the call until its entries are durable (queue, write and fsync).", storeBuckets)
-	m.commits = f.histogram("store_commit_seconds", "One transaction of the store's writer: the writes and the fsync.", storeBuckets)
+	m.commits = f.histogram("store_commit_seconds", "One group commit of the store (a bbolt transaction of its writer, or a write of the log by its appender): the writes and the fsyncs.", storeBuckets)
 	m.batches = f.histogram("store_commit_batch_size", "Requests committed together in one transaction (group commit).", prometheus.ExponentialBuckets(1, 2, 9))
 	m.reg.MustRegister(m.grpc, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if tables != nil {
