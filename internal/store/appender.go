@@ -50,7 +50,6 @@ type walReply struct {
 func (s *Bolt[A]) appender() {
 	defer close(s.appDone)
 	l := lingering{gain: 1}
-	var wait *time.Timer
 	batch := make([]*request, 0, maxBatch)
 	for {
 		batch = batch[:0]
@@ -63,29 +62,7 @@ func (s *Bolt[A]) appender() {
 		case <-s.quit:
 			return
 		}
-		batch = drainQueue(s.apps, batch)
-		if s.linger > 0 && l.want(len(batch)) {
-			before := len(batch)
-			if wait == nil {
-				wait = time.NewTimer(s.linger)
-			} else {
-				wait.Reset(s.linger)
-			}
-		linger:
-			for len(batch) < lingerEnough {
-				select {
-				case r := <-s.apps:
-					batch = append(batch, r)
-				case <-wait.C:
-					break linger
-				case <-s.quit:
-					break linger
-				}
-			}
-			wait.Stop()
-			batch = drainQueue(s.apps, batch)
-			l.gathered(len(batch) - before)
-		}
+		batch = l.gather(s.apps, batch, s.linger, s.quit)
 		s.commitAppends(batch)
 		clear(batch) // no request outlives its flush here
 	}

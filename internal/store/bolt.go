@@ -313,7 +313,6 @@ func (s *Bolt[A]) Close() error {
 func (s *Bolt[A]) writer() {
 	defer close(s.done)
 	l := lingering{gain: 1}
-	var wait *time.Timer
 	idle := time.NewTicker(s.mv.every)
 	defer idle.Stop()
 	batch := make([]*request, 0, maxBatch)
@@ -357,29 +356,7 @@ func (s *Bolt[A]) writer() {
 				return
 			}
 		}
-		batch = drainQueue(s.reqs, batch)
-		if s.linger > 0 && l.want(len(batch)) {
-			before := len(batch)
-			if wait == nil {
-				wait = time.NewTimer(s.linger)
-			} else {
-				wait.Reset(s.linger)
-			}
-		linger:
-			for len(batch) < lingerEnough {
-				select {
-				case r := <-s.reqs:
-					batch = append(batch, r)
-				case <-wait.C:
-					break linger
-				case <-s.quit:
-					break linger
-				}
-			}
-			wait.Stop()
-			batch = drainQueue(s.reqs, batch)
-			l.gathered(len(batch) - before)
-		}
+		batch = l.gather(s.reqs, batch, s.linger, s.quit)
 		batch = s.addSnapshots(batch)
 		s.commit(batch)
 		clear(batch) // no request outlives its commit here
@@ -489,8 +466,40 @@ const (
 // tries again every probeEvery small batches, so that a store that gets
 // busy starts lingering again.
 type lingering struct {
-	gain  float64 // requests gathered per wait, averaged
-	since int     // small batches since the last wait
+	gain  float64     // requests gathered per wait, averaged
+	since int         // small batches since the last wait
+	wait  *time.Timer // the wait's, reused
+}
+
+// gather adds the requests waiting on q to batch and, when a wait pays
+// (want), waits up to d for more, until lingerEnough or quit: the writer's
+// and the appender's group commit alike.
+func (l *lingering) gather(q chan *request, batch []*request, d time.Duration, quit <-chan struct{}) []*request {
+	batch = drainQueue(q, batch)
+	if d <= 0 || !l.want(len(batch)) {
+		return batch
+	}
+	before := len(batch)
+	if l.wait == nil {
+		l.wait = time.NewTimer(d)
+	} else {
+		l.wait.Reset(d)
+	}
+linger:
+	for len(batch) < lingerEnough {
+		select {
+		case r := <-q:
+			batch = append(batch, r)
+		case <-l.wait.C:
+			break linger
+		case <-quit:
+			break linger
+		}
+	}
+	l.wait.Stop()
+	batch = drainQueue(q, batch)
+	l.gathered(len(batch) - before)
+	return batch
 }
 
 const probeEvery = 32
