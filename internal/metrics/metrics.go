@@ -42,6 +42,7 @@ type Metrics struct {
 	kinds        map[string]*kindCells // the actions_total series of each action kind
 	streams      [2]prometheus.Gauge   // seat, spectator
 	fanout       prometheus.Histogram
+	muxActs      prometheus.Histogram
 	judge        prometheus.Histogram
 	windows      prometheus.Counter
 	dwell        prometheus.Histogram
@@ -78,6 +79,8 @@ func New(tables Tables) *Metrics {
 	m.streams = [2]prometheus.Gauge{streams.WithLabelValues("seat"), streams.WithLabelValues("spectator")}
 	m.fanout = f.histogram("event_fanout_seconds", "From an event's logging to its sending on a seat's stream (events logged while the stream was open).",
 		[]float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1})
+	m.muxActs = f.histogram("multiplex_act_seconds", "A Multiplex stream's action, from its request read to its answer put in the stream's next message: the server's share of what a client waits.",
+		[]float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5})
 	m.judge = f.histogram("judge_seconds", "The engine's step of a discard: the judge's work on it (waits, claim offers, the next turn's options).",
 		prometheus.ExponentialBuckets(1e-6, 2, 16))
 	m.windows = f.counter("claim_windows_total", "Steps that opened a claim window (a discard, a kan that may be robbed).")
@@ -205,6 +208,7 @@ func (m *Metrics) Acted(by host.Actor, kind string, err error) {
 func (m *Metrics) StreamOpened(spectator bool) { m.streams[b2i(spectator)].Inc() }
 func (m *Metrics) StreamClosed(spectator bool) { m.streams[b2i(spectator)].Dec() }
 func (m *Metrics) EventSent(d time.Duration)   { m.fanout.Observe(d.Seconds()) }
+func (m *Metrics) MuxAnswered(d time.Duration) { m.muxActs.Observe(d.Seconds()) }
 func (m *Metrics) ClaimWindow()                { m.windows.Inc() }
 func (m *Metrics) Dwell(d time.Duration)       { m.dwell.Observe(d.Seconds()) }
 func (m *Metrics) GameOver()                   { m.games.Inc() }

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"time"
 
 	spb "google.golang.org/genproto/googleapis/rpc/status"
 	"google.golang.org/grpc/mem"
@@ -136,12 +137,14 @@ type muxDone struct {
 	call, seq uint64
 	seat      muxSeat
 	err       error
+	read      time.Time // when its request was read
 }
 
 // muxAnswer is an accepted action's answer, held until the acting seat's
 // follows on the stream are at its seq.
 type muxAnswer struct {
 	call, seq uint64
+	read      time.Time
 }
 
 func newMux(t *tableService, stream pb.TableService_MultiplexServer) *mux {
@@ -582,7 +585,7 @@ func (m *mux) act(a *pb.MultiplexAct, c *muxCall) error {
 	if c == nil {
 		c = muxCalls.Get().(*muxCall)
 	}
-	c.m, c.req, c.call = m, req, a.GetCall()
+	c.m, c.req, c.call, c.read = m, req, a.GetCall(), m.t.s.cfg.Clock.Now()
 	m.t.s.work.async(c)
 	return nil
 }
@@ -594,6 +597,7 @@ type muxCall struct {
 	req       *pb.ActRequest
 	call, seq uint64
 	err       error
+	read      time.Time // when the reader read it
 
 	kind pb.MultiplexRequest_Act
 	act  pb.MultiplexAct
@@ -619,8 +623,8 @@ func (c *muxCall) done(p *handlerPanic) {
 	if p != nil {
 		c.seq, c.err = 0, m.t.s.recovered(m.ctx, p)
 	}
-	m.answer(c.call, muxSeat{c.req.GetTableId(), c.req.GetSeatToken()}, c.seq, c.err)
-	c.m, c.req, c.call, c.seq, c.err = nil, nil, 0, 0, nil
+	m.answer(muxDone{call: c.call, seat: muxSeat{c.req.GetTableId(), c.req.GetSeatToken()}, seq: c.seq, err: c.err, read: c.read})
+	c.m, c.req, c.call, c.seq, c.err, c.read = nil, nil, 0, 0, nil, time.Time{}
 	muxCalls.Put(c)
 }
 
@@ -640,10 +644,10 @@ func (m *mux) play(req *pb.ActRequest) (uint64, error) {
 }
 
 // answer hands an action's answer to the writer (take, putDone).
-func (m *mux) answer(call uint64, seat muxSeat, seq uint64, err error) {
+func (m *mux) answer(a muxDone) {
 	m.wmu.Lock()
 	first := len(m.woken) == 0 && len(m.answers) == 0
-	m.answers = append(m.answers, muxDone{call: call, seq: seq, seat: seat, err: err})
+	m.answers = append(m.answers, a)
 	m.wmu.Unlock()
 	if first {
 		m.ring()
@@ -655,10 +659,10 @@ func (m *mux) answer(call uint64, seat muxSeat, seq uint64, err error) {
 // held.
 func (m *mux) putDone(a muxDone) {
 	if st := m.seats[a.seat]; a.err == nil && st != nil && !st.caughtUp(a.seq) {
-		st.held = append(st.held, muxAnswer{call: a.call, seq: a.seq})
+		st.held = append(st.held, muxAnswer{call: a.call, seq: a.seq, read: a.read})
 		return
 	}
-	m.putAnswer(a.call, a.seq, a.err)
+	m.putAnswer(a.call, a.seq, a.err, a.read)
 }
 
 // caughtUp reports whether every open follow of the seat is at seq.
@@ -680,7 +684,7 @@ func (m *mux) letGo(st *muxSeatState) {
 	kept := st.held[:0]
 	for _, a := range st.held {
 		if st.caughtUp(a.seq) {
-			m.putAnswer(a.call, a.seq, nil)
+			m.putAnswer(a.call, a.seq, nil, a.read)
 		} else {
 			kept = append(kept, a)
 		}
@@ -690,8 +694,11 @@ func (m *mux) letGo(st *muxSeatState) {
 }
 
 // putAnswer appends an answer to the outbox and frees its slot; m.mu is
-// held.
-func (m *mux) putAnswer(call, seq uint64, err error) {
+// held. read is when the action's request was read (zero: not told).
+func (m *mux) putAnswer(call, seq uint64, err error, read time.Time) {
+	if !read.IsZero() {
+		m.t.s.cfg.Observer.MuxAnswered(m.t.s.cfg.Clock.Now().Sub(read))
+	}
 	if err != nil {
 		st, _ := proto.Marshal(status.Convert(toStatus(err)).Proto()) // a status always encodes
 		m.appendItem(fItemAnswer, fAnswerCall, call, fAnswerError, st, nil)

@@ -16,6 +16,7 @@ import (
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/host"
+	"github.com/mahjong-authority/authority/internal/metrics"
 	"github.com/mahjong-authority/authority/internal/server"
 	"github.com/mahjong-authority/authority/internal/servertest"
 )
@@ -259,7 +260,10 @@ func checkSameAsStreamEvents(t *testing.T, e *env, players []*player, before uin
 // what StreamEvents gives it, answers never come before their events, and
 // the stream ends once the client half-closed and every follow ended.
 func TestMultiplexWholeGame(t *testing.T) {
-	e := startEnv(t, riichiConfig())
+	cfg := riichiConfig()
+	m := metrics.New(nil)
+	cfg.Observer = m
+	e := startEnv(t, cfg)
 	players, before := startGame(t, e, 7)
 	st, err := e.tables.Multiplex(ctxT(t))
 	if err != nil {
@@ -292,6 +296,25 @@ func TestMultiplexWholeGame(t *testing.T) {
 		t.Errorf("final scores %v sum to %d", scores, sum)
 	}
 	t.Logf("%d messages, %d items (%.1f a message), final %v", g.msgs, g.items, float64(g.items)/float64(g.msgs), scores)
+	if got := muxActsTimed(t, m); got != g.next {
+		t.Errorf("authority_multiplex_act_seconds counted %d actions, the stream answered %d", got, g.next)
+	}
+}
+
+// muxActsTimed is the count of authority_multiplex_act_seconds.
+func muxActsTimed(t *testing.T, m *metrics.Metrics) uint64 {
+	t.Helper()
+	fams, err := m.Registry().Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fams {
+		if f.GetName() == "authority_multiplex_act_seconds" {
+			return f.GetMetric()[0].GetHistogram().GetSampleCount()
+		}
+	}
+	t.Fatal("no authority_multiplex_act_seconds")
+	return 0
 }
 
 // TestMultiplexResume drops a Multiplex stream mid-game and goes on on a

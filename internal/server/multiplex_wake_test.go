@@ -24,7 +24,7 @@ func TestMuxWakeWithoutWriterLock(t *testing.T) {
 		defer close(done)
 		f.wake()
 		f.wake()
-		m.answer(7, muxSeat{"t", "s"}, 3, nil)
+		m.answer(muxDone{call: 7, seat: muxSeat{"t", "s"}, seq: 3})
 	}()
 	select {
 	case <-done:

@@ -108,11 +108,16 @@ type Observer interface {
 	// ConnRateLimited is told of every call refused by the per-connection
 	// rate limit (the per-seat one is an Acted refusal).
 	ConnRateLimited()
+	// MuxAnswered is told, for each action of a Multiplex stream, how long
+	// it took from its request read to its answer put in the stream's
+	// outbox: the server's share of the latency a client sees.
+	MuxAnswered(took time.Duration)
 }
 
 type nopObserver struct{ ruleset.NopObserver }
 
-func (nopObserver) ConnRateLimited() {}
+func (nopObserver) ConnRateLimited()          {}
+func (nopObserver) MuxAnswered(time.Duration) {}
 
 // hosted is a rule set the server hosts, with its tables.
 type hosted struct {
