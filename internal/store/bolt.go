@@ -114,7 +114,8 @@ type Bolt[A any] struct {
 	mv        movePolicy
 	checked   time.Time // when the writer last weighed the mapped pages
 	dropEvery time.Duration
-	mappedMax int64 // bytes of the file resident before the writer drops them
+	mappedMax int64         // bytes of the file resident before the writer drops them
+	chunkMax  time.Duration // the longest chunk of a move (its transaction), for tests
 }
 
 // Observer is told how the store performs, for an operator's metrics
