@@ -55,8 +55,8 @@ var bucketJournal = []byte("journal")
 // (the log is the appender's), but a Create, a Finish or a snapshot that
 // comes during one waits for it. Chunks of 256 tables saved nothing
 // measurable in BenchmarkScalePace (the pages of the tables themselves
-// are most of a chunk's cost) and took up to 47 ms, against 14 ms for 64
-// (docs/store.md).
+// are most of a chunk's cost) and the longest took 47 and 66 ms, against
+// 14 and 33 ms for 64 in the runs alternated with them (docs/store.md).
 const moveChunk = 64
 
 // movePolicy is when the writer moves the journal: once it holds max
@@ -71,8 +71,8 @@ type movePolicy struct {
 
 // defaultMove: 8,192 entries bound the journal at up to 1,024 tables;
 // from there on it holds eight entries a table, up to 131,072 (some
-// 30 MB of memory and 24 MB of log at 10,000 tables, a move every 40 s at
-// 2,000 appends a second). Four a table wrote each table's pages for half
+// 25 MB of memory and of log at the bound; at 10,000 tables, a move every
+// 40 s at 2,000 appends a second). Four a table wrote each table's pages for half
 // as many entries. A store too quiet to gather that many moves every two
 // minutes, so that its log does not linger for ever.
 var defaultMove = movePolicy{every: 2 * time.Minute, at: 8 << 10, perTable: 8, max: 128 << 10}
