@@ -512,6 +512,7 @@ func BenchmarkScalePace(b *testing.B) {
 	b.ReportMetric(ms(quantile(h.lat, 0.99)), "p99-ms")
 	b.ReportMetric(ms(quantile(h.snaps, 0.99)), "snap-p99-ms")
 	k.report(b)
+	b.ReportMetric(ms(store.MoveChunkMax(s)), "move-chunk-max-ms")
 }
 
 // loadProfile writes a CPU profile of the load alone (not of the setup,

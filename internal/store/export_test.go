@@ -105,3 +105,8 @@ func uvarintLen(x uint64) int {
 	}
 	return n
 }
+
+// MoveChunkMax is how long the longest chunk of a move (its bbolt
+// transaction, commit and all) took, what a Create or a snapshot may wait
+// behind; read it once the store is closed.
+func MoveChunkMax[A any](s *Bolt[A]) time.Duration { return s.chunkMax }

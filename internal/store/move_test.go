@@ -47,3 +47,32 @@ func TestMoveDue(t *testing.T) {
 		})
 	}
 }
+
+// TestDefaultMoveAtScale: at 10,000 tables the journal waits for eight
+// entries a table before it moves (four wrote each table's pages for
+// half as many entries), and moves at 131,072 entries whatever the
+// tables.
+func TestDefaultMoveAtScale(t *testing.T) {
+	now := time.Unix(1_700_000_000, 0)
+	for _, c := range []struct {
+		entries, tables int
+		want            bool
+	}{
+		{entries: 8 << 10, tables: 1000, want: true},
+		{entries: 40_000, tables: 10_000},
+		{entries: 79_999, tables: 10_000},
+		{entries: 80_000, tables: 10_000, want: true},
+		{entries: 128<<10 - 1, tables: 50_000},
+		{entries: 128 << 10, tables: 50_000, want: true},
+	} {
+		j := newJournal()
+		j.n = c.entries
+		for i := range c.tables {
+			j.tables[fmt.Sprint("t", i)] = &pending{}
+		}
+		j.since = now.Add(-time.Second)
+		if got := j.due(now, defaultMove); got != c.want {
+			t.Errorf("due(%d entries of %d tables) = %v, want %v", c.entries, c.tables, got, c.want)
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package store
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // TestAddSnapshots: a commit takes the snapshots waiting until they reach
 // snapBudget bytes, counting those already in the batch, one at least,
@@ -45,6 +48,53 @@ func TestAddSnapshots(t *testing.T) {
 			}
 			if left := len(s.snaps); left != len(tt.waiting)-tt.want {
 				t.Errorf("%d snapshots left queued, want %d", left, len(tt.waiting)-tt.want)
+			}
+		})
+	}
+}
+
+// TestLingerSnapshots: a batch of snapshots alone, under snapBudget,
+// waits for more while waits pay, until the budget or another write; a
+// batch with another write, one at the budget, or a store whose waits
+// gather nothing takes none.
+func TestLingerSnapshots(t *testing.T) {
+	const kB = 1 << 10
+	tests := []struct {
+		name     string
+		batch    []int // sizes of the requests in the batch, 0 for others
+		waiting  []int // sizes of the snapshots queued
+		writes   int   // other writes queued
+		gain     float64
+		draining bool
+		want     int // requests taken
+	}{
+		{"gathers up to the budget", []int{30 * kB}, []int{60 * kB, 60 * kB, 10 * kB}, 0, 1, false, 2},
+		{"another write ends it", []int{30 * kB}, nil, 2, 1, false, 2},
+		{"waits out the linger", []int{30 * kB}, nil, 0, 1, false, 0},
+		{"a create waits", []int{0, 30 * kB}, []int{30 * kB}, 0, 1, false, 0},
+		{"at the budget", []int{130 * kB}, []int{30 * kB}, 0, 1, false, 0},
+		{"waits that gather nothing", []int{30 * kB}, []int{30 * kB}, 0, 0, false, 0},
+		{"a drain under way", []int{30 * kB}, []int{30 * kB}, 0, 1, true, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := &Bolt[struct{}]{snaps: make(chan *request, len(tt.waiting)), reqs: make(chan *request, tt.writes),
+				quit: make(chan struct{}), snapLinger: 10 * time.Millisecond}
+			var batch []*request
+			for _, n := range tt.batch {
+				batch = append(batch, &request{size: n})
+			}
+			for _, n := range tt.waiting {
+				s.snaps <- &request{size: n}
+			}
+			for range tt.writes {
+				s.reqs <- &request{}
+			}
+			s.jr.draining = tt.draining
+			l := lingering{gain: tt.gain}
+			got := s.lingerSnapshots(&l, batch)
+			if n := len(got) - len(tt.batch); n != tt.want {
+				t.Fatalf("lingerSnapshots took %d requests, want %d", n, tt.want)
 			}
 		})
 	}
