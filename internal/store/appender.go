@@ -49,7 +49,7 @@ type walReply struct {
 // flushed and answered; what is still queued fails with ErrClosed.
 func (s *Bolt[A]) appender() {
 	defer close(s.appDone)
-	l := lingering{gain: 1}
+	l := lingering{gain: 1, below: appendBelow, enough: appendEnough}
 	batch := make([]*request, 0, maxBatch)
 	for {
 		batch = batch[:0]

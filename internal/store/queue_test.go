@@ -99,3 +99,35 @@ func TestLingerSnapshots(t *testing.T) {
 		})
 	}
 }
+
+// TestGatherSizes checks the batch sizes that wait and end a wait: the
+// appender's (appendBelow, appendEnough) waits with 12 appends queued
+// until 32 are, the writer's commits 12 at once. The wait's timer is an
+// hour: only the sizes end it.
+func TestGatherSizes(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		l    lingering
+		want int
+	}{
+		{"appender", lingering{gain: 1, below: appendBelow, enough: appendEnough}, appendEnough},
+		{"writer", lingering{gain: 1}, 12},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			q := make(chan *request, 64)
+			for range 12 {
+				q <- &request{}
+			}
+			got := make(chan int)
+			go func() { got <- len(tt.l.gather(q, nil, time.Hour, nil)) }()
+			if tt.want > 12 {
+				for range tt.want - 12 {
+					q <- &request{}
+				}
+			}
+			if n := <-got; n != tt.want {
+				t.Fatalf("gathered %d, want %d", n, tt.want)
+			}
+		})
+	}
+}
