@@ -332,10 +332,10 @@ func (s *Bolt[A]) Close() error {
 // once more when the store closes.
 func (s *Bolt[A]) writer() {
 	defer close(s.done)
-	l := lingering{gain: 1}
+	l := lingering{gain: 1, below: lingerBelow, enough: lingerEnough}
 	// Snapshots come rarely at a small store: it lingers for them only
 	// once a probe found that a wait gathers some.
-	sl := lingering{}
+	sl := lingering{below: lingerBelow, enough: lingerEnough}
 	idle := time.NewTicker(s.mv.every)
 	defer idle.Stop()
 	batch := make([]*request, 0, maxBatch)
@@ -495,11 +495,7 @@ func (s *Bolt[A]) lingerSnapshots(l *lingering, batch []*request) []*request {
 	if s.snapLinger <= 0 || used >= snapBudget || !l.want(len(batch)) {
 		return batch
 	}
-	if l.wait == nil {
-		l.wait = time.NewTimer(s.snapLinger)
-	} else {
-		l.wait.Reset(s.snapLinger)
-	}
+	l.arm(s.snapLinger)
 	took := 0
 wait:
 	for used < snapBudget && len(batch) < maxBatch {
@@ -556,17 +552,17 @@ type lingering struct {
 	gain  float64     // requests gathered per wait, averaged
 	since int         // small batches since the last wait
 	wait  *time.Timer // the wait's, reused
-	// below and enough bound the batches that wait and end a wait
-	// (lingerBelow and lingerEnough when zero).
+	// A batch below below may wait; one of enough ends a wait.
 	below, enough int
 }
 
-// sizes are the batch below which l may wait and the one that ends a wait.
-func (l *lingering) sizes() (below, enough int) {
-	if l.below == 0 {
-		return lingerBelow, lingerEnough
+// arm starts the wait's timer for d.
+func (l *lingering) arm(d time.Duration) {
+	if l.wait == nil {
+		l.wait = time.NewTimer(d)
+	} else {
+		l.wait.Reset(d)
 	}
-	return l.below, l.enough
 }
 
 // gather adds the requests waiting on q to batch and, when a wait pays
@@ -578,14 +574,9 @@ func (l *lingering) gather(q chan *request, batch []*request, d time.Duration, q
 		return batch
 	}
 	before := len(batch)
-	if l.wait == nil {
-		l.wait = time.NewTimer(d)
-	} else {
-		l.wait.Reset(d)
-	}
-	_, enough := l.sizes()
+	l.arm(d)
 linger:
-	for len(batch) < enough {
+	for len(batch) < l.enough {
 		select {
 		case r := <-q:
 			batch = append(batch, r)
@@ -610,7 +601,7 @@ const minGain = 0.25
 
 // want reports whether to wait before committing a batch of n.
 func (l *lingering) want(n int) bool {
-	if below, _ := l.sizes(); n >= below {
+	if n >= l.below {
 		return false
 	}
 	l.since++

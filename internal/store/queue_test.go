@@ -91,7 +91,7 @@ func TestLingerSnapshots(t *testing.T) {
 				s.reqs <- &request{}
 			}
 			s.jr.draining = tt.draining
-			l := lingering{gain: tt.gain}
+			l := lingering{gain: tt.gain, below: lingerBelow, enough: lingerEnough}
 			got := s.lingerSnapshots(&l, batch)
 			if n := len(got) - len(tt.batch); n != tt.want {
 				t.Fatalf("lingerSnapshots took %d requests, want %d", n, tt.want)
@@ -111,7 +111,7 @@ func TestGatherSizes(t *testing.T) {
 		want int
 	}{
 		{"appender", lingering{gain: 1, below: appendBelow, enough: appendEnough}, appendEnough},
-		{"writer", lingering{gain: 1}, 12},
+		{"writer", lingering{gain: 1, below: lingerBelow, enough: lingerEnough}, 12},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			q := make(chan *request, 64)
@@ -120,10 +120,8 @@ func TestGatherSizes(t *testing.T) {
 			}
 			got := make(chan int)
 			go func() { got <- len(tt.l.gather(q, nil, time.Hour, nil)) }()
-			if tt.want > 12 {
-				for range tt.want - 12 {
-					q <- &request{}
-				}
+			for range tt.want - 12 {
+				q <- &request{}
 			}
 			if n := <-got; n != tt.want {
 				t.Fatalf("gathered %d, want %d", n, tt.want)
