@@ -694,11 +694,9 @@ func (m *mux) letGo(st *muxSeatState) {
 }
 
 // putAnswer appends an answer to the outbox and frees its slot; m.mu is
-// held. read is when the action's request was read (zero: not told).
+// held. read is when the action's request was read.
 func (m *mux) putAnswer(call, seq uint64, err error, read time.Time) {
-	if !read.IsZero() {
-		m.t.s.cfg.Observer.MuxAnswered(m.t.s.cfg.Clock.Now().Sub(read))
-	}
+	m.t.s.cfg.Observer.MuxAnswered(m.t.s.cfg.Clock.Now().Sub(read))
 	if err != nil {
 		st, _ := proto.Marshal(status.Convert(toStatus(err)).Proto()) // a status always encodes
 		m.appendItem(fItemAnswer, fAnswerCall, call, fAnswerError, st, nil)

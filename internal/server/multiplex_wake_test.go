@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"google.golang.org/grpc/mem"
+
+	"github.com/mahjong-authority/authority/internal/clock"
 )
 
 // TestMuxWakeWithoutWriterLock checks that a table waking a follow and a
@@ -12,8 +14,9 @@ import (
 // drain holds while it encodes and copies events: they queue for the
 // writer (one ring for the lot), and its take moves them in.
 func TestMuxWakeWithoutWriterLock(t *testing.T) {
+	srv := &Server{cfg: Config{Observer: nopObserver{}, Clock: clock.Real}}
 	m := &mux{
-		bell: make(chan struct{}, 1), slots: make(chan struct{}, 1), pool: mem.DefaultBufferPool(),
+		t: &tableService{s: srv}, bell: make(chan struct{}, 1), slots: make(chan struct{}, 1), pool: mem.DefaultBufferPool(),
 		follows: map[uint32]*muxFollow{}, seats: map[muxSeat]*muxSeatState{},
 	}
 	f := &muxFollow{m: m, ref: 1}
@@ -24,7 +27,7 @@ func TestMuxWakeWithoutWriterLock(t *testing.T) {
 		defer close(done)
 		f.wake()
 		f.wake()
-		m.answer(muxDone{call: 7, seat: muxSeat{"t", "s"}, seq: 3})
+		m.answer(muxDone{call: 7, seat: muxSeat{"t", "s"}, seq: 3, read: time.Now()})
 	}()
 	select {
 	case <-done:
