@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"net"
@@ -380,7 +381,7 @@ func TestBotsServerUsage(t *testing.T) {
 }
 
 func TestBotsUsageLoad(t *testing.T) {
-	for _, args := range [][]string{{"--think", "4s..1s"}, {"--think", "x"}, {"--think", "6s"}, {"--ramp", "fast"}, {"--ramp", "-1/s"}, {"--conns", "-1"}, {"--for", "-1s"}} {
+	for _, args := range [][]string{{"--think", "4s..1s"}, {"--think", "x"}, {"--think", "6s"}, {"--ramp", "fast"}, {"--ramp", "-1/s"}, {"--conns", "-1"}, {"--for", "-1s"}, {"--gogc", "-1"}} {
 		var out, errOut bytes.Buffer
 		if err := run(append([]string{"bots"}, args...), nil, &out, &errOut); !errors.Is(err, errUsage) {
 			t.Errorf("bots %v = %v, want a usage error", args, err)
@@ -413,5 +414,27 @@ func TestThinkDraw(t *testing.T) {
 	}
 	if d := (thinkRange{min: time.Second, max: time.Second}).draw(a); d != time.Second {
 		t.Errorf("a fixed think time drew %v", d)
+	}
+}
+
+// TestBotsGOGC: the load generator collects at loadGOGC unless --gogc or
+// the GOGC variable says otherwise, --gogc winning over the variable.
+func TestBotsGOGC(t *testing.T) {
+	for _, tc := range []struct {
+		env  string
+		args []string
+		want int
+	}{
+		{"", nil, loadGOGC},
+		{"", []string{"--gogc", "150"}, 150},
+		{"", []string{"--gogc", "0"}, 0},
+		{"300", nil, 0},
+		{"300", []string{"--gogc", "150"}, 150},
+	} {
+		t.Setenv("GOGC", tc.env)
+		o, err := parseBots(tc.args, io.Discard)
+		if err != nil || o.gogc != tc.want {
+			t.Errorf("GOGC=%q bots %v: gogc %d, %v; want %d", tc.env, tc.args, o.gogc, err, tc.want)
+		}
 	}
 }

@@ -75,3 +75,26 @@ func (l *latencies) quantileMs(q float64) float64 {
 	}
 	return 0
 }
+
+// latWindow reads a latencies' quantiles over the counts added since its
+// previous reading: a progress line's p99 of the last interval, which
+// shows when a stall happened where the run's p99 would only creep up.
+type latWindow struct {
+	last  [latBuckets]uint64
+	delta latencies
+}
+
+// quantileMs is the q-quantile, in milliseconds, of the durations l counted
+// since the previous call (since l began for the first); 0 for none. It is
+// not safe for concurrent use.
+func (w *latWindow) quantileMs(l *latencies, q float64) float64 {
+	var n uint64
+	for i := range l.counts {
+		c := l.counts[i].Load()
+		w.delta.counts[i].Store(c - w.last[i])
+		n += c - w.last[i]
+		w.last[i] = c
+	}
+	w.delta.n.Store(n)
+	return w.delta.quantileMs(q)
+}

@@ -70,3 +70,31 @@ func BenchmarkLatenciesAdd(b *testing.B) {
 		}
 	})
 }
+
+// TestLatWindow: each reading covers only what was counted since the
+// previous one, so a stall shows in its interval and not after it.
+func TestLatWindow(t *testing.T) {
+	var l latencies
+	var w latWindow
+	if got := w.quantileMs(&l, 0.99); got != 0 {
+		t.Errorf("nothing counted: p99 %v, want 0", got)
+	}
+	for range 100 {
+		l.add(900 * time.Microsecond)
+	}
+	if got := w.quantileMs(&l, 0.99); got != 0.9 {
+		t.Errorf("first interval: p99 %v, want 0.9", got)
+	}
+	for range 100 {
+		l.add(300 * time.Microsecond)
+	}
+	if got := w.quantileMs(&l, 0.99); got != 0.3 {
+		t.Errorf("second interval: p99 %v, want 0.3 (the first interval's 0.9 ms left out)", got)
+	}
+	if got := l.quantileMs(0.99); got != 0.9 {
+		t.Errorf("the run's p99 %v, want 0.9", got)
+	}
+	if got := w.quantileMs(&l, 0.99); got != 0 {
+		t.Errorf("an empty interval: p99 %v, want 0", got)
+	}
+}
