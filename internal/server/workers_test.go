@@ -159,6 +159,14 @@ func TestWorkersAsync(t *testing.T) {
 				waitIdle(c.w)
 			}
 			got := run(c.w, c.fn)
+			for i := 0; c.onWorker && !got.onWorker && i < 1000; i++ {
+				// The worker had answered waitIdle's call but was not yet
+				// back at its queue, so async found it busy, as it may
+				// (and ran the task on a goroutine of its own, which a
+				// Goexit ends without ending the worker): again.
+				runtime.Gosched()
+				got = run(c.w, c.fn)
+			}
 			if got.onWorker != c.onWorker {
 				t.Errorf("ran on a worker: %v, want %v", got.onWorker, c.onWorker)
 			}
@@ -171,10 +179,21 @@ func TestWorkersAsync(t *testing.T) {
 		})
 	}
 	// Every worker busy: the task runs on its own goroutine.
-	waitIdle(w)
-	entered, release := make(chan struct{}), make(chan struct{})
-	w.async(funcJob{func() { close(entered); <-release }, func(*handlerPanic) {}})
-	<-entered
+	release := make(chan struct{})
+	for blocked := false; !blocked; {
+		// Until the blocking task lands on the worker rather than on a
+		// goroutine of its own (the worker not yet back at its queue).
+		waitIdle(w)
+		entered := make(chan bool)
+		w.async(funcJob{func() {
+			on := onWorker()
+			entered <- on
+			if on {
+				<-release
+			}
+		}, func(*handlerPanic) {}})
+		blocked = <-entered
+	}
 	if got := run(w, func() {}); got.onWorker {
 		t.Error("a task ran on a busy worker")
 	}
