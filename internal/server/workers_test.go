@@ -112,6 +112,31 @@ func onFreeWorker(t *testing.T, w *workers, h grpc.UnaryHandler) (resp any, err 
 	return nil, nil, nil
 }
 
+// asyncOnFreeWorker is onFreeWorker for async: it hands w a task that runs
+// fn until one lands on w's worker, and returns the channel that task's
+// then gives its end to. A task that lands on a goroutine of its own (the
+// worker not yet back at its receive) does not run fn.
+func asyncOnFreeWorker(t *testing.T, w *workers, fn func()) <-chan *handlerPanic {
+	t.Helper()
+	for range 10000 {
+		landed, ended := make(chan bool, 1), make(chan *handlerPanic, 1)
+		w.async(funcJob{func() {
+			on := onWorker()
+			landed <- on
+			if on {
+				fn()
+			}
+		}, func(p *handlerPanic) { ended <- p }})
+		if <-landed {
+			return ended
+		}
+		<-ended
+		runtime.Gosched()
+	}
+	t.Fatal("no task ran on the free worker")
+	return nil
+}
+
 // funcJob is a job of two functions.
 type funcJob struct {
 	fn   func()
@@ -151,21 +176,16 @@ func TestWorkersAsync(t *testing.T) {
 		{"no workers", nil, func() {}, false, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			var got ended
 			if c.w != nil {
 				// Goexit ended the worker: a server's pool has many; this
-				// test makes a new one.
+				// test makes a new one. The task must land on it
+				// (asyncOnFreeWorker fails the test otherwise).
 				c.w = newWorkers(1)
 				defer c.w.close()
-				waitIdle(c.w)
-			}
-			got := run(c.w, c.fn)
-			for i := 0; c.onWorker && !got.onWorker && i < 1000; i++ {
-				// The worker had answered waitIdle's call but was not yet
-				// back at its queue, so async found it busy, as it may
-				// (and ran the task on a goroutine of its own, which a
-				// Goexit ends without ending the worker): again.
-				runtime.Gosched()
-				got = run(c.w, c.fn)
+				got = ended{onWorker: true, p: <-asyncOnFreeWorker(t, c.w, c.fn)}
+			} else {
+				got = run(nil, c.fn)
 			}
 			if got.onWorker != c.onWorker {
 				t.Errorf("ran on a worker: %v, want %v", got.onWorker, c.onWorker)
@@ -180,20 +200,7 @@ func TestWorkersAsync(t *testing.T) {
 	}
 	// Every worker busy: the task runs on its own goroutine.
 	release := make(chan struct{})
-	for blocked := false; !blocked; {
-		// Until the blocking task lands on the worker rather than on a
-		// goroutine of its own (the worker not yet back at its queue).
-		waitIdle(w)
-		entered := make(chan bool)
-		w.async(funcJob{func() {
-			on := onWorker()
-			entered <- on
-			if on {
-				<-release
-			}
-		}, func(*handlerPanic) {}})
-		blocked = <-entered
-	}
+	asyncOnFreeWorker(t, w, func() { <-release })
 	if got := run(w, func() {}); got.onWorker {
 		t.Error("a task ran on a busy worker")
 	}
