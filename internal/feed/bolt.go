@@ -17,11 +17,14 @@ var (
 	bucketHooks  = []byte("webhooks") // URL -> cursor delivered
 )
 
-// boltLog keeps the events in a bbolt file. The Feed appends one at a
-// time, so next needs no lock of its own beyond the transaction's.
+// boltLog keeps the events in a bbolt file. Appends go through bbolt's
+// Batch: those that come within its delay (MaxBatchDelay, 10 ms) share
+// one transaction, its pages and its two fsyncs, where a transaction
+// each cost about 40 kB of allocation and 250 µs of CPU once the file
+// held 30,000 events (BenchmarkBoltAppend). The events' bucket's
+// sequence is the last cursor given.
 type boltLog struct {
-	db   *bolt.DB
-	next uint64 // the cursor of the next event
+	db *bolt.DB
 }
 
 func openBolt(path string) (*boltLog, error) {
@@ -29,7 +32,6 @@ func openBolt(path string) (*boltLog, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open feed: %w", err)
 	}
-	l := &boltLog{db: db, next: 1}
 	err = db.Update(func(tx *bolt.Tx) error {
 		b, err := tx.CreateBucketIfNotExists(bucketEvents)
 		if err != nil {
@@ -38,8 +40,10 @@ func openBolt(path string) (*boltLog, error) {
 		if _, err := tx.CreateBucketIfNotExists(bucketSeen); err != nil {
 			return err
 		}
-		if k, _ := b.Cursor().Last(); k != nil {
-			l.next = binary.BigEndian.Uint64(k) + 1
+		// A file written before the sequence was kept has its last
+		// cursor in its last key only.
+		if k, _ := b.Cursor().Last(); k != nil && binary.BigEndian.Uint64(k) > b.Sequence() {
+			return b.SetSequence(binary.BigEndian.Uint64(k))
 		}
 		return nil
 	})
@@ -47,35 +51,43 @@ func openBolt(path string) (*boltLog, error) {
 		db.Close()
 		return nil, fmt.Errorf("open feed: %w", err)
 	}
-	return l, nil
+	return &boltLog{db: db}, nil
 }
 
 func (l *boltLog) Append(e *pb.TableEvent) (bool, error) {
 	added := false
-	err := l.db.Update(func(tx *bolt.Tx) error {
+	key := []byte(Key(e))
+	// Batch may run the function more than once (again alone, when
+	// another of its batch failed): each run starts over.
+	err := l.db.Batch(func(tx *bolt.Tx) error {
+		added = false
 		seen := tx.Bucket(bucketSeen)
-		if v := seen.Get([]byte(Key(e))); v != nil {
+		if v := seen.Get(key); v != nil {
 			e.Cursor = binary.BigEndian.Uint64(v)
 			return nil
 		}
-		e.Cursor = l.next
+		events := tx.Bucket(bucketEvents)
+		c, err := events.NextSequence()
+		if err != nil {
+			return err
+		}
+		e.Cursor = c
 		raw, err := proto.Marshal(e)
 		if err != nil {
 			return err
 		}
 		var k [8]byte
-		binary.BigEndian.PutUint64(k[:], e.Cursor)
-		if err := tx.Bucket(bucketEvents).Put(k[:], raw); err != nil {
+		binary.BigEndian.PutUint64(k[:], c)
+		if err := events.Put(k[:], raw); err != nil {
 			return err
 		}
 		added = true
-		return seen.Put([]byte(Key(e)), k[:])
+		return seen.Put(key, k[:])
 	})
-	if err != nil || !added {
+	if err != nil {
 		return false, err
 	}
-	l.next++
-	return true, nil
+	return added, nil
 }
 
 func (l *boltLog) Last() (uint64, error) {

@@ -26,8 +26,10 @@ var ErrClosed = errors.New("feed closed")
 // batch is how many events Watch reads at once.
 const batch = 256
 
-// Log keeps a feed's events. A Feed calls Append and SetDelivered one at
-// a time; Last, Read and Delivered may come at any time.
+// Log keeps a feed's events. Its methods may be called at once from many
+// goroutines (tables start and end their games together: a durable log
+// commits together the appends that come together); a Feed writes
+// nothing once it called Close.
 type Log interface {
 	// Append adds e unless the log has an event of its kind for its
 	// table already; it sets e's cursor (the kept one's, for a repeat)
@@ -50,6 +52,10 @@ type Log interface {
 // goroutines.
 type Feed struct {
 	log Log
+	// open is held shared by every write to the log, exclusively by
+	// Close: writes go to the log at once, and none is in flight when it
+	// closes.
+	open sync.RWMutex
 
 	mu      sync.Mutex
 	changed chan struct{}
@@ -84,9 +90,9 @@ func Key(e *pb.TableEvent) string {
 // already; it sets e's cursor (the kept one's, for a repeat) and reports
 // whether it was added. A durable feed has it kept when Append returns.
 func (f *Feed) Append(e *pb.TableEvent) (bool, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.closed {
+	f.open.RLock()
+	defer f.open.RUnlock()
+	if f.isClosed() {
 		return false, ErrClosed
 	}
 	added, err := f.log.Append(e)
@@ -94,9 +100,15 @@ func (f *Feed) Append(e *pb.TableEvent) (bool, error) {
 		return false, fmt.Errorf("results feed: %w", err)
 	}
 	if added {
-		f.wake()
+		f.Changed()
 	}
 	return added, nil
+}
+
+func (f *Feed) isClosed() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.closed
 }
 
 // Changed wakes the watchers: events were added by another process.
@@ -175,5 +187,7 @@ func (f *Feed) Close() error {
 	f.closed = true
 	f.wake()
 	f.mu.Unlock()
+	f.open.Lock()
+	defer f.open.Unlock()
 	return f.log.Close()
 }

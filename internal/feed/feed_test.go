@@ -2,6 +2,7 @@ package feed_test
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -9,7 +10,9 @@ import (
 	"testing"
 	"time"
 
+	bolt "go.etcd.io/bbolt"
 	"go.uber.org/goleak"
+	"google.golang.org/protobuf/proto"
 
 	pb "github.com/mahjong-authority/authority/gen/mahjong/authority/v1"
 	"github.com/mahjong-authority/authority/internal/feed"
@@ -111,5 +114,110 @@ func TestFeedWaits(t *testing.T) {
 	}
 	if _, err := f.Append(ev(pb.TableEvent_KIND_CREATED, "x")); !errors.Is(err, feed.ErrClosed) {
 		t.Fatalf("Append after Close = %v", err)
+	}
+}
+
+// TestFeedConcurrent: appends from many goroutines at once, each event
+// told twice, get every cursor from 1 on once, in the order a reader
+// finds them, and a repeat gets its first's cursor.
+func TestFeedConcurrent(t *testing.T) {
+	for name, open := range map[string]func(t *testing.T) *feed.Feed{
+		"memory": func(*testing.T) *feed.Feed { return feed.Memory() },
+		"bolt": func(t *testing.T) *feed.Feed {
+			f, err := feed.Open(filepath.Join(t.TempDir(), "results.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return f
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := open(t)
+			defer f.Close()
+			const tables, kinds = 50, 3
+			cursors := make([][2 * kinds]uint64, tables)
+			var wg sync.WaitGroup
+			for i := range tables {
+				for k := range 2 * kinds {
+					wg.Go(func() {
+						e := ev(pb.TableEvent_Kind(1+k%kinds), fmt.Sprint(i))
+						if _, err := f.Append(e); err != nil {
+							t.Error(err)
+						}
+						cursors[i][k] = e.GetCursor()
+					})
+				}
+			}
+			wg.Wait()
+			seen := map[uint64]bool{}
+			for i, cs := range cursors {
+				for k := range kinds {
+					if cs[k] != cs[k+kinds] {
+						t.Errorf("table %d kind %d: cursors %d and %d for one step", i, k+1, cs[k], cs[k+kinds])
+					}
+					if seen[cs[k]] {
+						t.Errorf("cursor %d given twice", cs[k])
+					}
+					seen[cs[k]] = true
+				}
+			}
+			got := collect(t, f, 0, tables*kinds)
+			for n, e := range got {
+				if c := e.GetCursor(); c != uint64(n+1) {
+					t.Fatalf("event %d has cursor %d", n+1, c)
+				}
+				var table int
+				fmt.Sscan(e.GetTableId(), &table)
+				if cursors[table][e.GetKind()-1] != e.GetCursor() {
+					t.Errorf("event %d is %v of table %d, which was given cursor %d", n+1, e.GetKind(), table, cursors[table][e.GetKind()-1])
+				}
+			}
+			if last, err := f.Last(); err != nil || last != tables*kinds {
+				t.Fatalf("Last = %d, %v; want %d", last, err, tables*kinds)
+			}
+		})
+	}
+}
+
+// TestFeedOldFile: a feed file written before the events' bucket kept its
+// sequence (its last cursor only in its last key) goes on after it.
+func TestFeedOldFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "results.db")
+	db, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
+		events, _ := tx.CreateBucket([]byte("events"))
+		seen, _ := tx.CreateBucket([]byte("seen"))
+		for c := uint64(1); c <= 5; c++ {
+			e := ev(pb.TableEvent_KIND_CREATED, fmt.Sprint(c))
+			e.Cursor = c
+			raw, _ := proto.Marshal(e)
+			k := binary.BigEndian.AppendUint64(nil, c)
+			if err := events.Put(k, raw); err != nil {
+				return err
+			}
+			if err := seen.Put([]byte(feed.Key(e)), k); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := feed.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if added, err := f.Append(ev(pb.TableEvent_KIND_CREATED, "3")); added || err != nil {
+		t.Fatalf("a step of the old file: added %v, %v", added, err)
+	}
+	e := ev(pb.TableEvent_KIND_STARTED, "3")
+	if added, err := f.Append(e); !added || err != nil || e.GetCursor() != 6 {
+		t.Fatalf("Append = %v, %v, cursor %d; want cursor 6", added, err, e.GetCursor())
 	}
 }

@@ -50,9 +50,9 @@ func Sign(secret, body []byte) string {
 }
 
 func (f *Feed) setDelivered(url string, c uint64) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.closed {
+	f.open.RLock()
+	defer f.open.RUnlock()
+	if f.isClosed() {
 		return ErrClosed
 	}
 	return f.log.SetDelivered(url, c)
