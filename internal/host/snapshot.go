@@ -330,15 +330,32 @@ func (t *table[A, V, B]) archive() {
 		return
 	}
 	drop := t.saved.events() - t.base
+	// The next round has about as many events as the one dropped: room
+	// for them, where a slice grown by append from the few kept
+	// allocated about twice what it ends with. A finished game has none
+	// to come.
+	room := func(n uint64) int {
+		if t.state == Finished {
+			return 0
+		}
+		return int(n)
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.events = slices.Clone(t.events[drop:])
+	t.events = kept(t.events[drop:], room(drop))
 	for s := range t.seen {
-		t.seen[s] = slices.Clone(t.seen[s][t.saved.count(s)-t.arch.count(s):])
+		n := t.saved.count(s) - t.arch.count(s)
+		t.seen[s] = kept(t.seen[s][n:], room(n))
 	}
 	v := len(t.seats)
-	t.public = slices.Clone(t.public[t.saved.count(v)-t.arch.count(v):])
+	n := t.saved.count(v) - t.arch.count(v)
+	t.public = kept(t.public[n:], room(n))
 	t.arch, t.base = t.saved, t.saved.events()
+}
+
+// kept is a copy of s in a slice of its own with room for n more.
+func kept[E any](s []E, n int) []E {
+	return append(make([]E, 0, len(s)+n), s...)
 }
 
 // encodeState encodes the host's state of the table, with the game's:
