@@ -673,24 +673,33 @@ func (s *Bolt[A]) do(ctx context.Context, write func(tx *bolt.Tx) error) error {
 // queue puts r on q, served by the goroutine that closes done when it
 // stops, and waits until its write is durable.
 func (s *Bolt[A]) queue(ctx context.Context, q chan *request, done chan struct{}, r *request) error {
+	_, err := s.queueSettled(ctx, q, done, r)
+	return err
+}
+
+// queueSettled is queue that also tells whether r is the caller's alone
+// again: it was never queued, or it was answered (the goroutine that
+// serves q answers a request last; appender.go). A request still queued
+// when its goroutine stopped is not.
+func (s *Bolt[A]) queueSettled(ctx context.Context, q chan *request, done chan struct{}, r *request) (settled bool, err error) {
 	select {
 	case q <- r:
 	case <-s.quit:
-		return ErrClosed
+		return true, ErrClosed
 	case <-ctx.Done():
-		return ctx.Err()
+		return true, ctx.Err()
 	}
 	// Once queued the write happens; wait for it even if ctx ends, so that
 	// the caller never guesses about a write in flight.
 	select {
 	case err := <-r.err:
-		return err
+		return true, err
 	case <-done:
 		select {
 		case err := <-r.err:
-			return err
+			return true, err
 		default:
-			return ErrClosed
+			return false, ErrClosed
 		}
 	}
 }
@@ -840,17 +849,40 @@ func (s *Bolt[A]) Prune(ctx context.Context, before time.Time) (int, error) {
 // the write-ahead log when it returns, and in the journal, where every
 // reader finds them as if they were in the log.
 func (s *Bolt[A]) Append(ctx context.Context, table string, entries ...host.Entry[A]) error {
-	vals := make([][]byte, len(entries))
+	r := appendRequests.Get().(*request)
+	r.table = table
 	for i := range entries {
 		v, err := AppendEntry(make([]byte, 0, entryRoom(&entries[i])), s.codec, &entries[i])
 		if err != nil {
+			recycle(r)
 			return fmt.Errorf("bolt store: table %s: %w", table, err)
 		}
-		vals[i] = v
+		r.entries = append(r.entries, v)
 	}
 	start := time.Now()
-	defer func() { s.obs.Appended(time.Since(start)) }()
-	return s.queue(ctx, s.apps, s.appDone, &request{table: table, entries: vals, err: make(chan error, 1)})
+	settled, err := s.queueSettled(ctx, s.apps, s.appDone, r)
+	s.obs.Appended(time.Since(start))
+	if settled {
+		recycle(r)
+	}
+	return err
+}
+
+// appendRequests holds Append's requests, each with its channel, for
+// the next Appends: two allocations an append fewer. A request comes
+// back only once its caller has its answer (queueSettled): the appender
+// answers the requests of a flush last, after the journal took their
+// entries (the encodings, which are never reused, not the slice that
+// holds them), and touches none of them after, so no goroutine holds
+// one then. One still queued when the store closed is left to the
+// collector.
+var appendRequests = sync.Pool{New: func() any { return &request{err: make(chan error, 1)} }}
+
+// recycle puts an Append's request back into appendRequests, emptied.
+func recycle(r *request) {
+	clear(r.entries) // the encodings are the journal's now, or garbage
+	*r = request{err: r.err, entries: r.entries[:0]}
+	appendRequests.Put(r)
 }
 
 // SaveSnapshot stores a table's snapshot, replacing its previous one; its
