@@ -108,7 +108,8 @@ func (s *Bolt[A]) retireWAL(n uint64) { s.askWAL(walOp{before: n}) }
 // commitAppends numbers the appends of a batch, writes them to the log
 // in one write and one fdatasync, adds them to the journal and answers
 // them. The journal's lock is held only to read the numbers and to add
-// the flushed entries, never across the write.
+// the flushed entries, never across the write. It touches no request
+// once it answered it: Append recycles it then (appendRequests).
 func (s *Bolt[A]) commitAppends(appends []*request) {
 	start := time.Now()
 	j := &s.jr

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -517,11 +518,16 @@ func BenchmarkScalePace(b *testing.B) {
 
 // loadProfile writes a CPU profile of the load alone (not of the setup,
 // which -cpuprofile counts too) to the file named by
-// STORE_BENCH_CPUPROFILE, if it is set; the function it returns stops it.
+// STORE_BENCH_CPUPROFILE, if it is set, and the allocations of the load
+// alone to the file named by STORE_BENCH_MEMPROFILE (the profile of all
+// allocations at its end, and at its start to the same name with
+// ".start": go tool pprof -base NAME.start NAME); the function it
+// returns stops them.
 func loadProfile(b *testing.B) func() {
+	stopMem := memProfile(b, os.Getenv("STORE_BENCH_MEMPROFILE"))
 	path := os.Getenv("STORE_BENCH_CPUPROFILE")
 	if path == "" {
-		return func() {}
+		return stopMem
 	}
 	f, err := os.Create(path)
 	if err != nil {
@@ -533,7 +539,31 @@ func loadProfile(b *testing.B) func() {
 	return func() {
 		pprof.StopCPUProfile()
 		f.Close()
+		stopMem()
 	}
+}
+
+// memProfile writes the profile of every allocation so far to
+// path+".start" and, when the function it returns is called, to path
+// (nothing if path is empty). A collection first: the profile is as of
+// the last one.
+func memProfile(b *testing.B, path string) func() {
+	if path == "" {
+		return func() {}
+	}
+	write := func(to string) {
+		runtime.GC()
+		f, err := os.Create(to)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+	write(path + ".start")
+	return func() { write(path) }
 }
 
 // BenchmarkSnapshotBurst is 2,000 tables that end their rounds together:

@@ -22,10 +22,11 @@ import (
 var ErrClosed = errors.New("store: closed")
 
 // Bucket layout: "tables" holds one bucket per table id with the record
-// (JSON) under "record", a bucket "log" of entries under big-endian
-// 8-byte keys from 1 (its Sequence the last of them; the newest entries
-// may be only in the write-ahead log beside the file and in memory, see
-// wal.go and journal.go), the latest snapshot as a
+// (JSON) under "record", a bucket "log" of entries from 1, each value an
+// entry alone or a group of consecutive entries under the big-endian
+// 8-byte number of its first (group.go; its Sequence the last of them;
+// the newest entries may be only in the write-ahead log beside the file
+// and in memory, see wal.go and journal.go), the latest snapshot as a
 // blob (putBlob: a bucket of its own) under "snapshot" (a version byte,
 // the big-endian 8-byte count of entries it covers, then its State) and
 // a bucket "events" of every snapshot's Events, each a blob under the
@@ -49,7 +50,10 @@ var ErrClosed = errors.New("store: closed")
 // values: they read as blobs do, and a new snapshot replaces the old
 // table's as a blob. (A store older than blobs reading a newer file
 // finds no snapshots, and rebuilds its tables from their logs, but not
-// the events of earlier rounds.)
+// the events of earlier rounds.) One written before groups holds each
+// entry alone: it reads as before, and the entries moved into it since
+// are groups after them. (A store older than groups reading a newer file
+// finds the tables with groups damaged.)
 var (
 	bucketTables   = []byte("tables")
 	bucketOrder    = []byte("order")
@@ -669,24 +673,33 @@ func (s *Bolt[A]) do(ctx context.Context, write func(tx *bolt.Tx) error) error {
 // queue puts r on q, served by the goroutine that closes done when it
 // stops, and waits until its write is durable.
 func (s *Bolt[A]) queue(ctx context.Context, q chan *request, done chan struct{}, r *request) error {
+	_, err := s.queueSettled(ctx, q, done, r)
+	return err
+}
+
+// queueSettled is queue that also tells whether r is the caller's alone
+// again: it was never queued, or it was answered (the goroutine that
+// serves q answers a request last; appender.go). A request still queued
+// when its goroutine stopped is not.
+func (s *Bolt[A]) queueSettled(ctx context.Context, q chan *request, done chan struct{}, r *request) (settled bool, err error) {
 	select {
 	case q <- r:
 	case <-s.quit:
-		return ErrClosed
+		return true, ErrClosed
 	case <-ctx.Done():
-		return ctx.Err()
+		return true, ctx.Err()
 	}
 	// Once queued the write happens; wait for it even if ctx ends, so that
 	// the caller never guesses about a write in flight.
 	select {
 	case err := <-r.err:
-		return err
+		return true, err
 	case <-done:
 		select {
 		case err := <-r.err:
-			return err
+			return true, err
 		default:
-			return ErrClosed
+			return false, ErrClosed
 		}
 	}
 }
@@ -836,17 +849,40 @@ func (s *Bolt[A]) Prune(ctx context.Context, before time.Time) (int, error) {
 // the write-ahead log when it returns, and in the journal, where every
 // reader finds them as if they were in the log.
 func (s *Bolt[A]) Append(ctx context.Context, table string, entries ...host.Entry[A]) error {
-	vals := make([][]byte, len(entries))
+	r := appendRequests.Get().(*request)
+	r.table = table
 	for i := range entries {
 		v, err := AppendEntry(make([]byte, 0, entryRoom(&entries[i])), s.codec, &entries[i])
 		if err != nil {
+			recycle(r)
 			return fmt.Errorf("bolt store: table %s: %w", table, err)
 		}
-		vals[i] = v
+		r.entries = append(r.entries, v)
 	}
 	start := time.Now()
-	defer func() { s.obs.Appended(time.Since(start)) }()
-	return s.queue(ctx, s.apps, s.appDone, &request{table: table, entries: vals, err: make(chan error, 1)})
+	settled, err := s.queueSettled(ctx, s.apps, s.appDone, r)
+	s.obs.Appended(time.Since(start))
+	if settled {
+		recycle(r)
+	}
+	return err
+}
+
+// appendRequests holds Append's requests, each with its channel, for
+// the next Appends: two allocations an append fewer. A request comes
+// back only once its caller has its answer (queueSettled): the appender
+// answers the requests of a flush last, after the journal took their
+// entries (the encodings, which are never reused, not the slice that
+// holds them), and touches none of them after, so no goroutine holds
+// one then. One still queued when the store closed is left to the
+// collector.
+var appendRequests = sync.Pool{New: func() any { return &request{err: make(chan error, 1)} }}
+
+// recycle puts an Append's request back into appendRequests, emptied.
+func recycle(r *request) {
+	clear(r.entries) // the encodings are the journal's now, or garbage
+	*r = request{err: r.err, entries: r.entries[:0]}
+	appendRequests.Put(r)
 }
 
 // SaveSnapshot stores a table's snapshot, replacing its previous one; its
@@ -1009,13 +1045,29 @@ func (s *Bolt[A]) entries(tx *bolt.Tx, tb *bolt.Bucket, from uint64, mem memLog)
 	var entries []host.Entry[A]
 	next := from + 1
 	c := tb.Bucket(bucketLog).Cursor()
-	for k, v := c.Seek(key(from + 1)); k != nil; k, v = c.Next() {
-		e, err := decodeEntry(v, s.codec)
+	for k, v := seekEntry(c, from+1); k != nil; k, v = c.Next() {
+		g, err := readGroup(v)
 		if err != nil {
 			return nil, fmt.Errorf("entry %x: %w", k, err)
 		}
-		entries = append(entries, e)
-		next = binary.BigEndian.Uint64(k) + 1
+		for n := binary.BigEndian.Uint64(k); ; n++ {
+			raw, err := g.next()
+			if err != nil {
+				return nil, fmt.Errorf("entry %d: %w", n, err)
+			}
+			if raw == nil {
+				break
+			}
+			if n <= from {
+				continue // in the group before from+1
+			}
+			e, err := decodeEntry(raw, s.codec)
+			if err != nil {
+				return nil, fmt.Errorf("entry %d: %w", n, err)
+			}
+			entries = append(entries, e)
+			next = n + 1
+		}
 	}
 	if len(mem.entries) == 0 || mem.inc != seqOf(tb) {
 		return entries, nil
@@ -1035,6 +1087,29 @@ func (s *Bolt[A]) entries(tx *bolt.Tx, tb *bolt.Bucket, from uint64, mem memLog)
 		next++
 	}
 	return entries, nil
+}
+
+// seekEntry moves c to the value of a table's log that holds entry n, or
+// the first after it: a value under n, or a group under a lower key that
+// reaches it (group.go).
+func seekEntry(c *bolt.Cursor, n uint64) ([]byte, []byte) {
+	k, v := c.Seek(key(n))
+	if k != nil && binary.BigEndian.Uint64(k) == n {
+		return k, v
+	}
+	var pk, pv []byte
+	if k == nil {
+		pk, pv = c.Last()
+	} else {
+		pk, pv = c.Prev()
+	}
+	if pk != nil {
+		// A group that does not read is returned, for the caller's error.
+		if g, err := readGroup(pv); err != nil || binary.BigEndian.Uint64(pk)+g.count() > n {
+			return pk, pv
+		}
+	}
+	return c.Seek(key(n))
 }
 
 // LoadEntries returns a table's entries from the from-th on.

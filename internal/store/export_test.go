@@ -110,3 +110,13 @@ func uvarintLen(x uint64) int {
 // transaction, commit and all) took, what a Create or a snapshot may wait
 // behind; read it once the store is closed.
 func MoveChunkMax[A any](s *Bolt[A]) time.Duration { return s.chunkMax }
+
+// GroupValue is the value of a table's log that holds the given entry
+// encodings as one group, as a move writes it.
+func GroupValue(raws ...[]byte) []byte {
+	es := make([]pendingEntry, len(raws))
+	for i, raw := range raws {
+		es[i] = pendingEntry{n: uint64(i + 1), raw: raw}
+	}
+	return appendGroup(nil, es)
+}
