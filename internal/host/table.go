@@ -65,7 +65,7 @@ type table[A comparable, V, B any] struct {
 	keyBuf   []byte        // actionKey's encoding of an action
 	keySeed  maphash.Seed  // actionKey's without a Codec
 	logged   uint64        // entries stored
-	stepping []Entry[A]    // step's entries for the store, reused
+	storing  []Entry[A]    // the entries of a commit, for the store, reused
 	chain    archive       // the event segments of the snapshots taken, stored or pending
 	saved    archive       // those of chain the store took
 	waiting  []pendingSnap // snapshots taken, not yet handed to the store (flush), oldest first
@@ -325,12 +325,25 @@ func (t *table[A, V, B]) seatOf(token string) (int, error) {
 
 // commit stores entries; nothing may change before it succeeds.
 func (t *table[A, V, B]) commit(entries ...Entry[A]) error {
+	return t.commitAfter(nil, entries...)
+}
+
+// commitAfter stores the entries of before, then entries, in one append.
+// They go to the store in a slice of the table's, reused: handed to the
+// store's interface as they came, every caller's slice escaped, an
+// allocation every action and every dwell's end (Store.Append keeps
+// none).
+func (t *table[A, V, B]) commitAfter(before []Entry[A], entries ...Entry[A]) error {
 	if t.ro {
 		// Cannot happen: every change of a finished game is refused
 		// before it is committed.
 		return fmt.Errorf("%w: the table is read back from the store", ErrGameOver)
 	}
-	if err := t.store.Append(t.ctx, t.rec.ID, entries...); err != nil {
+	t.storing = append(append(t.storing[:0], before...), entries...)
+	err := t.store.Append(t.ctx, t.rec.ID, t.storing...)
+	n := len(t.storing)
+	clear(t.storing) // what they point to is not the table's to keep
+	if err != nil {
 		if errors.Is(err, ErrFenced) {
 			// Another node took the table over: nothing more of it is
 			// this node's to change.
@@ -339,7 +352,7 @@ func (t *table[A, V, B]) commit(entries ...Entry[A]) error {
 		}
 		return fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
-	t.logged += uint64(len(entries))
+	t.logged += uint64(n)
 	return nil
 }
 
@@ -455,12 +468,7 @@ func (t *table[A, V, B]) step(actor int, a A, requestID string, notices ...Entry
 		return err
 	}
 	e := Entry[A]{At: t.clk.Now(), Kind: EntryAction, Actor: actor, Action: a, RequestID: requestID}
-	// The entries in a slice of the table's, reused: a new one was an
-	// allocation every action (Store.Append keeps none).
-	t.stepping = append(append(t.stepping[:0], notices...), e)
-	err = t.commit(t.stepping...)
-	clear(t.stepping) // what they point to is not the table's to keep
-	if err != nil {
+	if err = t.commitAfter(notices, e); err != nil {
 		t.rebuild()
 		return err
 	}
