@@ -26,17 +26,20 @@ var (
 	collect = feedtest.Collect
 )
 
+// feeds opens a feed of each kind of log a process keeps.
+var feeds = map[string]func(t *testing.T) *feed.Feed{
+	"memory": func(*testing.T) *feed.Feed { return feed.Memory() },
+	"bolt": func(t *testing.T) *feed.Feed {
+		f, err := feed.Open(filepath.Join(t.TempDir(), "results.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	},
+}
+
 func TestFeed(t *testing.T) {
-	for name, open := range map[string]func(t *testing.T) *feed.Feed{
-		"memory": func(*testing.T) *feed.Feed { return feed.Memory() },
-		"bolt": func(t *testing.T) *feed.Feed {
-			f, err := feed.Open(filepath.Join(t.TempDir(), "results.db"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			return f
-		},
-	} {
+	for name, open := range feeds {
 		t.Run(name, func(t *testing.T) {
 			f := open(t)
 			defer f.Close()
@@ -121,16 +124,7 @@ func TestFeedWaits(t *testing.T) {
 // told twice, get every cursor from 1 on once, in the order a reader
 // finds them, and a repeat gets its first's cursor.
 func TestFeedConcurrent(t *testing.T) {
-	for name, open := range map[string]func(t *testing.T) *feed.Feed{
-		"memory": func(*testing.T) *feed.Feed { return feed.Memory() },
-		"bolt": func(t *testing.T) *feed.Feed {
-			f, err := feed.Open(filepath.Join(t.TempDir(), "results.db"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			return f
-		},
-	} {
+	for name, open := range feeds {
 		t.Run(name, func(t *testing.T) {
 			f := open(t)
 			defer f.Close()
