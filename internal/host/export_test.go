@@ -43,7 +43,7 @@ func (h *Host[A, V, B]) InMemory(id string) (events int, archived uint64) {
 	h.mu.RUnlock()
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	return len(t.events), t.base
+	return t.events.len(), t.base
 }
 
 // MaxWaiting is how many snapshots of a table wait behind a write.

@@ -233,7 +233,7 @@ func (t *table[A, V, B]) evict(gen uint64) {
 		zap.Bool("stored", !forget), zap.Int("seat_streams", streams), zap.Int("tables_held", held),
 	}
 	t.mu.RLock()
-	fields = append(fields, zap.Uint64("events", t.base+uint64(len(t.events))))
+	fields = append(fields, zap.Uint64("events", t.base+uint64(t.events.len())))
 	t.mu.RUnlock()
 	t.log.Info("table evicted", fields...)
 }

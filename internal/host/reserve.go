@@ -291,8 +291,8 @@ func (t *table[A, V, B]) life(k LifeKind) {
 	l := Life[B]{Kind: k, At: t.clk.Now(), Info: t.info()}
 	if k == LifeFinished || k == LifeAbandoned {
 		t.mu.RLock()
-		for i := len(t.events) - 1; i >= 0; i-- {
-			if e := &t.events[i]; e.notice == nil && e.to < 0 {
+		for i := t.events.len() - 1; i >= 0; i-- {
+			if e := t.events.at(i); e.notice == nil && e.to < 0 {
 				l.Final, l.HasFinal = e.body, true
 				break
 			}

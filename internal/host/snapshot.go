@@ -159,9 +159,9 @@ func (t *table[A, V, B]) viewers() int { return len(t.seats) + 1 }
 func (t *table[A, V, B]) countsLocked() []uint64 {
 	c := make([]uint64, t.viewers())
 	for s := range t.seats {
-		c[s] = t.arch.count(s) + uint64(len(t.seen[s]))
+		c[s] = t.arch.count(s) + uint64(t.seen[s].len())
 	}
-	c[len(t.seats)] = t.arch.count(len(t.seats)) + uint64(len(t.public))
+	c[len(t.seats)] = t.arch.count(len(t.seats)) + uint64(t.public.len())
 	return c
 }
 
@@ -201,9 +201,9 @@ func (t *table[A, V, B]) capture() {
 		}
 	}
 	t.mu.RLock()
-	total := t.base + uint64(len(t.events))
+	total := t.base + uint64(t.events.len())
 	from := t.chain.events() - t.base
-	seg, err := t.encodeSegment(t.events[from:])
+	seg, err := t.encodeSegment(&t.events, int(from))
 	counts := t.countsLocked()
 	t.mu.RUnlock()
 	if err != nil {
@@ -324,38 +324,23 @@ func (t *table[A, V, B]) written(w *snapWrite) {
 // tenth of the tables of a busy server), and what it kept of its last
 // rounds was most of its heap. Streams read the archive, the log and
 // the indexes under t.mu; a stream in the middle of a batch goes on with
-// the slices it took, which stay as they were.
+// the views it took, which stay as they were (chunked.go).
 func (t *table[A, V, B]) archive() {
 	if t.state == Waiting || len(t.saved.segs) <= len(t.arch.segs) {
 		return
 	}
 	drop := t.saved.events() - t.base
-	// The next round has about as many events as the one dropped: room
-	// for them, where a slice grown by append from the few kept
-	// allocated about twice what it ends with. A finished game has none
-	// to come.
-	room := func(n uint64) int {
-		if t.state == Finished {
-			return 0
-		}
-		return int(n)
-	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.events = kept(t.events[drop:], room(drop))
+	t.events = t.events.from(int(drop))
 	for s := range t.seen {
 		n := t.saved.count(s) - t.arch.count(s)
-		t.seen[s] = kept(t.seen[s][n:], room(n))
+		t.seen[s] = t.seen[s].from(int(n))
 	}
 	v := len(t.seats)
 	n := t.saved.count(v) - t.arch.count(v)
-	t.public = kept(t.public[n:], room(n))
+	t.public = t.public.from(int(n))
 	t.arch, t.base = t.saved, t.saved.events()
-}
-
-// kept is a copy of s in a slice of its own with room for n more.
-func kept[E any](s []E, n int) []E {
-	return append(make([]E, 0, len(s)+n), s...)
 }
 
 // encodeState encodes the host's state of the table, with the game's:
@@ -619,16 +604,17 @@ const (
 // encodeSegment encodes events: version, CRC-32C of the rest, the count,
 // then each event's time (as the change from the previous one's),
 // audience and body or notice.
-func (t *table[A, V, B]) encodeSegment(evs []logged[B]) ([]byte, error) {
+func (t *table[A, V, B]) encodeSegment(log *chunked[logged[B]], from int) ([]byte, error) {
 	c := t.h.cfg.Codec
-	b := make([]byte, 5, 16+24*len(evs))
+	n := log.len() - from
+	b := make([]byte, 5, 16+24*n)
 	b[0] = segmentVersion
-	b = pack.AppendUint(b, uint64(len(evs)))
+	b = pack.AppendUint(b, uint64(n))
 	var prev int64
 	var body []byte
 	var err error
-	for i := range evs {
-		e := &evs[i]
+	for i := from; i < log.len(); i++ {
+		e := log.at(i)
 		b = binary.AppendVarint(b, e.at-prev)
 		prev = e.at
 		b = pack.AppendUint(b, uint64(e.to+1)) // 0: everyone, else the seat + 1

@@ -302,24 +302,23 @@ func (r *reader[A, V, B]) step(ctx context.Context, send func(*Event[B], []byte)
 			return stepFetch, nil, nil
 		}
 		// The log and the viewers' indexes are only appended to, or
-		// replaced by shorter copies, so the slices taken may be read
-		// after the lock is released.
-		var batch []int32
-		off := r.cursor - arch.count(r.v)
-		if r.viewer < 0 {
-			batch = t.public[off:]
-		} else {
-			batch = t.seen[r.viewer][off:]
+		// replaced by shorter copies, so the views taken may be read
+		// after the lock is released (chunked.go).
+		index := t.public
+		if r.viewer >= 0 {
+			index = t.seen[r.viewer]
 		}
+		off := int(r.cursor - arch.count(r.v))
 		events, base, done := t.events, t.base, t.done
 		var changed <-chan struct{}
-		if len(batch) == 0 && !done && !r.batch {
+		if off == index.len() && !done && !r.batch {
 			// Only feed waits on it; a Feed is woken by notify.
 			changed = t.changedChan()
 		}
 		t.mu.RUnlock()
-		for _, i := range batch {
-			e := events[uint64(i)-base].event()
+		for k := off; k < index.len(); k++ {
+			i := *index.at(k)
+			e := events.at(int(uint64(i) - base)).event()
 			if err := r.deliver(ctx, &e, i, send); err != nil {
 				return 0, nil, err
 			}
@@ -327,7 +326,7 @@ func (r *reader[A, V, B]) step(ctx context.Context, send func(*Event[B], []byte)
 		if done {
 			return stepDone, nil, nil
 		}
-		if len(batch) > 0 {
+		if off < index.len() {
 			continue
 		}
 		select {

@@ -97,12 +97,12 @@ type table[A comparable, V, B any] struct {
 	// game in play (or the one it was recovered from); those before it
 	// (arch) are read back from the store.
 	arch   archive     // written by the table's runner under mu (snapshot.go, archive)
-	base   uint64      // the events in arch: events[0] is the table's event base
+	base   uint64      // the events in arch: events.at(0) is the table's event base
 	cache  segCache[B] // decoded segments of arch
 	mu     sync.RWMutex
-	events []logged[B] // the table's log from event base on, in order (event.go)
-	seen   [][]int32   // seen[s][n-1-arch.count(s)] is the index in the table's log of seat s's event n
-	public []int32     // the same for the public events: the spectators' numbering
+	events chunked[logged[B]] // the table's log from event base on, in order (event.go)
+	seen   []chunked[int32]   // seen[s].at(n-1-arch.count(s)) is the index in the table's log of seat s's event n
+	public chunked[int32]     // the same for the public events: the spectators' numbering
 	// changed is closed by the next append and then dropped; made on
 	// demand, under chMu with mu read-locked (changedChan), by a stream
 	// that waits: a table whose streams are all Feeds makes none.
@@ -160,7 +160,7 @@ func newTable[A comparable, V, B any](h *Host[A, V, B], rec TableRecord, g Game[
 		ctx:     ctx, cancel: cancel,
 		game: g, newGame: newGame, state: Waiting,
 		seats: make([]seat[A, V], rec.Settings.Seats),
-		seen:  make([][]int32, rec.Settings.Seats),
+		seen:  make([]chunked[int32], rec.Settings.Seats),
 	}
 	if h.cfg.Codec != nil {
 		t.hist.codec = h.cfg.Codec
@@ -252,7 +252,7 @@ func (t *table[A, V, B]) info() Info {
 func (t *table[A, V, B]) refresh() {
 	in := Info{ID: t.rec.ID, Settings: t.set, Meta: t.rec.Meta, Created: t.rec.Created, State: t.state, Seats: t.seatInfos()}
 	t.mu.Lock()
-	in.LastSeq = t.arch.count(len(t.seats)) + uint64(len(t.public))
+	in.LastSeq = t.arch.count(len(t.seats)) + uint64(t.public.len())
 	t.snap = in
 	t.mu.Unlock()
 }
@@ -291,7 +291,7 @@ func (t *table[A, V, B]) seatInfo(i int) SeatInfo {
 func (t *table[A, V, B]) count(s int) uint64 {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	return t.arch.count(s) + uint64(len(t.seen[s]))
+	return t.arch.count(s) + uint64(t.seen[s].len())
 }
 
 // seatOf finds the seat of a token. It compares the token's hash with every
@@ -414,7 +414,7 @@ func (t *table[A, V, B]) publish(at time.Time, outs []Out[B], notices ...Entry[A
 				st.offer = 0
 				continue
 			}
-			st.lastSeen = t.arch.count(i) + uint64(len(t.seen[i]))
+			st.lastSeen = t.arch.count(i) + uint64(t.seen[i].len())
 			if o.Offer && o.To.Private {
 				st.offer = st.lastSeen
 			}
@@ -442,17 +442,17 @@ func (t *table[A, V, B]) publish(at time.Time, outs []Out[B], notices ...Entry[A
 // appendEvent logs one event and gives it the next number of each viewer.
 // The caller holds mu.
 func (t *table[A, V, B]) appendEvent(e Event[B]) {
-	i := int32(t.base) + int32(len(t.events))
-	t.events = append(t.events, logEvent(e))
+	i := int32(t.base) + int32(t.events.len())
+	t.events.push(logEvent(e))
 	if t.h.cfg.Encode != nil {
 		t.wires.claim(i)
 	}
 	if !e.To.Private {
-		t.public = append(t.public, i)
+		t.public.push(i)
 	}
 	for s := range t.seen {
 		if e.To.Sees(s) {
-			t.seen[s] = append(t.seen[s], i)
+			t.seen[s].push(i)
 		}
 	}
 }
@@ -1090,7 +1090,7 @@ func (t *table[A, V, B]) finish() {
 	t.mu.Lock()
 	t.done = true
 	t.signal()
-	n := t.base + uint64(len(t.events))
+	n := t.base + uint64(t.events.len())
 	t.mu.Unlock()
 	t.wake()
 	t.h.unfinished.n.Add(-1)
