@@ -40,7 +40,7 @@ type tableTimer struct {
 	due   time.Time    // the armed wait's deadline
 	run   func()       // posted to the table when the timer fires; starts with take
 	post  func(func()) // the table's post
-	fire  func()       // the timer's function, fired as a method value made once
+	fire  func()       // the clock timer's function: r.fired, a method value made once
 }
 
 // init gives the timer its functions, once, before its first arm: the
