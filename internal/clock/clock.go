@@ -21,6 +21,11 @@ type Clock interface {
 type Timer interface {
 	// Stop cancels the call; it reports whether the call was still pending.
 	Stop() bool
+	// Reset schedules the call d from now, whether it was pending, stopped
+	// or already made; it reports whether it was pending. As with
+	// time.Timer, a call already started is not stopped: a caller that
+	// reuses a timer must tell a late call of an earlier arm from its own.
+	Reset(d time.Duration) bool
 }
 
 // Real is the system clock.
@@ -56,14 +61,21 @@ func (c *Fake) Now() time.Time {
 func (c *Fake) AfterFunc(d time.Duration, f func()) Timer {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	t := &fakeTimer{c: c, f: f}
+	c.schedule(t, d)
+	return t
+}
+
+// schedule makes t pending at Now()+d, after the timers scheduled before
+// it for the same time; c.mu is locked and t is not pending.
+func (c *Fake) schedule(t *fakeTimer, d time.Duration) {
 	c.seq++
-	t := &fakeTimer{c: c, at: c.now.Add(d), f: f, seq: c.seq}
+	t.at, t.seq = c.now.Add(d), c.seq
 	c.timers = append(c.timers, t)
 	if c.armed != nil {
 		close(c.armed)
 		c.armed = nil
 	}
-	return t
 }
 
 // WaitPending waits until n timers or more are pending, or until timeout
@@ -140,6 +152,22 @@ type fakeTimer struct {
 func (t *fakeTimer) Stop() bool {
 	t.c.mu.Lock()
 	defer t.c.mu.Unlock()
+	return t.unschedule()
+}
+
+// Reset is Stop then AfterFunc with the same function and timer: pending
+// once, wherever it was.
+func (t *fakeTimer) Reset(d time.Duration) bool {
+	t.c.mu.Lock()
+	defer t.c.mu.Unlock()
+	was := t.unschedule()
+	t.c.schedule(t, d)
+	return was
+}
+
+// unschedule takes t out of the pending timers, if it is there; t.c.mu is
+// locked.
+func (t *fakeTimer) unschedule() bool {
 	for i, o := range t.c.timers {
 		if o == t {
 			t.c.timers = append(t.c.timers[:i], t.c.timers[i+1:]...)

@@ -14,12 +14,21 @@ import (
 // (authentication, dedupe, seq check, the game, the store, the log, four
 // streams following), plus the refused tries of the seats before the one
 // whose move it is (1.5 on average), each after a SeatSeq.
-func BenchmarkAct(b *testing.B) {
+func BenchmarkAct(b *testing.B) { benchAct(b, host.Settings{Seats: 4}) }
+
+// BenchmarkActTimed is BenchmarkAct at a table with turn and claim timers
+// (an hour: they never run out): every action arms the timer for the next
+// wait.
+func BenchmarkActTimed(b *testing.B) {
+	benchAct(b, host.Settings{Seats: 4, TurnTime: time.Hour, ClaimTime: time.Hour})
+}
+
+func benchAct(b *testing.B, s host.Settings) {
 	h := host.New(host.Config[toyAction, toyView, string]{})
 	defer h.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	info, _, err := h.Create(ctx, host.Settings{Seats: 4}, nil, newToy(1<<30))
+	info, _, err := h.Create(ctx, s, nil, newToy(1<<30))
 	if err != nil {
 		b.Fatal(err)
 	}

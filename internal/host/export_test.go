@@ -48,3 +48,23 @@ func (h *Host[A, V, B]) InMemory(id string) (events int, archived uint64) {
 
 // MaxWaiting is how many snapshots of a table wait behind a write.
 const MaxWaiting = maxWaiting
+
+// LateTimerCall runs on table id what its timer (dwell: its claim dwell's
+// timer) posts when it fires, as a call of an earlier arm, which Reset and
+// Stop do not stop once started, reaches the table late.
+func (h *Host[A, V, B]) LateTimerCall(id string, dwell bool) error {
+	h.mu.RLock()
+	t := h.tables[id]
+	h.mu.RUnlock()
+	_, err := callOn(context.Background(), t, func(t *table[A, V, B]) (struct{}, error) {
+		r := &t.timer
+		if dwell {
+			r = &t.holdEnd
+		}
+		if r.ready() {
+			r.run()
+		}
+		return struct{}{}, nil
+	})
+	return err
+}

@@ -139,7 +139,7 @@ func (t *table[A, V, B]) applyAbandoned() {
 	if t.hold.on {
 		t.stopDwell()
 		close(t.hold.ends)
-		t.hold = hold[B]{gen: t.hold.gen}
+		t.hold = hold[B]{}
 	}
 }
 

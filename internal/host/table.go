@@ -73,12 +73,12 @@ type table[A comparable, V, B any] struct {
 	state    State
 	players  bool // a player held a seat at the start: the claim dwell applies
 	seats    []seat[A, V]
-	epoch    uint64 // counts steps that published game events other than Simultaneous ones: a new decision point
-	timer    clock.Timer
-	timerGen uint64
-	timerKey waitKey
+	epoch    uint64        // counts steps that published game events other than Simultaneous ones: a new decision point
+	timer    tableTimer    // what the game waits for (arm) or retryLater's retry (timer.go)
+	timerKey waitKey       // the wait arm armed the timer for; zero for none or a retry
 	clock    decisionClock // when the timer of a turn or claim window runs out, and for whom
 	hold     hold[B]
+	holdEnd  tableTimer       // the claim dwell's timer (timer.go)
 	replay   bool             // replaying stored entries: no timers
 	spent    map[string]bool  // the ids of the join tickets used (reserve.go)
 	closing  bool             // CloseWaiting evicts the table
@@ -126,8 +126,6 @@ type hold[B any] struct {
 	since time.Time // when the window opened
 	outs  []Out[B]
 	ends  chan struct{} // closed when the hold ends; snapshots wait for it
-	gen   uint64
-	timer clock.Timer
 }
 
 type seat[A comparable, V any] struct {
@@ -382,7 +380,7 @@ func (t *table[A, V, B]) emit(at time.Time, outs []Out[B]) {
 	for i, o := range outs {
 		if o.Dwell && t.dwell() > 0 {
 			t.publish(at, outs[:i+1])
-			t.hold = hold[B]{on: true, since: at, outs: slices.Clone(outs[i+1:]), ends: make(chan struct{}), gen: t.hold.gen + 1}
+			t.hold = hold[B]{on: true, since: at, outs: slices.Clone(outs[i+1:]), ends: make(chan struct{})}
 			if !t.replay {
 				t.armDwell()
 			}
@@ -567,7 +565,7 @@ func (t *table[A, V, B]) applyRelease(e Entry[A]) {
 	}
 	t.stopDwell()
 	close(t.hold.ends)
-	t.hold = hold[B]{gen: t.hold.gen}
+	t.hold = hold[B]{}
 	t.emit(e.At, outs) // may open the next dwell
 }
 
@@ -950,15 +948,7 @@ func (t *table[A, V, B]) botMove(s int) error {
 func (t *table[A, V, B]) retryLater(err error) {
 	t.log.Error("automatic step", zap.Error(err))
 	t.stopTimer()
-	gen := t.timerGen
-	t.timer = t.clk.AfterFunc(retryDelay, func() {
-		t.post(func() {
-			if gen == t.timerGen {
-				t.timer = nil
-				t.settle()
-			}
-		})
-	})
+	t.armTimer(retryDelay)
 }
 
 // arm starts the timer for what the game waits for, unless the same wait
@@ -983,8 +973,7 @@ func (t *table[A, V, B]) arm(p Pending) {
 		return
 	}
 	t.timerKey = key
-	gen := t.timerGen
-	t.timer = t.clk.AfterFunc(d, func() { t.post(func() { t.expire(gen) }) })
+	t.armTimer(d)
 	if p.Kind == WaitTurn || p.Kind == WaitClaim {
 		t.clock = decisionClock{ends: t.clk.Now().Add(d)}
 		for _, s := range p.Seats {
@@ -993,12 +982,30 @@ func (t *table[A, V, B]) arm(p Pending) {
 	}
 }
 
-func (t *table[A, V, B]) stopTimer() {
-	if t.timer != nil {
-		t.timer.Stop()
-		t.timer = nil
+// armTimer arms the table's timer for d from now: arm's wait if timerKey
+// is set, retryLater's retry if not.
+func (t *table[A, V, B]) armTimer(d time.Duration) {
+	if !t.timer.ready() {
+		t.timer.init(t.post, t.timerDue)
 	}
-	t.timerGen++
+	t.timer.arm(t.clk, d)
+}
+
+// timerDue is the table's timer running out: the seats the game waits
+// for play their defaults, or the retry settles.
+func (t *table[A, V, B]) timerDue() {
+	if !t.timer.take(t.clk.Now()) {
+		return
+	}
+	if t.timerKey.armed {
+		t.expire()
+		return
+	}
+	t.settle()
+}
+
+func (t *table[A, V, B]) stopTimer() {
+	t.timer.stop()
 	t.timerKey = waitKey{}
 	t.clock = decisionClock{}
 }
@@ -1023,23 +1030,20 @@ func (t *table[A, V, B]) left(s int) time.Duration {
 func (t *table[A, V, B]) armDwell() { t.armDwellAfter(t.dwell()) }
 
 func (t *table[A, V, B]) armDwellAfter(d time.Duration) {
-	t.stopDwell()
-	gen := t.hold.gen
-	t.hold.timer = t.clk.AfterFunc(d, func() { t.post(func() { t.dwellOver(gen) }) })
-}
-
-func (t *table[A, V, B]) stopDwell() {
-	if t.hold.timer != nil {
-		t.hold.timer.Stop()
-		t.hold.timer = nil
+	if !t.holdEnd.ready() {
+		t.holdEnd.init(t.post, t.dwellOver)
 	}
+	t.holdEnd.arm(t.clk, d)
 }
 
-func (t *table[A, V, B]) dwellOver(gen uint64) {
-	if !t.hold.on || gen != t.hold.gen {
+func (t *table[A, V, B]) stopDwell() { t.holdEnd.stop() }
+
+// dwellOver is the claim dwell's timer running out: the held events are
+// published.
+func (t *table[A, V, B]) dwellOver() {
+	if !t.holdEnd.take(t.clk.Now()) || !t.hold.on {
 		return
 	}
-	t.hold.timer = nil
 	if err := t.release(); err != nil {
 		t.log.Error("end claim dwell", zap.Error(err))
 		t.armDwellAfter(retryDelay)
@@ -1049,11 +1053,11 @@ func (t *table[A, V, B]) dwellOver(gen uint64) {
 }
 
 // expire plays the default action of every seat the game still waits for.
-func (t *table[A, V, B]) expire(gen uint64) {
-	if gen != t.timerGen || t.state != Playing {
+func (t *table[A, V, B]) expire() {
+	if t.state != Playing {
 		return
 	}
-	t.timer, t.timerKey = nil, waitKey{}
+	t.timerKey = waitKey{}
 	p, epoch := t.game.Pending(), t.epoch
 	if p.Kind == WaitSystem {
 		if err := t.auto(BySystem, System, t.game.Default(System)); err != nil {

@@ -23,7 +23,17 @@ import (
 // memory store, the fan-out to four streams and their gRPC sends - plus
 // the clients' own work, all in this process. One op is one game; the
 // figures per accepted action are ns/action and allocs/action.
-func BenchmarkServeAct(b *testing.B) {
+func BenchmarkServeAct(b *testing.B) { benchServeAct(b, nil, nil) }
+
+// BenchmarkServeActTimed is BenchmarkServeAct with the standard turn and
+// claim timers (20 s, 8 s: the clients never let them run out), so that
+// every decision point arms the table's timer as it does in play.
+func BenchmarkServeActTimed(b *testing.B) {
+	d := server.StandardDefaults
+	benchServeAct(b, durationpb.New(d.TurnTime), durationpb.New(d.ClaimTime))
+}
+
+func benchServeAct(b *testing.B, turn, claim *durationpb.Duration) {
 	s := servertest.Start(b, riichiConfig().server())
 	conn := s.Dial()
 	defer conn.Close()
@@ -36,7 +46,8 @@ func BenchmarkServeAct(b *testing.B) {
 	start := time.Now()
 	for i := range b.N {
 		r, err := e.tables.CreateTable(ctx, &pb.CreateTableRequest{Settings: &pb.TableSettings{
-			Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU, Seed: seed(byte(i)), ClaimDwell: durationpb.New(0)}})
+			Rules: pb.RulePreset_RULE_PRESET_TENHOU_TONPUU, Seed: seed(byte(i)), ClaimDwell: durationpb.New(0),
+			TurnTime: turn, ClaimTime: claim}})
 		if err != nil {
 			b.Fatal(err)
 		}
