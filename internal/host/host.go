@@ -149,8 +149,9 @@ type SeatInfo struct {
 // Host runs many tables. A table has no goroutine of its own: calls into
 // it run one at a time on the callers' goroutines (exec.go).
 type Host[A comparable, V, B any] struct {
-	cfg Config[A, V, B]
-	obs Observer
+	cfg  Config[A, V, B]
+	obs  Observer
+	tlog *zap.Logger // cfg.Log for the tables' lines (tableLog)
 
 	mu     sync.RWMutex
 	tables map[string]*table[A, V, B]
@@ -200,6 +201,7 @@ func New[A comparable, V, B any](cfg Config[A, V, B]) *Host[A, V, B] {
 		cfg.Count = &Count{}
 	}
 	h := &Host[A, V, B]{cfg: cfg, obs: cfg.Observer, tables: map[string]*table[A, V, B]{}, quit: make(chan struct{}), unfinished: cfg.Count}
+	h.tlog = cfg.Log.WithOptions(zap.AddCallerSkip(tableLogSkip))
 	if cfg.KeepGames > 0 {
 		h.mu.Lock()
 		h.prune = cfg.Clock.AfterFunc(0, h.pruneStore)

@@ -39,7 +39,7 @@ type table[A comparable, V, B any] struct {
 	h     *Host[A, V, B]
 	rec   TableRecord
 	set   Settings
-	log   *zap.Logger
+	log   tableLog
 	clk   clock.Clock
 	store Store[A]
 
@@ -152,7 +152,7 @@ func newTable[A comparable, V, B any](h *Host[A, V, B], rec TableRecord, g Game[
 	ctx, cancel := context.WithCancel(context.Background())
 	t := &table[A, V, B]{
 		h: h, rec: rec, set: rec.Settings,
-		log: h.cfg.Log.With(zap.String("table", rec.ID)), clk: h.cfg.Clock, store: h.cfg.Store,
+		log: tableLog{h.tlog, rec.ID}, clk: h.cfg.Clock, store: h.cfg.Store,
 		stopped: make(chan struct{}),
 		running: true, // the creator's until Host.add releases it
 		ctx:     ctx, cancel: cancel,
