@@ -19,15 +19,6 @@ type chunked[E any] struct {
 	n      int
 }
 
-// chunkedOf is a chunked holding a copy of s.
-func chunkedOf[E any](s []E) chunked[E] {
-	var c chunked[E]
-	for _, e := range s {
-		c.push(e)
-	}
-	return c
-}
-
 func (c *chunked[E]) len() int { return c.n }
 
 // push appends e.

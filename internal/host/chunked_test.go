@@ -36,9 +36,6 @@ func TestChunked(t *testing.T) {
 				t.Fatalf("n=%d: from(%d) has %d chunks, want %d", n, from, len(f.chunks), want)
 			}
 		}
-		if got := chunkedOf([]int{1, 2, 3}); got.len() != 3 || *got.at(2) != 3 {
-			t.Fatalf("chunkedOf([1 2 3]) = %d elements, last %d", got.len(), *got.at(2))
-		}
 	}
 }
 
