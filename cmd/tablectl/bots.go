@@ -55,6 +55,7 @@ type botsOptions struct {
 	mux           bool          // the seats of a connection share one Multiplex stream
 	ramp          float64       // new tables a second; 0: all at once
 	duration      time.Duration // duration mode: new games until this is up; 0: --games each
+	warmup        time.Duration // the steady latencies leave out the run's first warmup; 0: none
 	metricsAddr   string        // the server's metrics listener, for its CPU and RSS
 	cpuProfile    string        // write the load generator's CPU profile here
 	memProfile    string        // and its heap profile at the end
@@ -136,6 +137,11 @@ type botsSummary struct {
 	// the accepted actions, and its resident memory at the end.
 	ServerCPUusPerAction float64 `json:"server_cpu_us_per_action,omitempty"`
 	ServerRSSMiB         float64 `json:"server_rss_mib,omitempty"`
+	// With --warmup, once the run outlasted it: the latencies of what
+	// ended after it.
+	SteadyActP50ms   float64 `json:"steady_act_p50_ms,omitempty"`
+	SteadyActP99ms   float64 `json:"steady_act_p99_ms,omitempty"`
+	SteadyEventP99ms float64 `json:"steady_event_p99_ms,omitempty"`
 }
 
 const botsUsage = `usage: tablectl bots --addr HOST:PORT --tables N --games M [flags]
@@ -146,7 +152,8 @@ goes to stderr; the last line of stdout is the summary:
 
   {"tables":N,"games":..,"rounds":..,"actions":..,"errors":..,"throttled":..,"act_p50_ms":..,"act_p99_ms":..,"event_p99_ms":..}
 
-(and cut, server_cpu_us_per_action, server_rss_mib where they apply).
+(and cut, server_cpu_us_per_action, server_rss_mib and the steady_ latencies
+where they apply).
 
 games counts the games that ended for all four clients; actions the accepted
 Act calls; errors every failed RPC (a refused or retried Act, a dropped or
@@ -168,6 +175,10 @@ same connection (without --conns, one connection a table); --ramp 500/s starts t
 in progress counted as cut (not errors). --metrics-addr HOST:PORT (the
 server's --metrics) adds server_cpu_us_per_action (its CPU time over the
 run per accepted action) and server_rss_mib (its RSS at the end).
+--warmup 30s adds steady_act_p50_ms, steady_act_p99_ms and
+steady_event_p99_ms: the same latencies, of the actions and events that
+ended after the run's first 30 s, while a ramp's tables start (the run's
+own latencies keep everything).
 
 throttled counts the calls a rate limit of the server refused and that
 were sent again, unchanged, after the delay the server gave: not errors.
@@ -199,6 +210,7 @@ func parseBots(args []string, stderr io.Writer) (botsOptions, error) {
 	fs.BoolVar(&o.mux, "mux", false, "carry the seats of each connection on one Multiplex stream, a table's four seats on the same connection, as a gateway places them")
 	ramp := fs.String("ramp", "0", "new tables a `second` (e.g. 500/s; 0: all at once)")
 	fs.DurationVar(&o.duration, "for", 0, "duration mode: tables start new games until this is up, then stop (0: --games each)")
+	fs.DurationVar(&o.warmup, "warmup", 0, "also report the latencies of what ended after the run's first `DURATION` (steady_ fields; 0: no such fields)")
 	fs.StringVar(&o.metricsAddr, "metrics-addr", "", "the server's metrics `HOST:PORT`: report its CPU per action and RSS")
 	fs.IntVar(&o.gogc, "gogc", loadGOGC, "the load generator's own GOGC during the run (0: as the environment says; the default unless GOGC is set)")
 	fs.IntVar(&o.procs, "procs", 0, "cores the load generator's own goroutines run on at once (GOMAXPROCS; 0: Go's default, every core)")
@@ -227,8 +239,8 @@ func parseBots(args []string, stderr io.Writer) (botsOptions, error) {
 	switch {
 	case rerr != nil:
 		bad = rerr.Error()
-	case o.conns < 0 || o.duration < 0 || o.procs < 0 || o.gogc < 0:
-		bad = "--conns, --for, --procs and --gogc must not be negative"
+	case o.conns < 0 || o.duration < 0 || o.procs < 0 || o.gogc < 0 || o.warmup < 0:
+		bad = "--conns, --for, --procs, --gogc and --warmup must not be negative"
 	case o.duration > 0 && o.timeout <= o.duration:
 		bad = fmt.Sprintf("--timeout %v must be longer than --for %v", o.timeout, o.duration)
 	case o.think.max > 0 && (o.think.max >= o.turn || o.think.max >= o.claim):
@@ -573,6 +585,10 @@ func loadTest(ctx context.Context, o botsOptions, stderr io.Writer) (botsSummary
 			}
 		}
 	})
+	var steady steadyLatencies
+	if o.warmup > 0 {
+		progress.Go(func() { steady.start(m, o.warmup, done) })
+	}
 	var wg sync.WaitGroup
 	for i := range o.tables {
 		if o.ramp > 0 && sleepCtx(run, time.Until(start.Add(time.Duration(float64(i)/o.ramp*float64(time.Second))))) != nil {
@@ -589,10 +605,45 @@ func loadTest(ctx context.Context, o botsOptions, stderr io.Writer) (botsSummary
 		m.mu.Unlock()
 	}
 	s := m.summary(o.tables)
+	steady.end(m, &s)
 	fmt.Fprintf(stderr, "bots: done in %.1fs: %d games, %d rounds, %d actions, %d errors, %d throttled, %d cut\n", time.Since(start).Seconds(), s.Games, s.Rounds, s.Actions, s.Errors, s.Throttled, s.Cut)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return s, m.started
+}
+
+// steadyLatencies are the latencies of what ended after a warmup: the
+// run's own quantiles hold its first seconds too, while a ramp's tables
+// join and open their streams (at 10,000 tables, the intervals then had
+// act p99s ten times those of the minute after; docs/performance.md).
+type steadyLatencies struct {
+	act, event latWindow
+	on         bool // the run outlasted the warmup
+}
+
+// start waits out the warmup, unless the run is done first, and marks
+// where the steady latencies begin.
+func (st *steadyLatencies) start(m *loadMetrics, warmup time.Duration, done <-chan struct{}) {
+	t := time.NewTimer(warmup)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		st.act.take(&m.actLat)
+		st.event.take(&m.eventLat)
+		st.on = true
+	case <-done:
+	}
+}
+
+// end puts the steady latencies into the summary; start must have
+// returned.
+func (st *steadyLatencies) end(m *loadMetrics, s *botsSummary) {
+	if !st.on {
+		return
+	}
+	act := st.act.take(&m.actLat)
+	s.SteadyActP50ms, s.SteadyActP99ms = act.quantileMs(0.50), act.quantileMs(0.99)
+	s.SteadyEventP99ms = st.event.take(&m.eventLat).quantileMs(0.99)
 }
 
 // sleepCtx waits d, or until ctx ends.

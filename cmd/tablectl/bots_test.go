@@ -304,12 +304,15 @@ func TestBotsRamp(t *testing.T) {
 func TestBotsFor(t *testing.T) {
 	addr := servertest.Start(t, servertest.Riichi()).Addr
 	start := time.Now()
-	sum, stderr, err := runBotsOn(t, "--addr", addr, "--seed", "for", "--tables", "2", "--think", "20ms..50ms", "--for", "3s", "--progress", "300ms")
+	sum, stderr, err := runBotsOn(t, "--addr", addr, "--seed", "for", "--tables", "2", "--think", "20ms..50ms", "--for", "3s", "--progress", "300ms", "--warmup", "1s")
 	if elapsed := time.Since(start); elapsed < 3*time.Second || elapsed > 20*time.Second {
 		t.Errorf("--for 3s took %v", elapsed)
 	}
 	if err != nil || sum.Errors != 0 || sum.Cut != 2 || sum.Games != 0 || sum.Actions == 0 {
 		t.Fatalf("bots --for 3s = %+v, %v: want 2 games cut, actions, no error\n%s", sum, err, stderr)
+	}
+	if sum.SteadyActP50ms <= 0 || sum.SteadyActP99ms < sum.SteadyActP50ms || sum.SteadyEventP99ms <= 0 {
+		t.Errorf("--warmup 1s of 3s: steady latencies %+v, want them all", sum)
 	}
 	if !strings.Contains(stderr, "playing 2,") {
 		t.Errorf("no progress line with the tables playing:\n%s", stderr)

@@ -88,6 +88,13 @@ type latWindow struct {
 // since the previous call (since l began for the first); 0 for none. It is
 // not safe for concurrent use.
 func (w *latWindow) quantileMs(l *latencies, q float64) float64 {
+	return w.take(l).quantileMs(q)
+}
+
+// take returns the durations l counted since the previous take (since l
+// began for the first), as a histogram that the next take overwrites. It
+// is not safe for concurrent use.
+func (w *latWindow) take(l *latencies) *latencies {
 	var n uint64
 	for i := range l.counts {
 		c := l.counts[i].Load()
@@ -96,5 +103,5 @@ func (w *latWindow) quantileMs(l *latencies, q float64) float64 {
 		w.last[i] = c
 	}
 	w.delta.n.Store(n)
-	return w.delta.quantileMs(q)
+	return &w.delta
 }

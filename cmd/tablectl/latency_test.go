@@ -98,3 +98,37 @@ func TestLatWindow(t *testing.T) {
 		t.Errorf("an empty interval: p99 %v, want 0", got)
 	}
 }
+
+// TestSteadyLatencies: the steady latencies leave out what ended in the
+// warmup, and a run done before the warmup ends has none.
+func TestSteadyLatencies(t *testing.T) {
+	m := &loadMetrics{}
+	for range 100 {
+		m.actLat.add(900 * time.Microsecond)
+		m.eventLat.add(800 * time.Microsecond)
+	}
+	var st steadyLatencies
+	st.start(m, time.Nanosecond, make(chan struct{}))
+	for i := range 100 {
+		m.actLat.add(time.Duration(200+i) * time.Microsecond)
+		m.eventLat.add(100 * time.Microsecond)
+	}
+	s := m.summary(1)
+	st.end(m, &s)
+	if s.SteadyActP50ms != 0.249 || s.SteadyActP99ms != 0.298 || s.SteadyEventP99ms != 0.1 {
+		t.Errorf("steady act p50 %v p99 %v, event p99 %v; want 0.249, 0.298, 0.1 (the warmup's left out)", s.SteadyActP50ms, s.SteadyActP99ms, s.SteadyEventP99ms)
+	}
+	if s.ActP99ms != 0.9 || s.EventP99ms != 0.8 {
+		t.Errorf("the run's act p99 %v, event p99 %v; want 0.9, 0.8 (everything)", s.ActP99ms, s.EventP99ms)
+	}
+
+	done := make(chan struct{})
+	close(done)
+	var early steadyLatencies
+	early.start(m, time.Hour, done)
+	s = m.summary(1)
+	early.end(m, &s)
+	if s.SteadyActP50ms != 0 || s.SteadyActP99ms != 0 || s.SteadyEventP99ms != 0 {
+		t.Errorf("a run done within its warmup has steady latencies %+v", s)
+	}
+}
