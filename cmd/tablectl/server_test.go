@@ -3,13 +3,24 @@ package main
 import (
 	"bytes"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
 	"go.uber.org/goleak"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+// asCommand, set in a test's environment, makes the test binary run as
+// tablectl itself: for a command that starts itself again (floor).
+const asCommand = "TABLECTL_TEST_AS_COMMAND"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(asCommand) == "1" {
+		main()
+		os.Exit(0)
+	}
+	goleak.VerifyTestMain(m)
+}
 
 // TestHelpOnce: every command's --help prints its usage once, and is a
 // usage error.
