@@ -253,7 +253,11 @@ func driveFloor(ctx context.Context, srv *floorServer, o floorOptions) (floorRes
 					break
 				}
 				time.Sleep(time.Until(next))
-				sent <- time.Now()
+				select {
+				case sent <- time.Now():
+				case <-ctx.Done(): // the receiver failed
+					return
+				}
 				if err := st.SendMsg(&req); err != nil {
 					errs <- fmt.Errorf("floor: send: %w", err)
 					return
@@ -267,6 +271,7 @@ func driveFloor(ctx context.Context, srv *floorServer, o floorOptions) (floorRes
 			for at := range sent {
 				if err := st.RecvMsg(&b); err != nil {
 					errs <- fmt.Errorf("floor: receive: %w", err)
+					cancel() // ends every stream, and a sender waiting on this one
 					return
 				}
 				if counting.Load() {
