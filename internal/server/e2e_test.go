@@ -332,7 +332,9 @@ func testResume(t *testing.T, cfg config, set *pb.TableSettings) {
 	wctx, wcancel := context.WithCancel(ctxT(t))
 	defer wcancel()
 	wdone := make(chan error, 1)
-	go func() { wdone <- witness.recordOnly(wctx) }()
+	opened := make(chan struct{})
+	go func() { wdone <- witness.recordOnly(wctx, opened) }()
+	<-opened
 
 	var wg sync.WaitGroup
 	errs := make([]error, 4)
@@ -387,8 +389,15 @@ func testResume(t *testing.T, cfg config, set *pb.TableSettings) {
 	}
 }
 
-// recordOnly follows the seat without acting.
-func (p *player) recordOnly(ctx context.Context) error {
+// recordOnly follows the seat without acting. It closes opened once its
+// snapshot came: a test that compares streams waits for it before the
+// table plays on, or the snapshot may come after the events it wants.
+func (p *player) recordOnly(ctx context.Context, opened chan<- struct{}) error {
+	defer func() {
+		if opened != nil {
+			close(opened) // ended before its snapshot: the error tells
+		}
+	}()
 	st, err := p.e.tables.StreamEvents(ctx, &pb.StreamEventsRequest{TableId: p.id, SeatToken: p.token})
 	if err != nil {
 		return err
@@ -403,8 +412,9 @@ func (p *player) recordOnly(ctx context.Context) error {
 		}
 		if ev := r.GetEvent(); ev != nil {
 			p.events = append(p.events, ev)
-		} else {
-			p.snap = r.GetSnapshot()
+		} else if p.snap = r.GetSnapshot(); p.snap != nil && opened != nil {
+			close(opened)
+			opened = nil
 		}
 	}
 }

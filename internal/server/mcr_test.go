@@ -267,7 +267,9 @@ func TestMCRResume(t *testing.T) {
 	wctx, wcancel := context.WithCancel(ctxT(t))
 	defer wcancel()
 	wdone := make(chan error, 1)
-	go func() { wdone <- witness.recordOnly(wctx) }()
+	opened := make(chan struct{})
+	go func() { wdone <- witness.recordOnly(wctx, opened) }()
+	<-opened
 	var wg sync.WaitGroup
 	errs := make([]error, 4)
 	for i, p := range players {
@@ -331,7 +333,9 @@ func TestMCRTimers(t *testing.T) {
 	seat, tok := e.join(t, id)
 	silent := &player{e: e, id: id, seat: seat, token: tok}
 	done := make(chan error, 1)
-	go func() { done <- silent.recordOnly(ctxT(t)) }()
+	opened := make(chan struct{})
+	go func() { done <- silent.recordOnly(ctxT(t), opened) }()
+	<-opened
 	if _, err := e.tables.StartTable(ctxT(t), &pb.StartTableRequest{TableId: id, Token: owner}); err != nil {
 		t.Fatal(err)
 	}
