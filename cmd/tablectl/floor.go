@@ -220,7 +220,7 @@ func driveFloor(ctx context.Context, srv *floorServer, o floorOptions) (floorRes
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var lat latencies
-	var counting atomic.Bool
+	var after latWindow // the latencies after the warmup
 	var wg sync.WaitGroup
 	errs := make(chan error, 2*o.conns)
 	start := time.Now()
@@ -238,8 +238,10 @@ func driveFloor(ctx context.Context, srv *floorServer, o floorOptions) (floorRes
 			return floorResult{}, fmt.Errorf("floor: open stream: %w", err)
 		}
 		// Answers come in the order of the requests: the sender queues
-		// the times it sent at, the receiver takes them.
-		sent := make(chan time.Time, 1<<16)
+		// the times it sent at, the receiver takes them. The queue holds
+		// the requests in flight; a full one holds the sender back, as a
+		// server that far behind would anyway.
+		sent := make(chan time.Time, 1024)
 		wg.Add(2)
 		go func() {
 			defer wg.Done()
@@ -274,9 +276,7 @@ func driveFloor(ctx context.Context, srv *floorServer, o floorOptions) (floorRes
 					cancel() // ends every stream, and a sender waiting on this one
 					return
 				}
-				if counting.Load() {
-					lat.add(time.Since(at))
-				}
+				lat.add(time.Since(at))
 			}
 		}()
 	}
@@ -286,7 +286,7 @@ func driveFloor(ctx context.Context, srv *floorServer, o floorOptions) (floorRes
 		return floorResult{}, err
 	}
 	mine0 := rusage.CPU()
-	counting.Store(true)
+	after.take(&lat) // the warmup's are left out
 	from := time.Now()
 	wg.Wait()
 	took := time.Since(from)
@@ -300,6 +300,7 @@ func driveFloor(ctx context.Context, srv *floorServer, o floorOptions) (floorRes
 		return floorResult{}, err
 	default:
 	}
+	steady := after.take(&lat)
 	n := served1 - served0
 	if n <= 0 {
 		return floorResult{}, errors.New("floor: no request answered after the warmup")
@@ -311,8 +312,8 @@ func driveFloor(ctx context.Context, srv *floorServer, o floorOptions) (floorRes
 		Requests:    n,
 		ServerCPUUs: round1(float64((cpu1 - cpu0).Nanoseconds()) / 1e3 / float64(n)),
 		ClientCPUUs: round1(float64(mine.Nanoseconds()) / 1e3 / float64(n)),
-		P50Ms:       lat.quantileMs(0.5),
-		P99Ms:       lat.quantileMs(0.99),
+		P50Ms:       steady.quantileMs(0.5),
+		P99Ms:       steady.quantileMs(0.99),
 	}, nil
 }
 

@@ -50,11 +50,6 @@ func TestFloorDrive(t *testing.T) {
 	if res.ServerCPUUs <= 0 {
 		t.Errorf("server CPU %v per request", res.ServerCPUUs)
 	}
-	// Every request was answered: nothing was sent that the server did
-	// not count.
-	if total := h.served.Load(); total < res.Requests {
-		t.Errorf("served %d in all, fewer than the %d counted", total, res.Requests)
-	}
 }
 
 // TestFloorChild: the server process prints its address, answers a
